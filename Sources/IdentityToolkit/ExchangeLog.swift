@@ -1,0 +1,44 @@
+import Foundation
+
+/// One backend call as the inspector shows it. Bodies are kept raw here and shortened
+/// by `Redaction` before anything is displayed or logged.
+public struct Exchange: Sendable, Identifiable {
+    public let id = UUID()
+    public let date: Date
+    public let method: String
+    public let path: String
+    public let status: Int
+    public let latency: TimeInterval
+    public let requestBody: Data
+    public let responseBody: Data
+
+    public init(date: Date, method: String, path: String, status: Int, latency: TimeInterval, requestBody: Data, responseBody: Data) {
+        self.date = date
+        self.method = method
+        self.path = path
+        self.status = status
+        self.latency = latency
+        self.requestBody = requestBody
+        self.responseBody = responseBody
+    }
+}
+
+/// The last exchanges, newest last; bounded so a long demo does not grow without limit.
+public actor ExchangeLog {
+    public private(set) var entries: [Exchange] = []
+    private let capacity: Int
+    private var observers: [UUID: @Sendable () -> Void] = [:]
+
+    public init(capacity: Int = 200) { self.capacity = capacity }
+
+    public func record(_ exchange: Exchange) {
+        entries.append(exchange)
+        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        for observer in observers.values { observer() }
+    }
+
+    /// Called after each new exchange, on the recording task; the TUI uses it to wake its loop.
+    public func observe(_ observer: @escaping @Sendable () -> Void) {
+        observers[UUID()] = observer
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// One HTTP-shaped exchange. The embedded backend, the HTTP transport and `authdeck serve`
+/// all speak in these, so the JSON that crosses the wire is the same JSON in every mode.
+public struct WireRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(method: String = "POST", path: String, headers: [String: String] = [:], body: Data = Data()) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+    }
+}
+
+public struct WireResponse: Sendable {
+    public var status: Int
+    public var body: Data
+
+    public init(status: Int, body: Data) {
+        self.status = status
+        self.body = body
+    }
+}
+
+/// Answers wire requests; the embedded backend is one.
+public protocol WireHandler: Sendable {
+    func handle(_ request: WireRequest) async -> WireResponse
+}
+
+public enum WireCoding {
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder { JSONDecoder() }
+
+    /// Google's JSON error shape: `{"error":{"code":400,"message":"CODE : detail","errors":[…]}}`.
+    public static func errorBody(status: Int, message: String) -> Data {
+        var error: [String: Any] = [
+            "code": status,
+            "message": message,
+            "errors": [["message": message, "reason": "invalid", "domain": "global"]],
+        ]
+        if let name = statusName(status) { error["status"] = name }
+        return (try? JSONSerialization.data(withJSONObject: ["error": error], options: [.sortedKeys])) ?? Data()
+    }
+
+    static func statusName(_ status: Int) -> String? {
+        switch status {
+        case 400: nil
+        case 401: "UNAUTHENTICATED"
+        case 403: "PERMISSION_DENIED"
+        case 404: "NOT_FOUND"
+        case 413: "INVALID_ARGUMENT"
+        case 501: "NOT_IMPLEMENTED"
+        default: status >= 500 ? "INTERNAL" : nil
+        }
+    }
+
+    /// Turns a wire response into the typed response or the typed server error.
+    public static func decode<R: Decodable>(_ type: R.Type, from response: WireResponse) throws -> R {
+        guard (200..<300).contains(response.status) else {
+            throw IdentityToolkitError.server(status: response.status, message: serverMessage(in: response.body))
+        }
+        do {
+            return try decoder().decode(R.self, from: response.body)
+        } catch {
+            throw IdentityToolkitError.malformedResponse(String(describing: error))
+        }
+    }
+
+    static func serverMessage(in body: Data) -> String {
+        struct Envelope: Decodable {
+            struct Body: Decodable { let message: String? }
+            let error: Body?
+        }
+        if let envelope = try? decoder().decode(Envelope.self, from: body), let message = envelope.error?.message {
+            return message
+        }
+        return String(decoding: body.prefix(200), as: UTF8.self)
+    }
+}
+
+/// Sends typed requests through a `WireHandler` in the same process.
+public struct InProcessTransport: IdentityBackend {
+    public let handler: any WireHandler
+    public let apiKey: String
+    public let exchanges: ExchangeLog
+    private let clock: @Sendable () -> Date
+
+    public init(handler: any WireHandler, apiKey: String = "authdeck-embedded", exchanges: ExchangeLog = ExchangeLog(),
+                clock: @escaping @Sendable () -> Date = Date.init) {
+        self.handler = handler
+        self.apiKey = apiKey
+        self.exchanges = exchanges
+        self.clock = clock
+    }
+
+    public func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {
+        let body = try WireCoding.encoder().encode(request)
+        let wire = WireRequest(path: R.endpoint.emulatorPath, headers: ["x-goog-api-key": apiKey, "content-type": "application/json"], body: body)
+        let started = clock()
+        let response = await handler.handle(wire)
+        await exchanges.record(Exchange(
+            date: started, method: wire.method, path: R.endpoint.emulatorPath, status: response.status,
+            latency: clock().timeIntervalSince(started), requestBody: body, responseBody: response.body))
+        return try WireCoding.decode(R.Response.self, from: response)
+    }
+}
