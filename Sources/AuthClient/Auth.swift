@@ -1,0 +1,291 @@
+import Foundation
+import IdentityToolkit
+
+/// Firebase Auth's client: the signed-in user, its tokens, and every account operation.
+/// An actor, so account changes are serialised (a refresh never races a sign-out).
+public actor Auth {
+    /// Tokens are refreshed this long before they expire, as the Firebase SDKs do.
+    static let refreshMargin: TimeInterval = 5 * 60
+
+    public nonisolated let backend: any IdentityBackend
+    private let store: (any SessionStore)?
+    private let clock: @Sendable () -> Date
+    private var session: PersistedSession?
+    private var listeners: [UUID: AsyncStream<User?>.Continuation] = [:]
+
+    public init(backend: any IdentityBackend, sessionStore: (any SessionStore)? = nil,
+                clock: @escaping @Sendable () -> Date = Date.init) {
+        self.backend = backend
+        self.store = sessionStore
+        self.clock = clock
+    }
+
+    public var currentUser: User? { session?.user }
+
+    /// Picks up the session persisted by an earlier run. A session file that cannot be read is
+    /// reported and left where it is, so nothing is lost; the user starts signed out.
+    @discardableResult
+    public func restoreSession() throws -> User? {
+        session = try store?.load()
+        notify()
+        return session?.user
+    }
+
+    /// A stream of the signed-in user, starting with the current one (Firebase's auth-state listener).
+    public func authStateChanges() -> AsyncStream<User?> {
+        let (stream, continuation) = AsyncStream<User?>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let id = UUID()
+        listeners[id] = continuation
+        continuation.yield(session?.user)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeListener(id) }
+        }
+        return stream
+    }
+
+    private func removeListener(_ id: UUID) { listeners[id] = nil }
+
+    // MARK: Signing in
+
+    /// Signs in a new anonymous user; an anonymous user already signed in is returned as is,
+    /// as Firebase does, so a double press does not orphan an account.
+    public func signInAnonymously() async throws -> AuthDataResult {
+        if let user = session?.user, user.isAnonymous {
+            return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: false))
+        }
+        let response = try await perform(SignUpRequest())
+        let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken,
+                                              expiresIn: response.expiresIn, anonymous: true)
+        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: true))
+    }
+
+    public func createUser(email: String, password: String) async throws -> AuthDataResult {
+        let response = try await perform(SignUpRequest(email: email, password: password))
+        let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken,
+                                              expiresIn: response.expiresIn, anonymous: false)
+        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: EmailAuthProvider.id, isNewUser: true))
+    }
+
+    public func signIn(email: String, password: String) async throws -> AuthDataResult {
+        try await signIn(with: EmailAuthProvider.credential(withEmail: email, password: password))
+    }
+
+    public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
+        let tokens = try await exchange(credential)
+        let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
+                                              expiresIn: tokens.expiresIn, anonymous: false)
+        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+    }
+
+    /// Signs in with the credential again, for operations that need a recent sign-in.
+    /// A credential of another account fails with `userMismatch` and changes nothing.
+    public func reauthenticate(with credential: AuthCredential) async throws -> AuthDataResult {
+        let current = try requireUser()
+        let tokens: SignInTokens
+        do {
+            tokens = try await exchange(credential)
+        } catch let error as AuthError where error.code == .userNotFound {
+            throw AuthError(.userMismatch, serverMessage: error.serverMessage)
+        }
+        guard tokens.localId == current.uid else { throw AuthError(.userMismatch) }
+        let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
+                                              expiresIn: tokens.expiresIn, anonymous: current.isAnonymous)
+        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+    }
+
+    // MARK: Providers
+
+    /// Links a credential to the signed-in user; an anonymous user is upgraded and keeps its uid.
+    public func link(with credential: AuthCredential) async throws -> AuthDataResult {
+        let current = try requireUser()
+        guard !current.providerData.contains(where: { $0.providerID == credential.provider }) else {
+            throw AuthError(.providerAlreadyLinked)
+        }
+        let idToken = try await validIDToken()
+        switch credential {
+        case let .password(email, password):
+            let response = try await performForCurrentUser(SignUpRequest(email: email, password: password, idToken: idToken))
+            let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken,
+                                                  expiresIn: response.expiresIn, anonymous: false)
+            return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+        }
+    }
+
+    @discardableResult
+    public func unlink(fromProvider providerID: String) async throws -> User {
+        let current = try requireUser()
+        guard current.providerData.contains(where: { $0.providerID == providerID }) else {
+            throw AuthError(.noSuchProvider)
+        }
+        let idToken = try await validIDToken()
+        _ = try await performForCurrentUser(AccountsUpdateRequest(idToken: idToken, deleteProvider: [providerID], returnSecureToken: nil))
+        return try await reload()
+    }
+
+    // MARK: The signed-in user
+
+    /// Fetches the user's profile again from the backend.
+    @discardableResult
+    public func reload() async throws -> User {
+        let current = try requireUser()
+        let idToken = try await validIDToken()
+        let response = try await performForCurrentUser(AccountsLookupRequest(idToken: idToken))
+        guard let account = response.users?.first else {
+            signOutLocally()
+            throw AuthError(.userNotFound)
+        }
+        let user = User(account: account, wasAnonymous: current.isAnonymous)
+        session?.user = user
+        persist()
+        notify()
+        return user
+    }
+
+    /// The current ID token, refreshed first when it expires within five minutes or when forced.
+    public func idToken(forceRefresh: Bool = false) async throws -> String {
+        _ = try requireUser()
+        if forceRefresh { try await refreshTokens() }
+        return try await validIDToken()
+    }
+
+    public func idTokenResult(forceRefresh: Bool = false) async throws -> IDTokenResult {
+        let token = try await idToken(forceRefresh: forceRefresh)
+        guard let result = IDTokenResult(token: token) else { throw AuthError(.invalidUserToken) }
+        return result
+    }
+
+    /// Needs a recent sign-in. The backend answers with new tokens: the old ones are revoked.
+    public func updatePassword(to password: String) async throws {
+        _ = try requireUser()
+        let idToken = try await validIDToken()
+        let response = try await performForCurrentUser(AccountsUpdateRequest(idToken: idToken, password: password))
+        if let newToken = response.idToken, let refresh = response.refreshToken {
+            adoptTokens(idToken: newToken, refreshToken: refresh, expiresIn: response.expiresIn)
+        }
+        try await reload()
+    }
+
+    /// Needs a recent sign-in. Signs out afterwards.
+    public func delete() async throws {
+        _ = try requireUser()
+        let idToken = try await validIDToken()
+        _ = try await performForCurrentUser(AccountsDeleteRequest(idToken: idToken))
+        signOutLocally()
+    }
+
+    public func signOut() {
+        signOutLocally()
+    }
+
+    // MARK: Internals
+
+    private struct SignInTokens {
+        var localId: String?
+        var idToken: String?
+        var refreshToken: String?
+        var expiresIn: String?
+    }
+
+    private func exchange(_ credential: AuthCredential) async throws -> SignInTokens {
+        switch credential {
+        case let .password(email, password):
+            let response = try await perform(SignInWithPasswordRequest(email: email, password: password))
+            return SignInTokens(localId: response.localId, idToken: response.idToken,
+                                refreshToken: response.refreshToken, expiresIn: response.expiresIn)
+        }
+    }
+
+    private func requireUser() throws -> User {
+        guard let user = session?.user else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
+        return user
+    }
+
+    private func perform<R: IdentityRequest>(_ request: R) async throws -> R.Response {
+        do {
+            return try await backend.call(request)
+        } catch {
+            throw AuthError.from(error)
+        }
+    }
+
+    /// Like `perform`, and signs out when the backend says the session is gone for good
+    /// (the user was deleted or disabled, or its tokens were revoked), as the SDKs do.
+    private func performForCurrentUser<R: IdentityRequest>(_ request: R) async throws -> R.Response {
+        do {
+            return try await perform(request)
+        } catch let error as AuthError {
+            if Self.endsSession(error.code) { signOutLocally() }
+            throw error
+        }
+    }
+
+    static func endsSession(_ code: AuthErrorCode) -> Bool {
+        [.userTokenExpired, .userNotFound, .userDisabled, .invalidUserToken].contains(code)
+    }
+
+    private func establishSession(idToken: String?, refreshToken: String?, expiresIn: String?, anonymous: Bool) async throws -> User {
+        guard let idToken, let refreshToken else {
+            throw AuthError(.internalError, serverMessage: "the backend returned no tokens")
+        }
+        let response = try await perform(AccountsLookupRequest(idToken: idToken))
+        guard let account = response.users?.first else { throw AuthError(.userNotFound) }
+        let user = User(account: account, wasAnonymous: anonymous)
+        session = PersistedSession(user: user, idToken: idToken, refreshToken: refreshToken,
+                                   expirationDate: expiration(of: idToken, expiresIn: expiresIn))
+        persist()
+        notify()
+        return user
+    }
+
+    private func adoptTokens(idToken: String, refreshToken: String, expiresIn: String?) {
+        session?.idToken = idToken
+        session?.refreshToken = refreshToken
+        session?.expirationDate = expiration(of: idToken, expiresIn: expiresIn)
+        persist()
+    }
+
+    private func expiration(of idToken: String, expiresIn: String?) -> Date {
+        if let exp = IDTokenResult(token: idToken)?.expirationDate { return exp }
+        return clock().addingTimeInterval(expiresIn.flatMap(TimeInterval.init) ?? 3600)
+    }
+
+    private func validIDToken() async throws -> String {
+        guard let current = session else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
+        if current.expirationDate.timeIntervalSince(clock()) <= Self.refreshMargin {
+            try await refreshTokens()
+        }
+        guard let token = session?.idToken else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
+        return token
+    }
+
+    private func refreshTokens() async throws {
+        guard let refreshToken = session?.refreshToken else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
+        let response: SecureTokenResponse
+        do {
+            response = try await perform(SecureTokenRequest(refreshToken: refreshToken))
+        } catch let error as AuthError {
+            if Self.endsSession(error.code) || error.serverMessage?.hasPrefix("INVALID_REFRESH_TOKEN") == true {
+                signOutLocally()
+            }
+            throw error
+        }
+        adoptTokens(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
+    }
+
+    private func signOutLocally() {
+        guard session != nil else { return }
+        session = nil
+        persist()
+        notify()
+    }
+
+    /// A failed write is not fatal to the operation that changed the user: the account itself
+    /// lives on the backend. The next successful write catches up.
+    private func persist() {
+        try? store?.save(session)
+    }
+
+    private func notify() {
+        for listener in listeners.values { listener.yield(session?.user) }
+    }
+}

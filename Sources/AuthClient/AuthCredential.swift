@@ -1,0 +1,25 @@
+import Foundation
+
+/// A proof of identity to sign in, link or reauthenticate with.
+public enum AuthCredential: Sendable, Equatable {
+    case password(email: String, password: String)
+
+    public var provider: String {
+        switch self {
+        case .password: EmailAuthProvider.id
+        }
+    }
+}
+
+public enum EmailAuthProvider {
+    public static let id = "password"
+
+    public static func credential(withEmail email: String, password: String) -> AuthCredential {
+        .password(email: email, password: password)
+    }
+}
+
+/// The pseudo-provider of anonymous accounts, as it appears in `firebase.sign_in_provider`.
+public enum AnonymousAuthProvider {
+    public static let id = "anonymous"
+}

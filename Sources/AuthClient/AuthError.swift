@@ -1,0 +1,40 @@
+import Foundation
+import IdentityToolkit
+
+/// An error of the Auth API: Firebase's code, its sentence, and the raw server message when
+/// there was one (the console shows both: the sentence for people, the message for developers).
+public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: AuthErrorCode
+    public var serverMessage: String?
+
+    public init(_ code: AuthErrorCode, serverMessage: String? = nil) {
+        self.code = code
+        self.serverMessage = serverMessage
+    }
+
+    public var message: String { code.localizedDescription }
+
+    public var description: String {
+        if let serverMessage { return "\(message) [\(serverMessage)]" }
+        return message
+    }
+
+    /// The single place where backend failures become `AuthError`s.
+    static func from(_ error: any Error) -> AuthError {
+        switch error {
+        case let error as AuthError:
+            return error
+        case let error as IdentityToolkitError:
+            switch error {
+            case let .server(_, message):
+                return AuthError(AuthErrorCode(serverCode: error.serverCode ?? ""), serverMessage: message)
+            case let .malformedResponse(detail):
+                return AuthError(.internalError, serverMessage: detail)
+            case let .network(detail):
+                return AuthError(.networkError, serverMessage: detail)
+            }
+        default:
+            return AuthError(.internalError, serverMessage: String(describing: error))
+        }
+    }
+}

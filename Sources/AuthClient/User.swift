@@ -1,0 +1,111 @@
+import Foundation
+import IdentityToolkit
+
+/// One sign-in method of a user (Firebase's `UserInfo`, an entry of `providerData`).
+public struct UserInfo: Sendable, Equatable, Codable {
+    public var providerID: String
+    /// The user's id at that provider (for `password`, the email).
+    public var uid: String
+    public var displayName: String?
+    public var email: String?
+    public var phoneNumber: String?
+    public var photoURL: String?
+
+    public init(providerID: String, uid: String, displayName: String? = nil, email: String? = nil,
+                phoneNumber: String? = nil, photoURL: String? = nil) {
+        self.providerID = providerID
+        self.uid = uid
+        self.displayName = displayName
+        self.email = email
+        self.phoneNumber = phoneNumber
+        self.photoURL = photoURL
+    }
+}
+
+public struct UserMetadata: Sendable, Equatable, Codable {
+    public var creationDate: Date?
+    public var lastSignInDate: Date?
+
+    public init(creationDate: Date? = nil, lastSignInDate: Date? = nil) {
+        self.creationDate = creationDate
+        self.lastSignInDate = lastSignInDate
+    }
+}
+
+/// A snapshot of the signed-in user. Firebase's `User` is a reference type with methods;
+/// here the methods live on the `Auth` actor and `User` is a plain value that is safe to
+/// hand to the UI thread.
+public struct User: Sendable, Equatable, Codable {
+    public var uid: String
+    public var isAnonymous: Bool
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var phoneNumber: String?
+    public var photoURL: String?
+    public var providerData: [UserInfo]
+    public var metadata: UserMetadata
+    public var isDisabled: Bool
+
+    public init(uid: String, isAnonymous: Bool, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
+                phoneNumber: String? = nil, photoURL: String? = nil, providerData: [UserInfo] = [],
+                metadata: UserMetadata = UserMetadata(), isDisabled: Bool = false) {
+        self.uid = uid
+        self.isAnonymous = isAnonymous
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.phoneNumber = phoneNumber
+        self.photoURL = photoURL
+        self.providerData = providerData
+        self.metadata = metadata
+        self.isDisabled = isDisabled
+    }
+
+    /// Builds the user from `accounts:lookup`. An account with any provider is not anonymous,
+    /// whatever the caller believed (the JS SDK's rule); one without stays as it was.
+    init(account: AccountInfo, wasAnonymous: Bool) {
+        let providers = (account.providerUserInfo ?? []).map {
+            UserInfo(providerID: $0.providerId, uid: $0.rawId ?? $0.federatedId ?? "", displayName: $0.displayName,
+                     email: $0.email, phoneNumber: $0.phoneNumber, photoURL: $0.photoUrl)
+        }
+        self.init(
+            uid: account.localId,
+            isAnonymous: wasAnonymous && providers.isEmpty && account.email == nil,
+            email: account.email,
+            emailVerified: account.emailVerified ?? false,
+            displayName: account.displayName,
+            phoneNumber: account.phoneNumber,
+            photoURL: account.photoUrl,
+            providerData: providers,
+            metadata: UserMetadata(creationDate: Self.date(milliseconds: account.createdAt),
+                                   lastSignInDate: Self.date(milliseconds: account.lastLoginAt)),
+            isDisabled: account.disabled ?? false)
+    }
+
+    static func date(milliseconds: String?) -> Date? {
+        guard let milliseconds, let value = Double(milliseconds) else { return nil }
+        return Date(timeIntervalSince1970: value / 1000)
+    }
+}
+
+/// What a sign-in, link or reauthentication returns.
+public struct AuthDataResult: Sendable, Equatable {
+    public var user: User
+    public var additionalUserInfo: AdditionalUserInfo?
+
+    public init(user: User, additionalUserInfo: AdditionalUserInfo?) {
+        self.user = user
+        self.additionalUserInfo = additionalUserInfo
+    }
+}
+
+public struct AdditionalUserInfo: Sendable, Equatable {
+    public var providerID: String?
+    public var isNewUser: Bool
+
+    public init(providerID: String?, isNewUser: Bool) {
+        self.providerID = providerID
+        self.isNewUser = isNewUser
+    }
+}

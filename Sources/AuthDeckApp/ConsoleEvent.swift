@@ -1,0 +1,49 @@
+import AppData
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// Everything the console reacts to: keys, and the results of effects.
+public enum ConsoleEvent: Equatable, Sendable {
+    case key(Key)
+    case resized(Size)
+    case sessionRestored(Result<User?, SessionRestoreError>)
+    case authStateChanged(User?, TokenSummary?)
+    case signInFinished(Result<AuthDataResult, AuthError>)
+    case linkFinished(Result<AuthDataResult, AuthError>)
+    case unlinkFinished(providerID: String, Result<User, AuthError>)
+    case reauthenticationFinished(SensitiveOperation, Result<AuthDataResult, AuthError>)
+    case sensitiveOperationFinished(SensitiveOperation, Result<User?, AuthError>)
+    case cartChanged(uid: String, Result<[CartItem], AppDataError>)
+    case exchangesChanged([InspectorEntry])
+}
+
+/// A saved session that could not be read; the file is left in place.
+public struct SessionRestoreError: Error, Equatable, Sendable {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+}
+
+public struct AppDataError: Error, Equatable, Sendable {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+}
+
+/// Work for the effect runner; the model never performs I/O itself.
+public enum ConsoleEffect: Equatable, Sendable {
+    case restoreSession
+    case signInAnonymously
+    case createUser(email: String, password: String)
+    case signIn(AuthCredential)
+    case link(AuthCredential)
+    case unlink(providerID: String)
+    case reauthenticate(AuthCredential, then: SensitiveOperation)
+    case perform(SensitiveOperation)
+    case signOut
+    case loadCart(uid: String)
+    case addToCart(uid: String, name: String)
+    case removeFromCart(uid: String, name: String)
+    /// The account is gone: its app data goes too.
+    case deleteAppData(uid: String)
+    case quit
+}

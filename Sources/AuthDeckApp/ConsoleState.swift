@@ -1,0 +1,170 @@
+import AppData
+import AuthClient
+import Foundation
+import IdentityToolkit
+import TerminalUI
+
+/// Which screen and which step the console is on. Each case carries exactly what that step
+/// needs, so impossible combinations (a reauth prompt with nothing to retry) cannot be built.
+public enum Screen: Equatable, Sendable {
+    case launching
+    case signInMethods(selection: Int)
+    case credentialForm(CredentialForm)
+    case account(AccountFocus)
+    case addCartItem(TextField)
+    case changePassword(PasswordForm)
+    case confirm(Confirmation)
+
+    /// Screens that only make sense with a signed-in user.
+    var needsUser: Bool {
+        switch self {
+        case .launching, .signInMethods: false
+        case let .credentialForm(form): form.purpose == .link || form.purpose.isReauthentication
+        case .account, .addCartItem, .changePassword, .confirm: true
+        }
+    }
+}
+
+/// The sign-in methods offered; only those that work are listed.
+public enum SignInMethod: CaseIterable, Equatable, Sendable {
+    case anonymous, emailPassword, createAccount
+
+    var title: String {
+        switch self {
+        case .anonymous: "Continue as guest (anonymous)"
+        case .emailPassword: "Sign in with email and password"
+        case .createAccount: "Create an account with email and password"
+        }
+    }
+
+    var detail: String {
+        switch self {
+        case .anonymous: "A new account with a uid and no credentials. Upgrade it later by linking one."
+        case .emailPassword: "Sign in to an existing email/password account."
+        case .createAccount: "A new account; the password needs at least 6 characters."
+        }
+    }
+}
+
+/// An operation the backend refuses without a recent sign-in; kept while the user reauthenticates
+/// so it can run again by itself afterwards.
+public enum SensitiveOperation: Equatable, Sendable {
+    case updatePassword(String)
+    case deleteAccount
+
+    var title: String {
+        switch self {
+        case .updatePassword: "change the password"
+        case .deleteAccount: "delete the account"
+        }
+    }
+}
+
+/// The email/password form in its four uses.
+public struct CredentialForm: Equatable, Sendable {
+    public enum Purpose: Equatable, Sendable {
+        case signIn, createAccount, link
+        case reauthenticate(SensitiveOperation)
+
+        var isReauthentication: Bool {
+            if case .reauthenticate = self { return true }
+            return false
+        }
+    }
+
+    public var purpose: Purpose
+    public var email: TextField
+    public var password: TextField
+    public var focus: Field
+
+    public enum Field: Equatable, Sendable { case email, password }
+
+    public init(purpose: Purpose, email: String = "") {
+        self.purpose = purpose
+        self.email = TextField(text: email, maxLength: 254)
+        self.password = TextField(isSecure: true, maxLength: 128)
+        self.focus = email.isEmpty ? .email : .password
+    }
+
+    var title: String {
+        switch purpose {
+        case .signIn: "Sign in with email and password"
+        case .createAccount: "Create an account"
+        case .link: "Link email and password to this account"
+        case let .reauthenticate(operation): "Confirm it's you to \(operation.title)"
+        }
+    }
+
+    var hasInput: Bool { !email.text.isEmpty || !password.text.isEmpty }
+}
+
+public struct PasswordForm: Equatable, Sendable {
+    public var newPassword = TextField(isSecure: true, maxLength: 128)
+    public var confirmation = TextField(isSecure: true, maxLength: 128)
+    public var focusOnConfirmation = false
+
+    public init() {}
+
+    var hasInput: Bool { !newPassword.text.isEmpty || !confirmation.text.isEmpty }
+}
+
+/// Which list on the account screen has the selection.
+public struct AccountFocus: Equatable, Sendable {
+    public enum Pane: Equatable, Sendable { case providers, cart }
+    public var pane: Pane = .providers
+    public var providerSelection = 0
+    public var cartSelection = 0
+
+    public init() {}
+}
+
+/// A destructive or irreversible action waiting for a yes.
+public struct Confirmation: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
+        case deleteAccount
+        case unlink(providerID: String)
+        case signOutAnonymous
+    }
+
+    public var action: Action
+    public var confirmSelected = false
+
+    public init(action: Action) { self.action = action }
+}
+
+/// A message under the screen: what just happened, or what went wrong and why.
+public struct Banner: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case info, success, error }
+    public var kind: Kind
+    public var text: String
+    /// For errors: the code and the raw server message, for developers.
+    public var detail: String?
+
+    public init(_ kind: Kind, _ text: String, detail: String? = nil) {
+        self.kind = kind
+        self.text = text
+        self.detail = detail
+    }
+
+    static func error(_ error: AuthError) -> Banner {
+        var detail = "\(error.code) (\(error.code.rawValue))"
+        if let server = error.serverMessage { detail += " · \(server)" }
+        return Banner(.error, error.message, detail: detail)
+    }
+}
+
+public enum Overlay: Equatable, Sendable {
+    case help
+    case inspector(selection: Int)
+}
+
+/// The ID token of the signed-in user, as the account screen and inspector show it.
+public struct TokenSummary: Equatable, Sendable {
+    public var claims: [String: JSONValue]
+    public var shortToken: String
+
+    public init(claims: [String: JSONValue], shortToken: String) {
+        self.claims = claims
+        self.shortToken = shortToken
+    }
+}

@@ -1,0 +1,124 @@
+import AppData
+import AuthClient
+import Foundation
+import IdentityToolkit
+import Logging
+
+/// Performs the model's effects on the `Auth` actor and the app-data store, and turns each
+/// outcome into an event. It never touches the terminal: `send` queues the event and wakes
+/// the run loop, which owns curses.
+public final class EffectRunner: Sendable {
+    private let auth: Auth
+    private let cart: CartStore
+    private let send: @Sendable (ConsoleEvent) -> Void
+    private let logger: Logger
+
+    public init(auth: Auth, cart: CartStore, logger: Logger, send: @escaping @Sendable (ConsoleEvent) -> Void) {
+        self.auth = auth
+        self.cart = cart
+        self.logger = logger
+        self.send = send
+    }
+
+    /// Forwards auth-state changes and new backend exchanges as events for as long as the app runs.
+    public func observe() {
+        let auth = auth
+        let send = send
+        Task {
+            for await user in await auth.authStateChanges() {
+                var summary: TokenSummary?
+                if user != nil, let result = try? await auth.idTokenResult() {
+                    summary = TokenSummary(claims: result.claims, shortToken: Redaction.shorten(result.token, keep: 16))
+                }
+                send(.authStateChanged(user, summary))
+            }
+        }
+        let log = auth.backend.exchanges
+        Task {
+            await log.observe {
+                Task { send(.exchangesChanged(await log.entries.map(InspectorEntry.init))) }
+            }
+        }
+    }
+
+    public func run(_ effect: ConsoleEffect) {
+        logger.info("effect", metadata: ["effect": "\(Self.name(of: effect))"])
+        Task { [self] in
+            if let event = await perform(effect) { send(event) }
+        }
+    }
+
+    func perform(_ effect: ConsoleEffect) async -> ConsoleEvent? {
+        switch effect {
+        case .restoreSession:
+            do {
+                return .sessionRestored(.success(try await auth.restoreSession()))
+            } catch {
+                logger.error("saved session unreadable", metadata: ["error": "\(error)"])
+                return .sessionRestored(.failure(SessionRestoreError(reason: String(describing: error))))
+            }
+        case .signInAnonymously:
+            return .signInFinished(await result { try await self.auth.signInAnonymously() })
+        case let .createUser(email, password):
+            return .signInFinished(await result { try await self.auth.createUser(email: email, password: password) })
+        case let .signIn(credential):
+            return .signInFinished(await result { try await self.auth.signIn(with: credential) })
+        case let .link(credential):
+            return .linkFinished(await result { try await self.auth.link(with: credential) })
+        case let .unlink(providerID):
+            return .unlinkFinished(providerID: providerID, await result { try await self.auth.unlink(fromProvider: providerID) })
+        case let .reauthenticate(credential, operation):
+            return .reauthenticationFinished(operation, await result { try await self.auth.reauthenticate(with: credential) })
+        case let .perform(operation):
+            return .sensitiveOperationFinished(operation, await result {
+                switch operation {
+                case let .updatePassword(password):
+                    try await self.auth.updatePassword(to: password)
+                    return await self.auth.currentUser
+                case .deleteAccount:
+                    try await self.auth.delete()
+                    return nil
+                }
+            })
+        case .signOut:
+            await auth.signOut()
+            return nil
+        case let .loadCart(uid):
+            return cartEvent(uid) {}
+        case let .addToCart(uid, name):
+            return cartEvent(uid) { try self.cart.add(name, to: uid) }
+        case let .removeFromCart(uid, name):
+            return cartEvent(uid) { try self.cart.removeOne(name, from: uid) }
+        case let .deleteAppData(uid):
+            return cartEvent(uid) { try self.cart.removeAll(of: uid) }
+        case .quit:
+            return nil
+        }
+    }
+
+    private func result<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, AuthError> {
+        do {
+            return .success(try await body())
+        } catch let error as AuthError {
+            logger.notice("auth error", metadata: ["code": "\(error.code)", "server": "\(error.serverMessage ?? "-")"])
+            return .failure(error)
+        } catch {
+            return .failure(AuthError(.internalError, serverMessage: String(describing: error)))
+        }
+    }
+
+    private func cartEvent(_ uid: String, _ change: () throws -> Void) -> ConsoleEvent {
+        do {
+            try change()
+            return .cartChanged(uid: uid, .success(try cart.items(of: uid)))
+        } catch {
+            logger.error("app data", metadata: ["error": "\(error)"])
+            return .cartChanged(uid: uid, .failure(AppDataError(reason: String(describing: error))))
+        }
+    }
+
+    /// The effect's name without its payload: payloads may hold passwords.
+    static func name(of effect: ConsoleEffect) -> String {
+        String(String(describing: effect).prefix { $0 != "(" })
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import IdentityToolkit
+
+/// One backend call as the inspector lists it: secrets already shortened, ID tokens decoded.
+public struct InspectorEntry: Equatable, Sendable {
+    public var date: Date
+    public var method: String
+    public var path: String
+    public var status: Int
+    public var latencyMilliseconds: Int
+    public var request: String
+    public var response: String
+    /// Claims of the ID token the response carried, if any.
+    public var idTokenClaims: [String: JSONValue]?
+
+    public init(_ exchange: Exchange) {
+        date = exchange.date
+        method = exchange.method
+        path = exchange.path
+        status = exchange.status
+        latencyMilliseconds = Int((exchange.latency * 1000).rounded())
+        request = Redaction.redactJSON(exchange.requestBody)
+        response = Redaction.redactJSON(exchange.responseBody)
+        idTokenClaims = Self.idToken(in: exchange.responseBody).flatMap(JWTPayload.claims(of:))
+    }
+
+    static func idToken(in body: Data) -> String? {
+        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else { return nil }
+        return (object["idToken"] ?? object["id_token"])?.stringValue
+    }
+}

@@ -1,0 +1,177 @@
+import AppData
+@testable import AuthDeckApp
+import AuthClient
+import Foundation
+import Testing
+import TerminalUI
+
+@Suite("Sign-in flow")
+struct SignInFlowTests {
+    @Test func launchRestoresASavedSessionAndLoadsItsCart() {
+        let (model, effects) = ConsoleModel.start(backendName: "embedded")
+        #expect(effects == [.restoreSession])
+        #expect(model.screen == .launching)
+        var store = FlowStore(model)
+        store.send(.key(.character("q"))) // busy: waits
+        store.send(.sessionRestored(.success(Fixtures.anonymous)), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
+            $0.busy = nil
+            $0.user = Fixtures.anonymous
+            $0.screen = .account(AccountFocus())
+        }
+    }
+
+    @Test func launchWithoutSessionShowsTheMethods() {
+        var store = FlowStore(ConsoleModel.start(backendName: "embedded").0)
+        store.send(.sessionRestored(.success(nil))) {
+            $0.busy = nil
+            $0.screen = .signInMethods(selection: 0)
+        }
+    }
+
+    @Test func anUnreadableSessionIsReportedAndTheUserStartsSignedOut() {
+        var store = FlowStore(ConsoleModel.start(backendName: "embedded").0)
+        store.send(.sessionRestored(.failure(SessionRestoreError(reason: "dataCorrupted")))) {
+            $0.busy = nil
+            $0.screen = .signInMethods(selection: 0)
+            $0.banner = Banner(.error, "The saved session could not be read; sign in again. The file was left in place.", detail: "dataCorrupted")
+        }
+    }
+
+    @Test func movingThroughTheMethodsStopsAtTheEnds() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .signInMethods(selection: 0)
+        var store = FlowStore(model)
+        store.send(.key(.up))
+        store.send(.key(.down)) { $0.screen = .signInMethods(selection: 1) }
+        store.send(.key(.character("j"))) { $0.screen = .signInMethods(selection: 2) }
+        store.send(.key(.down))
+        store.send(.key(.character("k"))) { $0.screen = .signInMethods(selection: 1) }
+    }
+
+    @Test func anonymousSignInSucceeds() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .signInMethods(selection: 0)
+        var store = FlowStore(model)
+        store.send(.key(.enter), effects: [.signInAnonymously]) { $0.busy = "Signing in anonymously…" }
+        let result = AuthDataResult(user: Fixtures.anonymous, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: true))
+        store.send(.signInFinished(.success(result)), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
+            $0.busy = nil
+            $0.user = Fixtures.anonymous
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.success, "Account created.")
+        }
+    }
+
+    @Test func anonymousSignInFailureIsShown() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .signInMethods(selection: 0)
+        model.busy = "Signing in anonymously…"
+        var store = FlowStore(model)
+        let error = AuthError.server("ADMIN_ONLY_OPERATION")
+        store.send(.signInFinished(.failure(error))) {
+            $0.busy = nil
+            $0.banner = Banner(.error, AuthErrorCode.adminRestrictedOperation.localizedDescription,
+                               detail: "adminRestrictedOperation (17085) · ADMIN_ONLY_OPERATION")
+        }
+    }
+
+    @Test func emailSignInTypesBothFieldsAndSubmits() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .signInMethods(selection: 1)
+        var store = FlowStore(model)
+        store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialForm(purpose: .signIn)) }
+        store.type("ada@example.com")
+        store.send(.key(.enter)) {
+            $0.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: ""))
+        }
+        store.type("hunter22")
+        store.send(.key(.enter), effects: [.signIn(.password(email: "ada@example.com", password: "hunter22"))]) {
+            $0.busy = "Signing in…"
+        }
+        let user = Fixtures.passwordUser()
+        store.send(.signInFinished(.success(AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false)))),
+                   effects: [.loadCart(uid: user.uid)]) {
+            $0.busy = nil
+            $0.user = user
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.success, "Signed in.")
+        }
+    }
+
+    @Test func wrongCredentialsClearThePasswordAndKeepTheEmail() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: "nope"))
+        model.busy = "Signing in…"
+        var store = FlowStore(model)
+        store.send(.signInFinished(.failure(.server("INVALID_LOGIN_CREDENTIALS")))) {
+            $0.busy = nil
+            $0.banner = Banner(.error, AuthErrorCode.invalidCredential.localizedDescription, detail: "invalidCredential (17004) · INVALID_LOGIN_CREDENTIALS")
+            $0.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: ""))
+        }
+    }
+
+    @Test func aMalformedEmailPutsTheFocusBackOnTheEmail() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .credentialForm(Fixtures.form(.createAccount, email: "ada@", password: "hunter22"))
+        model.busy = "Creating the account…"
+        var store = FlowStore(model)
+        store.send(.signInFinished(.failure(.server("INVALID_EMAIL")))) {
+            $0.busy = nil
+            $0.banner = Banner(.error, AuthErrorCode.invalidEmail.localizedDescription, detail: "invalidEmail (17008) · INVALID_EMAIL")
+            $0.screen = .credentialForm(Fixtures.form(.createAccount, email: "ada@", password: "", focus: .email))
+        }
+    }
+
+    @Test func emptyFieldsAreCaughtBeforeAnythingIsSent() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .credentialForm(Fixtures.form(.signIn, email: "", password: "x"))
+        var store = FlowStore(model)
+        store.send(.key(.enter)) {
+            $0.banner = Banner(.error, "Enter an email address.")
+            $0.screen = .credentialForm(Fixtures.form(.signIn, email: "", password: "x", focus: .email))
+        }
+        var empty = ConsoleModel(backendName: "embedded")
+        empty.screen = .credentialForm(Fixtures.form(.signIn, email: "a@b.co", password: "", focus: .password))
+        store = FlowStore(empty)
+        store.send(.key(.enter)) { $0.banner = Banner(.error, "Enter a password.") }
+    }
+
+    @Test func createAccountSendsCreateUser() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .credentialForm(Fixtures.form(.createAccount, email: " new@example.com ", password: "123"))
+        var store = FlowStore(model)
+        store.send(.key(.enter), effects: [.createUser(email: "new@example.com", password: "123")]) { $0.busy = "Creating the account…" }
+        store.send(.signInFinished(.failure(.server("WEAK_PASSWORD : Password should be at least 6 characters")))) {
+            $0.busy = nil
+            $0.banner = Banner(.error, AuthErrorCode.weakPassword.localizedDescription,
+                               detail: "weakPassword (17026) · WEAK_PASSWORD : Password should be at least 6 characters")
+            $0.screen = .credentialForm(Fixtures.form(.createAccount, email: " new@example.com ", password: ""))
+        }
+    }
+
+    @Test func tabSwitchesFieldsAndEscapeGoesBackToTheChosenMethod() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .credentialForm(CredentialForm(purpose: .createAccount))
+        var store = FlowStore(model)
+        store.send(.key(.tab)) { $0.screen = .credentialForm(Fixtures.form(.createAccount, email: "", password: "", focus: .password)) }
+        store.send(.key(.backTab)) { $0.screen = .credentialForm(Fixtures.form(.createAccount, email: "", password: "", focus: .email)) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: 2) }
+        var signIn = ConsoleModel(backendName: "embedded")
+        signIn.screen = .credentialForm(CredentialForm(purpose: .signIn))
+        store = FlowStore(signIn)
+        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: 1) }
+    }
+
+    @Test func lettersTypedInAFormAreTextNotCommands() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .credentialForm(CredentialForm(purpose: .signIn))
+        var store = FlowStore(model)
+        store.type("q?i")
+        #expect(store.model.overlay == nil)
+        guard case let .credentialForm(form) = store.model.screen else {
+            Issue.record("left the form")
+            return
+        }
+        #expect(form.email.text == "q?i")
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The one test command (README.md): installs what the tests need when it is missing,
+# builds, runs the Swift test suites, then drives the real binary in tmux.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+for header in /usr/include/ncursesw/curses.h /usr/include/sqlite3.h; do
+    [ -f "$header" ] || need_apt+=(libncurses-dev libsqlite3-dev)
+done
+command -v tmux >/dev/null || need_apt+=(tmux)
+command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
+    else
+        echo "missing packages: ${need_apt[*]} (install them with apt-get as root)" >&2
+        exit 1
+    fi
+fi
+python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest
+
+swift build --build-tests
+swift test --skip-build
+AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/EndToEnd
