@@ -29,8 +29,10 @@ extension EmbeddedBackend {
         let emailChanges = newEmail != nil && newEmail != session?.user.email
         if let session, emailChanges || body.password != nil { try requireRecentSignIn(session) }
 
-        let salt = SecureRandom.bytes(16)
-        let newHash = try body.password.map { try store.scrypt.hash(password: $0, salt: salt) }
+        let newPassword = try body.password.map { password -> (hash: Data, salt: Data) in
+            let salt = SecureRandom.bytes(16)
+            return (try store.scrypt.hash(password: password, salt: salt), salt)
+        }
 
         let (user, providers, tokens) = try store.write { db in
             guard var user = try UserRecord.fetchOne(db, key: localId) else { throw BackendFailure.userNotFound }
@@ -62,9 +64,9 @@ extension EmbeddedBackend {
                     try row.update(db)
                 }
             }
-            if let newHash {
-                user.passwordHash = newHash
-                user.salt = salt
+            if let newPassword {
+                user.passwordHash = newPassword.hash
+                user.salt = newPassword.salt
                 user.passwordUpdatedAt = nowMilliseconds
                 credentialsChanged = true
                 if let email = user.email, try ProviderRecord.fetchOne(db, key: ["localId": localId, "providerId": "password"]) == nil {

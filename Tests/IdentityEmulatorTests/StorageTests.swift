@@ -29,12 +29,32 @@ import Testing
         #expect(try mode(root + "/identity.sqlite") == 0o600)
         #expect(try mode(root + "/keys") == 0o700)
         #expect(try mode(root + "/keys/securetoken.pem") == 0o600)
+        for companion in ["/identity.sqlite-wal", "/identity.sqlite-shm"] where FileManager.default.fileExists(atPath: root + companion) {
+            #expect(try mode(root + companion) == 0o600)
+        }
 
         let refreshToken = try #require(created.refreshToken)
         #expect(Data(base64URLEncoded: refreshToken)?.count ?? 0 >= 32)
         let stored = try harness.backend.store.read { db in try String.fetchAll(db, sql: "SELECT tokenHash FROM refreshToken") }
         #expect(stored == [EmbeddedBackend.refreshTokenHash(refreshToken)])
         #expect(!stored.contains(refreshToken))
+    }
+
+    @Test func concurrentCallersEachGetTheirOwnAccount() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let api = harness.api
+        let localIds = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    index.isMultiple(of: 2)
+                        ? try await api.call(SignUpRequest()).localId
+                        : try await api.call(SignUpRequest(email: "user\(index)@example.com", password: "secret-1")).localId
+                }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(localIds.count == 8)
     }
 
     @Test func aCorruptDatabaseIsRefusedAndLeftUntouched() throws {
