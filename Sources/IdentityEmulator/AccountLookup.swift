@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import IdentityToolkit
+
+extension EmbeddedBackend {
+    /// What clients see instead of the password hash (production's base64 of "REDACTED").
+    static let redactedPasswordHash = "UkVEQUNURUQ="
+
+    /// `accounts:lookup`: the caller's own account by `idToken`, or — for administrators — by id, email or phone.
+    func lookup(_ body: LookupBody, context: RequestContext) throws -> AccountsLookupResponse {
+        if body.idToken != nil || !context.isAdmin {
+            let session = try verifySession(idToken: body.idToken)
+            let info = try store.read { db in try accountInfo(session.user, providers: session.user.providers(in: db), redacted: true) }
+            return AccountsLookupResponse(users: [info])
+        }
+        let users = try store.read { db -> [AccountInfo] in
+            var found: [String: UserRecord] = [:]
+            for localId in body.localId ?? [] {
+                if let user = try UserRecord.fetchOne(db, key: localId) { found[user.localId] = user }
+            }
+            for email in body.email ?? [] {
+                if let normalized = EmailAddress.normalized(email), let user = try UserRecord.find(email: normalized, in: db) {
+                    found[user.localId] = user
+                }
+            }
+            for phone in body.phoneNumber ?? [] {
+                if let user = try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db) { found[user.localId] = user }
+            }
+            return try found.values.sorted { $0.localId < $1.localId }.map { try accountInfo($0, providers: $0.providers(in: db), redacted: false) }
+        }
+        return AccountsLookupResponse(users: users.isEmpty ? nil : users)
+    }
+
+    /// The REST API's `UserInfo`: timestamps as strings in ms (validSince in seconds), hashes web-safe base64.
+    func accountInfo(_ user: UserRecord, providers: [ProviderRecord], redacted: Bool) -> AccountInfo {
+        let lastRefresh = user.lastRefreshAt.map { milliseconds -> String in
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000))
+        }
+        return AccountInfo(
+            localId: user.localId, email: user.email, emailVerified: user.email == nil ? nil : user.emailVerified,
+            displayName: user.displayName, photoUrl: user.photoUrl, phoneNumber: user.phoneNumber,
+            disabled: user.disabled ? true : nil,
+            providerUserInfo: providers.isEmpty ? nil : providers.map(\.wire),
+            passwordHash: user.passwordHash.map { redacted ? Self.redactedPasswordHash : $0.base64URLEncodedString() },
+            salt: redacted ? nil : user.salt.map { $0.base64URLEncodedString() },
+            passwordUpdatedAt: user.passwordUpdatedAt.map(Double.init), validSince: String(user.validSince),
+            createdAt: String(user.createdAt), lastLoginAt: user.lastLoginAt.map(String.init), lastRefreshAt: lastRefresh,
+            customAttributes: user.customAttributes)
+    }
+}
+
+extension ProviderRecord {
+    var wire: ProviderUserInfo {
+        ProviderUserInfo(providerId: providerId, rawId: rawId, federatedId: federatedId, email: email,
+                         displayName: displayName, photoUrl: photoUrl, phoneNumber: phoneNumber)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import IdentityToolkit
+
+extension EmbeddedBackend {
+    /// `accounts:update`: profile, email and password changes and unlinking for the signed-in user;
+    /// administrators (by `localId`) can also verify, disable, set claims and revoke.
+    func update(_ body: UpdateBody, context: RequestContext) throws -> AccountsUpdateResponse {
+        let session: VerifiedSession?
+        let localId: String
+        if body.idToken != nil || !context.isAdmin {
+            let verified = try verifySession(idToken: body.idToken)
+            session = verified
+            localId = verified.user.localId
+        } else {
+            guard let id = body.localId, !id.isEmpty else { throw BackendFailure.missingLocalId }
+            session = nil
+            localId = id
+        }
+        // Fields only an administrator may set are ignored on client calls, as production does.
+        let admin = session == nil
+
+        let newEmail = try body.email.map { raw -> String in
+            guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
+            return email
+        }
+        if let password = body.password { try checkPasswordStrength(password) }
+        let customAttributes = admin ? try body.customAttributes.map(Self.validatedCustomAttributes) : nil
+        let emailChanges = newEmail != nil && newEmail != session?.user.email
+        if let session, emailChanges || body.password != nil { try requireRecentSignIn(session) }
+
+        let newPassword = try body.password.map { password -> (hash: Data, salt: Data) in
+            let salt = SecureRandom.bytes(16)
+            return (try store.scrypt.hash(password: password, salt: salt), salt)
+        }
+
+        let (user, providers, tokens) = try store.write { db in
+            guard var user = try UserRecord.fetchOne(db, key: localId) else { throw BackendFailure.userNotFound }
+            for providerId in body.deleteProvider ?? [] {
+                try ProviderRecord.filter(ProviderRecord.Columns.localId == localId && ProviderRecord.Columns.providerId == providerId).deleteAll(db)
+                switch providerId {
+                case "password":
+                    user.email = nil
+                    user.emailVerified = false
+                    user.passwordHash = nil
+                    user.salt = nil
+                    user.passwordUpdatedAt = nil
+                case "phone":
+                    user.phoneNumber = nil
+                default:
+                    break
+                }
+            }
+            var credentialsChanged = false
+            if let newEmail, newEmail != user.email {
+                if let owner = try UserRecord.find(email: newEmail, in: db), owner.localId != localId { throw BackendFailure.emailExists }
+                user.email = newEmail
+                user.emailVerified = false
+                credentialsChanged = true
+                if var row = try ProviderRecord.fetchOne(db, key: ["localId": localId, "providerId": "password"]) {
+                    row.rawId = newEmail
+                    row.federatedId = newEmail
+                    row.email = newEmail
+                    try row.update(db)
+                }
+            }
+            if let newPassword {
+                user.passwordHash = newPassword.hash
+                user.salt = newPassword.salt
+                user.passwordUpdatedAt = nowMilliseconds
+                credentialsChanged = true
+                if let email = user.email, try ProviderRecord.fetchOne(db, key: ["localId": localId, "providerId": "password"]) == nil {
+                    try ProviderRecord.password(localId: localId, email: email).insert(db)
+                }
+            }
+            if let name = body.displayName { user.displayName = name.isEmpty ? nil : name }
+            if let photo = body.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
+            for attribute in body.deleteAttribute ?? [] {
+                switch attribute {
+                case "DISPLAY_NAME": user.displayName = nil
+                case "PHOTO_URL": user.photoUrl = nil
+                default: break
+                }
+            }
+            if admin {
+                if let verified = body.emailVerified { user.emailVerified = verified }
+                if let customAttributes { user.customAttributes = customAttributes }
+                if let validSince = body.validSince { user.validSince = validSince.value }
+                if let disable = body.disableUser {
+                    user.disabled = disable
+                    if disable { try RefreshTokenRecord.revokeAll(localId: localId, in: db) }
+                }
+            }
+            // A new email or password ends every other session: older ID and refresh tokens stop working.
+            if credentialsChanged {
+                user.validSince = nowSeconds
+                try RefreshTokenRecord.revokeAll(localId: localId, in: db)
+            }
+            try user.update(db)
+            let tokens = try session.flatMap { session in
+                credentialsChanged
+                    ? try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime, in: db)
+                    : nil
+            }
+            return (user, try user.providers(in: db), tokens)
+        }
+        return AccountsUpdateResponse(
+            localId: user.localId, email: user.email, displayName: user.displayName, photoUrl: user.photoUrl,
+            emailVerified: user.email == nil ? nil : user.emailVerified, providerUserInfo: providers.map(\.wire),
+            passwordHash: user.passwordHash.map { admin ? $0.base64URLEncodedString() : Self.redactedPasswordHash },
+            idToken: tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
+    }
+
+    /// Custom claims: a JSON object of at most 1000 characters without reserved names; `""` clears them.
+    private static func validatedCustomAttributes(_ raw: String) throws -> String? {
+        guard !raw.isEmpty else { return nil }
+        guard raw.count <= 1000 else { throw BackendFailure.claimsTooLarge }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(raw.utf8)) as? [String: Any] else {
+            throw BackendFailure.invalidClaims
+        }
+        if let forbidden = object.keys.sorted().first(where: forbiddenCustomClaims.contains) { throw BackendFailure.forbiddenClaim(forbidden) }
+        return object.isEmpty ? nil : raw
+    }
+}

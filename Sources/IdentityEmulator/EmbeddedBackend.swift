@@ -1,0 +1,140 @@
+import Foundation
+import IdentityToolkit
+import Logging
+
+/// An Identity-Toolkit-compatible backend inside the process, on SQLite. It answers the
+/// emulator's paths with production behaviour: real hashing, signed tokens, revocation,
+/// lockout and recent-login checks.
+public final class EmbeddedBackend: WireHandler, Sendable {
+    let configuration: EmbeddedBackendConfiguration
+    let clock: @Sendable () -> Date
+    let store: AccountStore
+    let signer: TokenSigner
+    let logger = Logger(label: "authdeck.identity-emulator")
+
+    public var projectId: String { configuration.projectId }
+
+    public init(dataDirectory: URL, configuration: EmbeddedBackendConfiguration = .init(),
+                clock: @escaping @Sendable () -> Date = Date.init) throws {
+        let directory = try DataDirectory.prepare(dataDirectory)
+        self.configuration = configuration
+        self.clock = clock
+        self.store = try AccountStore(path: directory.databasePath, projectId: configuration.projectId)
+        self.signer = try TokenSigner(keyPath: directory.signingKeyPath)
+        _ = try purgeExpiredAnonymousUsers()
+    }
+
+    public func transport(exchanges: ExchangeLog = ExchangeLog()) -> InProcessTransport {
+        InProcessTransport(handler: self, exchanges: exchanges, clock: clock)
+    }
+
+    /// The JWKS of the ID-token signer, for verifiers outside this process.
+    public func publicKeysJWKS() -> Data { signer.jwks() }
+
+    public func handle(_ request: WireRequest) async -> WireResponse {
+        do {
+            return WireResponse(status: 200, body: try route(request))
+        } catch let failure as BackendFailure {
+            return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+        } catch {
+            // Storage errors carry SQL, never bound values, so they are safe to log.
+            logger.error("request failed", metadata: ["path": "\(Self.pathAndQuery(request.path).path)", "error": "\(error)"])
+            let failure = BackendFailure.internalError
+            return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+        }
+    }
+
+    private func route(_ request: WireRequest) throws -> Data {
+        let (path, query) = Self.pathAndQuery(request.path)
+        guard Self.servedPaths.contains(path) else { throw BackendFailure.notFound(path) }
+        let context = try RequestContext(request: request, query: query)
+        switch path {
+        case SignUpRequest.endpoint.emulatorPath:
+            return try encode(signUp(decode(SignUpBody.self, request.body), context: context))
+        case SignInWithPasswordRequest.endpoint.emulatorPath:
+            return try encode(signInWithPassword(decode(PasswordSignInBody.self, request.body)))
+        case AccountsLookupRequest.endpoint.emulatorPath:
+            return try encode(lookup(decode(LookupBody.self, request.body), context: context))
+        case AccountsUpdateRequest.endpoint.emulatorPath:
+            return try encode(update(decode(UpdateBody.self, request.body), context: context))
+        case AccountsDeleteRequest.endpoint.emulatorPath:
+            return try encode(delete(decode(DeleteBody.self, request.body), context: context))
+        case SecureTokenRequest.endpoint.emulatorPath:
+            return try encode(exchangeRefreshToken(Self.secureTokenBody(request)))
+        default:
+            throw BackendFailure.notFound(path)
+        }
+    }
+
+    private static let servedPaths: Set<String> = [
+        SignUpRequest.endpoint, SignInWithPasswordRequest.endpoint, AccountsLookupRequest.endpoint,
+        AccountsUpdateRequest.endpoint, AccountsDeleteRequest.endpoint, SecureTokenRequest.endpoint,
+    ].reduce(into: []) { $0.insert($1.emulatorPath) }
+
+    private static func pathAndQuery(_ raw: String) -> (path: String, query: [URLQueryItem]) {
+        guard let mark = raw.firstIndex(of: "?") else { return (raw, []) }
+        var components = URLComponents()
+        components.percentEncodedQuery = String(raw[raw.index(after: mark)...])
+        return (String(raw[..<mark]), components.queryItems ?? [])
+    }
+
+    private func decode<Body: Decodable>(_ type: Body.Type, _ data: Data) throws -> Body {
+        // An empty body is an empty object (an anonymous sign-up sends nothing).
+        let json = data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) ? Data("{}".utf8) : data
+        do {
+            return try WireCoding.decoder().decode(Body.self, from: json)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw BackendFailure.invalidArgument("Invalid value at '\(Self.fieldPath(context.codingPath))'")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw BackendFailure.invalidArgument("Invalid value at '\(Self.fieldPath(context.codingPath))'")
+        } catch {
+            throw BackendFailure.invalidArgument("Invalid JSON payload received.")
+        }
+    }
+
+    private static func fieldPath(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func secureTokenBody(_ request: WireRequest) throws -> SecureTokenBody {
+        let contentType = request.headers.first { $0.key.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        let firstByte = request.body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
+        if contentType.hasPrefix("application/x-www-form-urlencoded") || (firstByte != nil && firstByte != UInt8(ascii: "{")) {
+            return SecureTokenBody(form: request.body)
+        }
+        guard firstByte != nil else { return SecureTokenBody(grantType: nil, refreshToken: nil) }
+        do {
+            return try WireCoding.decoder().decode(SecureTokenBody.self, from: request.body)
+        } catch {
+            throw BackendFailure.invalidArgument("Invalid JSON payload received.")
+        }
+    }
+
+    private func encode(_ response: some Encodable) throws -> Data {
+        try WireCoding.encoder().encode(response)
+    }
+
+    // MARK: Time, in the units the wire uses
+
+    var nowSeconds: Int64 { Int64(clock().timeIntervalSince1970.rounded(.down)) }
+    var nowMilliseconds: Int64 { Int64((clock().timeIntervalSince1970 * 1000).rounded(.down)) }
+}
+
+/// Who is calling: an app with an API key, or an administrator (the emulator's `Bearer owner`).
+struct RequestContext {
+    let isAdmin: Bool
+
+    init(request: WireRequest, query: [URLQueryItem]) throws {
+        let headers = Dictionary(request.headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        if let authorization = headers["authorization"] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer",
+                  parts[1].lowercased() == "owner" || parts[1].hasPrefix("ya29.") else { throw BackendFailure.unauthenticated }
+            isAdmin = true
+            return
+        }
+        let key = headers["x-goog-api-key"] ?? query.first { $0.name == "key" }?.value
+        guard let key, !key.isEmpty else { throw BackendFailure.missingAPIKey }
+        isAdmin = false
+    }
+}

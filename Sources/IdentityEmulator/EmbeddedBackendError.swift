@@ -1,0 +1,28 @@
+import Foundation
+
+/// Why the embedded backend could not start. Nothing on disk is modified when one of these is thrown.
+public enum EmbeddedBackendError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    /// The database file exists but is not a readable SQLite database; it was left untouched.
+    case corruptDatabase(String)
+    /// The data directory cannot be created or written to.
+    case dataDirectoryNotWritable(String)
+    /// The token-signing key file exists but cannot be read as an RSA private key; it was left untouched.
+    case unreadableSigningKey(String)
+    /// The database could not be opened or migrated for another reason.
+    case storageFailure(String)
+
+    public var description: String {
+        switch self {
+        case let .corruptDatabase(path):
+            "The account database at \(path) is damaged or is not an AuthDeck database. It was left untouched; move it away or restore a backup."
+        case let .dataDirectoryNotWritable(path):
+            "The data directory \(path) cannot be written to. Choose another directory with --data or fix its permissions."
+        case let .unreadableSigningKey(path):
+            "The token-signing key at \(path) cannot be read as an RSA private key. It was left untouched; move it away to generate a new one (existing sessions will end)."
+        case let .storageFailure(detail):
+            "The account database could not be opened: \(detail)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,65 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// Firebase's modified scrypt: the scrypt-derived key encrypts the project's signer key with
+/// AES-256-CTR, so hashes can be exported to and imported from Firebase projects unchanged.
+public enum ModifiedScrypt {
+    public static func hash(password: String, salt: Data, saltSeparator: Data, signerKey: Data, rounds: Int, memCost: Int) throws -> Data {
+        let derived = try KDF.Scrypt.deriveKey(
+            from: Data(password.utf8), salt: salt + saltSeparator, outputByteCount: 64,
+            rounds: 1 << memCost, blockSize: rounds, parallelism: 1)
+        let aesKey = derived.withUnsafeBytes { SymmetricKey(data: Data($0.prefix(32))) }
+        return try AES._CTR.encrypt(signerKey, using: aesKey, nonce: AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16)))
+    }
+}
+
+/// The project's hash parameters, created once per data directory.
+struct ScryptParameters: Sendable {
+    var signerKey: Data
+    var saltSeparator: Data
+    var rounds: Int
+    var memCost: Int
+
+    static func generate() -> ScryptParameters {
+        ScryptParameters(signerKey: SecureRandom.bytes(64), saltSeparator: Data([0x07]), rounds: 8, memCost: 14)
+    }
+
+    func hash(password: String, salt: Data) throws -> Data {
+        try ModifiedScrypt.hash(password: password, salt: salt, saltSeparator: saltSeparator, signerKey: signerKey, rounds: rounds, memCost: memCost)
+    }
+
+    /// Constant-time comparison, so response timing says nothing about how much of a hash matched.
+    func verify(password: String, salt: Data, expected: Data) throws -> Bool {
+        let actual = try hash(password: password, salt: salt)
+        guard actual.count == expected.count else { return false }
+        return zip(actual, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+enum SecureRandom {
+    static func bytes(_ count: Int) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// Firebase-style local ids: 28 alphanumerics.
+    static func localId() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<28).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+}
+
+extension Data {
+    func base64URLEncodedString() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    init?(base64URLEncoded string: String) {
+        var base64 = string.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}

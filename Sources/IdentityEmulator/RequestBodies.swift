@@ -1,0 +1,94 @@
+import Foundation
+
+// What the backend reads from request bodies. Every field is optional so that a missing field
+// gets Firebase's own error (MISSING_PASSWORD, …) rather than a decoding failure.
+
+struct SignUpBody: Decodable {
+    var email: String?
+    var password: String?
+    var displayName: String?
+    var photoUrl: String?
+    var idToken: String?
+}
+
+struct PasswordSignInBody: Decodable {
+    var email: String?
+    var password: String?
+}
+
+struct LookupBody: Decodable {
+    var idToken: String?
+    var localId: [String]?
+    var email: [String]?
+    var phoneNumber: [String]?
+}
+
+struct UpdateBody: Decodable {
+    var idToken: String?
+    var localId: String?
+    var email: String?
+    var password: String?
+    var displayName: String?
+    var photoUrl: String?
+    var deleteAttribute: [String]?
+    var deleteProvider: [String]?
+    var emailVerified: Bool?
+    var disableUser: Bool?
+    var customAttributes: String?
+    var validSince: Int64Text?
+}
+
+struct DeleteBody: Decodable {
+    var idToken: String?
+    var localId: String?
+}
+
+/// The token endpoint: the iOS SDK sends camelCase JSON, other clients snake_case JSON or a form.
+struct SecureTokenBody: Decodable {
+    var grantType: String?
+    var refreshToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case grantType, refreshToken
+        case grantTypeSnake = "grant_type"
+        case refreshTokenSnake = "refresh_token"
+    }
+
+    init(grantType: String?, refreshToken: String?) {
+        self.grantType = grantType
+        self.refreshToken = refreshToken
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        grantType = try container.decodeIfPresent(String.self, forKey: .grantType)
+            ?? container.decodeIfPresent(String.self, forKey: .grantTypeSnake)
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+            ?? container.decodeIfPresent(String.self, forKey: .refreshTokenSnake)
+    }
+
+    /// `grant_type=refresh_token&refresh_token=…` (what the JS SDK sends).
+    init(form body: Data) {
+        var components = URLComponents()
+        components.percentEncodedQuery = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20")
+        let items = components.queryItems ?? []
+        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        self.init(grantType: value("grant_type") ?? value("grantType"), refreshToken: value("refresh_token") ?? value("refreshToken"))
+    }
+}
+
+/// An int64 field, which Google's JSON mapping writes as a string but clients also send as a number.
+struct Int64Text: Decodable {
+    var value: Int64
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int64.self) {
+            value = number
+        } else if let parsed = Int64(try container.decode(String.self)) {
+            value = parsed
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an int64")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import GRDB
+import IdentityToolkit
+
+extension EmbeddedBackend {
+    /// `securetoken.googleapis.com/v1/token`: a fresh ID token for the same session (same
+    /// `auth_time` and sign-in provider); the refresh token itself stays the same, as in production.
+    func exchangeRefreshToken(_ body: SecureTokenBody) throws -> SecureTokenResponse {
+        guard let grantType = body.grantType, !grantType.isEmpty else { throw BackendFailure.missingGrantType }
+        guard grantType == "refresh_token" else { throw BackendFailure.invalidGrantType }
+        guard let refreshToken = body.refreshToken, !refreshToken.isEmpty else { throw BackendFailure.missingRefreshToken }
+
+        return try store.write { db in
+            guard let session = try RefreshTokenRecord.fetchOne(db, key: Self.refreshTokenHash(refreshToken)) else {
+                throw BackendFailure.invalidRefreshToken
+            }
+            guard !session.revoked else { throw BackendFailure.tokenExpired }
+            guard var user = try UserRecord.fetchOne(db, key: session.localId) else { throw BackendFailure.userNotFound }
+            guard !user.disabled else { throw BackendFailure.userDisabled }
+            // An administrator's revocation (validSince) ends sessions started before it.
+            guard session.createdAt >= user.validSince else { throw BackendFailure.tokenExpired }
+            user.lastRefreshAt = nowMilliseconds
+            try user.update(db)
+            let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: session.signInProvider,
+                                          authTime: session.authTime)
+            return SecureTokenResponse(idToken: idToken, refreshToken: refreshToken, expiresIn: IssuedTokens.expiresIn,
+                                       userId: user.localId, projectId: projectId)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The tokens a successful sign-in returns.
+struct IssuedTokens {
+    static let lifetime: Int64 = 3600
+    static let expiresIn = String(lifetime)
+
+    let idToken: String
+    let refreshToken: String
+}
+
+extension EmbeddedBackend {
+    /// Claims that only the backend sets; custom claims never replace them.
+    static let forbiddenCustomClaims: Set<String> = [
+        "iss", "aud", "sub", "iat", "exp", "nbf", "jti", "nonce", "azp", "acr", "amr", "cnf", "auth_time", "firebase", "at_hash", "c_hash",
+    ]
+    private static let backendClaims: Set<String> = forbiddenCustomClaims.union([
+        "user_id", "email", "email_verified", "name", "picture", "phone_number", "provider_id",
+    ])
+
+    /// A new ID token and a new stored refresh token for one session of `user`.
+    func startSession(for user: UserRecord, signInProvider: String, authTime: Int64, in db: Database) throws -> IssuedTokens {
+        let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: signInProvider, authTime: authTime)
+        let refreshToken = SecureRandom.bytes(48).base64URLEncodedString()
+        try RefreshTokenRecord(tokenHash: Self.refreshTokenHash(refreshToken), localId: user.localId, signInProvider: signInProvider,
+                               authTime: authTime, createdAt: nowSeconds).insert(db)
+        return IssuedTokens(idToken: idToken, refreshToken: refreshToken)
+    }
+
+    func mintIdToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64) throws -> String {
+        var claims: [String: Any] = [:]
+        if let custom = user.customAttributes,
+           let object = try? JSONSerialization.jsonObject(with: Data(custom.utf8)) as? [String: Any] {
+            for (name, value) in object where !Self.backendClaims.contains(name) { claims[name] = value }
+        }
+        let now = nowSeconds
+        claims["iss"] = "https://securetoken.google.com/\(projectId)"
+        claims["aud"] = projectId
+        claims["sub"] = user.localId
+        claims["user_id"] = user.localId
+        claims["auth_time"] = authTime
+        claims["iat"] = now
+        claims["exp"] = now + IssuedTokens.lifetime
+        if let email = user.email {
+            claims["email"] = email
+            claims["email_verified"] = user.emailVerified
+        }
+        if let name = user.displayName { claims["name"] = name }
+        if let picture = user.photoUrl { claims["picture"] = picture }
+        if let phone = user.phoneNumber { claims["phone_number"] = phone }
+
+        var identities: [String: [String]] = [:]
+        if let email = user.email { identities["email"] = [email] }
+        if let phone = user.phoneNumber { identities["phone"] = [phone] }
+        for provider in providers where provider.providerId != "password" && provider.providerId != "phone" {
+            identities[provider.providerId] = [provider.rawId]
+        }
+        claims["firebase"] = ["identities": identities, "sign_in_provider": signInProvider] as [String: Any]
+        if signInProvider == "anonymous" && user.isAnonymous(providers: providers) { claims["provider_id"] = "anonymous" }
+        return try signer.sign(claims: claims)
+    }
+
+    static func refreshTokenHash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import IdentityToolkit
+
+extension EmbeddedBackend {
+    /// `accounts:signUp`: anonymous (empty body), email/password, or — with `idToken` — linking
+    /// email/password to the signed-in user, which keeps its localId (the anonymous upgrade).
+    func signUp(_ body: SignUpBody, context: RequestContext) throws -> SignUpResponse {
+        if body.idToken != nil { return try linkPassword(body) }
+        if body.email == nil && body.password == nil { return try signUpAnonymously(body) }
+
+        let credential = try validatedPasswordCredential(email: body.email, password: body.password)
+        let salt = SecureRandom.bytes(16)
+        let hash = try store.scrypt.hash(password: credential.password, salt: salt)
+        let (user, tokens) = try store.write { db in
+            guard try UserRecord.find(email: credential.email, in: db) == nil else { throw BackendFailure.emailExists }
+            let user = UserRecord(localId: SecureRandom.localId(), email: credential.email, displayName: body.displayName,
+                                  photoUrl: body.photoUrl, passwordHash: hash, salt: salt, passwordUpdatedAt: nowMilliseconds,
+                                  validSince: nowSeconds, createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds)
+            try user.insert(db)
+            try ProviderRecord.password(localId: user.localId, email: credential.email).insert(db)
+            return (user, try startSession(for: user, signInProvider: "password", authTime: nowSeconds, in: db))
+        }
+        return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName,
+                              idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+    }
+
+    private func signUpAnonymously(_ body: SignUpBody) throws -> SignUpResponse {
+        let (user, tokens) = try store.write { db in
+            let user = UserRecord(localId: SecureRandom.localId(), displayName: body.displayName, photoUrl: body.photoUrl,
+                                  validSince: nowSeconds, createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds)
+            try user.insert(db)
+            return (user, try startSession(for: user, signInProvider: "anonymous", authTime: nowSeconds, in: db))
+        }
+        return SignUpResponse(localId: user.localId, displayName: user.displayName,
+                              idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+    }
+
+    private func linkPassword(_ body: SignUpBody) throws -> SignUpResponse {
+        let session = try verifySession(idToken: body.idToken)
+        let credential = try validatedPasswordCredential(email: body.email, password: body.password)
+        let salt = SecureRandom.bytes(16)
+        let hash = try store.scrypt.hash(password: credential.password, salt: salt)
+        let (user, tokens) = try store.write { db in
+            guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
+            if let owner = try UserRecord.find(email: credential.email, in: db), owner.localId != user.localId {
+                throw BackendFailure.emailExists
+            }
+            guard try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": "password"]) == nil else {
+                throw BackendFailure.providerAlreadyLinked
+            }
+            if user.email != credential.email { user.emailVerified = false }
+            user.email = credential.email
+            user.passwordHash = hash
+            user.salt = salt
+            user.passwordUpdatedAt = nowMilliseconds
+            if let name = body.displayName { user.displayName = name }
+            user.lastLoginAt = nowMilliseconds
+            try user.update(db)
+            try ProviderRecord.password(localId: user.localId, email: credential.email).insert(db)
+            return (user, try startSession(for: user, signInProvider: "password", authTime: nowSeconds, in: db))
+        }
+        return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName,
+                              idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+    }
+
+    /// The checks of a new email/password credential, in production's order.
+    func validatedPasswordCredential(email: String?, password: String?) throws -> (email: String, password: String) {
+        guard let email else { throw BackendFailure.missingEmail }
+        guard let normalized = EmailAddress.normalized(email) else { throw BackendFailure.invalidEmail }
+        guard let password, !password.isEmpty else { throw BackendFailure.missingPassword }
+        try checkPasswordStrength(password)
+        return (normalized, password)
+    }
+
+    func checkPasswordStrength(_ password: String) throws {
+        guard password.count >= 6 else { throw BackendFailure.weakPassword }
+    }
+}
+
+extension ProviderRecord {
+    /// The password provider row as Firebase shows it: the email is both rawId and federatedId.
+    static func password(localId: String, email: String) -> ProviderRecord {
+        ProviderRecord(localId: localId, providerId: "password", rawId: email, federatedId: email, email: email)
+    }
+}

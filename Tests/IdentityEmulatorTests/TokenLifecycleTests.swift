@@ -1,0 +1,122 @@
+import Foundation
+import IdentityToolkit
+import Testing
+@testable import IdentityEmulator
+
+@Suite struct TokenLifecycleTests {
+    @Test func idTokensExpireAfterAnHourAndRefreshKeepsAuthTime() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("hal@example.com")
+        let signInTime = harness.clock.seconds
+        harness.clock.advance(3601)
+        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.lookup(signedUp.idToken) }
+
+        let refreshed = try await harness.refresh(signedUp.refreshToken)
+        #expect(refreshed.accessToken == refreshed.idToken)
+        #expect(refreshed.refreshToken == signedUp.refreshToken)
+        #expect(refreshed.userId == signedUp.localId)
+        #expect(refreshed.tokenType == "Bearer")
+        #expect(refreshed.expiresIn == "3600")
+        let token = claims(of: refreshed.idToken)
+        #expect(int(token["auth_time"]) == signInTime)
+        #expect(int(token["iat"]) == harness.clock.seconds)
+        #expect((token["firebase"] as? [String: Any])?["sign_in_provider"] as? String == "password")
+        #expect(try await harness.lookup(refreshed.idToken)?.lastRefreshAt != nil)
+    }
+
+    @Test func theTokenEndpointAcceptsFormEncoding() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("ida@example.com")
+        let token = try #require(signedUp.refreshToken)
+        let form = await harness.raw(SecureTokenRequest.endpoint.emulatorPath + "?key=test-key",
+                                     body: "grant_type=refresh_token&refresh_token=\(token)",
+                                     headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(form.status == 200)
+        #expect(try WireCoding.decode(SecureTokenResponse.self, from: form).userId == signedUp.localId)
+
+        let path = SecureTokenRequest.endpoint.emulatorPath
+        #expect(errorMessage(await harness.raw(path, body: "refresh_token=\(token)")) == "MISSING_GRANT_TYPE")
+        #expect(errorMessage(await harness.raw(path, body: "grant_type=password&refresh_token=\(token)")) == "INVALID_GRANT_TYPE")
+        #expect(errorMessage(await harness.raw(path, body: #"{"grantType":"refresh_token"}"#)) == "MISSING_REFRESH_TOKEN")
+        await #expect(throws: server("INVALID_REFRESH_TOKEN")) { try await harness.refresh("not-a-token") }
+    }
+
+    @Test func aPasswordChangeRevokesOlderTokensAndReturnsNewOnes() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("jay@example.com")
+        harness.clock.advance(1)
+        let updated = try await harness.api.call(AccountsUpdateRequest(idToken: signedUp.idToken, password: "new-secret"))
+        #expect(updated.idToken != nil)
+        #expect(updated.refreshToken != nil)
+        #expect(updated.expiresIn == "3600")
+        #expect(updated.passwordHash == "UkVEQUNURUQ=")
+
+        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.refresh(signedUp.refreshToken) }
+        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.lookup(signedUp.idToken) }
+        #expect(try await harness.lookup(updated.idToken)?.validSince == String(harness.clock.seconds))
+        _ = try await harness.refresh(updated.refreshToken)
+        await #expect(throws: server("INVALID_LOGIN_CREDENTIALS")) { try await harness.signIn("jay@example.com") }
+        _ = try await harness.signIn("jay@example.com", "new-secret")
+        await #expect(throws: server("WEAK_PASSWORD : Password should be at least 6 characters")) {
+            try await harness.api.call(AccountsUpdateRequest(idToken: updated.idToken, password: "short"))
+        }
+    }
+
+    @Test func anAdministratorsValidSinceRevokesEarlierTokens() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("kim@example.com")
+        harness.clock.advance(5)
+        _ = try await harness.admin(AccountsUpdateRequest(localId: signedUp.localId, validSince: String(harness.clock.seconds)))
+        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.lookup(signedUp.idToken) }
+        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.refresh(signedUp.refreshToken) }
+        let again = try await harness.signIn("kim@example.com")
+        #expect(try await harness.lookup(again.idToken)?.localId == signedUp.localId)
+    }
+
+    @Test func sensitiveChangesNeedARecentSignIn() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("lee@example.com")
+        harness.clock.advance(301)
+        let stale = try await harness.refresh(signedUp.refreshToken)
+        await #expect(throws: server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")) {
+            try await harness.api.call(AccountsUpdateRequest(idToken: stale.idToken, password: "new-secret"))
+        }
+        await #expect(throws: server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")) {
+            try await harness.api.call(AccountsUpdateRequest(idToken: stale.idToken, email: "lee2@example.com"))
+        }
+        await #expect(throws: server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")) {
+            try await harness.api.call(AccountsDeleteRequest(idToken: stale.idToken))
+        }
+        let renamed = try await harness.api.call(AccountsUpdateRequest(idToken: stale.idToken, displayName: "Lee"))
+        #expect(renamed.displayName == "Lee")
+        #expect(renamed.idToken == nil)
+
+        let fresh = try await harness.signIn("lee@example.com")
+        let moved = try await harness.api.call(AccountsUpdateRequest(idToken: fresh.idToken, email: "Lee2@example.com"))
+        #expect(moved.email == "lee2@example.com")
+        #expect(moved.idToken != nil)
+        #expect(claims(of: moved.idToken)["email"] as? String == "lee2@example.com")
+        _ = try await harness.signIn("lee2@example.com")
+    }
+
+    @Test func customClaimsAppearAtTheTopLevelWithoutOverridingReservedOnes() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("max@example.com")
+        await #expect(throws: server("FORBIDDEN_CLAIM : iss")) {
+            try await harness.admin(AccountsUpdateRequest(localId: signedUp.localId, customAttributes: #"{"iss":"evil","role":"admin"}"#))
+        }
+        await #expect(throws: server("INVALID_CLAIMS")) {
+            try await harness.admin(AccountsUpdateRequest(localId: signedUp.localId, customAttributes: "[1]"))
+        }
+        _ = try await harness.admin(AccountsUpdateRequest(localId: signedUp.localId, customAttributes: #"{"role":"admin","email":"x@y.z"}"#))
+        let token = claims(of: try await harness.refresh(signedUp.refreshToken).idToken)
+        #expect(token["role"] as? String == "admin")
+        #expect(token["email"] as? String == "max@example.com")
+    }
+}
