@@ -15,12 +15,17 @@ public struct Symbols: Sendable, Hashable {
     public var separator: String
     public var ellipsis: String
     public var times: String
+    /// Mark a list that has more rows above or below the visible ones.
+    public var moreAbove: String
+    public var moreBelow: String
 
     public static let unicode = Symbols(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
-        selection: "▸", bullet: "•", separator: "·", ellipsis: "…", times: "×")
+        selection: "▸", bullet: "•", separator: "·", ellipsis: "…", times: "×",
+        moreAbove: "↑", moreBelow: "↓")
 
     public static let ascii = Symbols(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
-        selection: ">", bullet: "*", separator: "|", ellipsis: "~", times: "x")
+        selection: ">", bullet: "*", separator: "|", ellipsis: "~", times: "x",
+        moreAbove: "^", moreBelow: "v")
 }
