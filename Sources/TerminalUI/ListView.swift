@@ -52,6 +52,8 @@ public struct ListView: Sendable, Hashable {
         guard frame.width > 2, frame.height > 0 else { return }
         let first = Self.offset(keeping: selection, visible: frame.height, from: offset, count: items.count)
         let symbols = canvas.symbols
+        // When the list scrolls, the last column is kept for the ↑/↓ marks.
+        let textWidth = items.count > frame.height ? frame.width - 1 : frame.width
         for line in 0..<frame.height {
             let index = first + line
             guard items.indices.contains(index) else { break }
@@ -59,7 +61,7 @@ public struct ListView: Sendable, Hashable {
             let row = frame.row + line
             let isSelected = index == selection
             let marker = isSelected ? symbols.selection : " "
-            let text = TextWidth.pad("\(marker) \(item.text)", toCells: frame.width)
+            let text = TextWidth.pad("\(marker) \(item.text)", toCells: textWidth)
             let style: Style = isSelected
                 ? Style(.selected, bold: focused, reverse: focused)
                 : (item.isDim ? .dim : .normal)
