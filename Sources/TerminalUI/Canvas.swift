@@ -46,4 +46,10 @@ public protocol Canvas {
     func put(_ text: String, row: Int, column: Int, style: Style)
     /// Where the terminal cursor rests after the frame (the focused field or row), or nil to hide it.
     func placeCursor(row: Int, column: Int)
+    /// The glyphs widgets draw with: Unicode, or ASCII when the locale cannot show Unicode.
+    var symbols: Symbols { get }
+}
+
+extension Canvas {
+    public var symbols: Symbols { .unicode }
 }

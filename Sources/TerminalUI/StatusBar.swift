@@ -1,0 +1,58 @@
+/// The bottom line: the keys valid right now, as `enter choose · esc back · ? help`.
+public enum StatusBar {
+    /// Draws `hints` on `row` (default: the last row). Hints that do not fit are dropped
+    /// from the end, whole, and replaced by an ellipsis.
+    public static func draw(on canvas: any Canvas, hints: [(key: String, label: String)], row: Int? = nil) {
+        let row = row ?? canvas.size.height - 1
+        let width = canvas.size.width
+        let symbols = canvas.symbols
+        canvas.put(String(repeating: " ", count: max(0, width)), row: row, column: 0, style: .normal)
+        let available = width - 1  // one space of margin on the left
+        let separator = " \(symbols.separator) "
+        func cost(_ count: Int) -> Int {
+            let texts = hints.prefix(count).map { TextWidth.cells($0.key) + 1 + TextWidth.cells($0.label) }
+            let dropped = count < hints.count ? (count > 0 ? 1 : 0) + TextWidth.cells(symbols.ellipsis) : 0
+            return texts.reduce(0, +) + max(0, count - 1) * TextWidth.cells(separator) + dropped
+        }
+        let shown = (0...hints.count).last { cost($0) <= available } ?? 0
+        if shown == 0, let first = hints.first {
+            // Not even one hint fits: show what we can of the first.
+            canvas.put(TextWidth.truncate("\(first.key) \(first.label)", toCells: available), row: row, column: 1,
+                       style: .keyHint)
+            return
+        }
+        var column = 1
+        for (index, hint) in hints.prefix(shown).enumerated() {
+            if index > 0 {
+                canvas.put(separator, row: row, column: column, style: .dim)
+                column += TextWidth.cells(separator)
+            }
+            canvas.put(hint.key, row: row, column: column, style: .keyHint)
+            column += TextWidth.cells(hint.key) + 1
+            canvas.put(hint.label, row: row, column: column, style: .normal)
+            column += TextWidth.cells(hint.label)
+        }
+        if shown < hints.count {
+            canvas.put(" " + symbols.ellipsis, row: row, column: column, style: .dim)
+        }
+    }
+}
+
+/// The top line: what this screen is on the left, context (the backend, say) on the right,
+/// as a reverse-video bar.
+public enum TitleBar {
+    public static func draw(on canvas: any Canvas, left: String, right: String = "", row: Int = 0) {
+        let width = canvas.size.width
+        guard width > 0 else { return }
+        let style = Style(.title, bold: true, reverse: true)
+        canvas.put(String(repeating: " ", count: width), row: row, column: 0, style: style)
+        // The right text keeps at most half the bar; the left gets the rest.
+        let rightText = TextWidth.truncate(right, toCells: max(0, width / 2 - 1))
+        let rightCells = TextWidth.cells(rightText)
+        let leftText = TextWidth.truncate(left, toCells: max(0, width - 2 - rightCells - (rightCells > 0 ? 2 : 0)))
+        canvas.put(leftText, row: row, column: 1, style: style)
+        if rightCells > 0 {
+            canvas.put(rightText, row: row, column: width - 1 - rightCells, style: style)
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import CCurses
+import Glibc
+
+/// What an event handler tells the run loop.
+public enum LoopControl: Sendable {
+    case `continue`, quit
+}
+
+public enum TerminalError: Error, Sendable, Equatable {
+    /// stdin or stdout is not a terminal.
+    case notATerminal
+    /// curses could not set up the terminal (unknown TERM, say).
+    case cannotInitialize
+    case pipeFailed(errno: Int32)
+}
+
+/// The terminal and its run loop. ncurses is not thread-safe, so a `Terminal` is confined to
+/// the thread that created it (checked) and is not Sendable; other threads and tasks reach
+/// the loop only through its `Waker`.
+public final class Terminal {
+    /// Give to async work; `wake()` makes the loop deliver `.wake` and redraw.
+    public let waker: Waker
+
+    private let wakePipe: SelfPipe
+    private let signalPipe: SelfPipe
+    private let owner = pthread_self()
+    private var window: UnsafeMutablePointer<WINDOW>?
+    private var isActive = false
+    private var colorEnabled = false
+    private var symbols = Symbols.unicode
+    private var decoder = KeyDecoder()
+
+    /// Only makes the pipes; nothing touches the terminal until `start`.
+    public init() throws(TerminalError) {
+        wakePipe = try SelfPipe()
+        signalPipe = try SelfPipe()
+        waker = Waker(pipe: wakePipe)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Takes over the terminal: raw keys (ctrl-c arrives as a key), no echo, keypad decoding,
+    /// a 25 ms escape delay, bracketed paste, colour unless disabled.
+    public func start(noColor: Bool = false) throws(TerminalError) {
+        checkThread()
+        guard !isActive else { return }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        authdeck_setlocale()
+        // Ours before curses starts, so curses leaves these signals to us.
+        installSignalHandlers()
+        if window == nil {
+            guard authdeck_newterm() != nil else {
+                removeSignalHandlers()
+                throw .cannotInitialize
+            }
+            window = authdeck_stdscr()
+        }
+        guard let window else { return }
+        raw()
+        noecho()
+        nonl()
+        keypad(window, true)
+        nodelay(window, true)  // poll(2) does the waiting
+        set_escdelay(25)
+        colorEnabled = CursesCanvas.wantsColor(noColorFlag: noColor, environment: Self.colorEnvironment())
+            && has_colors()
+        if colorEnabled {
+            start_color()
+            CursesCanvas.installColorPairs()
+        }
+        symbols = authdeck_locale_is_utf8() != 0 ? .unicode : .ascii
+        Self.writeToTerminal("\u{1B}[?2004h")
+        isActive = true
+        _ = Self.restoreAtExit
+    }
+
+    /// Gives the terminal back: curses mode off, bracketed paste off, default signal handling.
+    /// Idempotent; `run` calls it on every way out.
+    public func stop() {
+        guard isActive else { return }
+        isActive = false
+        removeSignalHandlers()
+        endwin()
+        Self.writeToTerminal("\u{1B}[?2004l")
+        decoder = KeyDecoder()
+    }
+
+    /// Runs until `handle` returns `.quit`, throws, or the terminal goes away (stdin closed);
+    /// restores the terminal in every case. Draws a frame first and after each batch of events.
+    /// SIGTERM, SIGHUP, SIGINT and SIGQUIT restore the terminal and exit with 128 + signal.
+    public func run(
+        _ handle: (TerminalEvent) throws -> LoopControl,
+        draw: (any Canvas) -> Void
+    ) throws {
+        checkThread()
+        precondition(isActive, "Terminal.run before start")
+        defer { stop() }
+        render(draw)
+        while true {
+            guard let events = nextEvents() else { return }
+            for event in events where try handle(event) == .quit {
+                return
+            }
+            render(draw)
+        }
+    }
+
+    /// The size curses is drawing at.
+    public var size: Size {
+        Size(width: Int(authdeck_cols()), height: Int(authdeck_lines()))
+    }
+
+    // MARK: - The loop
+
+    /// Waits for input, a wake or a signal; nil when the terminal has gone.
+    private func nextEvents() -> [TerminalEvent]? {
+        var fds = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signalPipe.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
+        // A paste whose end marker does not come within half a second is taken as ended.
+        let timeout: Int32 = decoder.isPasting ? 500 : -1
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if ready < 0 { return errno == EINTR ? [] : nil }
+        if ready == 0 { return decoder.finishPaste().map(TerminalEvent.key) }
+
+        var events: [TerminalEvent] = []
+        if fds[2].revents != 0 {
+            for signal in signalPipe.drain().map(Int32.init) {
+                if signal == SIGWINCH {
+                    events.append(.resize(resize()))
+                } else {
+                    // On this thread, not in the handler: curses calls are not async-signal-safe.
+                    stop()
+                    exit(128 + signal)
+                }
+            }
+        }
+        if fds[1].revents != 0, !wakePipe.drain().isEmpty {
+            events.append(.wake)
+        }
+        let input = fds[0].revents
+        if input & Int16(POLLIN) != 0 {
+            guard readKeys(into: &events) else { return nil }
+        } else if input & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            return nil
+        }
+        return events
+    }
+
+    /// Reads every key curses has; false at end of input.
+    private func readKeys(into events: inout [TerminalEvent]) -> Bool {
+        guard let window else { return false }
+        var readAny = false
+        while true {
+            let input = authdeck_get_wch(window)
+            if input.status == ERR { break }
+            readAny = true
+            if input.status == KEY_CODE_YES {
+                if Int32(input.code) == KEY_RESIZE {
+                    events.append(.resize(size))
+                    continue
+                }
+                events += decoder.feed(.keyCode(Int32(input.code))).map(TerminalEvent.key)
+            } else {
+                events += decoder.feed(.character(input.code)).map(TerminalEvent.key)
+            }
+        }
+        events += decoder.flush().map(TerminalEvent.key)
+        // poll said readable, curses read nothing and nothing is waiting: end of file.
+        return readAny || authdeck_bytes_available(STDIN_FILENO) > 0
+    }
+
+    private func resize() -> Size {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        if authdeck_window_size(STDOUT_FILENO, &rows, &columns) == 0, rows > 0, columns > 0 {
+            resizeterm(rows, columns)
+        }
+        return size
+    }
+
+    /// One frame: erase, draw, then send only the changed cells (no clear(), which would
+    /// repaint everything; that matters over a slow SSH link).
+    private func render(_ draw: (any Canvas) -> Void) {
+        guard let window else { return }
+        werase(window)
+        let canvas = CursesCanvas(window: window, size: size, symbols: symbols, colorEnabled: colorEnabled)
+        draw(canvas)
+        if let cursor = canvas.cursor, (0..<canvas.size.height).contains(cursor.row),
+           (0..<canvas.size.width).contains(cursor.column) {
+            wmove(window, Int32(cursor.row), Int32(cursor.column))
+            curs_set(1)
+        } else {
+            curs_set(0)
+        }
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    // MARK: - Signals and restoring
+
+    private static let handledSignals = [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGWINCH]
+
+    private func installSignalHandlers() {
+        signalPipeWriteEnd = signalPipe.writeEnd
+        for signal in Self.handledSignals {
+            _ = Glibc.signal(signal, forwardSignal)
+        }
+    }
+
+    private func removeSignalHandlers() {
+        for signal in Self.handledSignals {
+            _ = Glibc.signal(signal, SIG_DFL)
+        }
+        signalPipeWriteEnd = -1
+    }
+
+    private func checkThread() {
+        precondition(pthread_equal(owner, pthread_self()) != 0, "Terminal used off the thread that created it")
+    }
+
+    private static func colorEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["NO_COLOR", "TERM"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
+    }
+
+    private static func writeToTerminal(_ sequence: String) {
+        var bytes = Array(sequence.utf8)
+        _ = write(STDOUT_FILENO, &bytes, bytes.count)
+    }
+
+    /// Registered once, on the first start: an `exit()` while curses is still active (from
+    /// anywhere in the app) still leaves a usable shell behind.
+    private static let restoreAtExit: Void = {
+        atexit {
+            guard authdeck_stdscr() != nil, !isendwin() else { return }
+            endwin()
+            Terminal.writeToTerminal("\u{1B}[?2004l")
+        }
+    }()
+}
+
+/// The signal self-pipe's write end. A signal handler gets no context, so this must be
+/// global; it is the only global mutable state here. It is set before the handlers are
+/// installed and cleared after they are removed; an aligned Int32 is read atomically.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+/// Only async-signal-safe work: write the signal number to the pipe, keep errno intact.
+private func forwardSignal(_ signal: Int32) {
+    let savedErrno = errno
+    var byte = UInt8(truncatingIfNeeded: signal)
+    _ = write(signalPipeWriteEnd, &byte, 1)
+    errno = savedErrno
+}

@@ -1,0 +1,113 @@
+import CCurses
+import Glibc
+
+/// Measures text in terminal cells, the unit every canvas and widget works in.
+/// Widths come from glibc's `wcwidth` in a UTF-8 locale, so CJK and emoji take two cells
+/// and combining marks none, matching what ncursesw and the terminal do.
+public enum TextWidth {
+    /// One drawable unit: a grapheme cluster (or its visible stand-in) and its width, 1 or 2.
+    public struct Glyph: Sendable, Hashable {
+        public var text: String
+        public var width: Int
+    }
+
+    /// Shown in place of control characters, which must never reach the terminal raw.
+    public static let replacement = "\u{FFFD}"
+
+    /// The glyphs `text` draws as: control characters replaced, zero-width clusters dropped.
+    public static func glyphs(_ text: String) -> [Glyph] {
+        withUTF8CType { text.compactMap(glyph) }
+    }
+
+    public static func cells(_ text: String) -> Int {
+        glyphs(text).reduce(0) { $0 + $1.width }
+    }
+
+    /// `text` cut to at most `toCells` cells; with `ellipsis`, a cut is marked with `…`.
+    public static func truncate(_ text: String, toCells limit: Int, ellipsis: Bool = true) -> String {
+        guard limit > 0 else { return "" }
+        let all = glyphs(text)
+        if all.reduce(0, { $0 + $1.width }) <= limit { return all.map(\.text).joined() }
+        let budget = ellipsis ? limit - 1 : limit
+        var result = ""
+        var used = 0
+        for glyph in all {
+            if used + glyph.width > budget { break }
+            result += glyph.text
+            used += glyph.width
+        }
+        return ellipsis ? result + "…" : result
+    }
+
+    /// `text` padded with spaces (or truncated) to exactly `width` cells.
+    public static func pad(_ text: String, toCells width: Int) -> String {
+        let fitted = truncate(text, toCells: width)
+        return fitted + String(repeating: " ", count: max(0, width - cells(fitted)))
+    }
+
+    /// Word-wraps `text` to lines of at most `width` cells. Newlines start new lines; a word
+    /// longer than a line is broken wherever it must be.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        let normalized = String(text.map { $0 == "\r\n" ? "\n" : $0 })
+        for paragraph in normalized.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            var lineCells = 0
+            for word in paragraph.split(separator: " ") {
+                let word = String(word)
+                let wordCells = cells(word)
+                if lineCells > 0, lineCells + 1 + wordCells <= width {
+                    line += " " + word
+                    lineCells += 1 + wordCells
+                    continue
+                }
+                if lineCells > 0 { lines.append(line) }
+                line = ""
+                lineCells = 0
+                for glyph in glyphs(word) {
+                    if lineCells + glyph.width > width, lineCells > 0 {
+                        lines.append(line)
+                        line = ""
+                        lineCells = 0
+                    }
+                    line += glyph.text
+                    lineCells += glyph.width
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    private static func glyph(_ character: Character) -> Glyph? {
+        guard let first = character.unicodeScalars.first else { return nil }
+        if first.properties.generalCategory == .control {
+            return Glyph(text: replacement, width: 1)
+        }
+        let measured = Int(authdeck_wcwidth(first.value))
+        let isEmoji = character.unicodeScalars.contains("\u{FE0F}") || first.properties.isEmojiPresentation
+            || (0x1F1E6...0x1F1FF).contains(first.value)  // regional indicators: flags
+        switch measured {
+        case 0 where character.unicodeScalars.count == 1 || first.properties.generalCategory == .nonspacingMark:
+            return nil  // a lone combining mark or zero-width space: nothing to draw
+        case ..<1:
+            // Unknown to this glibc (a newer emoji, say): guess rather than drop it.
+            return Glyph(text: String(character), width: isEmoji ? 2 : 1)
+        default:
+            return Glyph(text: String(character), width: isEmoji ? 2 : min(measured, 2))
+        }
+    }
+
+    /// Runs `body` with a UTF-8 LC_CTYPE on this thread only, whatever the process locale is
+    /// (tests never call setlocale; `wcwidth` in the "C" locale knows only ASCII).
+    private static func withUTF8CType<T>(_ body: () -> T) -> T {
+        let previous = uselocale(utf8CType)
+        defer { uselocale(previous) }
+        return body()
+    }
+}
+
+/// Created once and never changed; glibc locale objects may be used from any thread.
+/// nil (no C.UTF-8 on this system) makes `uselocale` a no-op, so the process locale applies.
+nonisolated(unsafe) private let utf8CType: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)

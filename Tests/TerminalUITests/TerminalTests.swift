@@ -1,0 +1,43 @@
+import Testing
+@testable import TerminalUI
+
+@Suite struct TerminalTests {
+    /// Never starts curses: tests have no terminal, and initscr would take over this one.
+    @Test func constructs_without_a_tty() throws {
+        let terminal = try Terminal()
+        terminal.stop()  // never started: nothing to restore
+        terminal.stop()
+    }
+
+    @Test func waker_never_blocks_even_when_the_pipe_is_full() async throws {
+        let terminal = try Terminal()
+        let waker = terminal.waker
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask { for _ in 0..<50_000 { waker.wake() } }
+            }
+        }
+    }
+
+    @Test func waker_outliving_its_terminal_is_harmless() throws {
+        var terminal: Terminal? = try Terminal()
+        let waker = terminal!.waker
+        terminal = nil
+        waker.wake()
+    }
+
+    @Test func colour_is_off_for_no_color_flag_and_dumb_terminals() {
+        #expect(CursesCanvas.wantsColor(noColorFlag: false, environment: ["TERM": "xterm-256color"]))
+        #expect(!CursesCanvas.wantsColor(noColorFlag: true, environment: ["TERM": "xterm-256color"]))
+        #expect(!CursesCanvas.wantsColor(noColorFlag: false, environment: ["NO_COLOR": "1", "TERM": "xterm"]))
+        #expect(CursesCanvas.wantsColor(noColorFlag: false, environment: ["NO_COLOR": "", "TERM": "xterm"]),
+                "NO_COLOR counts only when non-empty")
+        #expect(!CursesCanvas.wantsColor(noColorFlag: false, environment: ["TERM": "dumb"]))
+    }
+
+    @Test func every_role_has_its_own_colour_pair() {
+        let pairs = Role.allCases.map(CursesCanvas.pair(for:))
+        #expect(Set(pairs).count == Role.allCases.count)
+        #expect(!pairs.contains(0), "pair 0 is the terminal default and cannot be changed")
+    }
+}

@@ -1,0 +1,50 @@
+import Testing
+import TerminalUI
+
+@Suite struct TextWidthTests {
+    @Test func cells() {
+        #expect(TextWidth.cells("abc") == 3)
+        #expect(TextWidth.cells("中文") == 4)
+        #expect(TextWidth.cells("😀") == 2)
+        #expect(TextWidth.cells("e\u{301}") == 1, "combining accent takes no cell")
+        #expect(TextWidth.cells("❤️") == 2, "emoji presentation selector")
+        #expect(TextWidth.cells("🇫🇷") == 2)
+        #expect(TextWidth.cells("a\u{200B}b") == 2, "zero-width space")
+        #expect(TextWidth.cells("a\tb\u{1B}") == 4, "controls draw as one replacement cell each")
+        #expect(TextWidth.cells("") == 0)
+    }
+
+    @Test func control_characters_are_replaced() {
+        #expect(TextWidth.glyphs("a\u{1B}[31m").map(\.text).joined() == "a\u{FFFD}[31m")
+        #expect(TextWidth.glyphs("\u{9B}").map(\.text) == ["\u{FFFD}"])
+    }
+
+    @Test func truncate() {
+        #expect(TextWidth.truncate("hello", toCells: 10) == "hello")
+        #expect(TextWidth.truncate("hello", toCells: 5) == "hello")
+        #expect(TextWidth.truncate("hello world", toCells: 5) == "hell…")
+        #expect(TextWidth.truncate("hello world", toCells: 5, ellipsis: false) == "hello")
+        #expect(TextWidth.truncate("中文字", toCells: 4) == "中…", "a wide character never half fits")
+        #expect(TextWidth.truncate("中文字", toCells: 4, ellipsis: false) == "中文")
+        #expect(TextWidth.truncate("abc", toCells: 0) == "")
+        #expect(TextWidth.truncate("abc", toCells: 1) == "…")
+    }
+
+    @Test func pad() {
+        #expect(TextWidth.pad("中", toCells: 4) == "中  ")
+        #expect(TextWidth.pad("abcdef", toCells: 4) == "abc…")
+    }
+
+    @Test func wrap() {
+        #expect(TextWidth.wrap("the quick brown fox jumps", width: 10) == ["the quick", "brown fox", "jumps"])
+        #expect(TextWidth.wrap("one\n\ntwo", width: 10) == ["one", "", "two"])
+        #expect(TextWidth.wrap("abcdefghijkl xy", width: 5) == ["abcde", "fghij", "kl xy"])
+        #expect(TextWidth.wrap("中文中文中文", width: 5) == ["中文", "中文", "中文"])
+        #expect(TextWidth.wrap("a  b", width: 10) == ["a b"])
+        #expect(TextWidth.wrap("", width: 10) == [""])
+        #expect(TextWidth.wrap("anything", width: 0) == [])
+        for line in TextWidth.wrap(String(repeating: "word ", count: 50), width: 13) {
+            #expect(TextWidth.cells(line) <= 13)
+        }
+    }
+}
