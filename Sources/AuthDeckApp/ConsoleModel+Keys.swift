@@ -266,7 +266,7 @@ extension ConsoleModel {
             }
             guard form.newPassword.text == form.confirmation.text else {
                 banner = Banner(.error, "The two passwords do not match.")
-                form.confirmation.clear()
+                form.confirmation.text = ""
                 screen = .changePassword(form)
                 return []
             }

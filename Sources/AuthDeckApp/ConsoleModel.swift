@@ -63,7 +63,7 @@ public struct ConsoleModel: Equatable, Sendable {
             case let .failure(error):
                 banner = .error(error)
                 if case var .credentialForm(form) = screen {
-                    form.password.clear()
+                    form.password.text = ""
                     form.focus = error.code == .invalidEmail ? .email : .password
                     screen = .credentialForm(form)
                 }
@@ -79,7 +79,7 @@ public struct ConsoleModel: Equatable, Sendable {
             case let .failure(error):
                 banner = .error(error)
                 if case var .credentialForm(form) = screen {
-                    form.password.clear()
+                    form.password.text = ""
                     screen = .credentialForm(form)
                 }
             }
@@ -104,7 +104,7 @@ public struct ConsoleModel: Equatable, Sendable {
                 busy = nil
                 banner = .error(error)
                 if case var .credentialForm(form) = screen {
-                    form.password.clear()
+                    form.password.text = ""
                     screen = .credentialForm(form)
                 }
                 return []

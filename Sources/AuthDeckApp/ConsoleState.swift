@@ -82,7 +82,7 @@ public struct CredentialForm: Equatable, Sendable {
     public init(purpose: Purpose, email: String = "") {
         self.purpose = purpose
         self.email = TextField(text: email, maxLength: 254)
-        self.password = TextField(isSecure: true, maxLength: 128)
+        self.password = TextField(maxLength: 128, isSecure: true)
         self.focus = email.isEmpty ? .email : .password
     }
 
@@ -99,8 +99,8 @@ public struct CredentialForm: Equatable, Sendable {
 }
 
 public struct PasswordForm: Equatable, Sendable {
-    public var newPassword = TextField(isSecure: true, maxLength: 128)
-    public var confirmation = TextField(isSecure: true, maxLength: 128)
+    public var newPassword = TextField(maxLength: 128, isSecure: true)
+    public var confirmation = TextField(maxLength: 128, isSecure: true)
     public var focusOnConfirmation = false
 
     public init() {}

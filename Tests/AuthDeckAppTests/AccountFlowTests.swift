@@ -98,14 +98,14 @@ struct AccountFlowTests {
         store.type("newpass1")
         store.send(.key(.enter)) {
             var form = PasswordForm()
-            form.newPassword = TextField(text: "newpass1", isSecure: true, maxLength: 128)
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.screen = .changePassword(form)
         }
         store.type("newpass2")
         store.send(.key(.enter)) {
             var form = PasswordForm()
-            form.newPassword = TextField(text: "newpass1", isSecure: true, maxLength: 128)
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.screen = .changePassword(form)
             $0.banner = Banner(.error, "The two passwords do not match.")

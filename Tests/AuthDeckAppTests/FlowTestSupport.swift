@@ -49,7 +49,7 @@ enum Fixtures {
     static func form(_ purpose: CredentialForm.Purpose, email: String, password: String, focus: CredentialForm.Field = .password) -> CredentialForm {
         var form = CredentialForm(purpose: purpose)
         form.email = TextField(text: email, maxLength: 254)
-        form.password = TextField(text: password, isSecure: true, maxLength: 128)
+        form.password = TextField(text: password, maxLength: 128, isSecure: true)
         form.focus = focus
         return form
     }
