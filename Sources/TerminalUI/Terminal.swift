@@ -29,6 +29,8 @@ public final class Terminal {
     private var colorEnabled = false
     private var symbols = Symbols.unicode
     private var decoder = KeyDecoder()
+    /// Signals that were ignored before `start`, given back as ignored by `stop`.
+    private var ignoredSignals: Set<Int32> = []
 
     /// Only makes the pipes; nothing touches the terminal until `start`.
     public init() throws(TerminalError) {
@@ -207,14 +209,21 @@ public final class Terminal {
 
     private func installSignalHandlers() {
         signalPipeWriteEnd = signalPipe.writeEnd
+        ignoredSignals = []
         for signal in Self.handledSignals {
-            _ = Glibc.signal(signal, forwardSignal)
+            let previous = Glibc.signal(signal, forwardSignal)
+            // Started under nohup (or similar): keep ignoring, as shells expect. A hang-up
+            // then shows up as stdin closing, which ends the loop too.
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                _ = Glibc.signal(signal, SIG_IGN)
+                ignoredSignals.insert(signal)
+            }
         }
     }
 
     private func removeSignalHandlers() {
         for signal in Self.handledSignals {
-            _ = Glibc.signal(signal, SIG_DFL)
+            _ = Glibc.signal(signal, ignoredSignals.contains(signal) ? SIG_IGN : SIG_DFL)
         }
         signalPipeWriteEnd = -1
     }
