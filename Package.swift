@@ -19,9 +19,7 @@ let package = Package(
         .systemLibrary(name: "CCurses", path: "Sources/CCurses", pkgConfig: "ncursesw",
                        providers: [.apt(["libncurses-dev"])]),
         .target(name: "TerminalUI", dependencies: ["CCurses"]),
-        .target(name: "IdentityToolkit", dependencies: [
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(name: "IdentityToolkit"),
         .target(name: "IdentityEmulator", dependencies: [
             "IdentityToolkit",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -30,10 +28,7 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "AuthClient", dependencies: [
-            "IdentityToolkit",
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(name: "AuthClient", dependencies: ["IdentityToolkit"]),
         .target(name: "AppData", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -49,19 +44,18 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: [
             "TerminalUI",
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-        ]),
+        ], exclude: ["__Snapshots__"]),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit"]),
         .testTarget(name: "IdentityEmulatorTests", dependencies: [
             "IdentityEmulator", "IdentityToolkit",
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
-        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "IdentityEmulator"]),
+        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "IdentityEmulator", "IdentityToolkit"]),
         .testTarget(name: "AppDataTests", dependencies: ["AppData"]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
-            "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "AppData",
+            "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "AppData", "IdentityToolkit",
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-        ]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        ], exclude: ["__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]
 )

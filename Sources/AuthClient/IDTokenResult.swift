@@ -7,7 +7,7 @@ public struct IDTokenResult: Sendable, Equatable {
     public var claims: [String: JSONValue]
 
     public init?(token: String) {
-        guard let claims = JWTPayload.claims(of: token) else { return nil }
+        guard let claims = UnverifiedJWT.claims(of: token) else { return nil }
         self.token = token
         self.claims = claims
     }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What survives a restart: the user snapshot and its tokens (Firebase keeps the same in the
 /// keychain on iOS and IndexedDB on the web).
@@ -48,7 +51,8 @@ public struct FileSessionStore: SessionStore {
         try handle.write(contentsOf: data)
         try handle.synchronize()
         try handle.close()
-        _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
     }
 }

@@ -21,7 +21,7 @@ public struct InspectorEntry: Equatable, Sendable {
         latencyMilliseconds = Int((exchange.latency * 1000).rounded())
         request = Redaction.redactJSON(exchange.requestBody)
         response = Redaction.redactJSON(exchange.responseBody)
-        idTokenClaims = Self.idToken(in: exchange.responseBody).flatMap(JWTPayload.claims(of:))
+        idTokenClaims = Self.idToken(in: exchange.responseBody).flatMap(UnverifiedJWT.claims(of:))
     }
 
     static func idToken(in body: Data) -> String? {

@@ -70,7 +70,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
 /// Reads a JWT's payload without verifying it: clients display and schedule on claims;
 /// only the backend trusts them.
-public enum JWTPayload {
+public enum UnverifiedJWT {
     public static func claims(of token: String) -> [String: JSONValue]? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2, let data = base64URLDecode(String(parts[1])) else { return nil }

@@ -2,6 +2,7 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
+import IdentityToolkit
 import Testing
 import TerminalUI
 

@@ -81,11 +81,11 @@ struct WireTests {
     @Test func jwtPayloadsDecodeWithoutPadding() throws {
         let payload = Data(#"{"sub":"u1","iat":1790000000,"firebase":{"sign_in_provider":"anonymous"}}"#.utf8)
             .base64EncodedString().replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        let claims = try #require(JWTPayload.claims(of: "eyJhbGciOiJub25lIn0.\(payload)."))
+        let claims = try #require(UnverifiedJWT.claims(of: "eyJhbGciOiJub25lIn0.\(payload)."))
         #expect(claims["sub"] == .string("u1"))
         #expect(claims["firebase"]?["sign_in_provider"] == .string("anonymous"))
         #expect(claims["iat"]?.numberValue == 1_790_000_000)
-        #expect(JWTPayload.claims(of: "garbage") == nil)
+        #expect(UnverifiedJWT.claims(of: "garbage") == nil)
         #expect(JSONValue.object(["b": .number(2), "a": .bool(true)]).compactText == #"{"a":true,"b":2}"#)
     }
 }
