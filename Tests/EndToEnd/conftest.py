@@ -1,0 +1,100 @@
+"""Drives the real authdeck binary in tmux, as a person at a terminal would."""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+import uuid
+
+import pytest
+
+
+def _binary():
+    path = os.environ.get("AUTHDECK_BIN")
+    if not path:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=root, capture_output=True, text=True, check=True)
+        path = os.path.join(out.stdout.strip(), "authdeck")
+    assert os.access(path, os.X_OK), f"authdeck binary not found at {path}; run swift build first"
+    return path
+
+
+class Console:
+    """One tmux session running authdeck; `screen()` is what a person would see."""
+
+    def __init__(self, data_dir, width=100, height=30, extra_args=()):
+        self.name = f"authdeck-e2e-{uuid.uuid4().hex[:8]}"
+        self.data_dir = data_dir
+        self.width, self.height = width, height
+        self.extra_args = list(extra_args)
+
+    def start(self):
+        # tmux 3.3 does not always record a dead pane's status, so the shell writes it down.
+        self.exit_file = os.path.join(tempfile.gettempdir(), f"{self.name}.exit")
+        command = " ".join(shlex.quote(part) for part in [_binary(), "--data", self.data_dir, *self.extra_args])
+        subprocess.run(["tmux", "new-session", "-d", "-x", str(self.width), "-y", str(self.height),
+                        "-s", self.name, f"{command}; echo $? > {shlex.quote(self.exit_file)}; sleep 60"], check=True)
+        return self
+
+    def screen(self):
+        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True, check=True).stdout
+
+    def keys(self, *keys):
+        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+
+    def type(self, text):
+        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", text], check=True)
+
+    def wait_for(self, pattern, timeout=15.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            match = re.search(pattern, text)
+            if match:
+                return match
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {pattern!r}; screen was:\n{text}")
+            time.sleep(0.1)
+
+    def wait_exit(self, timeout=10.0):
+        """The exit status once authdeck has ended."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if os.path.exists(self.exit_file):
+                with open(self.exit_file, encoding="utf-8") as f:
+                    status = f.read().strip()
+                if status:
+                    return status
+            time.sleep(0.1)
+        raise AssertionError(f"authdeck did not exit; screen was:\n{self.screen()}")
+
+    def resize(self, width, height):
+        subprocess.run(["tmux", "resize-window", "-t", self.name, "-x", str(width), "-y", str(height)], check=True)
+
+    def kill(self):
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        if os.path.exists(self.exit_file):
+            os.remove(self.exit_file)
+
+
+@pytest.fixture
+def data_dir():
+    path = tempfile.mkdtemp(prefix="authdeck-e2e-")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def console(data_dir):
+    started = []
+
+    def launch(**kwargs):
+        c = Console(data_dir, **kwargs).start()
+        started.append(c)
+        return c
+
+    yield launch
+    for c in started:
+        c.kill()
