@@ -31,8 +31,8 @@ extension ConsoleModel {
             return [KeyBinding([.enter], "enter", "add", .submit), .back, .helpInForm]
         case let .account(focus):
             guard let user else { return [.quit] }
-            var keys: [KeyBinding] = [.moveUp, .moveDown, KeyBinding([.tab, .backTab], "tab", focus.pane == .providers ? "to cart" : "to providers", .nextPane)]
-            keys.append(.char("a", "add item", .addItem))
+            // Actions first, then help and quit, so those two survive a narrow terminal's truncation.
+            var keys: [KeyBinding] = [.moveUp, .moveDown, .char("a", "add item", .addItem)]
             if focus.pane == .cart, !cart.isEmpty { keys.append(.char("x", "remove item", .removeItem)) }
             if !user.providerData.contains(where: { $0.providerID == EmailAuthProvider.id }) {
                 keys.append(.char("l", user.isAnonymous ? "upgrade" : "link email", .link))
@@ -41,7 +41,8 @@ extension ConsoleModel {
             if user.providerData.contains(where: { $0.providerID == EmailAuthProvider.id }) {
                 keys.append(.char("p", "password", .changePassword))
             }
-            keys += [.char("D", "delete", .deleteAccount), .char("o", "sign out", .signOut), .inspector, .help, .quit]
+            keys += [.char("D", "delete", .deleteAccount), .char("o", "sign out", .signOut), .help, .quit, .inspector,
+                     KeyBinding([.tab, .backTab], "tab", focus.pane == .providers ? "to cart" : "to providers", .nextPane)]
             return keys
         case .confirm:
             return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle),
