@@ -39,7 +39,7 @@ public struct ConsoleModel: Equatable, Sendable {
             busy = nil
             switch result {
             case let .success(user?):
-                user_(user)
+                adopt(user)
                 screen = .account(AccountFocus())
                 return [.loadCart(uid: user.uid)]
             case .success(nil):
@@ -56,39 +56,30 @@ public struct ConsoleModel: Equatable, Sendable {
             busy = nil
             switch result {
             case let .success(data):
-                user_(data.user)
+                adopt(data.user)
                 screen = .account(AccountFocus())
                 banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
                 return [.loadCart(uid: data.user.uid)]
             case let .failure(error):
-                banner = .error(error)
-                if case var .credentialForm(form) = screen {
-                    form.password.text = ""
-                    form.focus = error.code == .invalidEmail ? .email : .password
-                    screen = .credentialForm(form)
-                }
+                showFailureOnForm(error)
                 return []
             }
         case let .linkFinished(result):
             busy = nil
             switch result {
             case let .success(data):
-                user_(data.user)
+                adopt(data.user)
                 screen = .account(AccountFocus())
                 banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
             case let .failure(error):
-                banner = .error(error)
-                if case var .credentialForm(form) = screen {
-                    form.password.text = ""
-                    screen = .credentialForm(form)
-                }
+                showFailureOnForm(error)
             }
             return []
         case let .unlinkFinished(providerID, result):
             busy = nil
             switch result {
             case let .success(user):
-                user_(user)
+                adopt(user)
                 banner = Banner(.success, "Unlinked \(providerID).")
             case let .failure(error):
                 banner = .error(error)
@@ -102,11 +93,7 @@ public struct ConsoleModel: Equatable, Sendable {
                 return [.perform(operation)]
             case let .failure(error):
                 busy = nil
-                banner = .error(error)
-                if case var .credentialForm(form) = screen {
-                    form.password.text = ""
-                    screen = .credentialForm(form)
-                }
+                showFailureOnForm(error)
                 return []
             }
         case let .sensitiveOperationFinished(operation, result):
@@ -152,7 +139,16 @@ public struct ConsoleModel: Equatable, Sendable {
         }
     }
 
-    private mutating func user_(_ user: User) {
+    /// A failed submit keeps the email, never the password, and focuses what needs fixing.
+    private mutating func showFailureOnForm(_ error: AuthError) {
+        banner = .error(error)
+        guard case var .credentialForm(form) = screen else { return }
+        form.password.text = ""
+        form.focus = error.code == .invalidEmail ? .email : .password
+        screen = .credentialForm(form)
+    }
+
+    private mutating func adopt(_ user: User) {
         if self.user?.uid != user.uid { cart = [] }
         self.user = user
     }
@@ -173,7 +169,7 @@ public struct ConsoleModel: Equatable, Sendable {
             return []
         }
         let changedAccount = user?.uid != newUser.uid
-        user_(newUser)
+        adopt(newUser)
         return changedAccount ? [.loadCart(uid: newUser.uid)] : []
     }
 
