@@ -12,11 +12,15 @@ extension ConsoleModel {
         case .inspector:
             return [.moveUp, .moveDown, KeyBinding([.escape, .character("i")], "esc", "close inspector", .back)]
         case nil:
-            break
+            return screenBindings
         }
+    }
+
+    /// The keys of the screen itself, whatever overlay is open: what the help overlay lists.
+    var screenBindings: [KeyBinding] {
         let formKeys: [KeyBinding] = [
-            KeyBinding([.enter], "enter", "next/submit", .submit),
-            KeyBinding([.tab, .down], "tab", "next field", .nextField),
+            KeyBinding([.enter], "enter", "submit", .submit),
+            KeyBinding([.tab, .down], "tab", "next", .nextField),
             KeyBinding([.backTab, .up], "shift-tab", "previous field", .previousField, inBar: false),
             .back, .helpInForm, .inspectorInForm,
         ]

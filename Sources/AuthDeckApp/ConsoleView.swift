@@ -88,7 +88,7 @@ extension ConsoleModel {
     }
 
     var helpEntries: [(key: String, description: String)] {
-        bindings.map { ($0.label, $0.action) } + [("ctrl-c", "quit at once, from anywhere")]
+        screenBindings.map { ($0.label, $0.action) } + [("ctrl-c", "quit at once, from anywhere")]
     }
 }
 
