@@ -37,7 +37,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
         do {
             directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: data))
         } catch {
-            throw ValidationError(String(describing: error))
+            throw StartupError(String(describing: error))
         }
         let makeHandler = try FileLogHandler.open(directory.file("authdeck.log"))
         LoggingSystem.bootstrap(makeHandler)
@@ -52,7 +52,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
             cart = try CartStore(path: directory.file("appdata.sqlite").path)
         } catch {
             logger.critical("cannot open the data", metadata: ["error": "\(error)"])
-            throw ValidationError(String(describing: error))
+            throw StartupError(String(describing: error))
         }
         let auth = Auth(backend: backend.transport(), sessionStore: FileSessionStore(url: directory.file("session.json")))
         let terminal: Terminal
@@ -60,11 +60,18 @@ struct AuthDeckCommand: AsyncParsableCommand {
             terminal = try Terminal()
             try terminal.start(noColor: noColor)
         } catch {
-            throw ValidationError("AuthDeck needs an interactive terminal (\(error)).")
+            throw StartupError("AuthDeck needs an interactive terminal (\(error)).")
         }
         logger.info("console started", metadata: ["data": "\(directory.url.path)", "project": "\(backend.projectId)"])
         defer { terminal.stop() }
         try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, backendName: "embedded · \(backend.projectId)", logger: logger)
         logger.info("console quit")
     }
+}
+
+/// A failure before the console starts: printed as one clear line, without the usage text
+/// (the command line was fine; the environment was not).
+struct StartupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
