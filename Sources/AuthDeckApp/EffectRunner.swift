@@ -35,9 +35,7 @@ public final class EffectRunner: Sendable {
         }
         let log = auth.backend.exchanges
         Task {
-            await log.observe {
-                Task { send(.exchangesChanged(await log.entries.map(InspectorEntry.init))) }
-            }
+            await log.observe { entries in send(.exchangesChanged(entries.map(InspectorEntry.init))) }
         }
     }
 

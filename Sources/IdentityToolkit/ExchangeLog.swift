@@ -27,18 +27,19 @@ public struct Exchange: Sendable, Identifiable {
 public actor ExchangeLog {
     public private(set) var entries: [Exchange] = []
     private let capacity: Int
-    private var observers: [UUID: @Sendable () -> Void] = [:]
+    private var observers: [UUID: @Sendable ([Exchange]) -> Void] = [:]
 
     public init(capacity: Int = 200) { self.capacity = capacity }
 
     public func record(_ exchange: Exchange) {
         entries.append(exchange)
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
-        for observer in observers.values { observer() }
+        for observer in observers.values { observer(entries) }
     }
 
-    /// Called after each new exchange, on the recording task; the TUI uses it to wake its loop.
-    public func observe(_ observer: @escaping @Sendable () -> Void) {
+    /// Called with all entries after each new exchange, in recording order; the TUI uses it
+    /// to refresh the inspector.
+    public func observe(_ observer: @escaping @Sendable ([Exchange]) -> Void) {
         observers[UUID()] = observer
     }
 }
