@@ -50,7 +50,13 @@ public final class EffectRunner: Sendable {
         switch effect {
         case .restoreSession:
             do {
-                return .sessionRestored(.success(try await auth.restoreSession()))
+                let user = try await auth.restoreSession()
+                // Check the saved account against the backend (deleted, disabled or revoked
+                // since the last run); the auth-state stream reports whatever changed.
+                if user != nil {
+                    Task { _ = try? await self.auth.reload() }
+                }
+                return .sessionRestored(.success(user))
             } catch {
                 logger.error("saved session unreadable", metadata: ["error": "\(error)"])
                 return .sessionRestored(.failure(SessionRestoreError(reason: String(describing: error))))
