@@ -53,6 +53,9 @@ public final class Terminal {
         // Ours before curses starts, so curses leaves these signals to us.
         installSignalHandlers()
         if window == nil {
+            // The size comes from the terminal itself, never from LINES/COLUMNS: a stale export
+            // (pytest sets them, some shells export them) would lay out for the wrong size.
+            use_tioctl(true)
             guard authdeck_newterm() != nil else {
                 removeSignalHandlers()
                 throw .cannotInitialize

@@ -21,6 +21,11 @@ def _binary():
     return path
 
 
+# A tmux server of our own: a developer's tmux, or another test run on the machine, can
+# neither see these sessions nor kill them.
+TMUX = ["tmux", "-L", f"authdeck-e2e-{os.getpid()}"]
+
+
 class Console:
     """One tmux session running authdeck; `screen()` is what a person would see."""
 
@@ -34,18 +39,18 @@ class Console:
         # tmux 3.3 does not always record a dead pane's status, so the shell writes it down.
         self.exit_file = os.path.join(tempfile.gettempdir(), f"{self.name}.exit")
         command = " ".join(shlex.quote(part) for part in [_binary(), "--data", self.data_dir, *self.extra_args])
-        subprocess.run(["tmux", "new-session", "-d", "-x", str(self.width), "-y", str(self.height),
+        subprocess.run([*TMUX, "new-session", "-d", "-x", str(self.width), "-y", str(self.height),
                         "-s", self.name, f"{command}; echo $? > {shlex.quote(self.exit_file)}; sleep 60"], check=True)
         return self
 
     def screen(self):
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True, check=True).stdout
+        return subprocess.run([*TMUX, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True, check=True).stdout
 
     def keys(self, *keys):
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([*TMUX, "send-keys", "-t", self.name, *keys], check=True)
 
     def type(self, text):
-        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", text], check=True)
+        subprocess.run([*TMUX, "send-keys", "-t", self.name, "-l", text], check=True)
 
     def wait_for(self, pattern, timeout=15.0):
         deadline = time.monotonic() + timeout
@@ -71,10 +76,10 @@ class Console:
         raise AssertionError(f"authdeck did not exit; screen was:\n{self.screen()}")
 
     def resize(self, width, height):
-        subprocess.run(["tmux", "resize-window", "-t", self.name, "-x", str(width), "-y", str(height)], check=True)
+        subprocess.run([*TMUX, "resize-window", "-t", self.name, "-x", str(width), "-y", str(height)], check=True)
 
     def kill(self):
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*TMUX, "kill-session", "-t", self.name], capture_output=True)
         if os.path.exists(self.exit_file):
             os.remove(self.exit_file)
 
@@ -98,3 +103,7 @@ def console(data_dir):
     yield launch
     for c in started:
         c.kill()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    subprocess.run([*TMUX, "kill-server"], capture_output=True)

@@ -136,16 +136,26 @@ def test_a_stale_sign_in_is_confirmed_then_the_change_runs_by_itself(console):
     c.wait_for("Signed in")
 
 
-def test_small_terminal_help_and_ctrl_c(console):
+def test_starting_in_a_small_terminal_says_so_until_it_grows(console):
     c = console(width=70, height=20)
     c.wait_for("too small")
     c.resize(100, 30)
+    c.wait_for("Choose a sign-in method")
+
+
+def test_resizing_mid_form_keeps_the_input_help_and_ctrl_c(console):
+    c = console()
     c.wait_for("Choose a sign-in method")
     c.keys("?")
     c.wait_for("quit at once")
     c.keys("Escape")
     c.keys("Down", "Enter")
     c.type("pasted\x1b[31mjunk")
+    c.wait_for("pastedjunk")
+    c.resize(70, 20)
+    c.wait_for("too small")
+    c.resize(100, 30)
+    c.wait_for("pastedjunk")
     c.keys("C-c")
     assert c.wait_exit() == "0"
 
