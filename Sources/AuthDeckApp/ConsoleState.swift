@@ -94,8 +94,6 @@ public struct CredentialForm: Equatable, Sendable {
         case let .reauthenticate(operation): "Confirm it's you to \(operation.title)"
         }
     }
-
-    var hasInput: Bool { !email.text.isEmpty || !password.text.isEmpty }
 }
 
 public struct PasswordForm: Equatable, Sendable {
@@ -104,8 +102,6 @@ public struct PasswordForm: Equatable, Sendable {
     public var focusOnConfirmation = false
 
     public init() {}
-
-    var hasInput: Bool { !newPassword.text.isEmpty || !confirmation.text.isEmpty }
 }
 
 /// Which list on the account screen has the selection.

@@ -7,7 +7,7 @@ public enum Intent: Equatable, Sendable {
     case quit, help, inspector
     case nextPane
     case addItem, removeItem
-    case link, unlink, changePassword, deleteAccount, signOut, reload
+    case link, unlink, changePassword, deleteAccount, signOut
     case confirm, cancel, toggle
 }
 
