@@ -100,6 +100,7 @@ struct AccountStore: Sendable {
                 t.column("lockedUntil", .double)
             }
         }
+        registerVerificationMigration(&migrator)
         return migrator
     }
 

@@ -46,7 +46,8 @@ public final class EmbeddedBackend: WireHandler, Sendable {
 
     private func route(_ request: WireRequest) throws -> Data {
         let (path, query) = Self.pathAndQuery(request.path)
-        guard Self.servedPaths.contains(path) else { throw BackendFailure.notFound(path) }
+        if let outbox = try routeEmulatorOutbox(method: request.method, path: path) { return outbox }
+        guard Self.servedPaths.contains(path) || Self.isVerificationPath(path) else { throw BackendFailure.notFound(path) }
         let context = try RequestContext(request: request, query: query)
         switch path {
         case SignUpRequest.endpoint.emulatorPath:
@@ -62,6 +63,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         case SecureTokenRequest.endpoint.emulatorPath:
             return try encode(exchangeRefreshToken(Self.secureTokenBody(request)))
         default:
+            if let answer = try routeVerification(path: path, body: request.body, context: context) { return answer }
             throw BackendFailure.notFound(path)
         }
     }
@@ -78,7 +80,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         return (String(raw[..<mark]), components.queryItems ?? [])
     }
 
-    private func decode<Body: Decodable>(_ type: Body.Type, _ data: Data) throws -> Body {
+    func decode<Body: Decodable>(_ type: Body.Type, _ data: Data) throws -> Body {
         // An empty body is an empty object (an anonymous sign-up sends nothing).
         let json = data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) ? Data("{}".utf8) : data
         do {
@@ -110,7 +112,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
     }
 
-    private func encode(_ response: some Encodable) throws -> Data {
+    func encode(_ response: some Encodable) throws -> Data {
         try WireCoding.encoder().encode(response)
     }
 

@@ -29,6 +29,11 @@ extension EmbeddedBackend {
             throw protected ? BackendFailure.invalidLoginCredentials : BackendFailure.invalidPassword
         }
         guard !user.disabled else { throw BackendFailure.userDisabled }
+        if let challenge = try secondFactorChallenge(for: user, signInProvider: "password") {
+            try store.write { try FailedSignInRecord.deleteOne($0, key: user.localId) }
+            return SignInWithPasswordResponse(localId: user.localId, email: user.email, displayName: user.displayName, registered: true,
+                                              mfaPendingCredential: challenge.mfaPendingCredential, mfaInfo: challenge.mfaInfo)
+        }
 
         let (signedIn, tokens) = try store.write { db in
             try FailedSignInRecord.deleteOne(db, key: user.localId)
