@@ -3,10 +3,12 @@ import Foundation
 /// A proof of identity to sign in, link or reauthenticate with.
 public enum AuthCredential: Sendable, Equatable {
     case password(email: String, password: String)
+    case phone(PhoneAuthCredential)
 
     public var provider: String {
         switch self {
         case .password: EmailAuthProvider.id
+        case .phone: PhoneAuthProvider.id
         }
     }
 }

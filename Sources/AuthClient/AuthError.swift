@@ -6,6 +6,11 @@ import IdentityToolkit
 public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: AuthErrorCode
     public var serverMessage: String?
+    /// With `secondFactorRequired`: the enrolled factors, and how to finish signing in with one.
+    public var resolver: MultiFactorResolver?
+    /// With `credentialAlreadyInUse`: a credential that signs in to the account that owns it,
+    /// without going through the provider (or texting a code) again.
+    public var updatedCredential: AuthCredential?
 
     public init(_ code: AuthErrorCode, serverMessage: String? = nil) {
         self.code = code
