@@ -18,7 +18,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurses", path: "Sources/CCurses", pkgConfig: "ncursesw",
                        providers: [.apt(["libncurses-dev"])]),
-        .target(name: "TerminalUI", dependencies: ["CCurses"]),
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "TerminalUI", dependencies: ["CCurses", "CQREncode"]),
         .target(name: "IdentityToolkit"),
         .target(name: "IdentityEmulator", dependencies: [
             "IdentityToolkit",

@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for header in /usr/include/ncursesw/curses.h /usr/include/sqlite3.h; do
-    [ -f "$header" ] || need_apt+=(libncurses-dev libsqlite3-dev)
+for header in /usr/include/ncursesw/curses.h /usr/include/sqlite3.h /usr/include/qrencode.h; do
+    [ -f "$header" ] || need_apt+=(libncurses-dev libsqlite3-dev libqrencode-dev)
 done
 command -v tmux >/dev/null || need_apt+=(tmux)
 command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
@@ -20,6 +20,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     fi
 fi
 python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest
+# An authenticator app's TOTP, independent of AuthDeck's, for the MFA end-to-end test.
+python3 -c 'import pyotp' 2>/dev/null || python3 -m pip install -q pyotp
 
 swift build --build-tests
 swift test --skip-build
