@@ -17,12 +17,14 @@ enum AccountScreen {
         if let badge { canvas.put(badge, row: frame.row, column: column + 9, style: .badge) }
 
         let token = model.token
-        let provider = token?.claims["firebase"]?["sign_in_provider"]?.stringValue ?? "—"
+        let firebase = token?.claims["firebase"]
+        let provider = (firebase?["sign_in_provider"]?.stringValue ?? "—") + (firebase?["sign_in_second_factor"]?.stringValue.map { " + \($0)" } ?? "")
         let expires = token?.claims["exp"]?.numberValue.map { ConsoleView.dateText(Date(timeIntervalSince1970: $0)) } ?? "—"
         let rows: [(String, String)] = [
             ("uid", user.uid),
             ("email", user.email.map { "\($0) (\(user.emailVerified ? "verified" : "not verified"))" } ?? "—"),
             ("display name", user.displayName ?? "—"),
+            ("2-step", secondFactorsText(user)),
             ("created", ConsoleView.dateText(user.metadata.creationDate)),
             ("last sign-in", ConsoleView.dateText(user.metadata.lastSignInDate)),
             ("ID token", token.map { "\($0.shortToken) · via \(provider) · expires \(expires)" } ?? "—"),
@@ -55,6 +57,13 @@ enum AccountScreen {
         let focusedBox = focus.pane == .providers ? providers : cartBox
         let selected = focus.pane == .providers ? focus.providerSelection : focus.cartSelection
         canvas.placeCursor(row: focusedBox.row + min(selected, max(focusedBox.height - 1, 0)), column: focusedBox.column)
+    }
+
+    static func secondFactorsText(_ user: User) -> String {
+        guard user.email != nil else { return "—" }
+        guard !user.enrolledFactors.isEmpty else { return "off · f to add a second factor" }
+        let names = user.enrolledFactors.map { "\($0.factorID == "phone" ? "SMS" : "TOTP") \($0.displayName ?? "")" }
+        return "on: " + names.joined(separator: ", ") + " · f to manage"
     }
 
     static func providerLine(_ info: UserInfo, width: Int) -> String {

@@ -16,6 +16,7 @@ public enum ConsoleEvent: Equatable, Sendable {
     case sensitiveOperationFinished(SensitiveOperation, Result<User?, AuthError>)
     case cartChanged(uid: String, Result<[CartItem], AppDataError>)
     case exchangesChanged([InspectorEntry])
+    case verification(VerificationEvent)
 }
 
 /// A saved session that could not be read; the file is left in place.
@@ -45,5 +46,6 @@ public enum ConsoleEffect: Equatable, Sendable {
     case removeFromCart(uid: String, name: String)
     /// The account is gone: its app data goes too.
     case deleteAppData(uid: String)
+    case verification(VerificationEffect)
     case quit
 }

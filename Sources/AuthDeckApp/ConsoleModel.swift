@@ -16,6 +16,8 @@ public struct ConsoleModel: Equatable, Sendable {
     public var busy: String?
     public var overlay: Overlay?
     public var exchanges: [InspectorEntry] = []
+    /// The emulator's outboxes, as last fetched.
+    public var outbox = Outbox()
     public let backendName: String
 
     public init(backendName: String) {
@@ -61,6 +63,7 @@ public struct ConsoleModel: Equatable, Sendable {
                 banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
                 return [.loadCart(uid: data.user.uid)]
             case let .failure(error):
+                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .signIn) }
                 showFailureOnForm(error)
                 return []
             }
@@ -93,6 +96,7 @@ public struct ConsoleModel: Equatable, Sendable {
                 return [.perform(operation)]
             case let .failure(error):
                 busy = nil
+                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .reauthenticate(operation)) }
                 showFailureOnForm(error)
                 return []
             }
@@ -110,6 +114,11 @@ public struct ConsoleModel: Equatable, Sendable {
                     banner = Banner(.success, "Account deleted.")
                     screen = .signInMethods(selection: 0)
                     return uid.map { [.deleteAppData(uid: $0)] } ?? []
+                case let .unenroll(factor):
+                    if case let .success(user?) = result { adopt(user) }
+                    banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
+                    screen = .secondFactors(selection: 0)
+                    return []
                 }
             case let .failure(error) where error.code == .requiresRecentLogin:
                 return requireReauthentication(for: operation)
@@ -130,6 +139,8 @@ public struct ConsoleModel: Equatable, Sendable {
                 banner = Banner(.error, "The app data could not be changed.", detail: error.reason)
             }
             return []
+        case let .verification(event):
+            return handleVerification(event)
         case let .exchangesChanged(entries):
             exchanges = entries
             if case let .inspector(selection) = overlay {
@@ -148,7 +159,7 @@ public struct ConsoleModel: Equatable, Sendable {
         screen = .credentialForm(form)
     }
 
-    private mutating func adopt(_ user: User) {
+    mutating func adopt(_ user: User) {
         if self.user?.uid != user.uid { cart = [] }
         self.user = user
     }

@@ -14,26 +14,37 @@ public enum Screen: Equatable, Sendable {
     case addCartItem(TextField)
     case changePassword(PasswordForm)
     case confirm(Confirmation)
+    /// The account's second factors: list, add, remove.
+    case secondFactors(selection: Int)
+    case enrollment(SecondFactorEnrollmentFlow)
+    /// Factor selection and code entry after a first factor (sign-in or reauthentication).
+    case secondFactorChallenge(SecondFactorSignInFlow)
+    case phone(PhoneFlow)
+    case passwordReset(PasswordResetFlow)
 
     /// Screens that only make sense with a signed-in user.
     var needsUser: Bool {
         switch self {
-        case .launching, .signInMethods: false
+        case .launching, .signInMethods, .passwordReset: false
         case let .credentialForm(form): form.purpose == .link || form.purpose.isReauthentication
-        case .account, .addCartItem, .changePassword, .confirm: true
+        case .account, .addCartItem, .changePassword, .confirm, .secondFactors, .enrollment: true
+        case let .secondFactorChallenge(flow): flow.purpose != .signIn
+        case let .phone(flow): flow.purpose == .link
         }
     }
 }
 
 /// The sign-in methods offered; only those that work are listed.
 public enum SignInMethod: CaseIterable, Equatable, Sendable {
-    case anonymous, emailPassword, createAccount
+    case anonymous, emailPassword, createAccount, phone, resetPassword
 
     var title: String {
         switch self {
         case .anonymous: "Continue as guest (anonymous)"
         case .emailPassword: "Sign in with email and password"
         case .createAccount: "Create an account with email and password"
+        case .phone: "Sign in with a phone number (SMS code)"
+        case .resetPassword: "Reset a forgotten password"
         }
     }
 
@@ -42,6 +53,8 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
         case .anonymous: "A new account with a uid and no credentials. Upgrade it later by linking one."
         case .emailPassword: "Sign in to an existing email/password account."
         case .createAccount: "A new account; the password needs at least 6 characters."
+        case .phone: "A code is texted to the number (the phone pane shows it); a new number creates an account."
+        case .resetPassword: "A reset link is emailed to the account (open it from the outbox, m)."
         }
     }
 }
@@ -51,11 +64,13 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
 public enum SensitiveOperation: Equatable, Sendable {
     case updatePassword(String)
     case deleteAccount
+    case unenroll(MultiFactorInfo)
 
     var title: String {
         switch self {
         case .updatePassword: "change the password"
         case .deleteAccount: "delete the account"
+        case let .unenroll(factor): "remove the second factor \"\(factor.displayName ?? factor.factorID)\""
         }
     }
 }
@@ -120,6 +135,7 @@ public struct Confirmation: Equatable, Sendable {
         case deleteAccount
         case unlink(providerID: String)
         case signOutAnonymous
+        case unenroll(MultiFactorInfo)
     }
 
     public var action: Action
@@ -152,6 +168,8 @@ public struct Banner: Equatable, Sendable {
 public enum Overlay: Equatable, Sendable {
     case help
     case inspector(selection: Int)
+    /// The emulator's outboxes: emails (verification, password reset) and texts (codes).
+    case outbox(selection: Int)
 }
 
 /// The ID token of the signed-in user, as the account screen and inspector show it.

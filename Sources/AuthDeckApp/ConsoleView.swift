@@ -25,16 +25,33 @@ public enum ConsoleView {
         case let .changePassword(form):
             FormScreen.draw(form, on: canvas, in: content)
         case let .confirm(confirmation):
-            AccountScreen.draw(model, focus: AccountFocus(), on: canvas, in: content)
+            if case .unenroll = confirmation.action {
+                SecondFactorsScreen.draw(model, selection: 0, on: canvas, in: content)
+            } else {
+                AccountScreen.draw(model, focus: AccountFocus(), on: canvas, in: content)
+            }
             confirmation.dialog.draw(on: canvas)
+        case let .secondFactors(selection):
+            SecondFactorsScreen.draw(model, selection: selection, on: canvas, in: content)
+        case let .enrollment(flow):
+            EnrollmentScreen.draw(flow, outbox: model.outbox, on: canvas, in: content)
+        case let .secondFactorChallenge(flow):
+            SecondFactorChallengeScreen.draw(flow, outbox: model.outbox, on: canvas, in: content)
+        case let .phone(flow):
+            PhoneScreen.draw(flow, outbox: model.outbox, on: canvas, in: content)
+        case let .passwordReset(flow):
+            PasswordResetScreen.draw(flow, on: canvas, in: content)
         }
-        drawBanner(model, on: canvas)
+        // The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
+        if !(model.screen.showsQRCode && canvas.size.height < 28) { drawBanner(model, on: canvas) }
         switch model.overlay {
         case .help:
             HelpOverlay.draw(on: canvas, title: "Keys: \(model.screen.title)",
                              entries: model.helpEntries)
         case let .inspector(selection):
             InspectorScreen.draw(model.exchanges, selection: selection, on: canvas)
+        case let .outbox(selection):
+            OutboxScreen.draw(model.outbox, selection: selection, on: canvas)
         case nil:
             break
         }
@@ -102,7 +119,17 @@ extension Screen {
         case .addCartItem: "Add to cart"
         case .changePassword: "Change password"
         case .confirm: "Confirm"
+        case .secondFactors: "Second factors"
+        case let .enrollment(flow): flow.isTotp ? "Add an authenticator app" : "Add an SMS factor"
+        case .secondFactorChallenge: "Second factor"
+        case let .phone(flow): flow.title
+        case .passwordReset: "Reset password"
         }
+    }
+
+    var showsQRCode: Bool {
+        if case let .enrollment(flow) = self, case .scanning = flow.step { return true }
+        return false
     }
 }
 
@@ -115,6 +142,8 @@ extension Confirmation {
             ("Unlink \(providerID)", "Unlink \(providerID)? You will no longer be able to sign in with it.", "Unlink")
         case .signOutAnonymous:
             ("Sign out", "This account is anonymous: once signed out, nobody can sign in to it again and its data is lost. Link a credential first to keep it.", "Sign out")
+        case let .unenroll(factor):
+            ("Remove a second factor", "Remove \"\(factor.displayName ?? factor.factorID)\"? It will no longer be offered at sign-in, and other sessions of this account are signed out.", "Remove")
         }
         return Dialog(title: title, message: message, buttons: ["Cancel", action], selection: confirmSelected ? 1 : 0)
     }

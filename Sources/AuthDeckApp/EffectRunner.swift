@@ -8,14 +8,18 @@ import Logging
 /// outcome into an event. It never touches the terminal: `send` queues the event and wakes
 /// the run loop, which owns curses.
 public final class EffectRunner: Sendable {
-    private let auth: Auth
+    let auth: Auth
     private let cart: CartStore
+    /// The emulator's outboxes; nil where the backend has none (a real Firebase project).
+    let outbox: AuthEmulatorOutbox?
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
 
-    public init(auth: Auth, cart: CartStore, logger: Logger, send: @escaping @Sendable (ConsoleEvent) -> Void) {
+    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, logger: Logger,
+                send: @escaping @Sendable (ConsoleEvent) -> Void) {
         self.auth = auth
         self.cart = cart
+        self.outbox = outbox
         self.logger = logger
         self.send = send
     }
@@ -82,6 +86,8 @@ public final class EffectRunner: Sendable {
                 case .deleteAccount:
                     try await self.auth.delete()
                     return nil
+                case let .unenroll(factor):
+                    return try await self.auth.multiFactor.unenroll(with: factor)
                 }
             })
         case .signOut:
@@ -95,12 +101,14 @@ public final class EffectRunner: Sendable {
             return cartEvent(uid) { try self.cart.removeOne(name, from: uid) }
         case let .deleteAppData(uid):
             return cartEvent(uid) { try self.cart.removeAll(of: uid) }
+        case let .verification(effect):
+            return .verification(await perform(effect))
         case .quit:
             return nil
         }
     }
 
-    private func result<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, AuthError> {
+    func result<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, AuthError> {
         do {
             return .success(try await body())
         } catch let error as AuthError {

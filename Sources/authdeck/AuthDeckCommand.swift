@@ -54,7 +54,9 @@ struct AuthDeckCommand: AsyncParsableCommand {
             logger.critical("cannot open the data", metadata: ["error": "\(error)"])
             throw StartupError(String(describing: error))
         }
-        let auth = Auth(backend: backend.transport(), sessionStore: FileSessionStore(url: directory.file("session.json")))
+        let transport = backend.transport()
+        let auth = Auth(backend: transport, sessionStore: FileSessionStore(url: directory.file("session.json")))
+        let outbox = AuthEmulatorOutbox(backend: transport, projectId: backend.projectId)
         let terminal: Terminal
         do {
             terminal = try Terminal()
@@ -64,7 +66,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
         }
         logger.info("console started", metadata: ["data": "\(directory.url.path)", "project": "\(backend.projectId)"])
         defer { terminal.stop() }
-        try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, backendName: "embedded · \(backend.projectId)", logger: logger)
+        try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, backendName: "embedded · \(backend.projectId)", logger: logger)
         logger.info("console quit")
     }
 }
