@@ -9,6 +9,8 @@ for header in /usr/include/ncursesw/curses.h /usr/include/sqlite3.h /usr/include
     [ -f "$header" ] || need_apt+=(libncurses-dev libsqlite3-dev libqrencode-dev)
 done
 command -v tmux >/dev/null || need_apt+=(tmux)
+# Decodes the QR code the TOTP enrollment screen draws, as a phone camera would.
+command -v zbarimg >/dev/null || need_apt+=(zbar-tools)
 command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
 if [ ${#need_apt[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
