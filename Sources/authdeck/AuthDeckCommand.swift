@@ -14,9 +14,9 @@ struct AuthDeckCommand: AsyncParsableCommand {
         commandName: "console",
         abstract: "The account console (the default command).",
         discussion: """
-            Runs on an embedded Identity-Toolkit-compatible backend (SQLite, no set-up, no network),
-            or on a Firebase Auth Emulator (--emulator, or FIREBASE_AUTH_EMULATOR_HOST), or on a real
-            Firebase project (--project with --api-key). Data, keys, the saved session and the log
+            Runs on an embedded Identity-Toolkit-compatible backend (SQLite, no set-up, no network), \
+            or on a Firebase Auth Emulator (--emulator, or FIREBASE_AUTH_EMULATOR_HOST), or on a real \
+            Firebase project (--project with --api-key). Data, keys, the saved session and the log \
             live in the data directory.
             """)
 
