@@ -143,5 +143,7 @@ def test_console_backend_flags_are_checked_before_the_screen_starts(tmp_path):
     assert both.returncode != 0 and "Choose one backend" in both.stderr
     scheme = run("--emulator", "http://localhost:9099")
     assert scheme.returncode != 0 and "HOST:PORT" in scheme.stderr
+    window = run("--emulator", "localhost:9099", "--recent-login-window", "2")
+    assert window.returncode != 0 and "embedded backend only" in window.stderr
     bad_env = run(env={"FIREBASE_AUTH_EMULATOR_HOST": "localhost"})
     assert bad_env.returncode != 0 and "FIREBASE_AUTH_EMULATOR_HOST must be HOST:PORT" in bad_env.stderr
