@@ -21,9 +21,15 @@ if [ ${#need_apt[@]} -gt 0 ]; then
         exit 1
     fi
 fi
-python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest
+# Debian's own python3 is "externally managed" (PEP 668): pip then needs --break-system-packages.
+pip_install() {
+    python3 -m pip install -q "$@" 2>/dev/null || python3 -m pip install -q --break-system-packages "$@"
+}
+python3 -c 'import pytest' 2>/dev/null || pip_install pytest
+# The served backend's published keys are checked with a standard JWT library.
+python3 -c 'import jwt, cryptography' 2>/dev/null || pip_install PyJWT cryptography
 # An authenticator app's TOTP, independent of AuthDeck's, for the MFA end-to-end test.
-python3 -c 'import pyotp' 2>/dev/null || python3 -m pip install -q pyotp
+python3 -c 'import pyotp' 2>/dev/null || pip_install pyotp
 
 swift build --build-tests
 swift test --skip-build

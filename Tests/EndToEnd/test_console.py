@@ -85,7 +85,8 @@ def test_every_sign_in_error_is_explained(console):
     c.wait_for("Signed out")
 
     def create(email, password):
-        c.keys("Down", "Down", "Enter")
+        # From wherever the list stands (esc returns to "Create an account"), to its third entry.
+        c.keys("Up", "Up", "Up", "Up", "Down", "Down", "Enter")
         c.wait_for("Create an account")
         c.type(email)
         c.keys("Tab")
