@@ -90,9 +90,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
             return [.banner(nil), .run(.enroll(PhoneMultiFactorGenerator.assertion(with: credential), displayName: displayName),
                                        busy: "Enrolling \(displayName)…")]
         case let (.namingPhone(phone, verificationID, code, _), .back):
-            var field = codeField()
-            field.text = code
-            step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: field)
+            step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: TextField(text: code, maxLength: 6))
             return [.banner(nil)]
         case let (.scanning(secret), .submit):
             step = .enteringTotpCode(secret, code: codeField())
@@ -110,9 +108,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
             return [.banner(nil), .run(.enroll(TotpMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code),
                                                displayName: displayName), busy: "Enrolling \(displayName)…")]
         case let (.namingApp(secret, code, _), .back):
-            var field = codeField()
-            field.text = code
-            step = .enteringTotpCode(secret, code: field)
+            step = .enteringTotpCode(secret, code: TextField(text: code, maxLength: 6))
             return [.banner(nil)]
         default:
             return []
