@@ -61,13 +61,13 @@ public final class HTTPTransport: IdentityBackend {
         } catch {
             let failure = IdentityToolkitError.network(describe(error))
             await exchanges.record(Exchange(
-                date: date, method: "POST", path: R.endpoint.emulatorPath, status: 0,
+                date: date, method: "POST", path: target.recordedPath(for: R.endpoint), status: 0,
                 latency: Self.seconds(ContinuousClock.now - started), requestBody: body,
                 responseBody: Self.transportErrorBody(failure)))
             throw failure
         }
         await exchanges.record(Exchange(
-            date: date, method: "POST", path: R.endpoint.emulatorPath, status: response.status,
+            date: date, method: "POST", path: target.recordedPath(for: R.endpoint), status: response.status,
             latency: Self.seconds(ContinuousClock.now - started), requestBody: body, responseBody: response.body))
         return try WireCoding.decode(R.Response.self, from: response)
     }
@@ -136,6 +136,15 @@ public enum HTTPBackendTarget: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case let .emulator(address): "http://\(address.authority)\(endpoint.emulatorPath)"
         case .production: "https://\(endpoint.host.rawValue)\(endpoint.path)"
+        }
+    }
+
+    /// What the inspector shows as the path: the one on the wire, without the API key. For the
+    /// emulator that is the same path the embedded backend records; for Google, the full URL.
+    public func recordedPath(for endpoint: Endpoint) -> String {
+        switch self {
+        case .emulator: endpoint.emulatorPath
+        case .production: baseURL(for: endpoint)
         }
     }
 

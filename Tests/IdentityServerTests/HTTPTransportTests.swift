@@ -39,6 +39,7 @@ struct HTTPTransportTests {
         #expect(production.url(for: SignUpRequest.endpoint) == "https://identitytoolkit.googleapis.com/v1/accounts:signUp?key=AIza%2Bkey%26x%3D1")
         #expect(production.url(for: .v2("accounts/mfaSignIn:start")) == "https://identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:start?key=AIza%2Bkey%26x%3D1")
         #expect(production.url(for: SecureTokenRequest.endpoint) == "https://securetoken.googleapis.com/v1/token?key=AIza%2Bkey%26x%3D1")
+        #expect(HTTPBackendTarget.production.recordedPath(for: SignUpRequest.endpoint) == "https://identitytoolkit.googleapis.com/v1/accounts:signUp")
         let ipv6 = HTTPTransport(target: .emulator(try #require(EmulatorAddress("[::1]:9099"))), apiKey: "k")
         #expect(ipv6.url(for: SignUpRequest.endpoint).hasPrefix("http://[::1]:9099/identitytoolkit.googleapis.com/"))
         for transport in [emulator, production, ipv6] { try await transport.shutdown() }
