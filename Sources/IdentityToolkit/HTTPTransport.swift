@@ -79,38 +79,29 @@ public final class HTTPTransport: IdentityBackend {
 
     /// One sentence for the operator that names the backend and what went wrong.
     private func describe(_ error: any Error) -> String {
-        let reason: String
         switch error {
         case let error as HTTPClientError where [.connectTimeout, .getConnectionFromPoolTimeout].contains(error):
-            reason = "no connection within the connect timeout"
+            return "no connection to \(target) within the connect timeout"
         case let error as HTTPClientError where [.readTimeout, .deadlineExceeded].contains(error):
-            reason = "no answer within \(Double(requestTimeout.nanoseconds) / 1e9) seconds"
+            return "no answer from \(target) within \(Double(requestTimeout.nanoseconds) / 1e9) seconds"
         case let error as HTTPClientError where error == .remoteConnectionClosed:
-            reason = "the connection was closed before the answer was complete"
+            return "\(target) closed the connection before answering"
         case let error as HTTPClientError where error == .alreadyShutdown:
-            reason = "the transport was shut down"
+            return "the connection to \(target) was shut down"
         case is NIOTooManyBytesError:
-            reason = "the answer was larger than \(Self.maxResponseSize / 1024 / 1024) MiB"
-        default:
-            reason = Self.systemReason(error) ?? String(describing: error)
-        }
-        return "cannot reach \(target): \(reason)"
-    }
-
-    /// Connection refused and name-resolution failures, which NIO reports as system errors.
-    private static func systemReason(_ error: any Error) -> String? {
-        let refused = "connection refused (is the server running?)"
-        switch error {
+            return "the answer from \(target) was larger than \(Self.maxResponseSize / 1024 / 1024) MiB"
         case let error as NIOConnectionError:
-            if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) { return refused }
+            if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
+                return "\(target) refused the connection (is it running?)"
+            }
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
                 return "the host name \(error.host) could not be resolved"
             }
-            return nil
+            return "cannot reach \(target): \(error)"
         case let error as IOError where error.errnoCode == ECONNREFUSED:
-            return refused
+            return "\(target) refused the connection (is it running?)"
         default:
-            return nil
+            return "cannot reach \(target): \(error)"
         }
     }
 

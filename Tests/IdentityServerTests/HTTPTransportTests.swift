@@ -95,12 +95,12 @@ struct HTTPTransportTests {
             _ = try await transport.call(SignUpRequest())
             Issue.record("expected a network error")
         } catch let IdentityToolkitError.network(message) {
-            #expect(message == "cannot reach the emulator at 127.0.0.1:\(port): connection refused (is the server running?)")
+            #expect(message == "the emulator at 127.0.0.1:\(port) refused the connection (is it running?)")
         }
         #expect(ContinuousClock.now - started < .seconds(5))
         let entry = try #require(await transport.exchanges.entries.first)
         #expect(entry.status == 0)
-        #expect(String(decoding: entry.responseBody, as: UTF8.self).contains("connection refused"))
+        #expect(String(decoding: entry.responseBody, as: UTF8.self).contains("refused the connection"))
         try await transport.shutdown()
     }
 
@@ -109,11 +109,11 @@ struct HTTPTransportTests {
         defer { silent.close() }
         let transport = HTTPTransport(target: .emulator(EmulatorAddress(host: "127.0.0.1", port: silent.port)), apiKey: "k",
                                       connectTimeout: .seconds(1), requestTimeout: .milliseconds(600))
-        await #expect(throws: IdentityToolkitError.network("cannot reach the emulator at 127.0.0.1:\(silent.port): no answer within 0.6 seconds")) {
+        await #expect(throws: IdentityToolkitError.network("no answer from the emulator at 127.0.0.1:\(silent.port) within 0.6 seconds")) {
             _ = try await transport.call(SignUpRequest())
         }
         try await transport.shutdown()
-        await #expect(throws: IdentityToolkitError.network("cannot reach the emulator at 127.0.0.1:\(silent.port): the transport was shut down")) {
+        await #expect(throws: IdentityToolkitError.network("the connection to the emulator at 127.0.0.1:\(silent.port) was shut down")) {
             _ = try await transport.call(SignUpRequest())
         }
     }
