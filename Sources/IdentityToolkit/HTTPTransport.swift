@@ -80,8 +80,10 @@ public final class HTTPTransport: IdentityBackend {
     /// One sentence for the operator that names the backend and what went wrong.
     private func describe(_ error: any Error) -> String {
         switch error {
-        case let error as HTTPClientError where [.connectTimeout, .getConnectionFromPoolTimeout].contains(error):
+        case let error as HTTPClientError where error == .connectTimeout:
             return "no connection to \(target) within the connect timeout"
+        case let error as HTTPClientError where error == .getConnectionFromPoolTimeout:
+            return "too many calls were waiting for a connection to \(target)"
         case let error as HTTPClientError where [.readTimeout, .deadlineExceeded].contains(error):
             return "no answer from \(target) within \(Double(requestTimeout.nanoseconds) / 1e9) seconds"
         case let error as HTTPClientError where error == .remoteConnectionClosed:
