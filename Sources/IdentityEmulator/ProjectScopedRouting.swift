@@ -33,15 +33,22 @@ struct ProjectScopedPath: Equatable {
 
 extension EmbeddedBackend {
     /// Answers a project-scoped request, or returns nil when no handler here knows its tail (the
-    /// caller then answers 404). Administrator endpoints need `Bearer owner`; emulator endpoints,
-    /// as in the Firebase Auth Emulator, need no credentials at all.
+    /// caller then answers 404). Administrator endpoints need `Bearer owner` (or the admin token);
+    /// emulator endpoints, as in the Firebase Auth Emulator, need no credentials on loopback.
     func routeProjectScoped(_ scoped: ProjectScopedPath, request: WireRequest, query: [URLQueryItem]) throws -> Data? {
         switch scoped.service {
         case .emulator:
+            // Open on loopback, as the emulator's are; with an admin token (a server others can
+            // reach) wiping accounts or changing settings needs that token like any admin call.
+            if configuration.adminToken != nil {
+                guard try RequestContext(request: request, query: query, adminToken: configuration.adminToken).isAdmin else {
+                    throw BackendFailure.unauthenticated
+                }
+            }
             try requireServedProject(scoped.projectId)
             return try routeEmulatorEndpoint(scoped.tail, method: request.method.uppercased(), body: request.body)
         case .identityToolkit:
-            let context = try RequestContext(request: request, query: query)
+            let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
             guard context.isAdmin else { throw BackendFailure.insufficientPermission }
             try requireServedProject(scoped.projectId)
             return try routeAdminEndpoint(scoped.tail, request: request, query: query, context: context)
