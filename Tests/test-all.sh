@@ -19,8 +19,13 @@ if [ ${#need_apt[@]} -gt 0 ]; then
         exit 1
     fi
 fi
-python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest
+# Debian's own Python refuses pip installs into the system site without --break-system-packages.
+pip_install() { python3 -m pip install -q "$@" || python3 -m pip install -q --break-system-packages "$@"; }
+python3 -c 'import pytest' 2>/dev/null || pip_install pytest
+# The interop suite: the Firebase Admin SDK for Python, PyJWT to verify tokens, requests for REST.
+python3 -c 'import firebase_admin, jwt, requests, cryptography' 2>/dev/null || pip_install firebase-admin 'PyJWT[crypto]' requests
 
 swift build --build-tests
 swift test --skip-build
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/EndToEnd
+AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/Interop
