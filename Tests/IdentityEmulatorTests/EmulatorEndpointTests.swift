@@ -46,3 +46,19 @@ import Testing
         #expect(try await harness.send("POST", path, [:], headers: [:]).status == 404)
     }
 }
+
+@Suite struct EmulatorEndpointsWithAnAdminTokenTests {
+    @Test func onAServerOthersCanReachTheEmulatorEndpointsNeedTheToken() async throws {
+        let token = "interop-admin-token-0123456789"
+        let harness = try Harness(configuration: .init(adminToken: token))
+        defer { harness.remove() }
+        _ = try await harness.signUp("tia@example.com")
+        let wipe = harness.emulatorPath + "/accounts"
+        #expect(try await harness.send("DELETE", wipe, headers: [:]).status == 403)
+        #expect(try await harness.send("DELETE", wipe, headers: ["Authorization": "Bearer owner"]).status == 401)
+        #expect(try await harness.send("PATCH", harness.emulatorPath + "/config", ["emailPrivacyConfig": ["enableImprovedEmailPrivacy": false]],
+                                       headers: ["x-goog-api-key": "key"]).status == 401)
+        #expect(try await harness.send("DELETE", wipe, headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        await #expect(throws: server("INVALID_LOGIN_CREDENTIALS")) { try await harness.signIn("tia@example.com") }
+    }
+}
