@@ -29,6 +29,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .target(name: "IdentityEmulator", dependencies: [
             "IdentityToolkit",
@@ -69,7 +70,20 @@ let package = Package(
             "IdentityEmulator", "IdentityToolkit",
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
-        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "IdentityEmulator", "IdentityToolkit"]),
+        .target(name: "IdentityTestSupport", dependencies: [
+            "IdentityEmulator", "IdentityServer", "IdentityToolkit",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/IdentityTestSupport"),
+        .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "IdentityEmulator", "IdentityToolkit", "IdentityTestSupport"]),
+        .testTarget(name: "IdentityServerTests", dependencies: [
+            "IdentityServer", "IdentityEmulator", "IdentityToolkit", "IdentityTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
         .testTarget(name: "AppDataTests", dependencies: ["AppData"]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
             "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "AppData", "IdentityToolkit",

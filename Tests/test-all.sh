@@ -19,11 +19,15 @@ if [ ${#need_apt[@]} -gt 0 ]; then
         exit 1
     fi
 fi
-# Debian's own Python refuses pip installs into the system site without --break-system-packages.
-pip_install() { python3 -m pip install -q "$@" || python3 -m pip install -q --break-system-packages "$@"; }
+# Debian's own python3 is "externally managed" (PEP 668): pip then needs --break-system-packages.
+pip_install() {
+    python3 -m pip install -q "$@" 2>/dev/null || python3 -m pip install -q --break-system-packages "$@"
+}
 python3 -c 'import pytest' 2>/dev/null || pip_install pytest
-# The interop suite: the Firebase Admin SDK for Python, PyJWT to verify tokens, requests for REST.
-python3 -c 'import firebase_admin, jwt, requests, cryptography' 2>/dev/null || pip_install firebase-admin 'PyJWT[crypto]' requests
+# The served backend's published keys are checked with a standard JWT library.
+python3 -c 'import jwt, cryptography' 2>/dev/null || pip_install PyJWT cryptography
+# The interop suite: the Firebase Admin SDK for Python against authdeck serve, requests for REST calls.
+python3 -c 'import firebase_admin, requests' 2>/dev/null || pip_install firebase-admin requests
 
 swift build --build-tests
 swift test --skip-build

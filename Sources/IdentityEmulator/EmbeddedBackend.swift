@@ -82,9 +82,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
 
     private static func pathAndQuery(_ raw: String) -> (path: String, query: [URLQueryItem]) {
         guard let mark = raw.firstIndex(of: "?") else { return (raw, []) }
-        var components = URLComponents()
-        components.percentEncodedQuery = String(raw[raw.index(after: mark)...])
-        return (String(raw[..<mark]), components.queryItems ?? [])
+        return (String(raw[..<mark]), FormEncoding.items(String(raw[raw.index(after: mark)...])))
     }
 
     func decode<Body: Decodable>(_ type: Body.Type, _ data: Data) throws -> Body {

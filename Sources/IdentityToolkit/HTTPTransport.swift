@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOFoundationCompat
+import NIOPosix
 
 /// Sends typed requests over HTTP to the Firebase Auth Emulator (or `authdeck serve`) or to
 /// Google's production endpoints. The JSON is the same as in process; server errors decode to
@@ -83,7 +84,7 @@ public final class HTTPTransport: IdentityBackend {
         case let error as HTTPClientError where [.connectTimeout, .getConnectionFromPoolTimeout].contains(error):
             reason = "no connection within the connect timeout"
         case let error as HTTPClientError where [.readTimeout, .deadlineExceeded].contains(error):
-            reason = "no answer within \(requestTimeout.nanoseconds / 1_000_000_000) seconds"
+            reason = "no answer within \(Double(requestTimeout.nanoseconds) / 1e9) seconds"
         case let error as HTTPClientError where error == .remoteConnectionClosed:
             reason = "the connection was closed before the answer was complete"
         case let error as HTTPClientError where error == .alreadyShutdown:
@@ -98,15 +99,19 @@ public final class HTTPTransport: IdentityBackend {
 
     /// Connection refused and name-resolution failures, which NIO reports as system errors.
     private static func systemReason(_ error: any Error) -> String? {
-        let text = String(describing: error)
-        if let io = error as? IOError, io.errnoCode == ECONNREFUSED || text.contains("ECONNREFUSED") || text.contains("Connection refused") {
-            return "connection refused (is the server running?)"
+        let refused = "connection refused (is the server running?)"
+        switch error {
+        case let error as NIOConnectionError:
+            if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) { return refused }
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return "the host name \(error.host) could not be resolved"
+            }
+            return nil
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return refused
+        default:
+            return nil
         }
-        if text.contains("Connection refused") { return "connection refused (is the server running?)" }
-        if text.contains("dnsA") || text.contains("NXDOMAIN") || text.contains("DNS") || text.contains("resolve") {
-            return "the host name could not be resolved"
-        }
-        return nil
     }
 
     /// The inspector shows a failed call like any other; this body says it never reached a server.

@@ -6,7 +6,7 @@ struct AuthDeck: AsyncParsableCommand {
         commandName: "authdeck",
         abstract: "A terminal account console for Firebase Authentication.",
         discussion: """
-            `authdeck` runs the console; `authdeck serve` serves the embedded backend over HTTP
+            `authdeck` runs the console; `authdeck serve` serves the embedded backend over HTTP \
             on the Firebase Auth Emulator's paths, for other SDKs and for several consoles at once.
             """,
         version: "0.1.0",

@@ -14,9 +14,9 @@ struct AuthDeckCommand: AsyncParsableCommand {
         commandName: "console",
         abstract: "The account console (the default command).",
         discussion: """
-            Runs on an embedded Identity-Toolkit-compatible backend (SQLite, no set-up, no network),
-            or on a Firebase Auth Emulator (--emulator, or FIREBASE_AUTH_EMULATOR_HOST), or on a real
-            Firebase project (--project with --api-key). Data, keys, the saved session and the log
+            Runs on an embedded Identity-Toolkit-compatible backend (SQLite, no set-up, no network), \
+            or on a Firebase Auth Emulator (--emulator, or FIREBASE_AUTH_EMULATOR_HOST), or on a real \
+            Firebase project (--project with --api-key). Data, keys, the saved session and the log \
             live in the data directory.
             """)
 
@@ -27,7 +27,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
     var noColor = false
 
     @Option(name: .long, help: ArgumentHelp("Embedded backend: seconds after a sign-in during which sensitive operations are allowed (default 300). Lower it to demo reauthentication.", valueName: "SECONDS"))
-    var recentLoginWindow: Int = 300
+    var recentLoginWindow: Int?
 
     @Option(name: .long, help: ArgumentHelp("Use the Firebase Auth Emulator (or `authdeck serve`) at HOST:PORT; overrides FIREBASE_AUTH_EMULATOR_HOST.", valueName: "HOST:PORT"))
     var emulator: String?
@@ -39,9 +39,12 @@ struct AuthDeckCommand: AsyncParsableCommand {
     var apiKey: String?
 
     func validate() throws {
-        guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
-        if try backendChoice() != .embedded && recentLoginWindow != 300 {
-            throw ValidationError("--recent-login-window applies to the embedded backend only; the emulator or project decides it.")
+        let choice = try backendChoice()
+        if let recentLoginWindow {
+            guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
+            guard choice == .embedded else {
+                throw ValidationError("--recent-login-window applies to the embedded backend only; the emulator or project decides it.")
+            }
         }
     }
 
@@ -74,7 +77,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
         switch choice {
         case .embedded:
             var configuration = EmbeddedBackendConfiguration()
-            configuration.recentLoginWindow = TimeInterval(recentLoginWindow)
+            configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
             let backend: EmbeddedBackend
             do {
                 backend = try EmbeddedBackend(dataDirectory: directory.url, configuration: configuration)
@@ -83,23 +86,23 @@ struct AuthDeckCommand: AsyncParsableCommand {
                 throw StartupError(String(describing: error))
             }
             try runConsole(auth: Auth(backend: backend.transport(), sessionStore: sessionStore), cart: cart,
-                           backendName: backendName, logger: logger)
+                           backendName: backendName, directory: directory, logger: logger)
         case let .emulator(address):
             // The emulator takes any non-empty API key.
             try await withHTTPTransport(HTTPTransport(target: .emulator(address), apiKey: "authdeck")) { transport in
                 try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
-                               backendName: backendName, logger: logger)
+                               backendName: backendName, directory: directory, logger: logger)
             }
         case let .project(_, apiKey):
             try await withHTTPTransport(HTTPTransport(target: .production, apiKey: apiKey)) { transport in
                 try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
-                               backendName: backendName, logger: logger)
+                               backendName: backendName, directory: directory, logger: logger)
             }
         }
         logger.info("console quit")
     }
 
-    private func runConsole(auth: Auth, cart: CartStore, backendName: String, logger: Logger) throws {
+    private func runConsole(auth: Auth, cart: CartStore, backendName: String, directory: DataDirectory, logger: Logger) throws {
         let terminal: Terminal
         do {
             terminal = try Terminal()
@@ -107,7 +110,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
         } catch {
             throw StartupError("AuthDeck needs an interactive terminal (\(error)).")
         }
-        logger.info("console started", metadata: ["backend": "\(backendName)"])
+        logger.info("console started", metadata: ["data": "\(directory.url.path)", "backend": "\(backendName)"])
         defer { terminal.stop() }
         try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, backendName: backendName, logger: logger)
     }

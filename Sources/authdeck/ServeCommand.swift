@@ -11,9 +11,9 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the embedded backend over HTTP on the Firebase Auth Emulator's paths.",
         discussion: """
-            Point Firebase SDKs at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT, and consoles with
-            `authdeck --emulator HOST:PORT`. Stops cleanly on SIGINT or SIGTERM. Administrator calls use
-            the emulator's `Authorization: Bearer owner`, which is safe on loopback only: binding any
+            Point Firebase SDKs at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT, and consoles with \
+            `authdeck --emulator HOST:PORT`. Stops cleanly on SIGINT or SIGTERM. Administrator calls use \
+            the emulator's `Authorization: Bearer owner`, which is safe on loopback only: binding any \
             other address needs --admin-token, and then only `Bearer <token>` is an administrator.
             """)
 
