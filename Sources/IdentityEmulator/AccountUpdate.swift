@@ -26,7 +26,7 @@ extension EmbeddedBackend {
         }
         if let password = body.password { try checkPasswordStrength(password) }
         let newPhoneNumber = try admin ? body.phoneNumber.map { raw -> String in
-            guard let phone = E164PhoneNumber.validated(raw) else { throw BackendFailure.invalidPhoneNumber }
+            guard let phone = E164PhoneNumber.validated(raw) else { throw BackendFailure.malformedPhoneNumber }
             return phone
         } : nil
         let customAttributes = admin ? try body.customAttributes.map(Self.validatedCustomAttributes) : nil
@@ -96,7 +96,7 @@ extension EmbeddedBackend {
                 }
                 if let newPhoneNumber, newPhoneNumber != user.phoneNumber {
                     if try UserRecord.filter(UserRecord.Columns.phoneNumber == newPhoneNumber).fetchOne(db) != nil {
-                        throw BackendFailure.phoneNumberExists
+                        throw BackendFailure.phoneNumberTaken
                     }
                     user.phoneNumber = newPhoneNumber
                     try ProviderRecord.filter(ProviderRecord.Columns.localId == localId && ProviderRecord.Columns.providerId == "phone").deleteAll(db)

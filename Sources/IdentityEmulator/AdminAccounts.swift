@@ -12,7 +12,7 @@ extension EmbeddedBackend {
             return email
         }
         let phone = try body.phoneNumber.map { raw -> String in
-            guard let phone = E164PhoneNumber.validated(raw) else { throw BackendFailure.invalidPhoneNumber }
+            guard let phone = E164PhoneNumber.validated(raw) else { throw BackendFailure.malformedPhoneNumber }
             return phone
         }
         let password = try body.password.map { password -> (hash: Data, salt: Data) in
@@ -26,7 +26,7 @@ extension EmbeddedBackend {
             guard try UserRecord.fetchOne(db, key: localId) == nil else { throw BackendFailure.duplicateLocalId }
             if let email, try UserRecord.find(email: email, in: db) != nil { throw BackendFailure.emailExists }
             if let phone, try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db) != nil {
-                throw BackendFailure.phoneNumberExists
+                throw BackendFailure.phoneNumberTaken
             }
             let user = UserRecord(
                 localId: localId, email: email, emailVerified: body.emailVerified ?? false,

@@ -3,11 +3,11 @@ import Foundation
 /// The error answers of the administrator and emulator endpoints. Text in `((…))` is ours, as
 /// the Firebase Auth Emulator marks its own explanations; clients read only the code before ` : `.
 extension BackendFailure {
-    static let insufficientPermission = badRequest("INSUFFICIENT_PERMISSION")
+    static let requiresAdministrator = badRequest("INSUFFICIENT_PERMISSION")
     static let tenantNotFound = badRequest("TENANT_NOT_FOUND : ((AuthDeck has no tenants))")
     static let duplicateLocalId = badRequest("DUPLICATE_LOCAL_ID")
-    static let phoneNumberExists = badRequest("PHONE_NUMBER_EXISTS")
-    static let invalidPhoneNumber = badRequest("INVALID_PHONE_NUMBER : Invalid format.")
+    static let phoneNumberTaken = badRequest("PHONE_NUMBER_EXISTS")
+    static let malformedPhoneNumber = badRequest("INVALID_PHONE_NUMBER : Invalid format.")
     static let missingUserAccount = badRequest("MISSING_USER_ACCOUNT")
     static let invalidDuration = badRequest("INVALID_DURATION")
     static let localIdListExceedsLimit = badRequest("LOCAL_ID_LIST_EXCEEDS_LIMIT")

@@ -49,7 +49,7 @@ extension EmbeddedBackend {
             return try routeEmulatorEndpoint(scoped.tail, method: request.method.uppercased(), body: request.body)
         case .identityToolkit:
             let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
-            guard context.isAdmin else { throw BackendFailure.insufficientPermission }
+            guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
             try requireServedProject(scoped.projectId)
             return try routeAdminEndpoint(scoped.tail, request: request, query: query, context: context)
         }
