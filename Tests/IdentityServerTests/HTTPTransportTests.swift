@@ -84,19 +84,19 @@ struct HTTPTransportTests {
         }
     }
 
-    @Test func aRefusedConnectionIsANetworkErrorAtOnce() async throws {
+    // The message names the refusal, not a timeout: a refused connection is reported as such
+    // rather than retried until the connect timeout. No wall-clock bound: the machine may be loaded.
+    @Test func aRefusedConnectionIsANetworkErrorNamingTheRefusal() async throws {
         let closed = try SilentListener()
         let port = closed.port
         closed.close()
         let transport = HTTPTransport(target: .emulator(EmulatorAddress(host: "127.0.0.1", port: port)), apiKey: "k")
-        let started = ContinuousClock.now
         do {
             _ = try await transport.call(SignUpRequest())
             Issue.record("expected a network error")
         } catch let IdentityToolkitError.network(message) {
             #expect(message == "cannot reach the emulator at 127.0.0.1:\(port): connection refused (is the server running?)")
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
         let entry = try #require(await transport.exchanges.entries.first)
         #expect(entry.status == 0)
         #expect(String(decoding: entry.responseBody, as: UTF8.self).contains("connection refused"))
