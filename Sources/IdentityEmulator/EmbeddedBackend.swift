@@ -44,8 +44,11 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
     }
 
-    private func route(_ request: WireRequest) throws -> Data {
+    func route(_ request: WireRequest) throws -> Data {
         let (requested, query) = Self.pathAndQuery(request.path)
+        if let scoped = ProjectScopedPath(requested), let answer = try routeProjectScoped(scoped, request: request, query: query) {
+            return answer
+        }
         let path = LegacyRelyingPartyPaths.v1Path(for: requested) ?? requested
         switch request.method {
         case "POST": break
@@ -82,7 +85,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         return (String(raw[..<mark]), FormEncoding.items(String(raw[raw.index(after: mark)...])))
     }
 
-    private func decode<Body: Decodable>(_ type: Body.Type, _ data: Data) throws -> Body {
+    func decode<Body: Decodable>(_ type: Body.Type, _ data: Data) throws -> Body {
         // An empty body is an empty object (an anonymous sign-up sends nothing).
         let json = data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) ? Data("{}".utf8) : data
         do {
@@ -114,7 +117,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
     }
 
-    private func encode(_ response: some Encodable) throws -> Data {
+    func encode(_ response: some Encodable) throws -> Data {
         try WireCoding.encoder().encode(response)
     }
 
