@@ -28,9 +28,12 @@ pip_install() {
 python3 -c 'import pytest' 2>/dev/null || pip_install pytest
 # The served backend's published keys are checked with a standard JWT library.
 python3 -c 'import jwt, cryptography' 2>/dev/null || pip_install PyJWT cryptography
+# The interop suite: the Firebase Admin SDK for Python against authdeck serve, requests for REST calls.
+python3 -c 'import firebase_admin, requests' 2>/dev/null || pip_install firebase-admin requests
 # An authenticator app's TOTP, independent of AuthDeck's, for the MFA end-to-end test.
 python3 -c 'import pyotp' 2>/dev/null || pip_install pyotp
 
 swift build --build-tests
 swift test --skip-build
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/EndToEnd
+AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/Interop

@@ -44,9 +44,11 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
     }
 
-    private func route(_ request: WireRequest) throws -> Data {
+    func route(_ request: WireRequest) throws -> Data {
         let (requested, query) = Self.pathAndQuery(request.path)
-        if let outbox = try routeEmulatorOutbox(method: request.method, path: requested) { return outbox }
+        if let scoped = ProjectScopedPath(requested), let answer = try routeProjectScoped(scoped, request: request, query: query) {
+            return answer
+        }
         let path = LegacyRelyingPartyPaths.v1Path(for: requested) ?? requested
         switch request.method {
         case "POST": break

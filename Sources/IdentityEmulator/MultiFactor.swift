@@ -67,7 +67,7 @@ extension EmbeddedBackend {
         let session = try enrollmentSession(body.idToken)
         let localId = session.user.localId
         if let phone = body.phoneEnrollmentInfo {
-            guard let number = phone.phoneNumber, Self.isValidPhoneNumber(number) else { throw BackendFailure.invalidPhoneNumber }
+            guard let number = phone.phoneNumber.flatMap(E164PhoneNumber.validated) else { throw BackendFailure.invalidPhoneNumber }
             let record = try store.write { db in
                 let enrollments = try session.user.enrollments(in: db)
                 guard !enrollments.contains(where: { $0.phoneNumber == number }) else { throw BackendFailure.secondFactorExists }

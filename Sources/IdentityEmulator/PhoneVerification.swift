@@ -3,13 +3,6 @@ import GRDB
 import IdentityToolkit
 
 extension EmbeddedBackend {
-    /// `+` and 2 to 15 digits, the first not 0 (E.164).
-    static func isValidPhoneNumber(_ phone: String?) -> Bool {
-        guard let phone, phone.first == "+" else { return false }
-        let digits = phone.dropFirst()
-        return (2...15).contains(digits.count) && digits.allSatisfy { $0.isASCII && $0.isNumber } && digits.first != "0"
-    }
-
     /// A fresh 6-digit code for `phoneNumber`, bound to what it is for, in the SMS outbox.
     func sendSms(to phoneNumber: String, purpose: SmsVerificationRecord.Purpose, localId: String? = nil,
                  mfaEnrollmentId: String? = nil, in db: Database) throws -> SmsVerificationRecord {
@@ -45,7 +38,7 @@ extension EmbeddedBackend {
 
     /// `accounts:sendVerificationCode`: texts a code for phone sign-in or linking.
     func sendVerificationCode(_ body: SendVerificationCodeBody) throws -> SendVerificationCodeResponse {
-        guard let phone = body.phoneNumber, Self.isValidPhoneNumber(phone) else { throw BackendFailure.invalidPhoneNumber }
+        guard let phone = body.phoneNumber.flatMap(E164PhoneNumber.validated) else { throw BackendFailure.invalidPhoneNumber }
         let record = try store.write { db in
             if let owner = try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db),
                try owner.hasSecondFactors(in: db) {

@@ -21,6 +21,12 @@ struct LookupBody: Decodable {
     var localId: [String]?
     var email: [String]?
     var phoneNumber: [String]?
+    var federatedUserId: [FederatedUserIdentifier]?
+}
+
+struct FederatedUserIdentifier: Decodable {
+    var providerId: String?
+    var rawId: String?
 }
 
 struct UpdateBody: Decodable {
@@ -38,6 +44,7 @@ struct UpdateBody: Decodable {
     var disableUser: Bool?
     var customAttributes: String?
     var validSince: Int64Text?
+    var phoneNumber: String?
 }
 
 struct DeleteBody: Decodable {
