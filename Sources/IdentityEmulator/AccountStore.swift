@@ -100,6 +100,7 @@ struct AccountStore: Sendable {
                 t.column("lockedUntil", .double)
             }
         }
+        migrator.registerMigration(FederatedSchema.migrationName, migrate: FederatedSchema.create)
         return migrator
     }
 

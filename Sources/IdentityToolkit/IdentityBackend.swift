@@ -6,6 +6,8 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public enum Host: String, Sendable {
         case identityToolkit = "identitytoolkit.googleapis.com"
         case secureToken = "securetoken.googleapis.com"
+        /// The emulator's own endpoints (`/emulator/...`); they exist only on emulators.
+        case emulator = "emulator"
     }
 
     public let host: Host

@@ -1,0 +1,76 @@
+import Foundation
+
+// What the backend reads from the bodies of `accounts:signInWithIdp` and of the simulated
+// providers' endpoints. Every field is optional so that a missing one gets a clear error.
+
+struct IdpSignInBody: Decodable {
+    var requestUri: String?
+    var postBody: String?
+    var pendingToken: String?
+    var idToken: String?
+    var returnIdpCredential: Bool?
+    var autoCreate: Bool?
+}
+
+struct SimulatedIdpListBody: Decodable {
+    var providerId: String?
+}
+
+struct SimulatedIdpAddIdentityBody: Decodable {
+    var providerId: String?
+    var displayName: String?
+    var email: String?
+}
+
+struct SimulatedIdpAuthorizeBody: Decodable {
+    var providerId: String?
+    var subject: String?
+    var scopes: [String]?
+    var customParameters: [String: String]?
+    var nonce: String?
+    var hideEmail: Bool?
+}
+
+/// The provider's answer as `accounts:signInWithIdp` receives it: `postBody` is a query string, and
+/// the same fields may also come in the `requestUri`'s query or `#fragment` (a redirect's URL).
+struct IdpPostBody: Equatable {
+    var providerId: String?
+    var idToken: String?
+    var accessToken: String?
+    /// The raw nonce whose SHA-256 the provider put into the ID token.
+    var nonce: String?
+    /// Apple's first-authorization `user` JSON (the name is shared only then).
+    var appleUser: String?
+    var code: String?
+
+    init(postBody: String?, requestUri: String?) {
+        var pairs = Self.pairs(postBody ?? "")
+        if let requestUri {
+            // A redirect URL: the fields may be in the query or in the fragment.
+            let fragmentSplit = requestUri.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+            let query = fragmentSplit[0].split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+            pairs += Self.pairs(String(query)) + Self.pairs(fragmentSplit.count > 1 ? String(fragmentSplit[1]) : "")
+        }
+        func value(_ name: String) -> String? {
+            pairs.first { $0.name == name && !$0.value.isEmpty }?.value
+        }
+        providerId = value("providerId")?.lowercased()
+        idToken = value("id_token")
+        accessToken = value("access_token")
+        nonce = value("nonce")
+        appleUser = value("user")
+        code = value("code")
+    }
+
+    /// `a=1&b=x%20y`: form decoding that never traps on bad escapes (they are kept as sent).
+    private static func pairs(_ query: String) -> [(name: String, value: String)] {
+        query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring?) -> String {
+                let spaced = String(text ?? "").replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (decode(parts.first), decode(parts.count > 1 ? parts[1] : nil))
+        }
+    }
+}
