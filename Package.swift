@@ -28,7 +28,10 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "AuthClient", dependencies: ["IdentityToolkit"]),
+        .target(name: "AuthClient", dependencies: [
+            "IdentityToolkit",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "AppData", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),

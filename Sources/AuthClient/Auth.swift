@@ -74,7 +74,8 @@ public actor Auth {
         let tokens = try await exchange(credential)
         let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
                                               expiresIn: tokens.expiresIn, anonymous: false)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+        return AuthDataResult(user: user, additionalUserInfo: tokens.additionalUserInfo
+            ?? AdditionalUserInfo(providerID: credential.provider, isNewUser: false), credential: tokens.providerCredential)
     }
 
     /// Signs in with the credential again, for operations that need a recent sign-in.
@@ -83,14 +84,15 @@ public actor Auth {
         let current = try requireUser()
         let tokens: SignInTokens
         do {
-            tokens = try await exchange(credential)
+            tokens = try await exchange(credential, autoCreate: false)
         } catch let error as AuthError where error.code == .userNotFound {
             throw AuthError(.userMismatch, serverMessage: error.serverMessage)
         }
         guard tokens.localId == current.uid else { throw AuthError(.userMismatch) }
         let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
                                               expiresIn: tokens.expiresIn, anonymous: current.isAnonymous)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+        return AuthDataResult(user: user, additionalUserInfo: tokens.additionalUserInfo
+            ?? AdditionalUserInfo(providerID: credential.provider, isNewUser: false), credential: tokens.providerCredential)
     }
 
     // MARK: Providers
@@ -108,6 +110,12 @@ public actor Auth {
             let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken,
                                                   expiresIn: response.expiresIn, anonymous: false)
             return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+        case let .oauth(oauth):
+            let response = try await performForCurrentUser(SignInWithIdpRequest(credential: oauth, idToken: idToken))
+            if let refusal = response.refusal { throw refusal }
+            let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken,
+                                                  expiresIn: response.expiresIn, anonymous: false)
+            return AuthDataResult(user: user, additionalUserInfo: response.additionalUserInfo, credential: response.providerCredential)
         }
     }
 
@@ -184,14 +192,23 @@ public actor Auth {
         var idToken: String?
         var refreshToken: String?
         var expiresIn: String?
+        var additionalUserInfo: AdditionalUserInfo?
+        var providerCredential: OAuthCredential?
     }
 
-    private func exchange(_ credential: AuthCredential) async throws -> SignInTokens {
+    /// `autoCreate: false` (reauthentication) never creates an account for an unknown provider identity.
+    private func exchange(_ credential: AuthCredential, autoCreate: Bool = true) async throws -> SignInTokens {
         switch credential {
         case let .password(email, password):
             let response = try await perform(SignInWithPasswordRequest(email: email, password: password))
             return SignInTokens(localId: response.localId, idToken: response.idToken,
                                 refreshToken: response.refreshToken, expiresIn: response.expiresIn)
+        case let .oauth(oauth):
+            let response = try await perform(SignInWithIdpRequest(credential: oauth, autoCreate: autoCreate ? nil : false))
+            if let refusal = response.refusal { throw refusal }
+            return SignInTokens(localId: response.localId, idToken: response.idToken, refreshToken: response.refreshToken,
+                                expiresIn: response.expiresIn, additionalUserInfo: response.additionalUserInfo,
+                                providerCredential: response.providerCredential)
         }
     }
 
