@@ -38,9 +38,7 @@ extension ConsoleModel {
             // Actions first, then help and quit, so those two survive a narrow terminal's truncation.
             var keys: [KeyBinding] = [.moveUp, .moveDown, .char("a", "add item", .addItem)]
             if focus.pane == .cart, !cart.isEmpty { keys.append(.char("x", "remove item", .removeItem)) }
-            if !user.providerData.contains(where: { $0.providerID == EmailAuthProvider.id }) {
-                keys.append(.char("l", user.isAnonymous ? "upgrade" : "link email", .link))
-            }
+            keys.append(.char("l", user.isAnonymous ? "upgrade" : "link", .link))
             if focus.pane == .providers, !user.providerData.isEmpty { keys.append(.char("u", "unlink", .unlink)) }
             if user.providerData.contains(where: { $0.providerID == EmailAuthProvider.id }) {
                 keys.append(.char("p", "password", .changePassword))
@@ -52,6 +50,8 @@ extension ConsoleModel {
             return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle),
                     KeyBinding([.enter], "enter", "confirm choice", .choose),
                     .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .cancel)]
+        case .linking, .providerForm, .consent, .conflict, .pendingLink, .reauthMethods:
+            return federatedBindings(formKeys: formKeys) ?? []
         }
     }
 
@@ -110,6 +110,8 @@ extension ConsoleModel {
             return performOnPasswordForm(form, intent)
         case let .confirm(confirmation):
             return performOnConfirmation(confirmation, intent)
+        case .linking, .providerForm, .consent, .conflict, .pendingLink, .reauthMethods:
+            return performOnFederatedScreen(intent)
         }
     }
 
@@ -136,6 +138,10 @@ extension ConsoleModel {
                 return [.signInAnonymously]
             case .emailPassword: screen = .credentialForm(CredentialForm(purpose: .signIn))
             case .createAccount: screen = .credentialForm(CredentialForm(purpose: .createAccount))
+            case .apple, .microsoft, .google, .facebook:
+                if let provider = methods[selection].federated {
+                    screen = .providerForm(ProviderForm(provider: provider, purpose: .signIn))
+                }
             }
         default: break
         }
@@ -156,6 +162,8 @@ extension ConsoleModel {
             case let .reauthenticate(operation):
                 banner = Banner(.info, "Cancelled: did not \(operation.title).")
                 screen = .account(AccountFocus())
+            case let .signInToLink(pending):
+                screen = .pendingLink(PendingLinkState(pending: pending))
             }
         case .submit:
             if form.focus == .email, form.password.text.isEmpty {
@@ -180,7 +188,7 @@ extension ConsoleModel {
             let password = form.password.text
             let credential = EmailAuthProvider.credential(withEmail: email, password: password)
             switch form.purpose {
-            case .signIn:
+            case .signIn, .signInToLink:
                 busy = "Signing in…"
                 return [.signIn(credential)]
             case .createAccount:
@@ -219,7 +227,7 @@ extension ConsoleModel {
             guard cart.indices.contains(focus.cartSelection) else { return [] }
             return [.removeFromCart(uid: user.uid, name: cart[focus.cartSelection].name)]
         case .link:
-            screen = .credentialForm(CredentialForm(purpose: .link))
+            screen = .linking(LinkingState.initial(for: user))
             return []
         case .unlink:
             guard user.providerData.indices.contains(focus.providerSelection) else { return [] }
@@ -324,7 +332,7 @@ extension ConsoleModel {
             _ = field.handle(key)
             screen = .addCartItem(field)
         default:
-            break
+            editFederatedField(with: key)
         }
     }
 }
@@ -333,7 +341,8 @@ extension Screen {
     /// Screens where printable keys are typed into a field rather than taken as commands.
     var editsText: Bool {
         switch self {
-        case .credentialForm, .changePassword, .addCartItem: true
+        case .credentialForm, .changePassword, .addCartItem, .providerForm: true
+        case let .consent(consent): consent.newIdentity != nil
         default: false
         }
     }

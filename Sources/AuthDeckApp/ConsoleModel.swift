@@ -16,6 +16,8 @@ public struct ConsoleModel: Equatable, Sendable {
     public var busy: String?
     public var overlay: Overlay?
     public var exchanges: [InspectorEntry] = []
+    /// The last consent at a simulated provider: the inspector shows its nonce and ID-token claims.
+    public var lastAuthorization: ProviderAuthorization?
     public let backendName: String
 
     public init(backendName: String) {
@@ -56,11 +58,13 @@ public struct ConsoleModel: Equatable, Sendable {
             busy = nil
             switch result {
             case let .success(data):
+                let pending = screen.pendingLink
                 adopt(data.user)
                 screen = .account(AccountFocus())
                 banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
-                return [.loadCart(uid: data.user.uid)]
+                return continuePendingLink(pending, signedIn: data.user)
             case let .failure(error):
+                if let effects = routeSignInFailure(error) { return effects }
                 showFailureOnForm(error)
                 return []
             }
@@ -72,6 +76,7 @@ public struct ConsoleModel: Equatable, Sendable {
                 screen = .account(AccountFocus())
                 banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
             case let .failure(error):
+                if let effects = routeLinkFailure(error) { return effects }
                 showFailureOnForm(error)
             }
             return []
@@ -136,11 +141,13 @@ public struct ConsoleModel: Equatable, Sendable {
                 overlay = .inspector(selection: min(selection, max(entries.count - 1, 0)))
             }
             return []
+        case .providerDirectoryLoaded, .simulatedIdentityAdded, .providerAuthorized, .conflictAccountLoaded, .mergeFinished:
+            return handleFederated(event)
         }
     }
 
     /// A failed submit keeps the email, never the password, and focuses what needs fixing.
-    private mutating func showFailureOnForm(_ error: AuthError) {
+    mutating func showFailureOnForm(_ error: AuthError) {
         banner = .error(error)
         guard case var .credentialForm(form) = screen else { return }
         form.password.text = ""
@@ -148,7 +155,7 @@ public struct ConsoleModel: Equatable, Sendable {
         screen = .credentialForm(form)
     }
 
-    private mutating func adopt(_ user: User) {
+    mutating func adopt(_ user: User) {
         if self.user?.uid != user.uid { cart = [] }
         self.user = user
     }
@@ -174,6 +181,7 @@ public struct ConsoleModel: Equatable, Sendable {
     }
 
     private mutating func requireReauthentication(for operation: SensitiveOperation) -> [ConsoleEffect] {
+        if let user, let effects = requireFederatedReauthentication(of: user, for: operation) { return effects }
         guard let user, let email = user.providerData.first(where: { $0.providerID == EmailAuthProvider.id })?.email ?? user.email else {
             banner = Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
                             detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")

@@ -14,13 +14,22 @@ public enum Screen: Equatable, Sendable {
     case addCartItem(TextField)
     case changePassword(PasswordForm)
     case confirm(Confirmation)
+    case linking(LinkingState)
+    case providerForm(ProviderForm)
+    case consent(ConsentState)
+    case conflict(ConflictState)
+    case pendingLink(PendingLinkState)
+    case reauthMethods(SensitiveOperation, selection: Int)
 
-    /// Screens that only make sense with a signed-in user.
+    /// Screens that only make sense with a signed-in user. The conflict screen carries both
+    /// accounts itself: the merge signs out of one and into the other while it is showing.
     var needsUser: Bool {
         switch self {
-        case .launching, .signInMethods: false
+        case .launching, .signInMethods, .conflict, .pendingLink: false
         case let .credentialForm(form): form.purpose == .link || form.purpose.isReauthentication
-        case .account, .addCartItem, .changePassword, .confirm: true
+        case .account, .addCartItem, .changePassword, .confirm, .linking, .reauthMethods: true
+        case let .providerForm(form): form.purpose.needsUser
+        case let .consent(consent): consent.purpose.needsUser
         }
     }
 }
@@ -28,12 +37,14 @@ public enum Screen: Equatable, Sendable {
 /// The sign-in methods offered; only those that work are listed.
 public enum SignInMethod: CaseIterable, Equatable, Sendable {
     case anonymous, emailPassword, createAccount
+    case apple, microsoft, google, facebook
 
     var title: String {
         switch self {
         case .anonymous: "Continue as guest (anonymous)"
         case .emailPassword: "Sign in with email and password"
         case .createAccount: "Create an account with email and password"
+        case .apple, .microsoft, .google, .facebook: "Sign in with \(federated?.name ?? "")"
         }
     }
 
@@ -42,6 +53,20 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
         case .anonymous: "A new account with a uid and no credentials. Upgrade it later by linking one."
         case .emailPassword: "Sign in to an existing email/password account."
         case .createAccount: "A new account; the password needs at least 6 characters."
+        case .apple: "Simulated Sign in with Apple: a nonce binds the ID token to this request; Hide My Email on the first consent."
+        case .microsoft: "Simulated Microsoft identity platform: tenant, prompt, login hint and extra scopes such as mail.read."
+        case .google: "Simulated Google: an ID token and an access token."
+        case .facebook: "Simulated Facebook Login: an access token only; Facebook emails count as unverified."
+        }
+    }
+
+    var federated: FederatedProvider? {
+        switch self {
+        case .anonymous, .emailPassword, .createAccount: nil
+        case .apple: .apple
+        case .microsoft: .microsoft
+        case .google: .google
+        case .facebook: .facebook
         }
     }
 }
@@ -65,6 +90,8 @@ public struct CredentialForm: Equatable, Sendable {
     public enum Purpose: Equatable, Sendable {
         case signIn, createAccount, link
         case reauthenticate(SensitiveOperation)
+        /// Signing in to the account that has the email of a pending credential, which is then linked.
+        case signInToLink(PendingLink)
 
         var isReauthentication: Bool {
             if case .reauthenticate = self { return true }
@@ -92,6 +119,7 @@ public struct CredentialForm: Equatable, Sendable {
         case .createAccount: "Create an account"
         case .link: "Link email and password to this account"
         case let .reauthenticate(operation): "Confirm it's you to \(operation.title)"
+        case let .signInToLink(pending): "Sign in to link \(FederatedProvider.displayName(pending.providerID))"
         }
     }
 }

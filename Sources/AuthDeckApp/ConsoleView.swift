@@ -27,6 +27,18 @@ public enum ConsoleView {
         case let .confirm(confirmation):
             AccountScreen.draw(model, focus: AccountFocus(), on: canvas, in: content)
             confirmation.dialog.draw(on: canvas)
+        case let .linking(state):
+            LinkingScreen.draw(model, state: state, on: canvas, in: content)
+        case let .providerForm(form):
+            ProviderFormScreen.draw(form, on: canvas, in: content)
+        case let .consent(consent):
+            ConsentScreen.draw(consent, on: canvas, in: content)
+        case let .conflict(conflict):
+            ConflictScreen.draw(conflict, on: canvas, in: content)
+        case let .pendingLink(state):
+            PendingLinkScreen.draw(state, on: canvas, in: content)
+        case let .reauthMethods(operation, selection):
+            ReauthMethodsScreen.draw(model, operation: operation, selection: selection, on: canvas, in: content)
         }
         drawBanner(model, on: canvas)
         switch model.overlay {
@@ -34,7 +46,7 @@ public enum ConsoleView {
             HelpOverlay.draw(on: canvas, title: "Keys: \(model.screen.title)",
                              entries: model.helpEntries)
         case let .inspector(selection):
-            InspectorScreen.draw(model.exchanges, selection: selection, on: canvas)
+            InspectorScreen.draw(model.exchanges, selection: selection, authorization: model.lastAuthorization, on: canvas)
         case nil:
             break
         }
@@ -102,6 +114,12 @@ extension Screen {
         case .addCartItem: "Add to cart"
         case .changePassword: "Change password"
         case .confirm: "Confirm"
+        case .linking: "Sign-in methods"
+        case let .providerForm(form): "\(FederatedProvider.displayName(form.provider.id)) request"
+        case let .consent(consent): "SIMULATED \(FederatedProvider.displayName(consent.provider.providerID))"
+        case .conflict: "Link conflict"
+        case .pendingLink: "Account exists"
+        case .reauthMethods: "Confirm it's you"
         }
     }
 }
@@ -150,6 +168,7 @@ enum FormScreen {
         case .createAccount, .link: "At least 6 characters. Nothing is sent until you press enter on the password."
         case .signIn: "A wrong password and an unknown email get the same answer: email-enumeration protection is on."
         case .reauthenticate: "Your password, to prove the session is yours before a sensitive change."
+        case let .signInToLink(pending): "The password of the account that has this email; \(FederatedProvider.displayName(pending.providerID)) is linked to it next."
         }
         for (index, line) in TextWidth.wrap(hint, width: frame.width - 2).enumerated() {
             canvas.put(line, row: frame.row + 9 + index, column: frame.column + 1, style: .dim)

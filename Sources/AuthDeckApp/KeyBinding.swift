@@ -9,6 +9,7 @@ public enum Intent: Equatable, Sendable {
     case addItem, removeItem
     case link, unlink, changePassword, deleteAccount, signOut
     case confirm, cancel, toggle
+    case addIdentity, toggleHideEmail
 }
 
 public struct KeyBinding: Equatable, Sendable {

@@ -45,8 +45,11 @@ struct SignInFlowTests {
         store.send(.key(.up))
         store.send(.key(.down)) { $0.screen = .signInMethods(selection: 1) }
         store.send(.key(.character("j"))) { $0.screen = .signInMethods(selection: 2) }
+        for selection in 3...6 {
+            store.send(.key(.down)) { $0.screen = .signInMethods(selection: selection) }
+        }
         store.send(.key(.down))
-        store.send(.key(.character("k"))) { $0.screen = .signInMethods(selection: 1) }
+        store.send(.key(.character("k"))) { $0.screen = .signInMethods(selection: 5) }
     }
 
     @Test func anonymousSignInSucceeds() {
