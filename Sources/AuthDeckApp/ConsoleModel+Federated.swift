@@ -192,7 +192,7 @@ extension ConsoleModel {
             }
             guard case .loaded = consent.directory else { return [KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector] }
             var keys: [KeyBinding] = [.moveUp, .moveDown]
-            if consent.selectedIdentity != nil { keys.append(KeyBinding([.enter], "enter", "consent", .choose)) }
+            keys.append(KeyBinding([.enter], "enter", consent.selectedIdentity == nil ? "add identity" : "consent", .choose))
             keys.append(.char("n", "new identity", .addIdentity))
             if consent.canChooseHideEmail { keys.append(.char("h", "hide email", .toggleHideEmail)) }
             return keys + [KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]

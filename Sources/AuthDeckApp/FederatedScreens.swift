@@ -149,7 +149,7 @@ enum ConsentScreen {
         let items = identities.map { ListView.Item(line($0, width: box.width - 2)) } + [ListView.Item("+ Add a new identity")]
         ListView(items: items, selection: consent.selection).draw(on: canvas, in: box, focused: consent.newIdentity == nil)
         canvas.placeCursor(row: box.row + min(consent.selection, listHeight - 1), column: box.column)
-        var row = box.row + box.height
+        let row = box.row + box.height + 1
         if consent.isApple {
             let text: String
             if let identity = consent.selectedIdentity, identity.authorized {
@@ -158,7 +158,6 @@ enum ConsentScreen {
                 text = "[\(consent.hideEmail ? "x" : " ")] Hide my email (h): Apple gives a private relay address. The name is shared only now."
             }
             canvas.put(TextWidth.truncate(text, toCells: frame.width - 2), row: row, column: column, style: .normal)
-            row += 1
         }
         if let form = consent.newIdentity {
             drawNewIdentity(form, provider: name, on: canvas)
@@ -244,13 +243,15 @@ enum ConflictScreen {
         }
     }
 
+    static func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+
     static func drawAccount(_ account: AccountSnapshot, on canvas: any Canvas, in box: Rect) {
         let width = box.width - 2
         var lines: [(String, Style)] = [
             ("uid \(account.uid)", .normal),
             (account.isAnonymous ? "ANONYMOUS" : (account.email ?? "no email"), account.isAnonymous ? .badge : .normal),
             ("providers: \(account.providerIDs.isEmpty ? "none" : account.providerIDs.joined(separator: ", "))", .normal),
-            ("cart: \(account.cart.reduce(0) { $0 + $1.quantity }) items", .dim),
+            ("cart: \(Self.items(account.cart.reduce(0) { $0 + $1.quantity }))", .dim),
         ]
         lines += account.cart.map { ("  \($0.quantity) × \($0.name)", .normal) }
         for (index, line) in lines.prefix(box.height).enumerated() {
@@ -311,19 +312,20 @@ enum FederatedInspector {
         var lines: [(String, Style)] = [("Last consent at the simulated \(authorization.credential.provider):", .title)]
         if let raw = authorization.rawNonce, let hash = authorization.hashedNonce {
             let claim = authorization.idTokenClaims?["nonce"]?.stringValue
-            lines.append(("  raw nonce      \(raw)", .accent))
-            lines.append(("  SHA-256 (hex)  \(hash)", .accent))
-            lines.append(("  token's nonce  \(claim == hash ? "matches the SHA-256" : "DOES NOT MATCH (\(claim ?? "none"))")", .accent))
+            lines.append(("raw nonce  \(raw)", .accent))
+            lines.append(("SHA-256    \(hash)", .accent))
+            lines.append((claim == hash ? "the ID token's nonce claim matches the SHA-256" : "the ID token's nonce claim DOES NOT MATCH: \(claim ?? "none")", .accent))
         } else {
-            lines.append(("  no nonce (an access token has nothing to bind it to)", .dim))
+            lines.append(("no nonce: an access token has nothing to bind it to", .dim))
         }
         if !authorization.grantedScopes.isEmpty {
-            lines.append(("  granted scopes \(authorization.grantedScopes.joined(separator: " "))", .normal))
+            lines.append(("granted scopes: \(authorization.grantedScopes.joined(separator: " "))", .normal))
         }
+        lines = lines.map { (TextWidth.truncate($0.0, toCells: width), $0.1) }
         if let claims = authorization.idTokenClaims {
-            lines.append(("  provider ID token claims:", .title))
+            lines.append(("Provider ID token claims:", .title))
             for key in claims.keys.sorted() {
-                lines += TextWidth.wrap("    \(key): \(claims[key]?.compactText ?? "")", width: width).map { ($0, .accent) }
+                lines += TextWidth.wrap("\(key): \(claims[key]?.compactText ?? "")", width: width).map { ($0, .accent) }
             }
         }
         return lines
