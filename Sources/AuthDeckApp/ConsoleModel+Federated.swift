@@ -362,7 +362,8 @@ extension ConsoleModel {
             banner = nil
             busy = "Waiting for the simulated \(FederatedProvider.displayName(consent.provider.providerID))…"
             screen = .consent(consent)
-            return [.authorize(consent.provider, subject: identity.subject, hideEmail: consent.canChooseHideEmail ? consent.hideEmail : nil)]
+            let firstAppleConsent = consent.isApple && !identity.authorized
+            return [.authorize(consent.provider, subject: identity.subject, hideEmail: firstAppleConsent ? consent.hideEmail : nil)]
         case .back:
             guard let provider = FederatedProvider.named(consent.provider.providerID) else { return [] }
             var form = ProviderForm(provider: provider, purpose: consent.purpose)

@@ -174,8 +174,9 @@ public struct ConsentState: Equatable, Sendable {
 
     var isApple: Bool { provider.providerID == FederatedProvider.apple.id }
 
-    /// The choice is Apple's only on a first authorization; afterwards the first one stands.
-    var canChooseHideEmail: Bool { isApple && selectedIdentity.map { !$0.authorized } == true }
+    /// The choice is Apple's only on a first authorization (a new identity's included);
+    /// afterwards the first one stands.
+    var canChooseHideEmail: Bool { isApple && selectedIdentity?.authorized != true }
 }
 
 public struct NewIdentityForm: Equatable, Sendable {

@@ -93,6 +93,14 @@ struct FederatedFlowTests {
         store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: known.subject, hideEmail: nil)]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
+        // On the "add a new identity" row the choice is open: it is for the identity about to be added.
+        model.screen = .consent(F.consent(F.appleProvider, .signIn, directory, selection: 1))
+        store = FlowStore(model)
+        store.send(.key(.character("h"))) {
+            var consent = F.consent(F.appleProvider, .signIn, directory, selection: 1)
+            consent.hideEmail = true
+            $0.screen = .consent(consent)
+        }
     }
 
     @Test func microsoftFormParametersAndLoginHint() {

@@ -35,6 +35,8 @@ def test_anonymous_upgrade_sign_out_sign_in_and_relaunch(console, data_dir):
     c.wait_for(r"1 × pear")
 
     c.keys("l")
+    c.wait_for("Sign-in methods of this account")
+    c.keys("Enter")
     c.wait_for("Link email and password to this account")
     c.type("ada@example.com")
     c.keys("Tab")
