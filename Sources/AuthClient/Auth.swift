@@ -185,6 +185,20 @@ public actor Auth {
         signOutLocally()
     }
 
+    /// The signed-in user on an `Auth` of its own that persists nothing, as Firebase's `prevUser`
+    /// stays usable after signing in to another account (the link-conflict merge deletes it then).
+    public func detachedCurrentUser() -> Auth? {
+        guard let session else { return nil }
+        return Auth(backend: backend, clock: clock, session: session)
+    }
+
+    private init(backend: any IdentityBackend, clock: @escaping @Sendable () -> Date, session: PersistedSession) {
+        self.backend = backend
+        self.store = nil
+        self.clock = clock
+        self.session = session
+    }
+
     // MARK: Internals
 
     private struct SignInTokens {

@@ -21,8 +21,8 @@ public enum Screen: Equatable, Sendable {
     case pendingLink(PendingLinkState)
     case reauthMethods(SensitiveOperation, selection: Int)
 
-    /// Screens that only make sense with a signed-in user. The conflict screen carries both
-    /// accounts itself: the merge signs out of one and into the other while it is showing.
+    /// Screens that only make sense with a signed-in user. The conflict and pending-link screens
+    /// carry what they show themselves and lead on whether or not a session remains.
     var needsUser: Bool {
         switch self {
         case .launching, .signInMethods, .conflict, .pendingLink: false

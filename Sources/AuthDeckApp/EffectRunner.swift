@@ -127,17 +127,21 @@ public final class EffectRunner: Sendable {
                 return AccountSnapshot(user: user, cart: try self.cart.items(of: user.uid))
             })
         case let .mergeAccounts(plan):
+            // Sign in first (if that fails nothing has changed), then move the cart, then delete the
+            // previous account through its own session: the console's session goes straight from one
+            // account to the other.
             return .mergeFinished(await result {
+                let previous = await self.auth.detachedCurrentUser()
+                let signedIn = try await self.auth.signIn(with: plan.credential)
                 try self.cart.merge(from: plan.previousUid, into: plan.otherUid)
                 var deletionFailure: AuthError?
-                if plan.deletePrevious {
+                if plan.deletePrevious, let previous {
                     do {
-                        try await self.auth.delete()
+                        try await previous.delete()
                     } catch let error as AuthError {
                         deletionFailure = error
                     }
                 }
-                let signedIn = try await self.auth.signIn(with: plan.credential)
                 return MergeOutcome(result: signedIn, deletionFailure: deletionFailure)
             })
         default:

@@ -343,17 +343,16 @@ struct FederatedFlowTests {
         store.send(.key(.right))
         let plan = MergePlan(credential: F.updatedMicrosoft, previousUid: Fixtures.anonymous.uid, otherUid: other.uid, deletePrevious: true)
         store.send(.key(.enter), effects: [.mergeAccounts(plan)]) { $0.busy = "Merging into the account that has Microsoft…" }
-        // The merge deletes the anonymous account first: the session ends, the screen stays.
-        store.send(.authStateChanged(nil, nil)) {
-            $0.user = nil
-            $0.cart = []
-        }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
                                         extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
+        // The session moves to the other account while the merge runs; the screen stays until it is done.
+        store.send(.authStateChanged(bob, nil), effects: [.loadCart(uid: bob.uid)]) {
+            $0.user = bob
+            $0.cart = []
+        }
         let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
         store.send(.mergeFinished(.success(MergeOutcome(result: data))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
-            $0.user = bob
             $0.screen = .account(AccountFocus())
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(Fixtures.anonymous.uid) was merged into it. \(Fixtures.anonymous.uid) was deleted.")
         }

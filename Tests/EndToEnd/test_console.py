@@ -55,7 +55,7 @@ def test_anonymous_upgrade_sign_out_sign_in_and_relaunch(console, data_dir):
     sign_in_with_email(c, "ada@example.com", "hunter22")
     c.wait_for("Signed in")
     assert c.wait_for(UID).group(1) == uid
-    assert "2 × apple" in c.screen()
+    c.wait_for("2 × apple")
 
     c.keys("q")
     assert c.wait_exit() == "0"
@@ -64,7 +64,7 @@ def test_anonymous_upgrade_sign_out_sign_in_and_relaunch(console, data_dir):
     again = console()
     again.wait_for("ada@example.com")
     assert again.wait_for(UID).group(1) == uid
-    assert "2 × apple" in again.screen()
+    again.wait_for("2 × apple")
 
     for name in ("identity.sqlite", "session.json", "appdata.sqlite", "authdeck.log"):
         mode = stat.S_IMODE(os.stat(os.path.join(data_dir, name)).st_mode)
@@ -87,7 +87,7 @@ def test_every_sign_in_error_is_explained(console):
     c.wait_for("Signed out")
 
     def create(email, password):
-        c.keys("Down", "Down", "Enter")
+        c.keys("Up", "Up", "Down", "Down", "Enter")
         c.wait_for("Create an account")
         c.type(email)
         c.keys("Tab")
