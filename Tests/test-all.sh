@@ -19,8 +19,17 @@ if [ ${#need_apt[@]} -gt 0 ]; then
         exit 1
     fi
 fi
-python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest
+# Debian's own python3 is "externally managed" (PEP 668): pip then needs --break-system-packages.
+pip_install() {
+    python3 -m pip install -q "$@" 2>/dev/null || python3 -m pip install -q --break-system-packages "$@"
+}
+python3 -c 'import pytest' 2>/dev/null || pip_install pytest
+# The served backend's published keys are checked with a standard JWT library.
+python3 -c 'import jwt, cryptography' 2>/dev/null || pip_install PyJWT cryptography
+# The interop suite: the Firebase Admin SDK for Python against authdeck serve, requests for REST calls.
+python3 -c 'import firebase_admin, requests' 2>/dev/null || pip_install firebase-admin requests
 
 swift build --build-tests
 swift test --skip-build
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/EndToEnd
+AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/Interop

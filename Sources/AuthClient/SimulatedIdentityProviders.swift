@@ -37,6 +37,9 @@ public struct SimulatedIdentityProviders: Sendable {
     private func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {
         do {
             return try await backend.call(request)
+        } catch let IdentityToolkitError.server(status, message) where status == 404 {
+            // Google and the Firebase Auth Emulator have no simulated providers; say so in one way.
+            throw AuthError(.operationNotAllowed, serverMessage: message.hasPrefix("NOT_FOUND") ? message : "NOT_FOUND : \(message)")
         } catch {
             throw AuthError.from(error)
         }

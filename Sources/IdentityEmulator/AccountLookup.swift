@@ -5,6 +5,8 @@ import IdentityToolkit
 extension EmbeddedBackend {
     /// What clients see instead of the password hash (production's base64 of "REDACTED").
     static let redactedPasswordHash = "UkVEQUNURUQ="
+    /// What production accepts in one administrator lookup (the Admin SDKs' `get_users` limit).
+    static let maxLookupIdentifiers = 100
 
     /// `accounts:lookup`: the caller's own account by `idToken`, or — for administrators — by id, email or phone.
     func lookup(_ body: LookupBody, context: RequestContext) throws -> AccountsLookupResponse {
@@ -12,6 +14,11 @@ extension EmbeddedBackend {
             let session = try verifySession(idToken: body.idToken)
             let info = try store.read { db in try accountInfo(session.user, providers: session.user.providers(in: db), redacted: true) }
             return AccountsLookupResponse(users: [info])
+        }
+        let identifierCount = [body.localId?.count, body.email?.count, body.phoneNumber?.count, body.federatedUserId?.count]
+            .reduce(0) { $0 + ($1 ?? 0) }
+        guard identifierCount <= Self.maxLookupIdentifiers else {
+            throw BackendFailure.invalidArgument("((at most \(Self.maxLookupIdentifiers) identifiers per lookup))")
         }
         let users = try store.read { db -> [AccountInfo] in
             var found: [String: UserRecord] = [:]
@@ -25,6 +32,12 @@ extension EmbeddedBackend {
             }
             for phone in body.phoneNumber ?? [] {
                 if let user = try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db) { found[user.localId] = user }
+            }
+            for federated in body.federatedUserId ?? [] {
+                guard let providerId = federated.providerId, let rawId = federated.rawId,
+                      let link = try ProviderRecord.filter(ProviderRecord.Columns.providerId == providerId && Column("rawId") == rawId).fetchOne(db),
+                      let user = try UserRecord.fetchOne(db, key: link.localId) else { continue }
+                found[user.localId] = user
             }
             return try found.values.sorted { $0.localId < $1.localId }.map { try accountInfo($0, providers: $0.providers(in: db), redacted: false) }
         }

@@ -100,6 +100,18 @@ struct AccountStore: Sendable {
                 t.column("lockedUntil", .double)
             }
         }
+        migrator.registerMigration("admin: imported password hashes, email privacy setting") { db in
+            try db.create(table: ImportedPasswordHashRecord.databaseTableName) { t in
+                t.primaryKey("localId", .text).references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.column("passwordHash", .blob).notNull()
+                t.column("signerKey", .blob).notNull()
+                t.column("saltSeparator", .blob).notNull()
+                t.column("rounds", .integer).notNull()
+                t.column("memCost", .integer).notNull()
+            }
+            // NULL: the backend's configured default.
+            try db.alter(table: ProjectConfigRecord.databaseTableName) { t in t.add(column: "emailEnumerationProtection", .boolean) }
+        }
         migrator.registerMigration(FederatedSchema.migrationName, migrate: FederatedSchema.create)
         return migrator
     }

@@ -25,6 +25,10 @@ extension EmbeddedBackend {
             return email
         }
         if let password = body.password { try checkPasswordStrength(password) }
+        let newPhoneNumber = try admin ? body.phoneNumber.map { raw -> String in
+            guard let phone = E164PhoneNumber.validated(raw) else { throw BackendFailure.malformedPhoneNumber }
+            return phone
+        } : nil
         let customAttributes = admin ? try body.customAttributes.map(Self.validatedCustomAttributes) : nil
         let emailChanges = newEmail != nil && newEmail != session?.user.email
         if let session, emailChanges || body.password != nil { try requireRecentSignIn(session) }
@@ -85,7 +89,19 @@ extension EmbeddedBackend {
             if admin {
                 if let verified = body.emailVerified { user.emailVerified = verified }
                 if let customAttributes { user.customAttributes = customAttributes }
-                if let validSince = body.validSince { user.validSince = validSince.value }
+                if let validSince = body.validSince {
+                    // Revocation: sessions started up to that second end now, as their ID tokens do.
+                    user.validSince = validSince.value
+                    try RefreshTokenRecord.revokeAll(localId: localId, startedUpTo: validSince.value, in: db)
+                }
+                if let newPhoneNumber, newPhoneNumber != user.phoneNumber {
+                    if try UserRecord.filter(UserRecord.Columns.phoneNumber == newPhoneNumber).fetchOne(db) != nil {
+                        throw BackendFailure.phoneNumberTaken
+                    }
+                    user.phoneNumber = newPhoneNumber
+                    try ProviderRecord.filter(ProviderRecord.Columns.localId == localId && ProviderRecord.Columns.providerId == "phone").deleteAll(db)
+                    try Self.phoneProvider(localId: localId, phoneNumber: newPhoneNumber).insert(db)
+                }
                 if let disable = body.disableUser {
                     user.disabled = disable
                     if disable { try RefreshTokenRecord.revokeAll(localId: localId, in: db) }
@@ -112,7 +128,7 @@ extension EmbeddedBackend {
     }
 
     /// Custom claims: a JSON object of at most 1000 characters without reserved names; `""` clears them.
-    private static func validatedCustomAttributes(_ raw: String) throws -> String? {
+    static func validatedCustomAttributes(_ raw: String) throws -> String? {
         guard !raw.isEmpty else { return nil }
         guard raw.count <= 1000 else { throw BackendFailure.claimsTooLarge }
         guard let object = try? JSONSerialization.jsonObject(with: Data(raw.utf8)) as? [String: Any] else {

@@ -13,6 +13,7 @@ struct DataDirectory {
     var databasePath: String { root.appendingPathComponent("identity.sqlite").path }
     var keysDirectory: URL { root.appendingPathComponent("keys", isDirectory: true) }
     var signingKeyPath: String { keysDirectory.appendingPathComponent("securetoken.pem").path }
+    var signingCertificatePath: String { keysDirectory.appendingPathComponent("securetoken.crt").path }
     /// The simulated identity providers' signing keys, one `<providerId>.pem` each.
     var identityProviderKeysDirectory: URL { root.appendingPathComponent("idp-keys", isDirectory: true) }
 
@@ -52,6 +53,16 @@ struct DataDirectory {
                 guard written > 0 else { throw EmbeddedBackendError.dataDirectoryNotWritable(path) }
                 offset += written
             }
+        }
+    }
+
+    /// Replaces a file atomically: readers see the old contents or the new, never a mix.
+    static func replacePrivateFile(at path: String, contents: Data) throws {
+        let temporary = path + ".\(UUID().uuidString).tmp"
+        try createPrivateFile(at: temporary, contents: contents)
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw EmbeddedBackendError.dataDirectoryNotWritable(path)
         }
     }
 }

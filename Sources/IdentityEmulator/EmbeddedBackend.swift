@@ -21,7 +21,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         self.configuration = configuration
         self.clock = clock
         self.store = try AccountStore(path: directory.databasePath, projectId: configuration.projectId)
-        self.signer = try TokenSigner(keyPath: directory.signingKeyPath)
+        self.signer = try TokenSigner(keyPath: directory.signingKeyPath, certificatePath: directory.signingCertificatePath)
         self.providerKeys = SimulatedProviderKeys(directory: directory.identityProviderKeysDirectory)
         _ = try purgeExpiredAnonymousUsers()
     }
@@ -46,10 +46,19 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
     }
 
-    private func route(_ request: WireRequest) throws -> Data {
-        let (path, query) = Self.pathAndQuery(request.path)
-        guard Self.servedPaths.contains(path) else { throw BackendFailure.notFound(path) }
-        let context = try RequestContext(request: request, query: query)
+    func route(_ request: WireRequest) throws -> Data {
+        let (requested, query) = Self.pathAndQuery(request.path)
+        if let scoped = ProjectScopedPath(requested), let answer = try routeProjectScoped(scoped, request: request, query: query) {
+            return answer
+        }
+        let path = LegacyRelyingPartyPaths.v1Path(for: requested) ?? requested
+        switch request.method {
+        case "POST": break
+        case "GET": return try routeGet(path)
+        default: throw BackendFailure.notFound(requested)
+        }
+        guard Self.servedPaths.contains(path) else { throw BackendFailure.notFound(requested) }
+        let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
         switch path {
         case SignUpRequest.endpoint.emulatorPath:
             return try encode(signUp(decode(SignUpBody.self, request.body), context: context))
@@ -85,12 +94,10 @@ public final class EmbeddedBackend: WireHandler, Sendable {
 
     private static func pathAndQuery(_ raw: String) -> (path: String, query: [URLQueryItem]) {
         guard let mark = raw.firstIndex(of: "?") else { return (raw, []) }
-        var components = URLComponents()
-        components.percentEncodedQuery = String(raw[raw.index(after: mark)...])
-        return (String(raw[..<mark]), components.queryItems ?? [])
+        return (String(raw[..<mark]), FormEncoding.items(String(raw[raw.index(after: mark)...])))
     }
 
-    private func decode<Body: Decodable>(_ type: Body.Type, _ data: Data) throws -> Body {
+    func decode<Body: Decodable>(_ type: Body.Type, _ data: Data) throws -> Body {
         // An empty body is an empty object (an anonymous sign-up sends nothing).
         let json = data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) ? Data("{}".utf8) : data
         do {
@@ -122,7 +129,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
     }
 
-    private func encode(_ response: some Encodable) throws -> Data {
+    func encode(_ response: some Encodable) throws -> Data {
         try WireCoding.encoder().encode(response)
     }
 
@@ -132,21 +139,38 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     var nowMilliseconds: Int64 { Int64((clock().timeIntervalSince1970 * 1000).rounded(.down)) }
 }
 
-/// Who is calling: an app with an API key, or an administrator (the emulator's `Bearer owner`).
+/// Who is calling: an app with an API key, or an administrator. Without an admin token the
+/// emulator's convention holds (`Bearer owner`, or any `ya29.` token); with one, only
+/// `Bearer <that token>` is an administrator, since the backend may be reachable by others.
 struct RequestContext {
     let isAdmin: Bool
 
-    init(request: WireRequest, query: [URLQueryItem]) throws {
+    init(request: WireRequest, query: [URLQueryItem], adminToken: String? = nil) throws {
         let headers = Dictionary(request.headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         if let authorization = headers["authorization"] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer",
-                  parts[1].lowercased() == "owner" || parts[1].hasPrefix("ya29.") else { throw BackendFailure.unauthenticated }
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw BackendFailure.unauthenticated }
+            let credential = String(parts[1])
+            if let adminToken {
+                guard Self.constantTimeEqual(credential, adminToken) else { throw BackendFailure.unauthenticated }
+            } else {
+                guard credential.lowercased() == "owner" || credential.hasPrefix("ya29.") else { throw BackendFailure.unauthenticated }
+            }
             isAdmin = true
             return
         }
         let key = headers["x-goog-api-key"] ?? query.first { $0.name == "key" }?.value
         guard let key, !key.isEmpty else { throw BackendFailure.missingAPIKey }
         isAdmin = false
+    }
+
+    /// Compares without an early exit, so the time taken says nothing about the token.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var difference = UInt8(x.count == y.count ? 0 : 1)
+        for index in 0..<max(x.count, y.count) {
+            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+        }
+        return difference == 0
     }
 }

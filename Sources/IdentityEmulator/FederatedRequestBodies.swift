@@ -44,15 +44,15 @@ struct IdpPostBody: Equatable {
     var code: String?
 
     init(postBody: String?, requestUri: String?) {
-        var pairs = Self.pairs(postBody ?? "")
+        var items = FormEncoding.items(postBody ?? "")
         if let requestUri {
             // A redirect URL: the fields may be in the query or in the fragment.
             let fragmentSplit = requestUri.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let query = fragmentSplit[0].split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
-            pairs += Self.pairs(String(query)) + Self.pairs(fragmentSplit.count > 1 ? String(fragmentSplit[1]) : "")
+            items += FormEncoding.items(String(query)) + FormEncoding.items(fragmentSplit.count > 1 ? String(fragmentSplit[1]) : "")
         }
         func value(_ name: String) -> String? {
-            pairs.first { $0.name == name && !$0.value.isEmpty }?.value
+            items.first { $0.name == name && !($0.value ?? "").isEmpty }?.value
         }
         providerId = value("providerId")?.lowercased()
         idToken = value("id_token")
@@ -60,17 +60,5 @@ struct IdpPostBody: Equatable {
         nonce = value("nonce")
         appleUser = value("user")
         code = value("code")
-    }
-
-    /// `a=1&b=x%20y`: form decoding that never traps on bad escapes (they are kept as sent).
-    private static func pairs(_ query: String) -> [(name: String, value: String)] {
-        query.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring?) -> String {
-                let spaced = String(text ?? "").replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            return (decode(parts.first), decode(parts.count > 1 ? parts[1] : nil))
-        }
     }
 }

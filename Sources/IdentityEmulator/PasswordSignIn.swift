@@ -10,13 +10,13 @@ extension EmbeddedBackend {
     func signInWithPassword(_ body: PasswordSignInBody) throws -> SignInWithPasswordResponse {
         guard let rawEmail = body.email, let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
         guard let password = body.password, !password.isEmpty else { throw BackendFailure.missingPassword }
-        let protected = configuration.emailEnumerationProtection
+        let protected = try isEmailEnumerationProtected()
 
-        let found = try store.read { db -> (UserRecord, FailedSignInRecord?)? in
+        let found = try store.read { db -> (UserRecord, FailedSignInRecord?, ScryptParameters?)? in
             guard let user = try UserRecord.find(email: email, in: db) else { return nil }
-            return (user, try FailedSignInRecord.fetchOne(db, key: user.localId))
+            return (user, try FailedSignInRecord.fetchOne(db, key: user.localId), try importedHashParameters(of: user, in: db))
         }
-        guard let (user, failures) = found else {
+        guard let (user, failures, importedParameters) = found else {
             _ = try? store.scrypt.hash(password: password, salt: Self.decoySalt)
             throw protected ? BackendFailure.invalidLoginCredentials : BackendFailure.emailNotFound
         }
@@ -24,16 +24,21 @@ extension EmbeddedBackend {
             throw BackendFailure.tooManyAttempts
         }
         guard let hash = user.passwordHash, let salt = user.salt,
-              try store.scrypt.verify(password: password, salt: salt, expected: hash) else {
+              try (importedParameters ?? store.scrypt).verify(password: password, salt: salt, expected: hash) else {
             try recordFailedSignIn(localId: user.localId)
             throw protected ? BackendFailure.invalidLoginCredentials : BackendFailure.invalidPassword
         }
         guard !user.disabled else { throw BackendFailure.userDisabled }
+        let rehash = try importedParameters.map { _ in
+            let salt = SecureRandom.bytes(16)
+            return (hash: try store.scrypt.hash(password: password, salt: salt), salt: salt)
+        }
 
         let (signedIn, tokens) = try store.write { db in
             try FailedSignInRecord.deleteOne(db, key: user.localId)
             guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
             current.lastLoginAt = nowMilliseconds
+            if let rehash, let checked = user.passwordHash { try replaceImportedHash(of: &current, checked: checked, with: rehash, in: db) }
             try current.update(db)
             return (current, try startSession(for: current, signInProvider: "password", authTime: nowSeconds, in: db))
         }

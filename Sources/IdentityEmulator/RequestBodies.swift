@@ -21,6 +21,12 @@ struct LookupBody: Decodable {
     var localId: [String]?
     var email: [String]?
     var phoneNumber: [String]?
+    var federatedUserId: [FederatedUserIdentifier]?
+}
+
+struct FederatedUserIdentifier: Decodable {
+    var providerId: String?
+    var rawId: String?
 }
 
 struct UpdateBody: Decodable {
@@ -36,6 +42,7 @@ struct UpdateBody: Decodable {
     var disableUser: Bool?
     var customAttributes: String?
     var validSince: Int64Text?
+    var phoneNumber: String?
 }
 
 struct DeleteBody: Decodable {
@@ -69,9 +76,7 @@ struct SecureTokenBody: Decodable {
 
     /// `grant_type=refresh_token&refresh_token=…` (what the JS SDK sends).
     init(form body: Data) {
-        var components = URLComponents()
-        components.percentEncodedQuery = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20")
-        let items = components.queryItems ?? []
+        let items = FormEncoding.items(String(decoding: body, as: UTF8.self))
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         self.init(grantType: value("grant_type") ?? value("grantType"), refreshToken: value("refresh_token") ?? value("refreshToken"))
     }

@@ -114,8 +114,9 @@ struct SimulatedProvider: Sendable {
     }
 }
 
-/// One RSA signing key per simulated provider, `idp-keys/<providerId>.pem` (0600), made on first use
-/// so a backend that never simulates a provider never pays for its key.
+/// One RSA signing key per simulated provider, `idp-keys/<providerId>.pem` (0600) with its
+/// self-signed certificate beside it (as Google publishes its keys), made on first use so a
+/// backend that never simulates a provider never pays for its key.
 final class SimulatedProviderKeys: Sendable {
     private let directory: URL
     private let signers = Mutex<[String: TokenSigner]>([:])
@@ -125,7 +126,8 @@ final class SimulatedProviderKeys: Sendable {
     func signer(for provider: SimulatedProvider) throws -> TokenSigner {
         try signers.withLock { signers in
             if let signer = signers[provider.id] { return signer }
-            let signer = try TokenSigner(keyPath: directory.appendingPathComponent("\(provider.id).pem").path)
+            let signer = try TokenSigner(keyPath: directory.appendingPathComponent("\(provider.id).pem").path,
+                                         certificatePath: directory.appendingPathComponent("\(provider.id).crt").path)
             signers[provider.id] = signer
             return signer
         }

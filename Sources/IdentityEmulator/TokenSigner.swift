@@ -7,8 +7,10 @@ struct TokenSigner: Sendable {
     private let privateKey: _RSA.Signing.PrivateKey
     /// Derived from the public key, so it is stable across restarts and changes with the key.
     let keyId: String
+    /// The self-signed certificate of the public key, PEM.
+    let certificatePEM: String
 
-    init(keyPath: String) throws {
+    init(keyPath: String, certificatePath: String) throws {
         if FileManager.default.fileExists(atPath: keyPath) {
             guard let data = FileManager.default.contents(atPath: keyPath),
                   let key = try? _RSA.Signing.PrivateKey(pemRepresentation: String(decoding: data, as: UTF8.self)) else {
@@ -21,6 +23,7 @@ struct TokenSigner: Sendable {
         }
         let digest = SHA256.hash(data: privateKey.publicKey.derRepresentation)
         keyId = digest.prefix(20).map { String(format: "%02x", $0) }.joined()
+        certificatePEM = try SigningCertificate.loadOrCreate(at: certificatePath, for: privateKey)
     }
 
     func sign(claims: [String: Any]) throws -> String {
@@ -55,6 +58,11 @@ struct TokenSigner: Sendable {
             "n": primitives.modulus.base64URLEncodedString(), "e": primitives.publicExponent.base64URLEncodedString(),
         ]
         return (try? JSONSerialization.data(withJSONObject: ["keys": [key]], options: [.sortedKeys])) ?? Data()
+    }
+
+    /// `{kid: PEM certificate}`, the shape of Google's `robot/v1/metadata/x509` document.
+    func x509Certificates() -> Data {
+        (try? JSONSerialization.data(withJSONObject: [keyId: certificatePEM], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
     }
 
     private struct Header: Decodable {

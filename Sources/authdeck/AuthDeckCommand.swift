@@ -8,16 +8,17 @@ import IdentityToolkit
 import Logging
 import TerminalUI
 
-@main
+/// The console (the TUI): `authdeck` without a subcommand.
 struct AuthDeckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "authdeck",
-        abstract: "A terminal account console for Firebase Authentication.",
+        commandName: "console",
+        abstract: "The account console (the default command).",
         discussion: """
-            Runs on an embedded Identity-Toolkit-compatible backend (SQLite, no set-up, no network).
-            Data, keys, the saved session and the log live in the data directory.
-            """,
-        version: "0.1.0")
+            Runs on an embedded Identity-Toolkit-compatible backend (SQLite, no set-up, no network), \
+            or on a Firebase Auth Emulator (--emulator, or FIREBASE_AUTH_EMULATOR_HOST), or on a real \
+            Firebase project (--project with --api-key). Data, keys, the saved session and the log \
+            live in the data directory.
+            """)
 
     @Option(name: .long, help: ArgumentHelp("Data directory (default: $XDG_DATA_HOME/authdeck, else ~/.local/share/authdeck).", valueName: "DIR"))
     var data: String?
@@ -26,10 +27,30 @@ struct AuthDeckCommand: AsyncParsableCommand {
     var noColor = false
 
     @Option(name: .long, help: ArgumentHelp("Embedded backend: seconds after a sign-in during which sensitive operations are allowed (default 300). Lower it to demo reauthentication.", valueName: "SECONDS"))
-    var recentLoginWindow: Int = 300
+    var recentLoginWindow: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Use the Firebase Auth Emulator (or `authdeck serve`) at HOST:PORT; overrides FIREBASE_AUTH_EMULATOR_HOST.", valueName: "HOST:PORT"))
+    var emulator: String?
+
+    @Option(name: .long, help: ArgumentHelp("Use this real Firebase / Identity Platform project (needs --api-key).", valueName: "ID"))
+    var project: String?
+
+    @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project).", valueName: "KEY"))
+    var apiKey: String?
 
     func validate() throws {
-        guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
+        let choice = try backendChoice()
+        if let recentLoginWindow {
+            guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
+            guard choice == .embedded else {
+                throw ValidationError("--recent-login-window applies to the embedded backend only; the emulator or project decides it.")
+            }
+        }
+    }
+
+    func backendChoice() throws -> BackendChoice {
+        try BackendChoice.resolve(emulator: emulator, project: project, apiKey: apiKey,
+                                  environment: ProcessInfo.processInfo.environment)
     }
 
     func run() async throws {
@@ -43,18 +64,45 @@ struct AuthDeckCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(makeHandler)
         let logger = Logger(label: "authdeck")
 
-        var configuration = EmbeddedBackendConfiguration()
-        configuration.recentLoginWindow = TimeInterval(recentLoginWindow)
-        let backend: EmbeddedBackend
+        let choice = try backendChoice()
         let cart: CartStore
         do {
-            backend = try EmbeddedBackend(dataDirectory: directory.url, configuration: configuration)
             cart = try CartStore(path: directory.file("appdata.sqlite").path)
         } catch {
             logger.critical("cannot open the data", metadata: ["error": "\(error)"])
             throw StartupError(String(describing: error))
         }
-        let auth = Auth(backend: backend.transport(), sessionStore: FileSessionStore(url: directory.file("session.json")))
+        let backendName = choice.statusName(dataDirectory: directory.url, home: ProcessInfo.processInfo.environment["HOME"])
+        let sessionStore = FileSessionStore(url: directory.file(choice.sessionFileName))
+        switch choice {
+        case .embedded:
+            var configuration = EmbeddedBackendConfiguration()
+            configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
+            let backend: EmbeddedBackend
+            do {
+                backend = try EmbeddedBackend(dataDirectory: directory.url, configuration: configuration)
+            } catch {
+                logger.critical("cannot open the data", metadata: ["error": "\(error)"])
+                throw StartupError(String(describing: error))
+            }
+            try runConsole(auth: Auth(backend: backend.transport(), sessionStore: sessionStore), cart: cart,
+                           backendName: backendName, directory: directory, logger: logger)
+        case let .emulator(address):
+            // The emulator takes any non-empty API key.
+            try await withHTTPTransport(HTTPTransport(target: .emulator(address), apiKey: "authdeck")) { transport in
+                try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
+                               backendName: backendName, directory: directory, logger: logger)
+            }
+        case let .project(_, apiKey):
+            try await withHTTPTransport(HTTPTransport(target: .production, apiKey: apiKey)) { transport in
+                try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
+                               backendName: backendName, directory: directory, logger: logger)
+            }
+        }
+        logger.info("console quit")
+    }
+
+    private func runConsole(auth: Auth, cart: CartStore, backendName: String, directory: DataDirectory, logger: Logger) throws {
         let terminal: Terminal
         do {
             terminal = try Terminal()
@@ -62,10 +110,16 @@ struct AuthDeckCommand: AsyncParsableCommand {
         } catch {
             throw StartupError("AuthDeck needs an interactive terminal (\(error)).")
         }
-        logger.info("console started", metadata: ["data": "\(directory.url.path)", "project": "\(backend.projectId)"])
+        logger.info("console started", metadata: ["data": "\(directory.url.path)", "backend": "\(backendName)"])
         defer { terminal.stop() }
-        try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, backendName: "embedded · \(backend.projectId)", logger: logger)
-        logger.info("console quit")
+        try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, backendName: backendName, logger: logger)
+    }
+
+    /// Runs `body` and then closes the transport's connections, whether `body` threw or not.
+    private func withHTTPTransport(_ transport: HTTPTransport, _ body: (HTTPTransport) throws -> Void) async throws {
+        let result = Result { try body(transport) }
+        try? await transport.shutdown()
+        try result.get()
     }
 }
 

@@ -3,6 +3,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -29,16 +30,19 @@ TMUX = ["tmux", "-L", f"authdeck-e2e-{os.getpid()}"]
 class Console:
     """One tmux session running authdeck; `screen()` is what a person would see."""
 
-    def __init__(self, data_dir, width=100, height=30, extra_args=()):
+    def __init__(self, data_dir, width=100, height=30, extra_args=(), env=None):
         self.name = f"authdeck-e2e-{uuid.uuid4().hex[:8]}"
         self.data_dir = data_dir
         self.width, self.height = width, height
         self.extra_args = list(extra_args)
+        self.env = dict(env or {})
 
     def start(self):
         # tmux 3.3 does not always record a dead pane's status, so the shell writes it down.
         self.exit_file = os.path.join(tempfile.gettempdir(), f"{self.name}.exit")
-        command = " ".join(shlex.quote(part) for part in [_binary(), "--data", self.data_dir, *self.extra_args])
+        assignments = [f"{name}={value}" for name, value in self.env.items()]
+        command = " ".join(shlex.quote(part) for part in
+                           [*(["env", *assignments] if assignments else []), _binary(), "--data", self.data_dir, *self.extra_args])
         subprocess.run([*TMUX, "new-session", "-d", "-x", str(self.width), "-y", str(self.height),
                         "-s", self.name, f"{command}; echo $? > {shlex.quote(self.exit_file)}; sleep 60"], check=True)
         return self
@@ -95,14 +99,53 @@ def data_dir():
 def console(data_dir):
     started = []
 
-    def launch(**kwargs):
-        c = Console(data_dir, **kwargs).start()
+    def launch(data=None, **kwargs):
+        c = Console(data or data_dir, **kwargs).start()
         started.append(c)
         return c
 
     yield launch
     for c in started:
         c.kill()
+
+
+class Server:
+    """`authdeck serve --port 0` as a child process; `address` is HOST:PORT from its first line."""
+
+    def __init__(self, data_dir, extra_args=()):
+        self.data_dir = data_dir
+        self.process = subprocess.Popen([_binary(), "serve", "--port", "0", "--data", data_dir, *extra_args],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.line = self.process.stdout.readline()
+        match = re.search(r"listening on http://(127\.0\.0\.1:(\d+)) ", self.line)
+        assert match, f"authdeck serve did not announce its address: {self.line!r} {self.process.stderr.read() if self.process.poll() is not None else ''}"
+        self.address, self.port = match.group(1), int(match.group(2))
+        self.url = f"http://{self.address}"
+
+    def stop(self, sig=signal.SIGTERM, timeout=10):
+        """Signals the server and returns its exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        return self.process.wait(timeout)
+
+
+@pytest.fixture
+def served():
+    """Starts `authdeck serve` on a free port in a fresh data directory; stops it afterwards."""
+    started = []
+
+    def launch(extra_args=(), data=None):
+        server = Server(data or tempfile.mkdtemp(prefix="authdeck-serve-"), extra_args)
+        started.append(server)
+        return server
+
+    yield launch
+    for server in started:
+        if server.process.poll() is None:
+            server.process.kill()
+            server.process.wait()
+    for data in {server.data_dir for server in started}:
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def pytest_sessionfinish(session, exitstatus):

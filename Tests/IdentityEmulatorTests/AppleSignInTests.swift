@@ -152,7 +152,8 @@ import Testing
         defer { harness.remove() }
         let identity = try await harness.addIdentity("apple.com", "Ada", "ada@example.com")
         let genuine = claims(of: try await harness.appleCredential(identity.subject, rawNonce: "n").idToken)
-        let strangerKey = try TokenSigner(keyPath: harness.directory.appendingPathComponent("stranger.pem").path)
+        let strangerKey = try TokenSigner(keyPath: harness.directory.appendingPathComponent("stranger.pem").path,
+                                          certificatePath: harness.directory.appendingPathComponent("stranger.crt").path)
         let refused = server("INVALID_IDP_RESPONSE : The ID token is not signed by apple.com's key.")
         for signer in [strangerKey, try harness.providerSigner("google.com")] {
             let forged = try signer.sign(claims: genuine)

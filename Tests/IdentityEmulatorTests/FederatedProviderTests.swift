@@ -305,6 +305,7 @@ import Testing
         }
         #expect(try mode(root + "/idp-keys") == 0o700)
         #expect(try mode(root + "/idp-keys/google.com.pem") == 0o600)
+        #expect(try mode(root + "/idp-keys/google.com.crt") == 0o600)
         #expect(!FileManager.default.fileExists(atPath: root + "/idp-keys/apple.com.pem"))
         let reopened = try harness.reopened()
         let signedIn = try await reopened.signInWithIdp(postBody("google.com", idToken: answer.idToken))

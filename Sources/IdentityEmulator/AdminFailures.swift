@@ -1,0 +1,27 @@
+import Foundation
+
+/// The error answers of the administrator and emulator endpoints. Text in `((…))` is ours, as
+/// the Firebase Auth Emulator marks its own explanations; clients read only the code before ` : `.
+extension BackendFailure {
+    static let requiresAdministrator = badRequest("INSUFFICIENT_PERMISSION")
+    static let tenantNotFound = badRequest("TENANT_NOT_FOUND : ((AuthDeck has no tenants))")
+    static let duplicateLocalId = badRequest("DUPLICATE_LOCAL_ID")
+    static let phoneNumberTaken = badRequest("PHONE_NUMBER_EXISTS")
+    static let malformedPhoneNumber = badRequest("INVALID_PHONE_NUMBER : Invalid format.")
+    static let missingUserAccount = badRequest("MISSING_USER_ACCOUNT")
+    static let invalidDuration = badRequest("INVALID_DURATION")
+    static let localIdListExceedsLimit = badRequest("LOCAL_ID_LIST_EXCEEDS_LIMIT")
+    static func duplicateLocalIdInRequest(_ localId: String) -> BackendFailure { badRequest("DUPLICATE_LOCAL_ID : \(localId)") }
+    static let secondFactorOnCreate = BackendFailure(
+        status: 501, message: "NOT_IMPLEMENTED : ((mfaInfo cannot be set when creating or importing a user here; enroll factors after sign-in))")
+    static let duplicateEmailsUnsupported = BackendFailure(
+        status: 501, message: "NOT_IMPLEMENTED : ((AuthDeck keeps one account per email; signIn.allowDuplicateEmails cannot be turned on))")
+
+    static func projectNotFound(_ requested: String, served: String) -> BackendFailure {
+        BackendFailure(status: 404, message: "PROJECT_NOT_FOUND : ((this backend serves project \(served), not \(requested)))")
+    }
+
+    static func unsupportedHashAlgorithm(_ name: String) -> BackendFailure {
+        badRequest("INVALID_HASH_ALGORITHM : ((AuthDeck imports Firebase SCRYPT password hashes only, not \(name)))")
+    }
+}

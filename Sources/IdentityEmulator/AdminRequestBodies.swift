@@ -1,0 +1,84 @@
+import Foundation
+import IdentityToolkit
+
+// What the administrator and emulator endpoints read from request bodies. As in
+// RequestBodies.swift, every field is optional so that a missing one gets Firebase's own error.
+
+/// `projects/{projectId}/accounts` (the Admin SDK's `create_user`).
+struct CreateAccountBody: Decodable {
+    var localId: String?
+    var email: String?
+    var password: String?
+    var displayName: String?
+    var photoUrl: String?
+    var phoneNumber: String?
+    var emailVerified: Bool?
+    var disabled: Bool?
+    var mfaInfo: [JSONValue]?
+}
+
+/// `projects/{projectId}/accounts:batchCreate` (the Admin SDK's `import_users`).
+struct BatchCreateBody: Decodable {
+    var users: [ImportedUser]?
+    var hashAlgorithm: String?
+    /// Web-safe base64.
+    var signerKey: String?
+    /// Web-safe base64.
+    var saltSeparator: String?
+    var rounds: Int?
+    var memoryCost: Int?
+    var allowOverwrite: Bool?
+}
+
+struct ImportedUser: Decodable {
+    var localId: String?
+    var email: String?
+    var emailVerified: Bool?
+    var displayName: String?
+    var photoUrl: String?
+    var phoneNumber: String?
+    var disabled: Bool?
+    /// Web-safe base64.
+    var passwordHash: String?
+    /// Web-safe base64.
+    var salt: String?
+    var customAttributes: String?
+    /// Milliseconds since 1970.
+    var createdAt: Int64Text?
+    /// Milliseconds since 1970.
+    var lastLoginAt: Int64Text?
+    var providerUserInfo: [ImportedProvider]?
+    var mfaInfo: [JSONValue]?
+}
+
+struct ImportedProvider: Decodable {
+    var providerId: String?
+    var rawId: String?
+    var federatedId: String?
+    var email: String?
+    var displayName: String?
+    var photoUrl: String?
+    var phoneNumber: String?
+}
+
+/// `projects/{projectId}/accounts:batchDelete`.
+struct BatchDeleteBody: Decodable {
+    var localIds: [String]?
+    var force: Bool?
+}
+
+/// `projects/{projectId}:createSessionCookie`.
+struct SessionCookieBody: Decodable {
+    var idToken: String?
+    /// Seconds.
+    var validDuration: Int64Text?
+}
+
+/// `PATCH /emulator/v1/projects/{projectId}/config`.
+struct EmulatorConfigBody: Decodable {
+    struct SignIn: Decodable { var allowDuplicateEmails: Bool? }
+    struct EmailPrivacyConfig: Decodable { var enableImprovedEmailPrivacy: Bool? }
+
+    var signIn: SignIn?
+    var emailPrivacyConfig: EmailPrivacyConfig?
+}

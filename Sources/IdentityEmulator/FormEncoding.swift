@@ -1,0 +1,18 @@
+import Foundation
+
+/// `application/x-www-form-urlencoded` pairs, as in a query string or a form body. Tolerant on
+/// purpose: a malformed escape (`%ZZ`) is kept as written instead of failing the request,
+/// since Foundation's `URLComponents.percentEncodedQuery` traps on such input.
+enum FormEncoding {
+    static func items(_ text: String) -> [URLQueryItem] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return URLQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : nil)
+        }
+    }
+
+    private static func decode(_ part: Substring) -> String {
+        let spaced = part.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import IdentityToolkit
+
+/// A path that names a project: the administrator endpoints the Admin SDKs call
+/// (`/identitytoolkit.googleapis.com/v1/projects/{projectId}/accounts:lookup`, `…/{projectId}:createSessionCookie`)
+/// and the emulator-only ones (`/emulator/v1/projects/{projectId}/config`).
+struct ProjectScopedPath: Equatable {
+    enum Service: Equatable {
+        case identityToolkit
+        case emulator
+    }
+
+    let service: Service
+    let projectId: String
+    /// What follows the project id, e.g. `/accounts:lookup`, `:createSessionCookie`, `/config`.
+    let tail: String
+
+    private static let prefixes: [(String, Service)] = [
+        ("/identitytoolkit.googleapis.com/v1/projects/", .identityToolkit),
+        ("/emulator/v1/projects/", .emulator),
+    ]
+
+    init?(_ path: String) {
+        guard let (prefix, service) = Self.prefixes.first(where: { path.hasPrefix($0.0) }) else { return nil }
+        let rest = path.dropFirst(prefix.count)
+        let end = rest.firstIndex { $0 == "/" || $0 == ":" } ?? rest.endIndex
+        guard end != rest.startIndex else { return nil }
+        self.service = service
+        projectId = String(rest[..<end])
+        tail = String(rest[end...])
+    }
+}
+
+extension EmbeddedBackend {
+    /// Answers a project-scoped request, or returns nil when no handler here knows its tail (the
+    /// caller then answers 404). Administrator endpoints need `Bearer owner` (or the admin token);
+    /// emulator endpoints, as in the Firebase Auth Emulator, need no credentials on loopback.
+    func routeProjectScoped(_ scoped: ProjectScopedPath, request: WireRequest, query: [URLQueryItem]) throws -> Data? {
+        switch scoped.service {
+        case .emulator:
+            // Open on loopback, as the emulator's are; with an admin token (a server others can
+            // reach) wiping accounts or changing settings needs that token like any admin call.
+            if configuration.adminToken != nil {
+                guard try RequestContext(request: request, query: query, adminToken: configuration.adminToken).isAdmin else {
+                    throw BackendFailure.unauthenticated
+                }
+            }
+            try requireServedProject(scoped.projectId)
+            return try routeEmulatorEndpoint(scoped.tail, method: request.method.uppercased(), body: request.body)
+        case .identityToolkit:
+            let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
+            guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
+            try requireServedProject(scoped.projectId)
+            return try routeAdminEndpoint(scoped.tail, request: request, query: query, context: context)
+        }
+    }
+
+    private func routeAdminEndpoint(_ tail: String, request: WireRequest, query: [URLQueryItem], context: RequestContext) throws -> Data? {
+        if tail.hasPrefix("/tenants/") { throw BackendFailure.tenantNotFound }
+        switch tail {
+        case "/accounts":
+            return try encode(createAccount(decode(CreateAccountBody.self, request.body)))
+        case "/accounts:lookup":
+            return try encode(lookup(decode(LookupBody.self, request.body), context: context))
+        case "/accounts:update":
+            return try encode(update(decode(UpdateBody.self, request.body), context: context))
+        case "/accounts:delete":
+            return try encode(delete(decode(DeleteBody.self, request.body), context: context))
+        case "/accounts:batchGet":
+            return try encode(batchGet(query: query, body: request.body))
+        case "/accounts:batchCreate":
+            return try encode(batchCreate(decode(BatchCreateBody.self, request.body)))
+        case "/accounts:batchDelete":
+            return try encode(batchDelete(decode(BatchDeleteBody.self, request.body)))
+        case ":createSessionCookie":
+            return try encode(createSessionCookie(decode(SessionCookieBody.self, request.body)))
+        default:
+            // Other `accounts:*` methods behave as their project-less form (the project is this one).
+            guard tail.hasPrefix("/accounts:") else { return nil }
+            var rewritten = request
+            let queryString = request.path.firstIndex(of: "?").map { String(request.path[$0...]) } ?? ""
+            rewritten.path = "/identitytoolkit.googleapis.com/v1" + tail + queryString
+            return try route(rewritten)
+        }
+    }
+
+    private func routeEmulatorEndpoint(_ tail: String, method: String, body: Data) throws -> Data? {
+        switch (tail, method) {
+        case ("/accounts", "DELETE"):
+            try deleteAllAccounts()
+            return Data("{}".utf8)
+        case ("/config", "GET"):
+            return try encode(emulatorProjectConfig())
+        case ("/config", "PATCH"):
+            return try encode(updateEmulatorProjectConfig(decode(EmulatorConfigBody.self, body)))
+        default:
+            return nil
+        }
+    }
+
+    /// One data directory serves one project; any other project id is not here.
+    private func requireServedProject(_ requested: String) throws {
+        guard requested == projectId else { throw BackendFailure.projectNotFound(requested, served: projectId) }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import IdentityToolkit
+import Logging
+import NIOCore
+
+/// The embedded backend over HTTP on the Firebase Auth Emulator's paths (`authdeck serve`).
+/// Every request goes to the backend's `handle(WireRequest)` unchanged; the server adds only
+/// what HTTP itself needs: a body-size limit and a log line per request.
+public struct IdentityServer: Sendable {
+    /// Requests with a larger body are refused with 413 before the backend sees them.
+    public static let maxRequestBodySize = 1024 * 1024
+
+    public let backend: any WireHandler
+    public let host: String
+    public let port: Int
+    let logger: Logger
+
+    public init(backend: any WireHandler, host: String = "127.0.0.1", port: Int = 9099,
+                logger: Logger = Logger(label: "authdeck.serve")) {
+        self.backend = backend
+        self.host = host
+        self.port = port
+        self.logger = logger
+    }
+
+    /// A Hummingbird application that serves until it is cancelled or shut down gracefully
+    /// (its `runService()` does that on SIGINT and SIGTERM). `onListening` gets the bound port,
+    /// which is the real one when `port` is 0.
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            responder: BackendResponder(backend: backend, logger: logger),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "authdeck"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+
+    /// Whether `host` only accepts connections from this machine. Anything else needs an admin
+    /// token, since the emulator's `Bearer owner` convention would hand out admin rights to anyone.
+    public static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare.lowercased() == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}
+
+/// Hands each HTTP request to the backend as a `WireRequest` and its answer back as HTTP.
+struct BackendResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let backend: any WireHandler
+    let logger: Logger
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        let answer = await answer(request)
+        let elapsed = ContinuousClock.now - started
+        // The query is left out: it carries the API key.
+        logger.info("request", metadata: [
+            "method": "\(request.method.rawValue)", "path": "\(request.uri.path)", "status": "\(answer.status)",
+            "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+        ])
+        return Response(
+            status: HTTPResponse.Status(code: answer.status),
+            headers: [.contentType: "application/json; charset=UTF-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    private func answer(_ request: Request) async -> WireResponse {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > IdentityServer.maxRequestBodySize {
+            return Self.payloadTooLarge
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: IdentityServer.maxRequestBodySize)
+        } catch is NIOTooManyBytesError {
+            return Self.payloadTooLarge
+        } catch {
+            return WireResponse(status: 400, body: WireCoding.errorBody(status: 400, message: "INVALID_ARGUMENT : The request body could not be read."))
+        }
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            headers[field.name.canonicalName, default: ""] += headers[field.name.canonicalName] == nil ? field.value : ", " + field.value
+        }
+        return await backend.handle(WireRequest(
+            method: request.method.rawValue, path: request.head.path ?? "/", headers: headers,
+            body: Data(body.readableBytesView)))
+    }
+
+    static let payloadTooLarge = WireResponse(status: 413, body: WireCoding.errorBody(
+        status: 413, message: "INVALID_ARGUMENT : Request payload size exceeds the limit: \(IdentityServer.maxRequestBodySize) bytes."))
+}

@@ -1,0 +1,190 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOPosix
+
+/// Sends typed requests over HTTP to the Firebase Auth Emulator (or `authdeck serve`) or to
+/// Google's production endpoints. The JSON is the same as in process; server errors decode to
+/// the same `IdentityToolkitError.server`, so one `AuthErrorCode` mapping serves every backend.
+///
+/// Owns an `HTTPClient`: call `shutdown()` once the transport is no longer used.
+public final class HTTPTransport: IdentityBackend {
+    public let target: HTTPBackendTarget
+    public let exchanges: ExchangeLog
+    private let apiKey: String
+    private let client: HTTPClient
+    private let requestTimeout: TimeAmount
+
+    /// A response larger than this is refused rather than buffered.
+    static let maxResponseSize = 8 * 1024 * 1024
+
+    /// - Parameters:
+    ///   - apiKey: the project's Web API key; the emulator accepts any non-empty key.
+    ///   - connectTimeout: how long to wait for a TCP connection.
+    ///   - requestTimeout: how long a whole exchange may take, connection included.
+    public init(target: HTTPBackendTarget, apiKey: String, exchanges: ExchangeLog = ExchangeLog(),
+                connectTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(30)) {
+        self.target = target
+        self.apiKey = apiKey
+        self.exchanges = exchanges
+        self.requestTimeout = TimeAmount(requestTimeout)
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: TimeAmount(connectTimeout), read: TimeAmount(requestTimeout))
+        // A refused connection fails the call at once instead of being retried until the deadline:
+        // the operator should see "cannot connect" now, not a timeout in 30 seconds.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.redirectConfiguration = .disallow
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// The full URL of an endpoint, with the API key as the SDKs send it (`?key=`).
+    public func url(for endpoint: Endpoint) -> String {
+        target.baseURL(for: endpoint) + "?key=" + (apiKey.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? apiKey)
+    }
+
+    public func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {
+        // The emulator's own endpoints (the simulated providers) do not exist at Google.
+        if R.endpoint.host == .emulator, target == .production {
+            throw IdentityToolkitError.server(status: 404, message: "NOT_FOUND : \(R.endpoint.emulatorPath) exists only on emulators")
+        }
+        let body = try WireCoding.encoder().encode(request)
+        var http = HTTPClientRequest(url: url(for: R.endpoint))
+        http.method = .POST
+        http.headers.add(name: "Content-Type", value: "application/json")
+        http.headers.add(name: "Accept", value: "application/json")
+        http.body = .bytes(ByteBuffer(bytes: body))
+
+        let date = Date()
+        let started = ContinuousClock.now
+        let response: WireResponse
+        do {
+            let answer = try await client.execute(http, timeout: requestTimeout)
+            let bytes = try await answer.body.collect(upTo: Self.maxResponseSize)
+            response = WireResponse(status: Int(answer.status.code), body: Data(buffer: bytes))
+        } catch {
+            let failure = IdentityToolkitError.network(describe(error))
+            await exchanges.record(Exchange(
+                date: date, method: "POST", path: R.endpoint.emulatorPath, status: 0,
+                latency: Self.seconds(ContinuousClock.now - started), requestBody: body,
+                responseBody: Self.transportErrorBody(failure)))
+            throw failure
+        }
+        await exchanges.record(Exchange(
+            date: date, method: "POST", path: R.endpoint.emulatorPath, status: response.status,
+            latency: Self.seconds(ContinuousClock.now - started), requestBody: body, responseBody: response.body))
+        return try WireCoding.decode(R.Response.self, from: response)
+    }
+
+    /// Closes the connections. Calls made afterwards fail with `networkError`.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// One sentence for the operator that names the backend and what went wrong.
+    private func describe(_ error: any Error) -> String {
+        let reason: String
+        switch error {
+        case let error as HTTPClientError where [.connectTimeout, .getConnectionFromPoolTimeout].contains(error):
+            reason = "no connection within the connect timeout"
+        case let error as HTTPClientError where [.readTimeout, .deadlineExceeded].contains(error):
+            reason = "no answer within \(Double(requestTimeout.nanoseconds) / 1e9) seconds"
+        case let error as HTTPClientError where error == .remoteConnectionClosed:
+            reason = "the connection was closed before the answer was complete"
+        case let error as HTTPClientError where error == .alreadyShutdown:
+            reason = "the transport was shut down"
+        case is NIOTooManyBytesError:
+            reason = "the answer was larger than \(Self.maxResponseSize / 1024 / 1024) MiB"
+        default:
+            reason = Self.systemReason(error) ?? String(describing: error)
+        }
+        return "cannot reach \(target): \(reason)"
+    }
+
+    /// Connection refused and name-resolution failures, which NIO reports as system errors.
+    private static func systemReason(_ error: any Error) -> String? {
+        let refused = "connection refused (is the server running?)"
+        switch error {
+        case let error as NIOConnectionError:
+            if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) { return refused }
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return "the host name \(error.host) could not be resolved"
+            }
+            return nil
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return refused
+        default:
+            return nil
+        }
+    }
+
+    /// The inspector shows a failed call like any other; this body says it never reached a server.
+    private static func transportErrorBody(_ error: IdentityToolkitError) -> Data {
+        guard case let .network(message) = error else { return Data() }
+        return (try? JSONSerialization.data(withJSONObject: ["transportError": message], options: [.sortedKeys])) ?? Data()
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// Where an HTTP backend lives: a Firebase Auth Emulator (or `authdeck serve`), or Google.
+public enum HTTPBackendTarget: Sendable, Hashable, CustomStringConvertible {
+    /// `http://HOST:PORT/<production host><path>`, the emulator's URL scheme.
+    case emulator(EmulatorAddress)
+    /// `https://identitytoolkit.googleapis.com/v1|v2/…` and `https://securetoken.googleapis.com/v1/token`.
+    case production
+
+    func baseURL(for endpoint: Endpoint) -> String {
+        switch self {
+        case let .emulator(address): "http://\(address.authority)\(endpoint.emulatorPath)"
+        case .production: "https://\(endpoint.host.rawValue)\(endpoint.path)"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .emulator(address): "the emulator at \(address.authority)"
+        case .production: "Google's Identity Toolkit"
+        }
+    }
+}
+
+/// `host:port` as `FIREBASE_AUTH_EMULATOR_HOST` spells it (no scheme); IPv6 hosts in brackets.
+public struct EmulatorAddress: Sendable, Hashable, CustomStringConvertible {
+    public let host: String
+    public let port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `localhost:9099`, `127.0.0.1:9099` or `[::1]:9099`; nil for anything else.
+    public init?(_ text: String) {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard !text.contains("/"), let colon = text.lastIndex(of: ":"),
+              let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+            guard host.contains(":") else { return nil }
+        } else if host.contains(":") || host.contains("[") || host.contains("]") {
+            return nil
+        }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "@" || $0 == "?" || $0 == "#" }) else { return nil }
+        self.host = host
+        self.port = port
+    }
+
+    /// `host:port`, with IPv6 hosts in brackets as URLs need them.
+    public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    public var description: String { authority }
+}
+
+extension CharacterSet {
+    /// Query-value characters: unreserved only, so `&`, `=` and `+` in a key cannot change the query.
+    static let urlQueryValueAllowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

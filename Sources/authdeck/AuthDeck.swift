@@ -1,0 +1,15 @@
+import ArgumentParser
+
+@main
+struct AuthDeck: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "authdeck",
+        abstract: "A terminal account console for Firebase Authentication.",
+        discussion: """
+            `authdeck` runs the console; `authdeck serve` serves the embedded backend over HTTP \
+            on the Firebase Auth Emulator's paths, for other SDKs and for several consoles at once.
+            """,
+        version: "0.1.0",
+        subcommands: [AuthDeckCommand.self, ServeCommand.self],
+        defaultSubcommand: AuthDeckCommand.self)
+}

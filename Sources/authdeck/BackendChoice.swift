@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import IdentityToolkit
+
+/// Which backend the console drives: the embedded one (the default), a Firebase Auth Emulator
+/// (or `authdeck serve`), or a real Firebase / Identity Platform project.
+enum BackendChoice: Equatable {
+    case embedded
+    case emulator(EmulatorAddress)
+    case project(id: String, apiKey: String)
+
+    /// The variable every Firebase SDK honours.
+    static let emulatorVariable = "FIREBASE_AUTH_EMULATOR_HOST"
+
+    /// `--emulator` wins over `FIREBASE_AUTH_EMULATOR_HOST`; `--project` needs `--api-key`.
+    static func resolve(emulator: String?, project: String?, apiKey: String?,
+                        environment: [String: String]) throws -> BackendChoice {
+        if let emulator {
+            guard project == nil, apiKey == nil else {
+                throw ValidationError("Choose one backend: --emulator HOST:PORT, or --project ID with --api-key KEY.")
+            }
+            return .emulator(try address(emulator, from: "--emulator"))
+        }
+        if project != nil || apiKey != nil {
+            guard let project, !project.isEmpty else {
+                throw ValidationError("--api-key needs --project ID (the Firebase project the key belongs to).")
+            }
+            guard let apiKey, !apiKey.isEmpty else {
+                throw ValidationError("--project needs --api-key KEY (the project's Web API key: Firebase console › Project settings › General).")
+            }
+            return .project(id: project, apiKey: apiKey)
+        }
+        if let variable = environment[emulatorVariable], !variable.isEmpty {
+            return .emulator(try address(variable, from: emulatorVariable))
+        }
+        return .embedded
+    }
+
+    private static func address(_ text: String, from source: String) throws -> EmulatorAddress {
+        guard let address = EmulatorAddress(text) else {
+            throw ValidationError("\(source) must be HOST:PORT without a scheme, e.g. localhost:9099 (got '\(text)').")
+        }
+        return address
+    }
+
+    /// What the status bar shows: `embedded ~/.local/share/authdeck`, `emulator localhost:9099`, `project my-proj`.
+    func statusName(dataDirectory: URL, home: String?) -> String {
+        switch self {
+        case .embedded:
+            var path = dataDirectory.standardizedFileURL.path
+            if let home, !home.isEmpty, home != "/", path == home || path.hasPrefix(home + "/") {
+                path = "~" + path.dropFirst(home.count)
+            }
+            if path.count > 28 { path = "…/" + dataDirectory.lastPathComponent }
+            return "embedded \(path)"
+        case let .emulator(address): return "emulator \(address.authority)"
+        case let .project(id, _): return "project \(id)"
+        }
+    }
+
+    /// Each backend has its own saved session, so a session is never restored against another
+    /// backend (its tokens would mean nothing there). The embedded one keeps the original name.
+    var sessionFileName: String {
+        switch self {
+        case .embedded: return "session.json"
+        case let .emulator(address): return "session-emulator-\(Self.fileSafe(address.host))-\(address.port).json"
+        case let .project(id, _): return "session-project-\(Self.fileSafe(id)).json"
+        }
+    }
+
+    private static func fileSafe(_ text: String) -> String {
+        String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import IdentityEmulator
+import IdentityServer
+import Logging
+
+/// `authdeck serve`: the embedded backend over HTTP, so that other SDKs and tools (and several
+/// consoles, one per SSH connection, say) can share it.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the embedded backend over HTTP on the Firebase Auth Emulator's paths.",
+        discussion: """
+            Point Firebase SDKs at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT, and consoles with \
+            `authdeck --emulator HOST:PORT`. Stops cleanly on SIGINT or SIGTERM. Administrator calls use \
+            the emulator's `Authorization: Bearer owner`, which is safe on loopback only: binding any \
+            other address needs --admin-token, and then only `Bearer <token>` is an administrator.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Address to listen on (default 127.0.0.1).", valueName: "HOST"))
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("Port to listen on (default 9099, the emulator's; 0 picks a free one).", valueName: "PORT"))
+    var port = 9099
+
+    @Option(name: .long, help: ArgumentHelp("Project id the tokens are issued for (default authdeck-local).", valueName: "ID"))
+    var project: String?
+
+    @Option(name: .long, help: ArgumentHelp("Data directory (default: $XDG_DATA_HOME/authdeck, else ~/.local/share/authdeck).", valueName: "DIR"))
+    var data: String?
+
+    @Option(name: .long, help: ArgumentHelp("Administrator secret: admin calls need `Authorization: Bearer SECRET`. Also read from AUTHDECK_ADMIN_TOKEN, which keeps it out of the process list.", valueName: "SECRET"))
+    var adminToken: String?
+
+    static let adminTokenVariable = "AUTHDECK_ADMIN_TOKEN"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        if let project, project.isEmpty || project.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-") }) {
+            throw ValidationError("--project must be a project id: letters, digits and hyphens.")
+        }
+        if let adminToken, adminToken.count < 16 {
+            throw ValidationError("--admin-token must be at least 16 characters.")
+        }
+    }
+
+    func run() async throws {
+        let token = adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        guard IdentityServer.isLoopback(host) || token != nil else {
+            throw StartupError("Refusing to listen on \(host): without --admin-token anyone who can reach it would be an administrator (`Bearer owner`). Use a loopback address or set --admin-token.")
+        }
+        let directory: DataDirectory
+        do {
+            directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: data))
+        } catch {
+            throw StartupError(String(describing: error))
+        }
+        LoggingSystem.bootstrap(try FileLogHandler.open(directory.file("authdeck.log")))
+        let logger = Logger(label: "authdeck.serve")
+
+        var configuration = EmbeddedBackendConfiguration()
+        if let project { configuration.projectId = project }
+        configuration.adminToken = token
+        let backend: EmbeddedBackend
+        do {
+            backend = try EmbeddedBackend(dataDirectory: directory.url, configuration: configuration)
+        } catch {
+            logger.critical("cannot open the data", metadata: ["error": "\(error)"])
+            throw StartupError(String(describing: error))
+        }
+        let projectId = backend.projectId
+        let host = self.host
+        let application = IdentityServer(backend: backend, host: host, port: port, logger: logger).application { port in
+            let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            Self.announce("authdeck serve: listening on http://\(authority) for project \(projectId) (FIREBASE_AUTH_EMULATOR_HOST=\(authority))")
+            logger.info("listening", metadata: ["address": "\(authority)", "project": "\(projectId)", "data": "\(directory.url.path)",
+                                               "admin": "\(token == nil ? "Bearer owner (loopback)" : "admin token")"])
+        }
+        do {
+            try await application.runService()
+        } catch {
+            logger.error("server stopped", metadata: ["error": "\(error)"])
+            throw StartupError("Cannot serve on \(host):\(port): \(error)")
+        }
+        logger.info("server stopped")
+    }
+
+    /// One line on stdout, flushed at once: scripts and tests wait for it to learn the port.
+    private static func announce(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

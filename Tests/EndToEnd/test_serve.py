@@ -1,0 +1,149 @@
+"""`authdeck serve` as a process: its announcement, HTTP answers, published keys, the admin
+token rule and clean shutdown on signals."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import urllib.error
+import urllib.request
+
+import jwt
+from cryptography.x509 import load_pem_x509_certificate
+
+from conftest import _binary
+
+SIGN_UP = "/identitytoolkit.googleapis.com/v1/accounts:signUp"
+SIGN_IN = "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
+LOOKUP = "/identitytoolkit.googleapis.com/v1/accounts:lookup"
+X509 = "/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+JWKS = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+
+
+def call(server, path, body=None, headers=None, method=None):
+    """(status, parsed JSON) of one request; error statuses are answers too."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_serve_announces_the_real_port_and_answers_on_the_emulator_paths(served):
+    server = served()
+    assert server.port > 0
+    assert "for project authdeck-local" in server.line
+    status, body = call(server, SIGN_UP + "?key=any", {"email": "ada@example.com", "password": "hunter22"})
+    assert status == 200 and body["email"] == "ada@example.com"
+    status, body = call(server, SIGN_UP, {})
+    assert status == 403 and body["error"]["status"] == "PERMISSION_DENIED"
+    status, body = call(server, "/no/such/path?key=any", {})
+    assert status == 404 and body["error"]["message"].startswith("NOT_FOUND")
+    status, body = call(server, SIGN_IN + "?key=any", {"email": "ada@example.com", "password": "wrong-password"})
+    assert status == 400 and body["error"]["message"] == "INVALID_LOGIN_CREDENTIALS"
+    assert server.stop() == 0
+    with open(os.path.join(server.data_dir, "authdeck.log"), encoding="utf-8") as log:
+        text = log.read()
+    assert "path=/identitytoolkit.googleapis.com/v1/accounts:signUp status=200" in text
+    assert "hunter22" not in text and "key=any" not in text and "eyJ" not in text
+
+
+def test_a_standard_jwt_library_verifies_minted_tokens_with_the_published_keys(served):
+    server = served(["--project", "demo-proj"])
+    _, body = call(server, SIGN_UP + "?key=any", {"email": "grace@example.com", "password": "hopper1"})
+    token = body["idToken"]
+    kid = jwt.get_unverified_header(token)["kid"]
+
+    status, certificates = call(server, X509)
+    assert status == 200 and list(certificates) == [kid]
+    public_key = load_pem_x509_certificate(certificates[kid].encode()).public_key()
+    claims = jwt.decode(token, public_key, algorithms=["RS256"], audience="demo-proj",
+                        issuer="https://securetoken.google.com/demo-proj")
+    assert claims["sub"] == body["localId"] and claims["email"] == "grace@example.com"
+
+    signing_key = jwt.PyJWKClient(server.url + JWKS).get_signing_key_from_jwt(token)
+    assert jwt.decode(token, signing_key.key, algorithms=["RS256"], audience="demo-proj")["sub"] == body["localId"]
+
+    tampered = token[:-4] + ("AAAA" if not token.endswith("AAAA") else "BBBB")
+    try:
+        jwt.decode(tampered, public_key, algorithms=["RS256"], audience="demo-proj")
+        raise AssertionError("a tampered token verified")
+    except jwt.InvalidSignatureError:
+        pass
+
+    # The certificate is kept beside the key (owner-only) and is the same after a restart.
+    assert server.stop() == 0
+    mode = os.stat(os.path.join(server.data_dir, "keys", "securetoken.crt")).st_mode & 0o777
+    assert mode == 0o600
+    again = served(["--project", "demo-proj"], data=server.data_dir)
+    assert call(again, X509)[1] == certificates
+    assert jwt.decode(token, public_key, algorithms=["RS256"], audience="demo-proj")["sub"] == body["localId"]
+
+
+def test_sigint_and_sigterm_stop_the_server_cleanly_and_keep_the_data(served):
+    server = served()
+    _, created = call(server, SIGN_UP + "?key=any", {"email": "ada@example.com", "password": "hunter22"})
+    assert server.stop(signal.SIGINT) == 0
+
+    again = served(data=server.data_dir)
+    status, body = call(again, SIGN_IN + "?key=any", {"email": "ada@example.com", "password": "hunter22"})
+    assert status == 200 and body["localId"] == created["localId"]
+    assert again.stop(signal.SIGTERM) == 0
+    # A clean close checkpoints the write-ahead log into the database and removes it.
+    assert not os.path.exists(os.path.join(server.data_dir, "identity.sqlite-wal"))
+    db = sqlite3.connect(os.path.join(server.data_dir, "identity.sqlite"))
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        db.close()
+
+
+def test_a_non_loopback_address_needs_an_admin_token(served, tmp_path):
+    refused = subprocess.run([_binary(), "serve", "--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path)],
+                             capture_output=True, text=True, timeout=20)
+    assert refused.returncode != 0
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1 and "0.0.0.0" in lines[0] and "--admin-token" in lines[0]
+    assert not os.path.exists(tmp_path / "identity.sqlite")
+
+    # The admin-token rules, on loopback: the test binds no address that others can reach.
+    token = "an-admin-token-of-some-length"
+    server = served(["--host", "127.0.0.1", "--admin-token", token])
+    _, created = call(server, SIGN_UP + "?key=any", {"email": "ada@example.com", "password": "hunter22"})
+    query = {"localId": [created["localId"]]}
+    for header in ("Bearer owner", "Bearer ya29.token", "Bearer wrong"):
+        status, body = call(server, LOOKUP, query, {"Authorization": header})
+        assert status == 401 and body["error"]["status"] == "UNAUTHENTICATED", header
+    status, body = call(server, LOOKUP, query, {"Authorization": f"Bearer {token}"})
+    assert status == 200 and body["users"][0]["email"] == "ada@example.com"
+    assert server.stop() == 0
+    with open(os.path.join(server.data_dir, "authdeck.log"), encoding="utf-8") as log:
+        assert token not in log.read()
+
+
+def test_on_loopback_the_emulator_owner_convention_holds(served):
+    server = served()
+    status, body = call(server, LOOKUP, {"localId": ["nobody"]}, {"Authorization": "Bearer owner"})
+    assert status == 200
+
+
+def test_console_backend_flags_are_checked_before_the_screen_starts(tmp_path):
+    def run(*args, env=None):
+        return subprocess.run([_binary(), "--data", str(tmp_path), *args], capture_output=True, text=True, timeout=20,
+                              env={**os.environ, **(env or {})})
+
+    missing_key = run("--project", "my-proj")
+    assert missing_key.returncode != 0 and "--project needs --api-key" in missing_key.stderr
+    missing_project = run("--api-key", "AIzaFake")
+    assert missing_project.returncode != 0 and "--api-key needs --project" in missing_project.stderr
+    both = run("--emulator", "localhost:9099", "--project", "p", "--api-key", "k")
+    assert both.returncode != 0 and "Choose one backend" in both.stderr
+    scheme = run("--emulator", "http://localhost:9099")
+    assert scheme.returncode != 0 and "HOST:PORT" in scheme.stderr
+    window = run("--emulator", "localhost:9099", "--recent-login-window", "2")
+    assert window.returncode != 0 and "embedded backend only" in window.stderr
+    bad_env = run(env={"FIREBASE_AUTH_EMULATOR_HOST": "localhost"})
+    assert bad_env.returncode != 0 and "FIREBASE_AUTH_EMULATOR_HOST must be HOST:PORT" in bad_env.stderr

@@ -1,0 +1,100 @@
+import Foundation
+import IdentityEmulator
+import IdentityServer
+import IdentityToolkit
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// How a test reaches the embedded backend: in process, or over HTTP through the server that
+/// `authdeck serve` runs, on loopback. Tests take it as an argument so that the same scenario
+/// runs over both: `@Test(arguments: BackendTransport.allCases)`.
+public enum BackendTransport: String, CaseIterable, Sendable, CustomStringConvertible {
+    case inProcess = "in process"
+    case http = "HTTP"
+
+    public var description: String { rawValue }
+}
+
+/// A real embedded backend on a temporary data directory, and, for `.http`, its HTTP server on
+/// a free loopback port. Obtain one with `withTestBackend`, which also stops it.
+public final class TestBackend: Sendable {
+    public let transportKind: BackendTransport
+    public let directory: URL
+    public let backend: EmbeddedBackend
+    /// `127.0.0.1:PORT` for `.http` (what `FIREBASE_AUTH_EMULATOR_HOST` would say); nil in process.
+    public let emulatorAddress: EmulatorAddress?
+    private let httpTransports = Mutex<[HTTPTransport]>([])
+
+    init(transportKind: BackendTransport, directory: URL, backend: EmbeddedBackend, emulatorAddress: EmulatorAddress?) {
+        self.transportKind = transportKind
+        self.directory = directory
+        self.backend = backend
+        self.emulatorAddress = emulatorAddress
+    }
+
+    /// A new client-side transport to this backend, with its own exchange log, as a separate
+    /// process would have. HTTP transports are shut down when `withTestBackend` returns.
+    public func makeTransport(exchanges: ExchangeLog = ExchangeLog()) -> any IdentityBackend {
+        guard let emulatorAddress else { return backend.transport(exchanges: exchanges) }
+        let transport = HTTPTransport(target: .emulator(emulatorAddress), apiKey: "test-api-key", exchanges: exchanges,
+                                      connectTimeout: .seconds(5), requestTimeout: .seconds(60))
+        httpTransports.withLock { $0.append(transport) }
+        return transport
+    }
+
+    func shutdownTransports() async {
+        for transport in httpTransports.withLock({ $0 }) { try? await transport.shutdown() }
+    }
+}
+
+/// Runs `body` with a fresh embedded backend reached through `transport`; afterwards stops the
+/// HTTP server and client connections and removes the temporary directory (unless one was given).
+public func withTestBackend<T>(
+    _ transport: BackendTransport,
+    configuration: EmbeddedBackendConfiguration = EmbeddedBackendConfiguration(),
+    clock: @escaping @Sendable () -> Date = Date.init,
+    directory: URL? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (TestBackend) async throws -> T
+) async throws -> T {
+    let root = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-test-\(UUID().uuidString)")
+    defer { if directory == nil { try? FileManager.default.removeItem(at: root) } }
+    let backend = try EmbeddedBackend(dataDirectory: root, configuration: configuration, clock: clock)
+    guard transport == .http else {
+        return try await body(TestBackend(transportKind: transport, directory: root, backend: backend, emulatorAddress: nil))
+    }
+
+    var logger = Logger(label: "authdeck.test-server")
+    logger.logLevel = .warning
+    let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+    let application = IdentityServer(backend: backend, host: "127.0.0.1", port: 0, logger: logger)
+        .application { port in portContinuation.yield(port) }
+    let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+    let serving = Task {
+        // Ends the wait for a port when the server could not start.
+        defer { portContinuation.finish() }
+        try await group.run()
+    }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else {
+        try await serving.value
+        throw TestBackendError.serverDidNotStart
+    }
+    let served = TestBackend(transportKind: transport, directory: root, backend: backend,
+                             emulatorAddress: EmulatorAddress(host: "127.0.0.1", port: port))
+    let result: Result<T, any Error>
+    do {
+        result = .success(try await body(served))
+    } catch {
+        result = .failure(error)
+    }
+    await served.shutdownTransports()
+    await group.triggerGracefulShutdown()
+    try await serving.value
+    return try result.get()
+}
+
+public enum TestBackendError: Error {
+    case serverDidNotStart
+}

@@ -1,0 +1,121 @@
+"""Runs the real `authdeck serve` and points the Firebase Admin SDK for Python at it, as a
+developer would with FIREBASE_AUTH_EMULATOR_HOST; client-side calls go over REST with requests."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import uuid
+
+import firebase_admin
+import pytest
+import requests
+
+PROJECT_ID = "authdeck-interop"
+API_KEY = "interop-api-key"
+
+
+def _binary():
+    path = os.environ.get("AUTHDECK_BIN")
+    if not path:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=root, capture_output=True, text=True, check=True)
+        path = os.path.join(out.stdout.strip(), "authdeck")
+    assert os.access(path, os.X_OK), f"authdeck binary not found at {path}; run swift build first"
+    return path
+
+
+class Server:
+    """`authdeck serve --port 0` on a fresh data directory; `host` is what FIREBASE_AUTH_EMULATOR_HOST takes."""
+
+    def __init__(self):
+        self.data_dir = tempfile.mkdtemp(prefix="authdeck-interop-")
+        self.process = subprocess.Popen(
+            [_binary(), "serve", "--port", "0", "--project", PROJECT_ID, "--data", self.data_dir],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self._first_line(timeout=60)
+        match = re.search(r"listening on http://(\S+) for project (\S+)", line)
+        assert match, f"unexpected first line from authdeck serve: {line!r}"
+        self.host = match.group(1)
+        assert match.group(2) == PROJECT_ID
+        self.base = f"http://{self.host}"
+
+    def _first_line(self, timeout):
+        lines = []
+        reader = threading.Thread(target=lambda: lines.append(self.process.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if not lines or not lines[0]:
+            self.process.kill()
+            raise AssertionError(f"authdeck serve did not announce its port: {self.process.stderr.read()}")
+        return lines[0]
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            code = self.process.wait(timeout=20)
+        finally:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+        assert code == 0, f"authdeck serve exited with {code}: {self.process.stderr.read()}"
+
+
+class Rest:
+    """What an app does over REST (API key, no admin rights)."""
+
+    def __init__(self, base):
+        self.base = base
+
+    def post(self, path, body=None, **kwargs):
+        return requests.post(f"{self.base}/{path}", params={"key": API_KEY}, json=body, timeout=30, **kwargs)
+
+    def sign_in(self, email, password):
+        response = self.post("identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+                             {"email": email, "password": password, "returnSecureToken": True})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def sign_in_error(self, email, password):
+        response = self.post("identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+                             {"email": email, "password": password, "returnSecureToken": True})
+        assert response.status_code == 400, response.text
+        return response.json()["error"]["message"]
+
+    def sign_up(self, email, password):
+        response = self.post("identitytoolkit.googleapis.com/v1/accounts:signUp",
+                             {"email": email, "password": password, "returnSecureToken": True})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def refresh(self, refresh_token):
+        """The token endpoint with a form body, as the JS SDK sends it."""
+        return requests.post(f"{self.base}/securetoken.googleapis.com/v1/token", params={"key": API_KEY},
+                             data={"grant_type": "refresh_token", "refresh_token": refresh_token}, timeout=30)
+
+
+@pytest.fixture(scope="session")
+def server():
+    running = Server()
+    os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = running.host
+    app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=f"interop-{uuid.uuid4().hex[:6]}")
+    running.app = app
+    yield running
+    firebase_admin.delete_app(app)
+    running.stop()
+
+
+@pytest.fixture
+def app(server):
+    return server.app
+
+
+@pytest.fixture
+def rest(server):
+    return Rest(server.base)
+
+
+@pytest.fixture
+def unique():
+    """A fresh email-safe name per test, so tests share one server without colliding."""
+    return lambda prefix: f"{prefix}-{uuid.uuid4().hex[:10]}"
