@@ -168,3 +168,19 @@ def test_an_anonymous_account_is_deleted_after_the_merge(console):
     screen = c.screen()
     assert re.search(UID, screen).group(1) == owner
     assert "1 × tea" in screen
+
+
+def test_the_simulated_providers_work_against_authdeck_serve(console, served, tmp_path):
+    server = served()
+    c = console(data=str(tmp_path / "console"), extra_args=["--emulator", server.address])
+    choose_method(c, 4)
+    c.wait_for("The request to the simulated microsoft.com")
+    c.keys("Enter")
+    c.wait_for("SIMULATED MICROSOFT")
+    new_identity(c, "Microsoft", "Bill Gates", "bill@outlook.com")
+    c.wait_for("personal")
+    c.keys("Enter")
+    c.wait_for("Account created")
+    screen = c.screen()
+    assert "microsoft.com" in screen
+    assert "bill@outlook.com" in screen
