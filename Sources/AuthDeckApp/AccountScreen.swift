@@ -75,15 +75,15 @@ enum InspectorScreen {
         }
         let listHeight = min(entries.count, max(3, inside.height / 3))
         let items = entries.map { entry in
-            ListView.Item("\(timeText(entry.date)) \(entry.method) \(shortPath(entry.path)) \(entry.status) \(entry.latencyMilliseconds)ms",
-                          isDim: entry.status >= 400)
+            ListView.Item("\(timeText(entry.date)) \(entry.method) \(shortPath(entry.path)) \(entry.isFailure ? "unreachable" : String(entry.status)) \(entry.latencyMilliseconds)ms",
+                          isDim: entry.isFailure || entry.status >= 400)
         }
         ListView(items: items, selection: selection).draw(on: canvas, in: Rect(row: inside.row, column: inside.column, width: inside.width, height: listHeight))
         guard entries.indices.contains(selection) else { return }
         let entry = entries[selection]
         var lines: [(String, Style)] = [("path   \(entry.path)", .normal)]
         lines += TextWidth.wrap("request  \(entry.request.isEmpty ? "(empty)" : entry.request)", width: inside.width - 2).map { ($0, .normal) }
-        lines += TextWidth.wrap("response \(entry.response)", width: inside.width - 2).map { ($0, entry.status >= 400 ? .error : .normal) }
+        lines += TextWidth.wrap("response \(entry.response)", width: inside.width - 2).map { ($0, entry.isFailure || entry.status >= 400 ? .error : .normal) }
         if let authorization, entry.isFederatedStep {
             lines += FederatedInspector.lines(authorization, width: inside.width - 2)
         }

@@ -24,6 +24,9 @@ public struct InspectorEntry: Equatable, Sendable {
         idTokenClaims = Self.idToken(in: exchange.responseBody).flatMap(UnverifiedJWT.claims(of:))
     }
 
+    /// The call never got an HTTP answer (the transport records status 0 then).
+    public var isFailure: Bool { status == 0 }
+
     static func idToken(in body: Data) -> String? {
         guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else { return nil }
         return (object["idToken"] ?? object["id_token"])?.stringValue

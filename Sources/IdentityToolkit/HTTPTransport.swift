@@ -65,13 +65,13 @@ public final class HTTPTransport: IdentityBackend {
         } catch {
             let failure = IdentityToolkitError.network(describe(error))
             await exchanges.record(Exchange(
-                date: date, method: "POST", path: R.endpoint.emulatorPath, status: 0,
+                date: date, method: "POST", path: target.recordedPath(for: R.endpoint), status: 0,
                 latency: Self.seconds(ContinuousClock.now - started), requestBody: body,
                 responseBody: Self.transportErrorBody(failure)))
             throw failure
         }
         await exchanges.record(Exchange(
-            date: date, method: "POST", path: R.endpoint.emulatorPath, status: response.status,
+            date: date, method: "POST", path: target.recordedPath(for: R.endpoint), status: response.status,
             latency: Self.seconds(ContinuousClock.now - started), requestBody: body, responseBody: response.body))
         return try WireCoding.decode(R.Response.self, from: response)
     }
@@ -83,38 +83,31 @@ public final class HTTPTransport: IdentityBackend {
 
     /// One sentence for the operator that names the backend and what went wrong.
     private func describe(_ error: any Error) -> String {
-        let reason: String
         switch error {
-        case let error as HTTPClientError where [.connectTimeout, .getConnectionFromPoolTimeout].contains(error):
-            reason = "no connection within the connect timeout"
+        case let error as HTTPClientError where error == .connectTimeout:
+            return "no connection to \(target) within the connect timeout"
+        case let error as HTTPClientError where error == .getConnectionFromPoolTimeout:
+            return "too many calls were waiting for a connection to \(target)"
         case let error as HTTPClientError where [.readTimeout, .deadlineExceeded].contains(error):
-            reason = "no answer within \(Double(requestTimeout.nanoseconds) / 1e9) seconds"
+            return "no answer from \(target) within \(Double(requestTimeout.nanoseconds) / 1e9) seconds"
         case let error as HTTPClientError where error == .remoteConnectionClosed:
-            reason = "the connection was closed before the answer was complete"
+            return "\(target) closed the connection before answering"
         case let error as HTTPClientError where error == .alreadyShutdown:
-            reason = "the transport was shut down"
+            return "the connection to \(target) was shut down"
         case is NIOTooManyBytesError:
-            reason = "the answer was larger than \(Self.maxResponseSize / 1024 / 1024) MiB"
-        default:
-            reason = Self.systemReason(error) ?? String(describing: error)
-        }
-        return "cannot reach \(target): \(reason)"
-    }
-
-    /// Connection refused and name-resolution failures, which NIO reports as system errors.
-    private static func systemReason(_ error: any Error) -> String? {
-        let refused = "connection refused (is the server running?)"
-        switch error {
+            return "the answer from \(target) was larger than \(Self.maxResponseSize / 1024 / 1024) MiB"
         case let error as NIOConnectionError:
-            if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) { return refused }
+            if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
+                return "\(target) refused the connection (is it running?)"
+            }
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
                 return "the host name \(error.host) could not be resolved"
             }
-            return nil
+            return "cannot reach \(target): \(error)"
         case let error as IOError where error.errnoCode == ECONNREFUSED:
-            return refused
+            return "\(target) refused the connection (is it running?)"
         default:
-            return nil
+            return "cannot reach \(target): \(error)"
         }
     }
 
@@ -140,6 +133,15 @@ public enum HTTPBackendTarget: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case let .emulator(address): "http://\(address.authority)\(endpoint.emulatorPath)"
         case .production: "https://\(endpoint.host.rawValue)\(endpoint.path)"
+        }
+    }
+
+    /// What the inspector shows as the path: the one on the wire, without the API key. For the
+    /// emulator that is the same path the embedded backend records; for Google, the full URL.
+    public func recordedPath(for endpoint: Endpoint) -> String {
+        switch self {
+        case .emulator: endpoint.emulatorPath
+        case .production: baseURL(for: endpoint)
         }
     }
 

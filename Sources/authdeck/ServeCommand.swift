@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the embedded backend over HTTP on the Firebase Auth Emulator's paths.",
         discussion: """
             Point Firebase SDKs at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT, and consoles with \
-            `authdeck --emulator HOST:PORT`. Stops cleanly on SIGINT or SIGTERM. Administrator calls use \
+            `authdeck --emulator HOST:PORT`. Stops cleanly on SIGINT, SIGTERM or SIGHUP. Administrator calls use \
             the emulator's `Authorization: Bearer owner`, which is safe on loopback only: binding any \
             other address needs --admin-token, and then only `Bearer <token>` is an administrator.
             """)
@@ -77,7 +77,8 @@ struct ServeCommand: AsyncParsableCommand {
                                                "admin": "\(token == nil ? "Bearer owner (loopback)" : "admin token")"])
         }
         do {
-            try await application.runService()
+            // SIGHUP too: a server started from an SSH session stops cleanly when the session drops.
+            try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint, .sighup])
         } catch {
             logger.error("server stopped", metadata: ["error": "\(error)"])
             throw StartupError("Cannot serve on \(host):\(port): \(error)")

@@ -79,6 +79,12 @@ class Console:
             time.sleep(0.1)
         raise AssertionError(f"authdeck did not exit; screen was:\n{self.screen()}")
 
+    def pid(self):
+        """The authdeck process of this session: the child of the pane's shell (not any authdeck on the machine)."""
+        shell = subprocess.run([*TMUX, "display-message", "-p", "-t", self.name, "#{pane_pid}"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return int(subprocess.run(["pgrep", "-P", shell, "-x", "authdeck"], capture_output=True, text=True).stdout.split()[0])
+
     def resize(self, width, height):
         subprocess.run([*TMUX, "resize-window", "-t", self.name, "-x", str(width), "-y", str(height)], check=True)
 
@@ -86,6 +92,14 @@ class Console:
         subprocess.run([*TMUX, "kill-session", "-t", self.name], capture_output=True)
         if os.path.exists(self.exit_file):
             os.remove(self.exit_file)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tmux_server():
+    """Keeps the private tmux server up while no session exists: otherwise killing a test's last
+    session races with starting the next one ("server exited unexpectedly")."""
+    subprocess.run([*TMUX, "start-server", ";", "set-option", "-g", "exit-empty", "off"], check=True)
+    yield
 
 
 @pytest.fixture
@@ -118,7 +132,11 @@ class Server:
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.line = self.process.stdout.readline()
         match = re.search(r"listening on http://(127\.0\.0\.1:(\d+)) ", self.line)
-        assert match, f"authdeck serve did not announce its address: {self.line!r} {self.process.stderr.read() if self.process.poll() is not None else ''}"
+        if not match:
+            self.process.kill()
+            status = self.process.wait()
+            raise AssertionError(f"authdeck serve did not announce its address: {self.line!r}, "
+                                 f"exit status {status}, stderr {self.process.stderr.read()!r}")
         self.address, self.port = match.group(1), int(match.group(2))
         self.url = f"http://{self.address}"
 

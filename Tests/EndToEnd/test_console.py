@@ -167,9 +167,7 @@ def test_a_dropped_connection_restores_the_terminal_and_keeps_the_session(consol
     c.wait_for("Choose a sign-in method")
     c.keys("Enter")
     uid = c.wait_for(UID).group(1)
-    # The newest process named authdeck is this test's (tests run one at a time); the shell around it is not.
-    pid = subprocess.run(["pgrep", "-n", "-x", "authdeck"], capture_output=True, text=True).stdout.split()[0]
-    os.kill(int(pid), signal.SIGHUP)
+    os.kill(c.pid(), signal.SIGHUP)
     assert c.wait_exit() == str(128 + signal.SIGHUP)
     assert "ANONYMOUS" not in c.screen()
     c.kill()

@@ -135,6 +135,10 @@ def test_a_stopped_server_is_a_network_error_not_a_crash(console, served):
     assert server.stop() == 0
     c.keys("Enter")
     c.wait_for("could not be reached")
-    assert "connection refused" in c.screen()
+    assert f"the emulator at {server.address} refused the connection (is it running?)" in c.screen()
+    c.keys("i")
+    c.wait_for("accounts:signUp unreachable")
+    assert "transportError" in c.screen()
+    c.keys("Escape")
     c.keys("C-c")
     assert c.wait_exit() == "0"

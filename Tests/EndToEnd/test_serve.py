@@ -83,7 +83,7 @@ def test_a_standard_jwt_library_verifies_minted_tokens_with_the_published_keys(s
     assert jwt.decode(token, public_key, algorithms=["RS256"], audience="demo-proj")["sub"] == body["localId"]
 
 
-def test_sigint_and_sigterm_stop_the_server_cleanly_and_keep_the_data(served):
+def test_sigint_sigterm_and_sighup_stop_the_server_cleanly_and_keep_the_data(served):
     server = served()
     _, created = call(server, SIGN_UP + "?key=any", {"email": "ada@example.com", "password": "hunter22"})
     assert server.stop(signal.SIGINT) == 0
@@ -92,6 +92,8 @@ def test_sigint_and_sigterm_stop_the_server_cleanly_and_keep_the_data(served):
     status, body = call(again, SIGN_IN + "?key=any", {"email": "ada@example.com", "password": "hunter22"})
     assert status == 200 and body["localId"] == created["localId"]
     assert again.stop(signal.SIGTERM) == 0
+    third = served(data=server.data_dir)
+    assert third.stop(signal.SIGHUP) == 0
     # A clean close checkpoints the write-ahead log into the database and removes it.
     assert not os.path.exists(os.path.join(server.data_dir, "identity.sqlite-wal"))
     db = sqlite3.connect(os.path.join(server.data_dir, "identity.sqlite"))

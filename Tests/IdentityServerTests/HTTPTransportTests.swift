@@ -39,6 +39,7 @@ struct HTTPTransportTests {
         #expect(production.url(for: SignUpRequest.endpoint) == "https://identitytoolkit.googleapis.com/v1/accounts:signUp?key=AIza%2Bkey%26x%3D1")
         #expect(production.url(for: .v2("accounts/mfaSignIn:start")) == "https://identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:start?key=AIza%2Bkey%26x%3D1")
         #expect(production.url(for: SecureTokenRequest.endpoint) == "https://securetoken.googleapis.com/v1/token?key=AIza%2Bkey%26x%3D1")
+        #expect(HTTPBackendTarget.production.recordedPath(for: SignUpRequest.endpoint) == "https://identitytoolkit.googleapis.com/v1/accounts:signUp")
         let ipv6 = HTTPTransport(target: .emulator(try #require(EmulatorAddress("[::1]:9099"))), apiKey: "k")
         #expect(ipv6.url(for: SignUpRequest.endpoint).hasPrefix("http://[::1]:9099/identitytoolkit.googleapis.com/"))
         for transport in [emulator, production, ipv6] { try await transport.shutdown() }
@@ -95,11 +96,11 @@ struct HTTPTransportTests {
             _ = try await transport.call(SignUpRequest())
             Issue.record("expected a network error")
         } catch let IdentityToolkitError.network(message) {
-            #expect(message == "cannot reach the emulator at 127.0.0.1:\(port): connection refused (is the server running?)")
+            #expect(message == "the emulator at 127.0.0.1:\(port) refused the connection (is it running?)")
         }
         let entry = try #require(await transport.exchanges.entries.first)
         #expect(entry.status == 0)
-        #expect(String(decoding: entry.responseBody, as: UTF8.self).contains("connection refused"))
+        #expect(String(decoding: entry.responseBody, as: UTF8.self).contains("refused the connection"))
         try await transport.shutdown()
     }
 
@@ -108,11 +109,11 @@ struct HTTPTransportTests {
         defer { silent.close() }
         let transport = HTTPTransport(target: .emulator(EmulatorAddress(host: "127.0.0.1", port: silent.port)), apiKey: "k",
                                       connectTimeout: .seconds(1), requestTimeout: .milliseconds(600))
-        await #expect(throws: IdentityToolkitError.network("cannot reach the emulator at 127.0.0.1:\(silent.port): no answer within 0.6 seconds")) {
+        await #expect(throws: IdentityToolkitError.network("no answer from the emulator at 127.0.0.1:\(silent.port) within 0.6 seconds")) {
             _ = try await transport.call(SignUpRequest())
         }
         try await transport.shutdown()
-        await #expect(throws: IdentityToolkitError.network("cannot reach the emulator at 127.0.0.1:\(silent.port): the transport was shut down")) {
+        await #expect(throws: IdentityToolkitError.network("the connection to the emulator at 127.0.0.1:\(silent.port) was shut down")) {
             _ = try await transport.call(SignUpRequest())
         }
     }

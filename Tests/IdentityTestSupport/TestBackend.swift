@@ -38,7 +38,9 @@ public final class TestBackend: Sendable {
     public func makeTransport(exchanges: ExchangeLog = ExchangeLog()) -> any IdentityBackend {
         guard let emulatorAddress else { return backend.transport(exchanges: exchanges) }
         let transport = HTTPTransport(target: .emulator(emulatorAddress), apiKey: "test-api-key", exchanges: exchanges,
-                                      connectTimeout: .seconds(5), requestTimeout: .seconds(60))
+                                      // Generous: the suite runs tests in parallel on few cores, and a
+                                      // call queued behind busy connections waits under this timeout.
+                                      connectTimeout: .seconds(60), requestTimeout: .seconds(120))
         httpTransports.withLock { $0.append(transport) }
         return transport
     }
