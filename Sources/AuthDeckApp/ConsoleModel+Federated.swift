@@ -92,6 +92,11 @@ extension ConsoleModel {
         }
     }
 
+    /// Only a provider's answer has a profile; a password sign-in leaves the last one shown.
+    mutating func remember(_ info: AdditionalUserInfo?) {
+        if let info, info.profile != nil { lastAdditionalUserInfo = info }
+    }
+
     /// A fresh provider credential goes where the consent was asked for.
     private mutating func use(_ credential: AuthCredential, for purpose: FederatedPurpose) -> [ConsoleEffect] {
         let name = FederatedProvider.displayName(credential.provider)

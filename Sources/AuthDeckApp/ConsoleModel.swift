@@ -18,6 +18,8 @@ public struct ConsoleModel: Equatable, Sendable {
     public var exchanges: [InspectorEntry] = []
     /// The last consent at a simulated provider: the inspector shows its nonce and ID-token claims.
     public var lastAuthorization: ProviderAuthorization?
+    /// The provider's profile from the last federated sign-in or link (`additionalUserInfo`).
+    public var lastAdditionalUserInfo: AdditionalUserInfo?
     public let backendName: String
 
     public init(backendName: String) {
@@ -59,6 +61,7 @@ public struct ConsoleModel: Equatable, Sendable {
             switch result {
             case let .success(data):
                 let pending = screen.pendingLink
+                remember(data.additionalUserInfo)
                 adopt(data.user)
                 screen = .account(AccountFocus())
                 banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
@@ -72,6 +75,7 @@ public struct ConsoleModel: Equatable, Sendable {
             busy = nil
             switch result {
             case let .success(data):
+                remember(data.additionalUserInfo)
                 adopt(data.user)
                 screen = .account(AccountFocus())
                 banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")

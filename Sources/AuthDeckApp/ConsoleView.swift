@@ -46,7 +46,8 @@ public enum ConsoleView {
             HelpOverlay.draw(on: canvas, title: "Keys: \(model.screen.title)",
                              entries: model.helpEntries)
         case let .inspector(selection):
-            InspectorScreen.draw(model.exchanges, selection: selection, authorization: model.lastAuthorization, on: canvas)
+            InspectorScreen.draw(model.exchanges, selection: selection, authorization: model.lastAuthorization,
+                                 additionalUserInfo: model.lastAdditionalUserInfo, on: canvas)
         case nil:
             break
         }

@@ -308,7 +308,7 @@ enum ReauthMethodsScreen {
 
 /// The inspector's lines about the last consent: the nonce, its hash, and the provider's claims.
 enum FederatedInspector {
-    static func lines(_ authorization: ProviderAuthorization, width: Int) -> [(String, Style)] {
+    static func lines(_ authorization: ProviderAuthorization, additionalUserInfo: AdditionalUserInfo?, width: Int) -> [(String, Style)] {
         var lines: [(String, Style)] = [("Last consent at the simulated \(authorization.credential.provider):", .title)]
         if let raw = authorization.rawNonce, let hash = authorization.hashedNonce {
             let claim = authorization.idTokenClaims?["nonce"]?.stringValue
@@ -326,6 +326,12 @@ enum FederatedInspector {
             lines.append(("Provider ID token claims:", .title))
             for key in claims.keys.sorted() {
                 lines += TextWidth.wrap("\(key): \(claims[key]?.compactText ?? "")", width: width).map { ($0, .accent) }
+            }
+        }
+        if let info = additionalUserInfo, let profile = info.profile, info.providerID == authorization.credential.provider {
+            lines.append(("Additional user info (\(info.providerID ?? ""), isNewUser \(info.isNewUser)):", .title))
+            for key in profile.keys.sorted() {
+                lines += TextWidth.wrap("\(key): \(profile[key]?.compactText ?? "")", width: width).map { ($0, .normal) }
             }
         }
         return lines

@@ -71,12 +71,25 @@ struct FederatedFlowTests {
             $0.busy = "Signing in with Apple…"
         }
         let user = F.appleUser()
-        let data = AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "apple.com", isNewUser: true))
+        let info = AdditionalUserInfo(providerID: "apple.com", isNewUser: true, profile: ["is_private_email": .string("true")])
+        let data = AuthDataResult(user: user, additionalUserInfo: info)
         store.send(.signInFinished(.success(data)), effects: [.loadCart(uid: user.uid)]) {
             $0.busy = nil
             $0.user = user
             $0.screen = .account(AccountFocus())
             $0.banner = Banner(.success, "Account created.")
+            $0.lastAdditionalUserInfo = info
+        }
+        // A password sign-in has no provider profile: the inspector keeps the last one.
+        store.send(.key(.character("o")), effects: [.signOut]) {
+            $0.screen = .signInMethods(selection: 0)
+            $0.banner = Banner(.success, "Signed out.")
+        }
+        store.send(.signInFinished(.success(AuthDataResult(user: Fixtures.passwordUser(), additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false)))),
+                   effects: [.loadCart(uid: Fixtures.passwordUser().uid)]) {
+            $0.user = Fixtures.passwordUser()
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.success, "Signed in.")
         }
     }
 

@@ -114,10 +114,12 @@ struct FederatedScreenSnapshotTests {
         let request = Data(#"{"hideEmail":true,"nonce":"\#(hash)","providerId":"apple.com","scopes":["email","name"],"subject":"001234.x.0042"}"#.utf8)
         model.exchanges = [InspectorEntry(Exchange(date: Fixtures.created, method: "POST", path: "/emulator/auth/v1/simulatedIdp:authorize",
                                                    status: 200, latency: 0.004, requestBody: request, responseBody: Data(#"{"providerId":"apple.com"}"#.utf8)))]
+        model.lastAdditionalUserInfo = AdditionalUserInfo(providerID: "apple.com", isNewUser: true, profile: ["is_private_email": .string("true")])
         model.overlay = .inspector(selection: 0)
         let text = render(model)
         assertSnapshot(of: text, as: .lines)
         #expect(text.contains(raw))
         #expect(text.contains("matches the SHA-256"))
+        #expect(text.contains("isNewUser true"))
     }
 }
