@@ -96,7 +96,3 @@ public enum FacebookAuthProvider {
         .oauth(OAuthCredential(providerID: id, accessToken: accessToken))
     }
 }
-
-public enum MicrosoftAuthProvider {
-    public static let id = "microsoft.com"
-}

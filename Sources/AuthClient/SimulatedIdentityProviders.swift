@@ -26,10 +26,9 @@ public struct SimulatedIdentityProviders: Sendable {
         let answer = try await call(SimulatedIdpAuthorizeRequest(
             providerId: provider.providerID, subject: subject, scopes: provider.scopes,
             customParameters: provider.customParameters, nonce: hashedNonce, hideEmail: hideEmail))
-        let credential = OAuthCredential(providerID: provider.providerID, idToken: answer.idToken, accessToken: answer.accessToken,
-                                         rawNonce: answer.idToken == nil ? nil : rawNonce, fullName: Self.fullName(inAppleUser: answer.user))
+        let nonce = answer.idToken == nil ? nil : rawNonce
         return ProviderAuthorization(
-            credential: .oauth(credential), rawNonce: credential.rawNonce, hashedNonce: credential.rawNonce.map(OAuthProvider.sha256),
+            credential: Self.credential(provider.providerID, answer, rawNonce: nonce), rawNonce: nonce, hashedNonce: nonce.map(OAuthProvider.sha256),
             idTokenClaims: answer.idToken.flatMap(UnverifiedJWT.claims(of:)),
             grantedScopes: (answer.scope ?? "").split(separator: " ").map(String.init))
     }
@@ -42,6 +41,20 @@ public struct SimulatedIdentityProviders: Sendable {
             throw AuthError(.operationNotAllowed, serverMessage: message.hasPrefix("NOT_FOUND") ? message : "NOT_FOUND : \(message)")
         } catch {
             throw AuthError.from(error)
+        }
+    }
+
+    /// The credential each provider's SDK helper makes of its answer.
+    private static func credential(_ providerID: String, _ answer: SimulatedIdpAuthorizeResponse, rawNonce: String?) -> AuthCredential {
+        switch (providerID, answer.idToken, answer.accessToken) {
+        case let (AppleAuthProvider.id, idToken?, _) where rawNonce != nil:
+            OAuthProvider.appleCredential(idToken: idToken, rawNonce: rawNonce ?? "", fullName: fullName(inAppleUser: answer.user))
+        case let (GoogleAuthProvider.id, idToken?, accessToken):
+            GoogleAuthProvider.credential(withIDToken: idToken, accessToken: accessToken, rawNonce: rawNonce)
+        case let (FacebookAuthProvider.id, nil, accessToken?):
+            FacebookAuthProvider.credential(withAccessToken: accessToken)
+        default:
+            OAuthProvider.credential(providerID: providerID, idToken: answer.idToken, rawNonce: rawNonce, accessToken: answer.accessToken)
         }
     }
 
