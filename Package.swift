@@ -50,7 +50,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "AuthClient", dependencies: ["IdentityToolkit"]),
+        .target(name: "AuthClient", dependencies: [
+            "IdentityToolkit",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "AppData", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),

@@ -74,7 +74,8 @@ public actor Auth {
         let tokens = try await exchange(credential)
         let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
                                               expiresIn: tokens.expiresIn, anonymous: false)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: tokens.isNewUser ?? false))
+        return AuthDataResult(user: user, additionalUserInfo: tokens.additionalUserInfo
+            ?? AdditionalUserInfo(providerID: credential.provider, isNewUser: tokens.isNewUser ?? false), credential: tokens.providerCredential)
     }
 
     /// Signs in with the credential again, for operations that need a recent sign-in.
@@ -83,14 +84,15 @@ public actor Auth {
         let current = try requireUser()
         let tokens: SignInTokens
         do {
-            tokens = try await exchange(credential, reauthenticating: current.uid)
+            tokens = try await exchange(credential, autoCreate: false, reauthenticating: current.uid)
         } catch let error as AuthError where error.code == .userNotFound {
             throw AuthError(.userMismatch, serverMessage: error.serverMessage)
         }
         guard tokens.localId == current.uid else { throw AuthError(.userMismatch) }
         let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
                                               expiresIn: tokens.expiresIn, anonymous: current.isAnonymous)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+        return AuthDataResult(user: user, additionalUserInfo: tokens.additionalUserInfo
+            ?? AdditionalUserInfo(providerID: credential.provider, isNewUser: false), credential: tokens.providerCredential)
     }
 
     // MARK: Providers
@@ -110,6 +112,12 @@ public actor Auth {
             return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
         case let .phone(phone):
             return try await linkPhone(phone, idToken: idToken)
+        case let .oauth(oauth):
+            let response = try await performForCurrentUser(SignInWithIdpRequest(credential: oauth, idToken: idToken))
+            if let refusal = response.refusal { throw refusal }
+            let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken,
+                                                  expiresIn: response.expiresIn, anonymous: false)
+            return AuthDataResult(user: user, additionalUserInfo: response.additionalUserInfo, credential: response.providerCredential)
         }
     }
 
@@ -179,6 +187,20 @@ public actor Auth {
         signOutLocally()
     }
 
+    /// The signed-in user on an `Auth` of its own that persists nothing, as Firebase's `prevUser`
+    /// stays usable after signing in to another account (the link-conflict merge deletes it then).
+    public func detachedCurrentUser() -> Auth? {
+        guard let session else { return nil }
+        return Auth(backend: backend, clock: clock, session: session)
+    }
+
+    private init(backend: any IdentityBackend, clock: @escaping @Sendable () -> Date, session: PersistedSession) {
+        self.backend = backend
+        self.store = nil
+        self.clock = clock
+        self.session = session
+    }
+
     // MARK: Internals
 
     struct SignInTokens {
@@ -187,10 +209,13 @@ public actor Auth {
         var refreshToken: String?
         var expiresIn: String?
         var isNewUser: Bool?
+        var additionalUserInfo: AdditionalUserInfo?
+        var providerCredential: OAuthCredential?
     }
 
-    /// The first factor's exchange. `reauthenticating` names the user a reauthentication must stay on.
-    private func exchange(_ credential: AuthCredential, reauthenticating uid: String? = nil) async throws -> SignInTokens {
+    /// The first factor's exchange. `autoCreate: false` (reauthentication) never creates an account for
+    /// an unknown provider identity; `reauthenticating` names the user a reauthentication must stay on.
+    private func exchange(_ credential: AuthCredential, autoCreate: Bool = true, reauthenticating uid: String? = nil) async throws -> SignInTokens {
         switch credential {
         case let .password(email, password):
             let response = try await perform(SignInWithPasswordRequest(email: email, password: password))
@@ -198,6 +223,13 @@ public actor Auth {
         case let .phone(phone):
             return try firstFactorTokens(try await perform(phone.signInRequest(idToken: nil)), providerID: credential.provider,
                                          reauthenticating: uid)
+        case let .oauth(oauth):
+            let response = try await perform(SignInWithIdpRequest(credential: oauth, autoCreate: autoCreate ? nil : false))
+            if let refusal = response.refusal { throw refusal }
+            var tokens = try firstFactorTokens(response, providerID: credential.provider, reauthenticating: uid)
+            tokens.additionalUserInfo = response.additionalUserInfo
+            tokens.providerCredential = response.providerCredential
+            return tokens
         }
     }
 

@@ -51,3 +51,5 @@ extension Auth {
         return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: PhoneAuthProvider.id, isNewUser: false))
     }
 }
+
+extension SignInWithIdpResponse: FirstFactorResponse {}

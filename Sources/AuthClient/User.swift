@@ -113,19 +113,27 @@ public struct User: Sendable, Equatable, Codable {
 public struct AuthDataResult: Sendable, Equatable {
     public var user: User
     public var additionalUserInfo: AdditionalUserInfo?
+    /// After a federated sign-in: the provider's ID and access tokens, for calling its APIs.
+    public var credential: OAuthCredential?
 
-    public init(user: User, additionalUserInfo: AdditionalUserInfo?) {
+    public init(user: User, additionalUserInfo: AdditionalUserInfo?, credential: OAuthCredential? = nil) {
         self.user = user
         self.additionalUserInfo = additionalUserInfo
+        self.credential = credential
     }
 }
 
 public struct AdditionalUserInfo: Sendable, Equatable {
     public var providerID: String?
     public var isNewUser: Bool
+    /// The provider's profile (`rawUserInfo`): Graph `/me` for Microsoft, the claims for Apple, …
+    public var profile: [String: JSONValue]?
+    public var username: String?
 
-    public init(providerID: String?, isNewUser: Bool) {
+    public init(providerID: String?, isNewUser: Bool, profile: [String: JSONValue]? = nil, username: String? = nil) {
         self.providerID = providerID
         self.isNewUser = isNewUser
+        self.profile = profile
+        self.username = username
     }
 }

@@ -75,7 +75,8 @@ enum AccountScreen {
 /// Every backend call: method, path, status, latency; the selected one's bodies (secrets
 /// shortened) and the claims of any ID token it returned.
 enum InspectorScreen {
-    static func draw(_ entries: [InspectorEntry], selection: Int, on canvas: any Canvas) {
+    static func draw(_ entries: [InspectorEntry], selection: Int, authorization: ProviderAuthorization? = nil,
+                     additionalUserInfo: AdditionalUserInfo? = nil, on canvas: any Canvas) {
         let frame = Rect(row: 1, column: 0, width: canvas.size.width, height: canvas.size.height - 2)
         let inside = Box.draw(on: canvas, frame: frame, title: "Inspector: \(entries.count) backend calls (secrets shortened)", style: .accent)
         guard !entries.isEmpty else {
@@ -93,6 +94,9 @@ enum InspectorScreen {
         var lines: [(String, Style)] = [("path   \(entry.path)", .normal)]
         lines += TextWidth.wrap("request  \(entry.request.isEmpty ? "(empty)" : entry.request)", width: inside.width - 2).map { ($0, .normal) }
         lines += TextWidth.wrap("response \(entry.response)", width: inside.width - 2).map { ($0, entry.isFailure || entry.status >= 400 ? .error : .normal) }
+        if let authorization, entry.isFederatedStep {
+            lines += FederatedInspector.lines(authorization, additionalUserInfo: additionalUserInfo, width: inside.width - 2)
+        }
         if let claims = entry.idTokenClaims {
             lines.append(("ID token claims:", .title))
             for key in claims.keys.sorted() {

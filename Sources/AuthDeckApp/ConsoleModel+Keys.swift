@@ -40,16 +40,14 @@ extension ConsoleModel {
             // Actions first, then help and quit, so those two survive a narrow terminal's truncation.
             var keys: [KeyBinding] = [.moveUp, .moveDown]
             if user.email != nil, !user.emailVerified { keys.append(.char("v", "verify", .verifyEmail)) }
-            if user.email != nil { keys.append(.char("f", "2-step", .secondFactors)) }
+            // Second factors need a verified email: the bar offers "verify" first, then "2-step".
+            if user.email != nil { keys.append(.char("f", "2-step", .secondFactors, inBar: user.emailVerified)) }
             keys.append(.char("a", "add item", .addItem))
             if focus.pane == .cart, !cart.isEmpty { keys.append(.char("x", "remove item", .removeItem)) }
-            if !user.providerData.contains(where: { $0.providerID == EmailAuthProvider.id }) {
-                keys.append(.char("l", user.isAnonymous ? "upgrade" : "link email", .link))
-            }
+            keys.append(.char("l", user.isAnonymous ? "upgrade" : "link", .link))
             if focus.pane == .providers, !user.providerData.isEmpty { keys.append(.char("u", "unlink", .unlink)) }
             if user.providerData.contains(where: { $0.providerID == EmailAuthProvider.id }) {
-                // The bar has room for it once the email is verified (no "v verify") and on the providers pane.
-                keys.append(.char("p", "password", .changePassword, inBar: user.emailVerified && focus.pane == .providers))
+                keys.append(.char("p", "password", .changePassword, inBar: false))
             }
             if !user.providerData.contains(where: { $0.providerID == PhoneAuthProvider.id }) {
                 keys.append(.char("n", "link a phone number", .linkPhone, inBar: false))
@@ -72,6 +70,8 @@ extension ConsoleModel {
             return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle),
                     KeyBinding([.enter], "enter", "confirm choice", .choose),
                     .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .cancel)]
+        case .linking, .providerForm, .consent, .conflict, .pendingLink, .reauthMethods:
+            return federatedBindings(formKeys: formKeys) ?? []
         }
     }
 
@@ -137,6 +137,8 @@ extension ConsoleModel {
             return performOnSecondFactors(selection, intent)
         case .enrollment, .secondFactorChallenge, .phone, .passwordReset:
             return performOnFlow(intent)
+        case .linking, .providerForm, .consent, .conflict, .pendingLink, .reauthMethods:
+            return performOnFederatedScreen(intent)
         }
     }
 
@@ -165,6 +167,10 @@ extension ConsoleModel {
             case .createAccount: screen = .credentialForm(CredentialForm(purpose: .createAccount))
             case .phone: screen = .phone(PhoneFlow(purpose: .signIn))
             case .resetPassword: screen = .passwordReset(PasswordResetFlow())
+            case .apple, .microsoft, .google, .facebook:
+                if let provider = methods[selection].federated {
+                    screen = .providerForm(ProviderForm(provider: provider, purpose: .signIn))
+                }
             }
         default: break
         }
@@ -185,6 +191,8 @@ extension ConsoleModel {
             case let .reauthenticate(operation):
                 banner = Banner(.info, "Cancelled: did not \(operation.title).")
                 screen = .account(AccountFocus())
+            case let .signInToLink(pending):
+                screen = .pendingLink(PendingLinkState(pending: pending))
             }
         case .submit:
             if form.focus == .email, form.password.text.isEmpty {
@@ -209,7 +217,7 @@ extension ConsoleModel {
             let password = form.password.text
             let credential = EmailAuthProvider.credential(withEmail: email, password: password)
             switch form.purpose {
-            case .signIn:
+            case .signIn, .signInToLink:
                 busy = "Signing in…"
                 return [.signIn(credential)]
             case .createAccount:
@@ -248,7 +256,7 @@ extension ConsoleModel {
             guard cart.indices.contains(focus.cartSelection) else { return [] }
             return [.removeFromCart(uid: user.uid, name: cart[focus.cartSelection].name)]
         case .link:
-            screen = .credentialForm(CredentialForm(purpose: .link))
+            screen = .linking(LinkingState.initial(for: user))
             return []
         case .unlink:
             guard user.providerData.indices.contains(focus.providerSelection) else { return [] }
@@ -367,7 +375,7 @@ extension ConsoleModel {
         case .enrollment, .secondFactorChallenge, .phone, .passwordReset:
             editFlow(with: key)
         default:
-            break
+            editFederatedField(with: key)
         }
     }
 }
@@ -376,7 +384,8 @@ extension Screen {
     /// Screens where printable keys are typed into a field rather than taken as commands.
     var editsText: Bool {
         switch self {
-        case .credentialForm, .changePassword, .addCartItem: true
+        case .credentialForm, .changePassword, .addCartItem, .providerForm: true
+        case let .consent(consent): consent.newIdentity != nil
         case let .enrollment(flow): flow.editsText
         case let .passwordReset(flow): flow.editsText
         default: false

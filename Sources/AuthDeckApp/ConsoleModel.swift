@@ -18,6 +18,10 @@ public struct ConsoleModel: Equatable, Sendable {
     public var exchanges: [InspectorEntry] = []
     /// The emulator's outboxes, as last fetched.
     public var outbox = Outbox()
+    /// The last consent at a simulated provider: the inspector shows its nonce and ID-token claims.
+    public var lastAuthorization: ProviderAuthorization?
+    /// The provider's profile from the last federated sign-in or link (`additionalUserInfo`).
+    public var lastAdditionalUserInfo: AdditionalUserInfo?
     public let backendName: String
 
     public init(backendName: String) {
@@ -58,12 +62,15 @@ public struct ConsoleModel: Equatable, Sendable {
             busy = nil
             switch result {
             case let .success(data):
+                let pending = screen.pendingLink
+                remember(data.additionalUserInfo)
                 adopt(data.user)
                 screen = .account(AccountFocus())
                 banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
-                return [.loadCart(uid: data.user.uid)]
+                return continuePendingLink(pending, signedIn: data.user)
             case let .failure(error):
                 if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .signIn) }
+                if let effects = routeSignInFailure(error) { return effects }
                 showFailureOnForm(error)
                 return []
             }
@@ -71,10 +78,12 @@ public struct ConsoleModel: Equatable, Sendable {
             busy = nil
             switch result {
             case let .success(data):
+                remember(data.additionalUserInfo)
                 adopt(data.user)
                 screen = .account(AccountFocus())
                 banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
             case let .failure(error):
+                if let effects = routeLinkFailure(error) { return effects }
                 showFailureOnForm(error)
             }
             return []
@@ -147,11 +156,13 @@ public struct ConsoleModel: Equatable, Sendable {
                 overlay = .inspector(selection: min(selection, max(entries.count - 1, 0)))
             }
             return []
+        case .providerDirectoryLoaded, .simulatedIdentityAdded, .providerAuthorized, .conflictAccountLoaded, .mergeFinished:
+            return handleFederated(event)
         }
     }
 
     /// A failed submit keeps the email, never the password, and focuses what needs fixing.
-    private mutating func showFailureOnForm(_ error: AuthError) {
+    mutating func showFailureOnForm(_ error: AuthError) {
         banner = .error(error)
         guard case var .credentialForm(form) = screen else { return }
         form.password.text = ""
@@ -185,6 +196,7 @@ public struct ConsoleModel: Equatable, Sendable {
     }
 
     private mutating func requireReauthentication(for operation: SensitiveOperation) -> [ConsoleEffect] {
+        if let user, let effects = requireFederatedReauthentication(of: user, for: operation) { return effects }
         guard let user, let email = user.providerData.first(where: { $0.providerID == EmailAuthProvider.id })?.email ?? user.email else {
             banner = Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
                             detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")

@@ -41,6 +41,18 @@ public enum ConsoleView {
             PhoneScreen.draw(flow, outbox: model.outbox, on: canvas, in: content)
         case let .passwordReset(flow):
             PasswordResetScreen.draw(flow, on: canvas, in: content)
+        case let .linking(state):
+            LinkingScreen.draw(model, state: state, on: canvas, in: content)
+        case let .providerForm(form):
+            ProviderFormScreen.draw(form, on: canvas, in: content)
+        case let .consent(consent):
+            ConsentScreen.draw(consent, on: canvas, in: content)
+        case let .conflict(conflict):
+            ConflictScreen.draw(conflict, on: canvas, in: content)
+        case let .pendingLink(state):
+            PendingLinkScreen.draw(state, on: canvas, in: content)
+        case let .reauthMethods(operation, selection):
+            ReauthMethodsScreen.draw(model, operation: operation, selection: selection, on: canvas, in: content)
         }
         // The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
         if !(model.screen.showsQRCode && canvas.size.height < 28) { drawBanner(model, on: canvas) }
@@ -49,7 +61,8 @@ public enum ConsoleView {
             HelpOverlay.draw(on: canvas, title: "Keys: \(model.screen.title)",
                              entries: model.helpEntries)
         case let .inspector(selection):
-            InspectorScreen.draw(model.exchanges, selection: selection, on: canvas)
+            InspectorScreen.draw(model.exchanges, selection: selection, authorization: model.lastAuthorization,
+                                 additionalUserInfo: model.lastAdditionalUserInfo, on: canvas)
         case let .outbox(selection):
             OutboxScreen.draw(model.outbox, selection: selection, on: canvas)
         case nil:
@@ -124,6 +137,12 @@ extension Screen {
         case .secondFactorChallenge: "Second factor"
         case let .phone(flow): flow.title
         case .passwordReset: "Reset password"
+        case .linking: "Sign-in methods"
+        case let .providerForm(form): "\(FederatedProvider.displayName(form.provider.id)) request"
+        case let .consent(consent): "SIMULATED \(FederatedProvider.displayName(consent.provider.providerID))"
+        case .conflict: "Link conflict"
+        case .pendingLink: "Account exists"
+        case .reauthMethods: "Confirm it's you"
         }
     }
 
@@ -179,6 +198,7 @@ enum FormScreen {
         case .createAccount, .link: "At least 6 characters. Nothing is sent until you press enter on the password."
         case .signIn: "A wrong password and an unknown email get the same answer: email-enumeration protection is on."
         case .reauthenticate: "Your password, to prove the session is yours before a sensitive change."
+        case let .signInToLink(pending): "The password of the account that has this email; \(FederatedProvider.displayName(pending.providerID)) is linked to it next."
         }
         for (index, line) in TextWidth.wrap(hint, width: frame.width - 2).enumerated() {
             canvas.put(line, row: frame.row + 9 + index, column: frame.column + 1, style: .dim)

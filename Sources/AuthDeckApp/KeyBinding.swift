@@ -10,6 +10,7 @@ public enum Intent: Equatable, Sendable {
     case link, unlink, changePassword, deleteAccount, signOut
     case confirm, cancel, toggle
     case verifyEmail, secondFactors, enrollSms, enrollTotp, linkPhone, messages, resend, refresh
+    case addIdentity, toggleHideEmail
 }
 
 public struct KeyBinding: Equatable, Sendable {

@@ -6,14 +6,19 @@ extension EmbeddedBackend {
     /// First factors that cannot be combined with a second (Firebase's list).
     static let multiFactorIneligibleProviders: Set<String> = ["anonymous", "phone", "custom", "gc.apple.com"]
     static let maximumSecondFactors = 5
+    typealias SecondFactorChallenge = (mfaPendingCredential: String, mfaInfo: [MfaEnrollment])
     private static let pendingCredentialIssuer = "authdeck:mfaPendingCredential"
 
     // MARK: After the first factor
 
     /// What a first factor leads to for `user`: nil when it has no second factor (issue tokens), else
     /// the pending credential and the hints to answer with instead of tokens. Every sign-in calls this.
-    func secondFactorChallenge(for user: UserRecord, signInProvider: String) throws -> (mfaPendingCredential: String, mfaInfo: [MfaEnrollment])? {
-        let enrollments = try store.read { try user.enrollments(in: $0) }
+    func secondFactorChallenge(for user: UserRecord, signInProvider: String) throws -> SecondFactorChallenge? {
+        try store.read { try secondFactorChallenge(for: user, signInProvider: signInProvider, in: $0) }
+    }
+
+    func secondFactorChallenge(for user: UserRecord, signInProvider: String, in db: Database) throws -> SecondFactorChallenge? {
+        let enrollments = try user.enrollments(in: db)
         guard !enrollments.isEmpty else { return nil }
         let now = nowSeconds
         // Signed with the ID-token key, under another issuer: unforgeable, expiring, and never mistaken

@@ -45,6 +45,10 @@ public final class HTTPTransport: IdentityBackend {
 
     public func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {
         let endpoint = request.resolvedEndpoint
+        // The emulator's own endpoints (outboxes, the simulated providers) do not exist at Google.
+        if endpoint.host == .emulator, target == .production {
+            throw IdentityToolkitError.server(status: 404, message: "NOT_FOUND : \(endpoint.emulatorPath) exists only on emulators")
+        }
         let isGet = R.httpMethod == "GET"
         let body = isGet ? Data() : try WireCoding.encoder().encode(request)
         var http = HTTPClientRequest(url: url(for: endpoint))

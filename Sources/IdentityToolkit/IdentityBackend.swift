@@ -6,7 +6,7 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public enum Host: String, Sendable {
         case identityToolkit = "identitytoolkit.googleapis.com"
         case secureToken = "securetoken.googleapis.com"
-        /// The emulator's own endpoints (`/emulator/v1/projects/{id}/…`): outboxes, config.
+        /// The emulator's own endpoints (`/emulator/...`: outboxes, simulated providers); they exist only on emulators.
         case emulator = "emulator"
     }
 

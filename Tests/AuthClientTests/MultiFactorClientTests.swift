@@ -310,4 +310,26 @@ struct MultiFactorClientTests {
             #expect(restored?.enrolledFactors == [])
         }
     }
+
+    @Test(arguments: BackendTransport.allCases)
+    func aFederatedSignInOfAnAccountWithASecondFactorGetsTheResolverToo(_ transport: BackendTransport) async throws {
+        try await withHarness(transport) { harness in
+            let auth = harness.auth()
+            let user = try await harness.verifiedUser(auth, "alan@gmail.com")
+            try await harness.enrollPhone(auth, "+15555550100", name: "Work phone")
+            await auth.signOut()
+            let consent = try await harness.consent(google, name: "Alan Turing", email: "alan@gmail.com")
+            let resolver = try await secondFactorResolver { _ = try await auth.signIn(with: consent.credential) }
+            #expect(resolver.firstFactorProviderID == "google.com")
+            guard case let .phone(hint)? = resolver.hints.first else { Issue.record("no phone hint"); return }
+            let verificationID = try await PhoneAuthProvider.provider(auth: auth).verifyPhoneNumber(with: hint, multiFactorSession: resolver.session)
+            let credential = PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: try await harness.code(for: verificationID))
+            let result = try await resolver.resolveSignIn(with: PhoneMultiFactorGenerator.assertion(with: credential))
+            #expect(result.user.uid == user.uid)
+            #expect(result.additionalUserInfo?.providerID == "google.com")
+            let token = try await auth.idTokenResult()
+            #expect(token.signInProvider == "google.com")
+            #expect(token.signInSecondFactor == "phone")
+        }
+    }
 }

@@ -180,14 +180,16 @@ struct VerificationConsoleTests {
     }
 
     @Test func phoneSignInAndLinkingComeAndGoFromTheRightScreens() {
+        let phone = SignInMethod.allCases.firstIndex(of: .phone) ?? 0
+        let reset = SignInMethod.allCases.firstIndex(of: .resetPassword) ?? 0
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(selection: 3)
+        model.screen = .signInMethods(selection: phone)
         var store = FlowStore(model)
         store.send(.key(.enter)) { $0.screen = .phone(PhoneFlow(purpose: .signIn)) }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: 3) }
-        store.send(.key(.down)) { $0.screen = .signInMethods(selection: 4) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: phone) }
+        store.model.screen = .signInMethods(selection: reset)
         store.send(.key(.enter)) { $0.screen = .passwordReset(PasswordResetFlow()) }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: 4) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: reset) }
 
         let user = Fixtures.passwordUser()
         store = FlowStore(Fixtures.signedIn(user))

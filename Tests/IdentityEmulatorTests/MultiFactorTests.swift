@@ -327,4 +327,26 @@ import Testing
         _ = try await harness.refresh(withdrawn.refreshToken)
         #expect(try await harness.signIn("ada@example.com").idToken != nil)
     }
+
+    @Test func aFederatedSignInAsksForTheSecondFactorToo() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let ada = try await harness.verifiedUser("ada@gmail.com")
+        let (_, secret) = try await harness.enrollTotp(ada.idToken)
+        let identity = try await harness.addIdentity("google.com", "Ada Lovelace", "ada@gmail.com")
+        let answer = try await harness.authorize("google.com", identity.subject)
+        harness.clock.advance(30)
+        let first = try await harness.signInWithIdp(postBody("google.com", idToken: answer.idToken))
+        #expect(first.localId == ada.localId)
+        #expect(first.idToken == nil && first.refreshToken == nil)
+        let pending = try #require(first.mfaPendingCredential)
+        let hint = try #require(first.mfaInfo?.first)
+        #expect(hint.totpInfo != nil)
+        let done = try await harness.api.call(FinalizeMfaSignInRequest(
+            mfaPendingCredential: pending, mfaEnrollmentId: hint.mfaEnrollmentId,
+            totpVerificationInfo: TotpVerificationInfo(verificationCode: Totp.code(secret: secret, at: Int64(harness.clock.seconds)))))
+        let firebase = firebaseClaims(of: done.idToken)
+        #expect(firebase["sign_in_provider"] as? String == "google.com")
+        #expect(firebase["sign_in_second_factor"] as? String == "totp")
+    }
 }
