@@ -83,7 +83,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
         case let (.enteringSmsCode(phone, _, _), .back):
             step = .enteringNumber(TextField(text: phone, maxLength: 24))
             return [.banner(nil)]
-        case let (.namingPhone(phone, verificationID, code, name), .submit):
+        case let (.namingPhone(_, verificationID, code, name), .submit):
             let displayName = name.text.trimmingCharacters(in: .whitespaces)
             guard !displayName.isEmpty else { return [.banner(Banner(.error, "Give the factor a name, e.g. \"Work phone\"."))] }
             let credential = PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code)
