@@ -76,12 +76,19 @@ extension EmbeddedBackend {
     private func importUser(_ imported: ImportedUser, hashParameters: ScryptParameters?, allowOverwrite: Bool, in db: Database) throws {
         guard let localId = imported.localId, !localId.isEmpty else { throw ImportRejection(message: "localId is missing") }
         guard localId.count <= 128 else { throw ImportRejection(message: "localId is longer than 128 characters") }
-        if let mfa = imported.mfaInfo, !mfa.isEmpty {
-            throw ImportRejection(message: "((second factors cannot be imported here; enroll them after sign-in))")
-        }
         let email = try imported.email.map { raw -> String in
             guard let email = EmailAddress.normalized(raw) else { throw ImportRejection(message: "email is invalid") }
             return email
+        }
+        let secondFactors: [RequestedSecondFactor]
+        do {
+            secondFactors = try requestedSecondFactors(imported.mfaInfo ?? [], field: "users.mfa_info")
+        } catch let failure as BackendFailure {
+            throw ImportRejection(message: failure.message)
+        }
+        if !secondFactors.isEmpty {
+            guard email != nil else { throw ImportRejection(message: "Second factor account requires email to be presented.") }
+            guard imported.emailVerified == true else { throw ImportRejection(message: "Second factor account requires email to be verified.") }
         }
         let phone = try imported.phoneNumber.map { raw -> String in
             guard let phone = E164PhoneNumber.validated(raw) else { throw ImportRejection(message: "phone number format is invalid") }
@@ -140,6 +147,11 @@ extension EmbeddedBackend {
         if let email, passwordHash != nil { try ProviderRecord.password(localId: localId, email: email).insert(db) }
         if let phone { try Self.phoneProvider(localId: localId, phoneNumber: phone).insert(db) }
         for provider in providers { try provider.insert(db) }
+        do {
+            try replaceSecondFactors(of: localId, with: secondFactors, in: db)
+        } catch let failure as BackendFailure {
+            throw ImportRejection(message: failure.message)
+        }
         if let passwordHash, let hashParameters, !hashParameters.isSame(as: store.scrypt) {
             try ImportedPasswordHashRecord(localId: localId, passwordHash: passwordHash, parameters: hashParameters).insert(db)
         }

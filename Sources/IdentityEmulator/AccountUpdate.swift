@@ -31,6 +31,7 @@ extension EmbeddedBackend {
             return phone
         } : nil
         let customAttributes = admin ? try body.customAttributes.map(Self.validatedCustomAttributes) : nil
+        let secondFactors = admin ? try body.mfa.map { try requestedSecondFactors($0.enrollments ?? [], field: "mfa.enrollments") } : nil
         let emailChanges = newEmail != nil && newEmail != session?.user.email
         if let session, emailChanges || body.password != nil { try requireRecentSignIn(session) }
 
@@ -103,6 +104,8 @@ extension EmbeddedBackend {
                     try ProviderRecord.filter(ProviderRecord.Columns.localId == localId && ProviderRecord.Columns.providerId == "phone").deleteAll(db)
                     try Self.phoneProvider(localId: localId, phoneNumber: newPhoneNumber).insert(db)
                 }
+                // `mfa` replaces the factors whole: an empty list (or `mfa: {}`) removes them all.
+                if let secondFactors { try replaceSecondFactors(of: localId, with: secondFactors, in: db) }
                 if let disable = body.disableUser {
                     user.disabled = disable
                     if disable { try RefreshTokenRecord.revokeAll(localId: localId, in: db) }

@@ -6,7 +6,7 @@ extension EmbeddedBackend {
     /// `projects/{projectId}/accounts`: an administrator creates a user. Unlike `accounts:signUp`
     /// from an app, it may choose the uid, set verified/disabled/phone, and it returns no tokens.
     func createAccount(_ body: CreateAccountBody) throws -> SignUpResponse {
-        if let mfa = body.mfaInfo, !mfa.isEmpty { throw BackendFailure.secondFactorOnCreate }
+        let secondFactors = try requestedSecondFactors(body.mfaInfo ?? [], field: "mfa_info")
         let email = try body.email.map { raw -> String in
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
             return email
@@ -37,6 +37,7 @@ extension EmbeddedBackend {
             try user.insert(db)
             if let email, password != nil { try ProviderRecord.password(localId: localId, email: email).insert(db) }
             if let phone { try Self.phoneProvider(localId: localId, phoneNumber: phone).insert(db) }
+            try replaceSecondFactors(of: localId, with: secondFactors, in: db)
             return user
         }
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName)
@@ -68,9 +69,16 @@ extension EmbeddedBackend {
             let providers = try (limit >= 0 ? providerRequest.filter(localIds.contains(ProviderRecord.Columns.localId)) : providerRequest)
                 .fetchAll(db)
             let providersByUser = Dictionary(grouping: providers, by: \.localId)
+            // Second factors travel with the export, so that batchCreate can bring them back.
+            let enrollmentRequest = MfaEnrollmentRecord.order(MfaEnrollmentRecord.Columns.enrolledAt)
+            let enrollments = try (limit >= 0 ? enrollmentRequest.filter(localIds.contains(MfaEnrollmentRecord.Columns.localId)) : enrollmentRequest)
+                .fetchAll(db)
+            let enrollmentsByUser = Dictionary(grouping: enrollments, by: \.localId)
             let next = limit >= 0 && users.count >= limit ? users.last?.localId : nil
             return DownloadAccountResponse(
-                users: users.map { accountInfo($0, providers: providersByUser[$0.localId] ?? [], redacted: false) },
+                users: users.map {
+                    accountInfo($0, providers: providersByUser[$0.localId] ?? [], enrollments: enrollmentsByUser[$0.localId] ?? [], redacted: false)
+                },
                 nextPageToken: next)
         }
     }

@@ -12,8 +12,6 @@ extension BackendFailure {
     static let invalidDuration = badRequest("INVALID_DURATION")
     static let localIdListExceedsLimit = badRequest("LOCAL_ID_LIST_EXCEEDS_LIMIT")
     static func duplicateLocalIdInRequest(_ localId: String) -> BackendFailure { badRequest("DUPLICATE_LOCAL_ID : \(localId)") }
-    static let secondFactorOnCreate = BackendFailure(
-        status: 501, message: "NOT_IMPLEMENTED : ((mfaInfo cannot be set when creating or importing a user here; enroll factors after sign-in))")
     static let duplicateEmailsUnsupported = BackendFailure(
         status: 501, message: "NOT_IMPLEMENTED : ((AuthDeck keeps one account per email; signIn.allowDuplicateEmails cannot be turned on))")
 

@@ -14,7 +14,7 @@ struct CreateAccountBody: Decodable {
     var phoneNumber: String?
     var emailVerified: Bool?
     var disabled: Bool?
-    var mfaInfo: [JSONValue]?
+    var mfaInfo: [AdminMfaEnrollment]?
 }
 
 /// `projects/{projectId}/accounts:batchCreate` (the Admin SDK's `import_users`).
@@ -48,7 +48,7 @@ struct ImportedUser: Decodable {
     /// Milliseconds since 1970.
     var lastLoginAt: Int64Text?
     var providerUserInfo: [ImportedProvider]?
-    var mfaInfo: [JSONValue]?
+    var mfaInfo: [AdminMfaEnrollment]?
 }
 
 struct ImportedProvider: Decodable {
@@ -59,6 +59,21 @@ struct ImportedProvider: Decodable {
     var displayName: String?
     var photoUrl: String?
     var phoneNumber: String?
+}
+
+/// The `mfa` of an administrator's `accounts:update`: the account's second factors, replaced whole.
+struct AdminMfaBody: Decodable {
+    var enrollments: [AdminMfaEnrollment]?
+}
+
+/// One second factor as an administrator sets it (`mfa.enrollments[]`, or `mfaInfo[]` on create and import).
+struct AdminMfaEnrollment: Decodable {
+    var mfaEnrollmentId: String?
+    var displayName: String?
+    var phoneInfo: String?
+    /// RFC 3339.
+    var enrolledAt: String?
+    var totpInfo: JSONValue?
 }
 
 /// `projects/{projectId}/accounts:batchDelete`.

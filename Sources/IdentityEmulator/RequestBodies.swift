@@ -45,6 +45,7 @@ struct UpdateBody: Decodable {
     var customAttributes: String?
     var validSince: Int64Text?
     var phoneNumber: String?
+    var mfa: AdminMfaBody?
 }
 
 struct DeleteBody: Decodable {

@@ -116,7 +116,7 @@ import Testing
             "localId is missing", "email is invalid", "localId belongs to an existing account - can not overwrite.",
             "Custom claims provided include a reserved claim.", "Custom claims provided are too large.",
             "email exists in other account in database", "phone number format is invalid",
-            "((second factors cannot be imported here; enroll them after sign-in))",
+            "Second factor account requires email to be presented.",
             "raw id exists in other account in database", "federatedId or (providerId & rawId) is required",
         ])
         let imported = try await harness.adminLookup(["localId": ["ok-1", "ok-2", "bad-email", "reserved", "dup-raw"]])

@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+
+/// A second factor an administrator asked for (`mfa.enrollments[]` or `mfaInfo[]`), checked but not stored.
+struct RequestedSecondFactor: Equatable {
+    enum Kind: Equatable {
+        case phone(String)
+        /// A TOTP factor the account already has, named by its id: an administrator cannot make a
+        /// TOTP secret (the user's authenticator must scan it), only keep one across a replacement.
+        case keptTotp
+    }
+
+    var mfaEnrollmentId: String?
+    var displayName: String?
+    var kind: Kind
+    /// Milliseconds since 1970.
+    var enrolledAt: Int64?
+}
+
+extension BackendFailure {
+    static let invalidMfaPhoneNumber = badRequest("INVALID_MFA_PHONE_NUMBER : Invalid format.")
+    static let duplicateMfaEnrollmentId = badRequest("DUPLICATE_MFA_ENROLLMENT_ID")
+    static let totpFactorNotKept = badRequest(
+        "INVALID_ARGUMENT : ((an administrator cannot enroll a TOTP factor, only keep an enrolled one by its mfaEnrollmentId))")
+}
+
+extension EmbeddedBackend {
+    /// Checks an administrator's list of second factors: E.164 numbers, each number and id once,
+    /// at most five. `field` names the list in errors, as Google's messages do.
+    func requestedSecondFactors(_ entries: [AdminMfaEnrollment], field: String) throws -> [RequestedSecondFactor] {
+        guard entries.count <= Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
+        var numbers = Set<String>()
+        var ids = Set<String>()
+        return try entries.enumerated().map { index, entry in
+            let id = entry.mfaEnrollmentId.flatMap { $0.isEmpty ? nil : $0 }
+            if let id, !ids.insert(id).inserted { throw BackendFailure.duplicateMfaEnrollmentId }
+            let kind: RequestedSecondFactor.Kind
+            if let phone = entry.phoneInfo {
+                guard entry.totpInfo == nil else { throw BackendFailure.mfaProviderNotSupported }
+                guard let number = E164PhoneNumber.validated(phone) else { throw BackendFailure.invalidMfaPhoneNumber }
+                guard numbers.insert(number).inserted else { throw BackendFailure.secondFactorExists }
+                kind = .phone(number)
+            } else if entry.totpInfo != nil, id != nil {
+                kind = .keptTotp
+            } else {
+                throw entry.totpInfo == nil ? BackendFailure.invalidMfaPhoneNumber : BackendFailure.totpFactorNotKept
+            }
+            let enrolledAt = try entry.enrolledAt.map { text -> Int64 in
+                guard let date = Self.parseRFC3339(text) else {
+                    throw BackendFailure.invalidArgument("Invalid value at '\(field)[\(index)].enrolled_at' (type.googleapis.com/google.protobuf.Timestamp), \"\(text)\"")
+                }
+                return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            }
+            return RequestedSecondFactor(mfaEnrollmentId: id, displayName: entry.displayName.flatMap { $0.isEmpty ? nil : $0 },
+                                         kind: kind, enrolledAt: enrolledAt)
+        }
+    }
+
+    /// Replaces the account's second factors with `requested`. A factor named by an id the account
+    /// already has keeps its enrollment time unless one is given (and a TOTP factor its secret); a
+    /// factor without an id gets a new one. An id of another account's factor is refused.
+    func replaceSecondFactors(of localId: String, with requested: [RequestedSecondFactor], in db: Database) throws {
+        let current = try MfaEnrollmentRecord.filter(MfaEnrollmentRecord.Columns.localId == localId).fetchAll(db)
+        let currentById = Dictionary(uniqueKeysWithValues: current.map { ($0.mfaEnrollmentId, $0) })
+        let records = try requested.map { factor -> MfaEnrollmentRecord in
+            let existing = factor.mfaEnrollmentId.flatMap { currentById[$0] }
+            switch factor.kind {
+            case .keptTotp:
+                guard var kept = existing, kept.factor == .totp else { throw BackendFailure.totpFactorNotKept }
+                kept.displayName = factor.displayName
+                kept.enrolledAt = factor.enrolledAt ?? kept.enrolledAt
+                return kept
+            case let .phone(number):
+                let id = factor.mfaEnrollmentId ?? SecureRandom.localId()
+                if existing == nil, try MfaEnrollmentRecord.exists(db, key: id) { throw BackendFailure.duplicateMfaEnrollmentId }
+                return MfaEnrollmentRecord(mfaEnrollmentId: id, localId: localId, factor: .phone, displayName: factor.displayName,
+                                           phoneNumber: number, enrolledAt: factor.enrolledAt ?? existing?.enrolledAt ?? nowMilliseconds)
+            }
+        }
+        for record in current { try record.delete(db) }
+        for record in records { try record.insert(db) }
+    }
+
+    static func parseRFC3339(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}
