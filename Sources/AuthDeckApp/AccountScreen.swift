@@ -92,6 +92,7 @@ enum InspectorScreen {
         guard entries.indices.contains(selection) else { return }
         let entry = entries[selection]
         var lines: [(String, Style)] = [("path   \(entry.path)", .normal)]
+        if let authorization = entry.authorization { lines.append(("auth   \(authorization)", .normal)) }
         lines += TextWidth.wrap("request  \(entry.request.isEmpty ? "(empty)" : entry.request)", width: inside.width - 2).map { ($0, .normal) }
         lines += TextWidth.wrap("response \(entry.response)", width: inside.width - 2).map { ($0, entry.isFailure || entry.status >= 400 ? .error : .normal) }
         if let authorization, entry.isFederatedStep {

@@ -10,6 +10,8 @@ public struct InspectorEntry: Equatable, Sendable {
     public var latencyMilliseconds: Int
     public var request: String
     public var response: String
+    /// The `Authorization` header, its credential hidden; only calls to the emulator's administrator endpoints carry one.
+    public var authorization: String?
     /// Claims of the ID token the response carried, if any.
     public var idTokenClaims: [String: JSONValue]?
 
@@ -21,6 +23,7 @@ public struct InspectorEntry: Equatable, Sendable {
         latencyMilliseconds = Int((exchange.latency * 1000).rounded())
         request = Redaction.redactJSON(exchange.requestBody)
         response = Redaction.redactJSON(exchange.responseBody)
+        authorization = exchange.authorization
         idTokenClaims = Self.idToken(in: exchange.responseBody).flatMap(UnverifiedJWT.claims(of:))
     }
 

@@ -3,8 +3,12 @@ import Foundation
 // The Firebase Auth Emulator's outboxes: the email actions and SMS codes it would have sent.
 // The embedded backend and `authdeck serve` answer the same paths.
 
+/// An emulator endpoint that a backend served with an administrator secret (`authdeck serve
+/// --admin-token`) keeps for administrators; the HTTP transport sends its admin token on these only.
+public protocol EmulatorAdministratorRequest: IdentityRequest {}
+
 /// `GET /emulator/v1/projects/{projectId}/oobCodes`.
-public struct ListOobCodesRequest: IdentityRequest, Equatable {
+public struct ListOobCodesRequest: EmulatorAdministratorRequest, Equatable {
     public static let endpoint = Endpoint(host: .emulator, path: "/v1/projects/{projectId}/oobCodes")
     public static let httpMethod = "GET"
     public typealias Response = ListOobCodesResponse
@@ -38,7 +42,7 @@ public struct ListOobCodesResponse: Codable, Sendable, Equatable {
 }
 
 /// `GET /emulator/v1/projects/{projectId}/verificationCodes`.
-public struct ListVerificationCodesRequest: IdentityRequest, Equatable {
+public struct ListVerificationCodesRequest: EmulatorAdministratorRequest, Equatable {
     public static let endpoint = Endpoint(host: .emulator, path: "/v1/projects/{projectId}/verificationCodes")
     public static let httpMethod = "GET"
     public typealias Response = ListVerificationCodesResponse

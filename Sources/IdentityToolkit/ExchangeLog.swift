@@ -11,8 +11,11 @@ public struct Exchange: Sendable, Identifiable {
     public let latency: TimeInterval
     public let requestBody: Data
     public let responseBody: Data
+    /// The `Authorization` header the call carried, its credential already hidden (`Bearer •••(32)`).
+    public let authorization: String?
 
-    public init(date: Date, method: String, path: String, status: Int, latency: TimeInterval, requestBody: Data, responseBody: Data) {
+    public init(date: Date, method: String, path: String, status: Int, latency: TimeInterval, requestBody: Data, responseBody: Data,
+                authorization: String? = nil) {
         self.date = date
         self.method = method
         self.path = path
@@ -20,6 +23,7 @@ public struct Exchange: Sendable, Identifiable {
         self.latency = latency
         self.requestBody = requestBody
         self.responseBody = responseBody
+        self.authorization = authorization
     }
 }
 

@@ -13,6 +13,9 @@ public final class HTTPTransport: IdentityBackend {
     public let target: HTTPBackendTarget
     public let exchanges: ExchangeLog
     private let apiKey: String
+    /// Sent as `Authorization: Bearer …` on the emulator's administrator endpoints (the outboxes),
+    /// which `authdeck serve --admin-token` guards; never on client calls, which must stay app calls.
+    private let emulatorAdminToken: String?
     private let client: HTTPClient
     private let requestTimeout: TimeAmount
 
@@ -21,12 +24,14 @@ public final class HTTPTransport: IdentityBackend {
 
     /// - Parameters:
     ///   - apiKey: the project's Web API key; the emulator accepts any non-empty key.
+    ///   - emulatorAdminToken: the administrator secret of an `authdeck serve --admin-token`, for its outboxes.
     ///   - connectTimeout: how long to wait for a TCP connection.
     ///   - requestTimeout: how long a whole exchange may take, connection included.
-    public init(target: HTTPBackendTarget, apiKey: String, exchanges: ExchangeLog = ExchangeLog(),
+    public init(target: HTTPBackendTarget, apiKey: String, exchanges: ExchangeLog = ExchangeLog(), emulatorAdminToken: String? = nil,
                 connectTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(30)) {
         self.target = target
         self.apiKey = apiKey
+        self.emulatorAdminToken = emulatorAdminToken
         self.exchanges = exchanges
         self.requestTimeout = TimeAmount(requestTimeout)
         var configuration = HTTPClient.Configuration()
@@ -58,6 +63,12 @@ public final class HTTPTransport: IdentityBackend {
             http.headers.add(name: "Content-Type", value: "application/json")
             http.body = .bytes(ByteBuffer(bytes: body))
         }
+        // The inspector shows that a credential went with the call, never the credential itself.
+        var authorization: String?
+        if let emulatorAdminToken, R.self is any EmulatorAdministratorRequest.Type {
+            http.headers.add(name: "Authorization", value: "Bearer \(emulatorAdminToken)")
+            authorization = "Bearer " + Redaction.hide(emulatorAdminToken)
+        }
 
         let date = Date()
         let started = ContinuousClock.now
@@ -71,12 +82,13 @@ public final class HTTPTransport: IdentityBackend {
             await exchanges.record(Exchange(
                 date: date, method: R.httpMethod, path: target.recordedPath(for: endpoint), status: 0,
                 latency: Self.seconds(ContinuousClock.now - started), requestBody: body,
-                responseBody: Self.transportErrorBody(failure)))
+                responseBody: Self.transportErrorBody(failure), authorization: authorization))
             throw failure
         }
         await exchanges.record(Exchange(
             date: date, method: R.httpMethod, path: target.recordedPath(for: endpoint), status: response.status,
-            latency: Self.seconds(ContinuousClock.now - started), requestBody: body, responseBody: response.body))
+            latency: Self.seconds(ContinuousClock.now - started), requestBody: body, responseBody: response.body,
+            authorization: authorization))
         return try WireCoding.decode(R.Response.self, from: response)
     }
 

@@ -29,7 +29,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Embedded backend: seconds after a sign-in during which sensitive operations are allowed (default 300). Lower it to demo reauthentication.", valueName: "SECONDS"))
     var recentLoginWindow: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Use the Firebase Auth Emulator (or `authdeck serve`) at HOST:PORT; overrides FIREBASE_AUTH_EMULATOR_HOST.", valueName: "HOST:PORT"))
+    @Option(name: .long, help: ArgumentHelp("Use the Firebase Auth Emulator (or `authdeck serve`) at HOST:PORT; overrides FIREBASE_AUTH_EMULATOR_HOST. A serve with --admin-token shows its outboxes only when AUTHDECK_ADMIN_TOKEN holds that token.", valueName: "HOST:PORT"))
     var emulator: String?
 
     @Option(name: .long, help: ArgumentHelp("Use this real Firebase / Identity Platform project (needs --api-key).", valueName: "ID"))
@@ -90,8 +90,11 @@ struct AuthDeckCommand: AsyncParsableCommand {
                            outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
                            backendName: backendName, directory: directory, logger: logger)
         case let .emulator(address):
-            // The emulator takes any non-empty API key.
-            try await withHTTPTransport(HTTPTransport(target: .emulator(address), apiKey: "authdeck")) { transport in
+            // The emulator takes any non-empty API key. An `authdeck serve --admin-token` keeps its outboxes
+            // for administrators: the same variable that gives serve its token gives it to the console.
+            let adminToken = ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+            let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken)
+            try await withHTTPTransport(transport) { transport in
                 // The emulator's outboxes are per project; the Firebase tools name it in GCLOUD_PROJECT.
                 let projectId = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration().projectId
                 try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,

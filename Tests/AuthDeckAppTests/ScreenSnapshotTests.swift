@@ -76,6 +76,16 @@ struct ScreenSnapshotTests {
         #expect(text.contains("sign_in_provider"))
     }
 
+    @Test func theInspectorShowsThatAnOutboxCallCarriedTheAdminTokenButNotTheToken() {
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        model.exchanges = [InspectorEntry(Exchange(date: Fixtures.created, method: "GET", path: "/emulator/v1/projects/p/oobCodes", status: 200,
+                                                   latency: 0.004, requestBody: Data(), responseBody: Data(#"{"oobCodes":[]}"#.utf8),
+                                                   authorization: "Bearer •••(23)"))]
+        model.overlay = .inspector(selection: 0)
+        let text = render(model)
+        #expect(text.contains("auth   Bearer •••(23)"))
+    }
+
     @Test func aTinyTerminalIsToldSo() {
         let text = render(Fixtures.signedIn(Fixtures.passwordUser()), size: Size(width: 60, height: 20))
         #expect(text.contains("too small"))

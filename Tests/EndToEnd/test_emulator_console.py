@@ -1,8 +1,10 @@
 """The real console in tmux against `authdeck serve` over HTTP, as against a Firebase Auth Emulator."""
 import os
 import re
+import uuid
 
 from test_console import UID, sign_in_with_email
+from test_multi_factor import create_account
 
 
 def test_the_console_drives_a_served_backend_over_http(console, served, data_dir):
@@ -142,3 +144,27 @@ def test_a_stopped_server_is_a_network_error_not_a_crash(console, served):
     c.keys("Escape")
     c.keys("C-c")
     assert c.wait_exit() == "0"
+
+
+def test_the_outbox_of_a_server_with_an_admin_token(console, served):
+    # The console takes the token from the variable serve reads, never from its command line.
+    token = f"e2e-admin-{uuid.uuid4().hex}"
+    server = served(extra_args=["--admin-token", token])
+    c = console(extra_args=["--emulator", server.address], env={"AUTHDECK_ADMIN_TOKEN": token})
+    create_account(c, "ada@example.com", "hunter22")
+    c.keys("v")
+    c.wait_for("verification email")
+    c.keys("m")
+    c.wait_for("Verify your email")
+    c.keys("Enter")
+    c.wait_for("Email verified")
+    c.wait_for(r"ada@example.com \(verified\)")
+
+    c.keys("i")
+    c.wait_for("oobCodes 200")
+    assert token not in c.screen()
+    c.keys("Escape")
+    c.keys("q")
+    assert c.wait_exit() == "0"
+    with open(os.path.join(c.data_dir, "authdeck.log")) as log:
+        assert token not in log.read()
