@@ -11,6 +11,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     let store: AccountStore
     let signer: TokenSigner
     let providerKeys: SimulatedProviderKeys
+    let actionLinkOrigin = ActionLinkOrigin()
     let logger = Logger(label: "authdeck.identity-emulator")
 
     public var projectId: String { configuration.projectId }
@@ -54,7 +55,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         let path = LegacyRelyingPartyPaths.v1Path(for: requested) ?? requested
         switch request.method {
         case "POST": break
-        case "GET": return try routeGet(path)
+        case "GET": return try routeGet(path, query: query)
         default: throw BackendFailure.notFound(requested)
         }
         guard Self.servedPaths.contains(path) || Self.isVerificationPath(path) else { throw BackendFailure.notFound(requested) }

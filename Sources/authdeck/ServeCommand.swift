@@ -72,6 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
         let host = self.host
         let application = IdentityServer(backend: backend, host: host, port: port, logger: logger).application { port in
             let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            backend.setActionLinkOrigin(host: host, port: port)
             Self.announce("authdeck serve: listening on http://\(authority) for project \(projectId) (FIREBASE_AUTH_EMULATOR_HOST=\(authority))")
             logger.info("listening", metadata: ["address": "\(authority)", "project": "\(projectId)", "data": "\(directory.url.path)",
                                                "admin": "\(token == nil ? "Bearer owner (loopback)" : "admin token")"])
