@@ -17,10 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
             other address needs --admin-token, and then only `Bearer <token>` is an administrator.
             """)
 
-    @Option(name: .long, help: ArgumentHelp("Address to listen on (default 127.0.0.1).", valueName: "HOST"))
+    @Option(name: .long, help: ArgumentHelp("Address to listen on.", valueName: "HOST"))
     var host = "127.0.0.1"
 
-    @Option(name: .long, help: ArgumentHelp("Port to listen on (default 9099, the emulator's; 0 picks a free one).", valueName: "PORT"))
+    @Option(name: .long, help: ArgumentHelp("Port to listen on (9099 is the emulator's; 0 picks a free one).", valueName: "PORT"))
     var port = 9099
 
     @Option(name: .long, help: ArgumentHelp("Project id the tokens are issued for (default authdeck-local).", valueName: "ID"))
