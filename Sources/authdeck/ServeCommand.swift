@@ -39,13 +39,19 @@ struct ServeCommand: AsyncParsableCommand {
         if let project, project.isEmpty || project.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-") }) {
             throw ValidationError("--project must be a project id: letters, digits and hyphens.")
         }
-        if let adminToken, adminToken.count < 16 {
-            throw ValidationError("--admin-token must be at least 16 characters.")
+        // The variable is held to the same rule as the flag: it is what guards a reachable server.
+        if let token = resolvedAdminToken(), token.count < 16 {
+            throw ValidationError("\(adminToken == nil ? Self.adminTokenVariable : "--admin-token") must be at least 16 characters.")
         }
     }
 
+    /// `--admin-token`, else `AUTHDECK_ADMIN_TOKEN` when set and not empty.
+    private func resolvedAdminToken() -> String? {
+        adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func run() async throws {
-        let token = adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let token = resolvedAdminToken()
         guard IdentityServer.isLoopback(host) || token != nil else {
             throw StartupError("Refusing to listen on \(host): without --admin-token anyone who can reach it would be an administrator (`Bearer owner`). Use a loopback address or set --admin-token.")
         }

@@ -110,6 +110,11 @@ def test_a_non_loopback_address_needs_an_admin_token(served, tmp_path):
     lines = refused.stderr.strip().splitlines()
     assert len(lines) == 1 and "0.0.0.0" in lines[0] and "--admin-token" in lines[0]
     assert not os.path.exists(tmp_path / "identity.sqlite")
+    # The token from the environment is held to the flag's minimum length.
+    short = subprocess.run([_binary(), "serve", "--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path)],
+                           capture_output=True, text=True, timeout=20, env={**os.environ, "AUTHDECK_ADMIN_TOKEN": "short"})
+    assert short.returncode != 0 and "AUTHDECK_ADMIN_TOKEN must be at least 16 characters" in short.stderr
+    assert not os.path.exists(tmp_path / "identity.sqlite")
 
     # The admin-token rules, on loopback: the test binds no address that others can reach.
     token = "an-admin-token-of-some-length"
