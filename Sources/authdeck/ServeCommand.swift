@@ -17,10 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
             other address needs --admin-token, and then only `Bearer <token>` is an administrator.
             """)
 
-    @Option(name: .long, help: ArgumentHelp("Address to listen on (default 127.0.0.1).", valueName: "HOST"))
+    @Option(name: .long, help: ArgumentHelp("Address to listen on; any other than loopback needs --admin-token.", valueName: "HOST"))
     var host = "127.0.0.1"
 
-    @Option(name: .long, help: ArgumentHelp("Port to listen on (default 9099, the emulator's; 0 picks a free one).", valueName: "PORT"))
+    @Option(name: .long, help: ArgumentHelp("Port to listen on (9099 is the emulator's; 0 picks a free one).", valueName: "PORT"))
     var port = 9099
 
     @Option(name: .long, help: ArgumentHelp("Project id the tokens are issued for (default authdeck-local).", valueName: "ID"))
@@ -75,8 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw StartupError(String(describing: error))
         }
         let projectId = backend.projectId
-        let host = self.host
-        let application = IdentityServer(backend: backend, host: host, port: port, logger: logger).application { port in
+        let server = IdentityServer(backend: backend, host: host, port: port, logger: logger)
+        let host = server.host
+        let application = server.application { port in
             let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
             Self.announce("authdeck serve: listening on http://\(authority) for project \(projectId) (FIREBASE_AUTH_EMULATOR_HOST=\(authority))")
             logger.info("listening", metadata: ["address": "\(authority)", "project": "\(projectId)", "data": "\(directory.url.path)",
