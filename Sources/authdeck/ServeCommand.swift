@@ -55,25 +55,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard IdentityServer.isLoopback(host) || token != nil else {
             throw StartupError("Refusing to listen on \(host): without --admin-token anyone who can reach it would be an administrator (`Bearer owner`). Use a loopback address or set --admin-token.")
         }
-        let directory: DataDirectory
-        do {
-            directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: data))
-        } catch {
-            throw StartupError(String(describing: error))
-        }
-        LoggingSystem.bootstrap(try FileLogHandler.open(directory.file("authdeck.log")))
+        let directory = try StartupSteps.openDataDirectory(explicit: data)
         let logger = Logger(label: "authdeck.serve")
 
         var configuration = EmbeddedBackendConfiguration()
         if let project { configuration.projectId = project }
         configuration.adminToken = token
-        let backend: EmbeddedBackend
-        do {
-            backend = try EmbeddedBackend(dataDirectory: directory.url, configuration: configuration)
-        } catch {
-            logger.critical("cannot open the data", metadata: ["error": "\(error)"])
-            throw StartupError(String(describing: error))
-        }
+        let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
         let projectId = backend.projectId
         let server = IdentityServer(backend: backend, host: host, port: port, logger: logger)
         let host = server.host
