@@ -24,7 +24,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurses", path: "Sources/CCurses", pkgConfig: "ncursesw",
                        providers: [.apt(["libncurses-dev"])]),
-        .target(name: "TerminalUI", dependencies: ["CCurses"]),
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "TerminalUI", dependencies: ["CCurses", "CQREncode"]),
         .target(name: "IdentityToolkit", dependencies: [
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -48,7 +50,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "AuthClient", dependencies: ["IdentityToolkit"]),
+        .target(name: "AuthClient", dependencies: [
+            "IdentityToolkit",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "AppData", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),

@@ -5,10 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for header in /usr/include/ncursesw/curses.h /usr/include/sqlite3.h; do
-    [ -f "$header" ] || need_apt+=(libncurses-dev libsqlite3-dev)
+for header in /usr/include/ncursesw/curses.h /usr/include/sqlite3.h /usr/include/qrencode.h; do
+    [ -f "$header" ] || need_apt+=(libncurses-dev libsqlite3-dev libqrencode-dev)
 done
 command -v tmux >/dev/null || need_apt+=(tmux)
+# Decodes the QR code the TOTP enrollment screen draws, as a phone camera would.
+command -v zbarimg >/dev/null || need_apt+=(zbar-tools)
 command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
 if [ ${#need_apt[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
@@ -28,6 +30,8 @@ python3 -c 'import pytest' 2>/dev/null || pip_install pytest
 python3 -c 'import jwt, cryptography' 2>/dev/null || pip_install PyJWT cryptography
 # The interop suite: the Firebase Admin SDK for Python against authdeck serve, requests for REST calls.
 python3 -c 'import firebase_admin, requests' 2>/dev/null || pip_install firebase-admin requests
+# An authenticator app's TOTP, independent of AuthDeck's, for the MFA end-to-end test.
+python3 -c 'import pyotp' 2>/dev/null || pip_install pyotp
 
 swift build --build-tests
 swift test --skip-build

@@ -10,7 +10,7 @@ public actor Auth {
     public nonisolated let backend: any IdentityBackend
     private let store: (any SessionStore)?
     private let clock: @Sendable () -> Date
-    private var session: PersistedSession?
+    private(set) var session: PersistedSession?
     private var listeners: [UUID: AsyncStream<User?>.Continuation] = [:]
 
     public init(backend: any IdentityBackend, sessionStore: (any SessionStore)? = nil,
@@ -74,7 +74,8 @@ public actor Auth {
         let tokens = try await exchange(credential)
         let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
                                               expiresIn: tokens.expiresIn, anonymous: false)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+        return AuthDataResult(user: user, additionalUserInfo: tokens.additionalUserInfo
+            ?? AdditionalUserInfo(providerID: credential.provider, isNewUser: tokens.isNewUser ?? false), credential: tokens.providerCredential)
     }
 
     /// Signs in with the credential again, for operations that need a recent sign-in.
@@ -83,14 +84,15 @@ public actor Auth {
         let current = try requireUser()
         let tokens: SignInTokens
         do {
-            tokens = try await exchange(credential)
+            tokens = try await exchange(credential, autoCreate: false, reauthenticating: current.uid)
         } catch let error as AuthError where error.code == .userNotFound {
             throw AuthError(.userMismatch, serverMessage: error.serverMessage)
         }
         guard tokens.localId == current.uid else { throw AuthError(.userMismatch) }
         let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
                                               expiresIn: tokens.expiresIn, anonymous: current.isAnonymous)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+        return AuthDataResult(user: user, additionalUserInfo: tokens.additionalUserInfo
+            ?? AdditionalUserInfo(providerID: credential.provider, isNewUser: false), credential: tokens.providerCredential)
     }
 
     // MARK: Providers
@@ -108,6 +110,14 @@ public actor Auth {
             let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken,
                                                   expiresIn: response.expiresIn, anonymous: false)
             return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
+        case let .phone(phone):
+            return try await linkPhone(phone, idToken: idToken)
+        case let .oauth(oauth):
+            let response = try await performForCurrentUser(SignInWithIdpRequest(credential: oauth, idToken: idToken))
+            if let refusal = response.refusal { throw refusal }
+            let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken,
+                                                  expiresIn: response.expiresIn, anonymous: false)
+            return AuthDataResult(user: user, additionalUserInfo: response.additionalUserInfo, credential: response.providerCredential)
         }
     }
 
@@ -177,30 +187,73 @@ public actor Auth {
         signOutLocally()
     }
 
+    /// The signed-in user on an `Auth` of its own that persists nothing, as Firebase's `prevUser`
+    /// stays usable after signing in to another account (the link-conflict merge deletes it then).
+    public func detachedCurrentUser() -> Auth? {
+        guard let session else { return nil }
+        return Auth(backend: backend, clock: clock, session: session)
+    }
+
+    private init(backend: any IdentityBackend, clock: @escaping @Sendable () -> Date, session: PersistedSession) {
+        self.backend = backend
+        self.store = nil
+        self.clock = clock
+        self.session = session
+    }
+
     // MARK: Internals
 
-    private struct SignInTokens {
+    struct SignInTokens {
         var localId: String?
         var idToken: String?
         var refreshToken: String?
         var expiresIn: String?
+        var isNewUser: Bool?
+        var additionalUserInfo: AdditionalUserInfo?
+        var providerCredential: OAuthCredential?
     }
 
-    private func exchange(_ credential: AuthCredential) async throws -> SignInTokens {
+    /// The first factor's exchange. `autoCreate: false` (reauthentication) never creates an account for
+    /// an unknown provider identity; `reauthenticating` names the user a reauthentication must stay on.
+    private func exchange(_ credential: AuthCredential, autoCreate: Bool = true, reauthenticating uid: String? = nil) async throws -> SignInTokens {
         switch credential {
         case let .password(email, password):
             let response = try await perform(SignInWithPasswordRequest(email: email, password: password))
-            return SignInTokens(localId: response.localId, idToken: response.idToken,
-                                refreshToken: response.refreshToken, expiresIn: response.expiresIn)
+            return try firstFactorTokens(response, providerID: credential.provider, reauthenticating: uid)
+        case let .phone(phone):
+            return try firstFactorTokens(try await perform(phone.signInRequest(idToken: nil)), providerID: credential.provider,
+                                         reauthenticating: uid)
+        case let .oauth(oauth):
+            let response = try await perform(SignInWithIdpRequest(credential: oauth, autoCreate: autoCreate ? nil : false))
+            if let refusal = response.refusal { throw refusal }
+            var tokens = try firstFactorTokens(response, providerID: credential.provider, reauthenticating: uid)
+            tokens.additionalUserInfo = response.additionalUserInfo
+            tokens.providerCredential = response.providerCredential
+            return tokens
         }
     }
 
-    private func requireUser() throws -> User {
+    /// The one place every sign-in response passes through: an answer with `mfaPendingCredential`
+    /// and no tokens becomes `secondFactorRequired`, carrying a resolver for the hints.
+    func firstFactorTokens(_ response: some FirstFactorResponse, providerID: String, reauthenticating uid: String?) throws -> SignInTokens {
+        if response.idToken == nil, let pending = response.mfaPendingCredential {
+            let resolver = MultiFactorResolver(hints: (response.mfaInfo ?? []).compactMap(MultiFactorInfo.init),
+                                               session: MultiFactorSession(kind: .signIn(mfaPendingCredential: pending), auth: self),
+                                               firstFactorProviderID: providerID, reauthenticatingUID: uid)
+            var error = AuthError(.secondFactorRequired)
+            error.resolver = resolver
+            throw error
+        }
+        return SignInTokens(localId: response.localId, idToken: response.idToken, refreshToken: response.refreshToken,
+                            expiresIn: response.expiresIn, isNewUser: response.isNewUser)
+    }
+
+    func requireUser() throws -> User {
         guard let user = session?.user else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
         return user
     }
 
-    private func perform<R: IdentityRequest>(_ request: R) async throws -> R.Response {
+    func perform<R: IdentityRequest>(_ request: R) async throws -> R.Response {
         do {
             return try await backend.call(request)
         } catch {
@@ -210,7 +263,7 @@ public actor Auth {
 
     /// Like `perform`, and signs out when the backend says the session is gone for good
     /// (the user was deleted or disabled, or its tokens were revoked), as the SDKs do.
-    private func performForCurrentUser<R: IdentityRequest>(_ request: R) async throws -> R.Response {
+    func performForCurrentUser<R: IdentityRequest>(_ request: R) async throws -> R.Response {
         do {
             return try await perform(request)
         } catch let error as AuthError {
@@ -223,7 +276,7 @@ public actor Auth {
         [.userTokenExpired, .userNotFound, .userDisabled, .invalidUserToken].contains(code)
     }
 
-    private func establishSession(idToken: String?, refreshToken: String?, expiresIn: String?, anonymous: Bool) async throws -> User {
+    func establishSession(idToken: String?, refreshToken: String?, expiresIn: String?, anonymous: Bool) async throws -> User {
         guard let idToken, let refreshToken else {
             throw AuthError(.internalError, serverMessage: "the backend returned no tokens")
         }
@@ -237,7 +290,7 @@ public actor Auth {
         return user
     }
 
-    private func adoptTokens(idToken: String, refreshToken: String, expiresIn: String?) {
+    func adoptTokens(idToken: String, refreshToken: String, expiresIn: String?) {
         session?.idToken = idToken
         session?.refreshToken = refreshToken
         session?.expirationDate = expiration(of: idToken, expiresIn: expiresIn)
@@ -249,7 +302,7 @@ public actor Auth {
         return clock().addingTimeInterval(expiresIn.flatMap(TimeInterval.init) ?? 3600)
     }
 
-    private func validIDToken() async throws -> String {
+    func validIDToken() async throws -> String {
         guard let current = session else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
         if current.expirationDate.timeIntervalSince(clock()) <= Self.refreshMargin {
             try await refreshTokens()
@@ -272,7 +325,7 @@ public actor Auth {
         adoptTokens(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
     }
 
-    private func signOutLocally() {
+    func signOutLocally() {
         guard session != nil else { return }
         session = nil
         persist()

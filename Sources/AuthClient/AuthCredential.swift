@@ -3,10 +3,15 @@ import Foundation
 /// A proof of identity to sign in, link or reauthenticate with.
 public enum AuthCredential: Sendable, Equatable {
     case password(email: String, password: String)
+    case phone(PhoneAuthCredential)
+    /// A federated provider's credential (Apple, Google, Microsoft, Facebook).
+    case oauth(OAuthCredential)
 
     public var provider: String {
         switch self {
         case .password: EmailAuthProvider.id
+        case .phone: PhoneAuthProvider.id
+        case let .oauth(credential): credential.providerID
         }
     }
 }

@@ -6,10 +6,19 @@ import IdentityToolkit
 public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: AuthErrorCode
     public var serverMessage: String?
+    /// With `secondFactorRequired`: the enrolled factors, and how to finish signing in with one.
+    public var resolver: MultiFactorResolver?
+    /// `credentialAlreadyInUse`, `emailAlreadyInUse`, `accountExistsWithDifferentCredential`: a
+    /// credential that signs in to the account that owns the identity, without the provider again.
+    public var updatedCredential: AuthCredential?
+    /// The email the conflict is about.
+    public var email: String?
 
-    public init(_ code: AuthErrorCode, serverMessage: String? = nil) {
+    public init(_ code: AuthErrorCode, serverMessage: String? = nil, updatedCredential: AuthCredential? = nil, email: String? = nil) {
         self.code = code
         self.serverMessage = serverMessage
+        self.updatedCredential = updatedCredential
+        self.email = email
     }
 
     public var message: String { code.localizedDescription }

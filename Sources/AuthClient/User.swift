@@ -46,10 +46,12 @@ public struct User: Sendable, Equatable, Codable {
     public var providerData: [UserInfo]
     public var metadata: UserMetadata
     public var isDisabled: Bool
+    /// The second factors (`user.multiFactor.enrolledFactors` in Firebase).
+    public var enrolledFactors: [MultiFactorInfo]
 
     public init(uid: String, isAnonymous: Bool, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
                 phoneNumber: String? = nil, photoURL: String? = nil, providerData: [UserInfo] = [],
-                metadata: UserMetadata = UserMetadata(), isDisabled: Bool = false) {
+                metadata: UserMetadata = UserMetadata(), isDisabled: Bool = false, enrolledFactors: [MultiFactorInfo] = []) {
         self.uid = uid
         self.isAnonymous = isAnonymous
         self.email = email
@@ -60,6 +62,23 @@ public struct User: Sendable, Equatable, Codable {
         self.providerData = providerData
         self.metadata = metadata
         self.isDisabled = isDisabled
+        self.enrolledFactors = enrolledFactors
+    }
+
+    /// Sessions saved before second factors existed have no `enrolledFactors`; they restore with none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        uid = try container.decode(String.self, forKey: .uid)
+        isAnonymous = try container.decode(Bool.self, forKey: .isAnonymous)
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        emailVerified = try container.decode(Bool.self, forKey: .emailVerified)
+        displayName = try container.decodeIfPresent(String.self, forKey: .displayName)
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
+        photoURL = try container.decodeIfPresent(String.self, forKey: .photoURL)
+        providerData = try container.decode([UserInfo].self, forKey: .providerData)
+        metadata = try container.decode(UserMetadata.self, forKey: .metadata)
+        isDisabled = try container.decode(Bool.self, forKey: .isDisabled)
+        enrolledFactors = try container.decodeIfPresent([MultiFactorInfo].self, forKey: .enrolledFactors) ?? []
     }
 
     /// Builds the user from `accounts:lookup`. An account with any provider is not anonymous,
@@ -80,7 +99,8 @@ public struct User: Sendable, Equatable, Codable {
             providerData: providers,
             metadata: UserMetadata(creationDate: Self.date(milliseconds: account.createdAt),
                                    lastSignInDate: Self.date(milliseconds: account.lastLoginAt)),
-            isDisabled: account.disabled ?? false)
+            isDisabled: account.disabled ?? false,
+            enrolledFactors: (account.mfaInfo ?? []).compactMap(MultiFactorInfo.init))
     }
 
     static func date(milliseconds: String?) -> Date? {
@@ -93,19 +113,27 @@ public struct User: Sendable, Equatable, Codable {
 public struct AuthDataResult: Sendable, Equatable {
     public var user: User
     public var additionalUserInfo: AdditionalUserInfo?
+    /// After a federated sign-in: the provider's ID and access tokens, for calling its APIs.
+    public var credential: OAuthCredential?
 
-    public init(user: User, additionalUserInfo: AdditionalUserInfo?) {
+    public init(user: User, additionalUserInfo: AdditionalUserInfo?, credential: OAuthCredential? = nil) {
         self.user = user
         self.additionalUserInfo = additionalUserInfo
+        self.credential = credential
     }
 }
 
 public struct AdditionalUserInfo: Sendable, Equatable {
     public var providerID: String?
     public var isNewUser: Bool
+    /// The provider's profile (`rawUserInfo`): Graph `/me` for Microsoft, the claims for Apple, …
+    public var profile: [String: JSONValue]?
+    public var username: String?
 
-    public init(providerID: String?, isNewUser: Bool) {
+    public init(providerID: String?, isNewUser: Bool, profile: [String: JSONValue]? = nil, username: String? = nil) {
         self.providerID = providerID
         self.isNewUser = isNewUser
+        self.profile = profile
+        self.username = username
     }
 }

@@ -17,12 +17,14 @@ enum AccountScreen {
         if let badge { canvas.put(badge, row: frame.row, column: column + 9, style: .badge) }
 
         let token = model.token
-        let provider = token?.claims["firebase"]?["sign_in_provider"]?.stringValue ?? "—"
+        let firebase = token?.claims["firebase"]
+        let provider = (firebase?["sign_in_provider"]?.stringValue ?? "—") + (firebase?["sign_in_second_factor"]?.stringValue.map { " + \($0)" } ?? "")
         let expires = token?.claims["exp"]?.numberValue.map { ConsoleView.dateText(Date(timeIntervalSince1970: $0)) } ?? "—"
         let rows: [(String, String)] = [
             ("uid", user.uid),
             ("email", user.email.map { "\($0) (\(user.emailVerified ? "verified" : "not verified"))" } ?? "—"),
             ("display name", user.displayName ?? "—"),
+            ("2-step", secondFactorsText(user)),
             ("created", ConsoleView.dateText(user.metadata.creationDate)),
             ("last sign-in", ConsoleView.dateText(user.metadata.lastSignInDate)),
             ("ID token", token.map { "\($0.shortToken) · via \(provider) · expires \(expires)" } ?? "—"),
@@ -45,7 +47,7 @@ enum AccountScreen {
                 .draw(on: canvas, in: providers, focused: focus.pane == .providers)
         }
         let cartBox = Box.draw(on: canvas, frame: Rect(row: listTop, column: frame.column + leftWidth + 1, width: frame.width - leftWidth - 1, height: listHeight),
-                               title: "Cart (app data, \(model.cart.reduce(0) { $0 + $1.quantity }) items)", style: focus.pane == .cart ? .accent : .dim)
+                               title: "Cart (app data, \(itemCount(model.cart.reduce(0) { $0 + $1.quantity })))", style: focus.pane == .cart ? .accent : .dim)
         if model.cart.isEmpty {
             canvas.put("empty: press a to add an item", row: cartBox.row, column: cartBox.column + 1, style: .dim)
         } else {
@@ -57,16 +59,30 @@ enum AccountScreen {
         canvas.placeCursor(row: focusedBox.row + min(selected, max(focusedBox.height - 1, 0)), column: focusedBox.column)
     }
 
+    static func secondFactorsText(_ user: User) -> String {
+        guard user.email != nil else { return "—" }
+        guard !user.enrolledFactors.isEmpty else {
+            // The backend refuses a second factor on an unverified email (UNVERIFIED_EMAIL).
+            return user.emailVerified ? "off · f to add a second factor" : "off · verify the email (v) to add one"
+        }
+        let names = user.enrolledFactors.map { "\($0.factorID == "phone" ? "SMS" : "TOTP") \($0.displayName ?? "")" }
+        return "on: " + names.joined(separator: ", ") + " · f to manage"
+    }
+
+    static func itemCount(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+
     static func providerLine(_ info: UserInfo, width: Int) -> String {
         let detail = info.email ?? info.phoneNumber ?? info.displayName ?? info.uid
-        return TextWidth.pad(info.providerID, toCells: 12) + " " + detail
+        // 13 cells: the longest provider id, microsoft.com, stays whole.
+        return TextWidth.pad(info.providerID, toCells: 13) + " " + detail
     }
 }
 
 /// Every backend call: method, path, status, latency; the selected one's bodies (secrets
 /// shortened) and the claims of any ID token it returned.
 enum InspectorScreen {
-    static func draw(_ entries: [InspectorEntry], selection: Int, on canvas: any Canvas) {
+    static func draw(_ entries: [InspectorEntry], selection: Int, authorization: ProviderAuthorization? = nil,
+                     additionalUserInfo: AdditionalUserInfo? = nil, on canvas: any Canvas) {
         let frame = Rect(row: 1, column: 0, width: canvas.size.width, height: canvas.size.height - 2)
         let inside = Box.draw(on: canvas, frame: frame, title: "Inspector: \(entries.count) backend calls (secrets shortened)", style: .accent)
         guard !entries.isEmpty else {
@@ -84,6 +100,9 @@ enum InspectorScreen {
         var lines: [(String, Style)] = [("path   \(entry.path)", .normal)]
         lines += TextWidth.wrap("request  \(entry.request.isEmpty ? "(empty)" : entry.request)", width: inside.width - 2).map { ($0, .normal) }
         lines += TextWidth.wrap("response \(entry.response)", width: inside.width - 2).map { ($0, entry.isFailure || entry.status >= 400 ? .error : .normal) }
+        if let authorization, entry.isFederatedStep {
+            lines += FederatedInspector.lines(authorization, additionalUserInfo: additionalUserInfo, width: inside.width - 2)
+        }
         if let claims = entry.idTokenClaims {
             lines.append(("ID token claims:", .title))
             for key in claims.keys.sorted() {

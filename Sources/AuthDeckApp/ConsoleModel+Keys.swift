@@ -11,6 +11,8 @@ extension ConsoleModel {
             return [KeyBinding([.escape, .character("?"), .enter, .character("q")], "esc", "close help", .back)]
         case .inspector:
             return [.moveUp, .moveDown, KeyBinding([.escape, .character("i")], "esc", "close inspector", .back)]
+        case .outbox:
+            return outboxBindings
         case nil:
             return screenBindings
         }
@@ -28,7 +30,7 @@ extension ConsoleModel {
         case .launching:
             return []
         case .signInMethods:
-            return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), .inspector, .help, .quit]
+            return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), .messages, .inspector, .help, .quit]
         case .credentialForm, .changePassword:
             return formKeys
         case .addCartItem:
@@ -36,22 +38,40 @@ extension ConsoleModel {
         case let .account(focus):
             guard let user else { return [.quit] }
             // Actions first, then help and quit, so those two survive a narrow terminal's truncation.
-            var keys: [KeyBinding] = [.moveUp, .moveDown, .char("a", "add item", .addItem)]
+            var keys: [KeyBinding] = [.moveUp, .moveDown]
+            if user.email != nil, !user.emailVerified { keys.append(.char("v", "verify", .verifyEmail)) }
+            // Second factors need a verified email: the bar offers "verify" first, then "2-step".
+            if user.email != nil { keys.append(.char("f", "2-step", .secondFactors, inBar: user.emailVerified)) }
+            keys.append(.char("a", "add item", .addItem))
             if focus.pane == .cart, !cart.isEmpty { keys.append(.char("x", "remove item", .removeItem)) }
-            if !user.providerData.contains(where: { $0.providerID == EmailAuthProvider.id }) {
-                keys.append(.char("l", user.isAnonymous ? "upgrade" : "link email", .link))
-            }
+            keys.append(.char("l", user.isAnonymous ? "upgrade" : "link", .link))
             if focus.pane == .providers, !user.providerData.isEmpty { keys.append(.char("u", "unlink", .unlink)) }
             if user.providerData.contains(where: { $0.providerID == EmailAuthProvider.id }) {
-                keys.append(.char("p", "password", .changePassword))
+                keys.append(.char("p", "password", .changePassword, inBar: false))
             }
-            keys += [.char("D", "delete", .deleteAccount), .char("o", "sign out", .signOut), .help, .quit, .inspector,
+            if !user.providerData.contains(where: { $0.providerID == PhoneAuthProvider.id }) {
+                keys.append(.char("n", "link a phone number", .linkPhone, inBar: false))
+            }
+            keys += [.char("D", "delete", .deleteAccount, inBar: user.isAnonymous), .char("o", "sign out", .signOut), .help, .quit,
+                     .inspector, KeyBinding([.character("m")], "m", "messages (outbox)", .messages, inBar: false),
                      KeyBinding([.tab, .backTab], "tab", focus.pane == .providers ? "to cart" : "to providers", .nextPane)]
             return keys
+        case .secondFactors:
+            return secondFactorsBindings
+        case let .enrollment(flow):
+            return flow.bindings
+        case let .secondFactorChallenge(flow):
+            return flow.bindings
+        case let .phone(flow):
+            return flow.bindings
+        case let .passwordReset(flow):
+            return flow.bindings
         case .confirm:
             return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle),
                     KeyBinding([.enter], "enter", "confirm choice", .choose),
                     .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .cancel)]
+        case .linking, .providerForm, .consent, .conflict, .pendingLink, .reauthMethods:
+            return federatedBindings(formKeys: formKeys) ?? []
         }
     }
 
@@ -71,9 +91,12 @@ extension ConsoleModel {
     }
 
     private mutating func perform(_ intent: Intent) -> [ConsoleEffect] {
+        if case let .outbox(selection) = overlay { return performInOutbox(selection, intent) }
         if let overlay { return performInOverlay(overlay, intent) }
         switch intent {
         case .quit: return [.quit]
+        case .messages:
+            return openOutbox()
         case .inspector:
             overlay = .inspector(selection: max(exchanges.count - 1, 0))
             return []
@@ -110,6 +133,12 @@ extension ConsoleModel {
             return performOnPasswordForm(form, intent)
         case let .confirm(confirmation):
             return performOnConfirmation(confirmation, intent)
+        case let .secondFactors(selection):
+            return performOnSecondFactors(selection, intent)
+        case .enrollment, .secondFactorChallenge, .phone, .passwordReset:
+            return performOnFlow(intent)
+        case .linking, .providerForm, .consent, .conflict, .pendingLink, .reauthMethods:
+            return performOnFederatedScreen(intent)
         }
     }
 
@@ -136,6 +165,12 @@ extension ConsoleModel {
                 return [.signInAnonymously]
             case .emailPassword: screen = .credentialForm(CredentialForm(purpose: .signIn))
             case .createAccount: screen = .credentialForm(CredentialForm(purpose: .createAccount))
+            case .phone: screen = .phone(PhoneFlow(purpose: .signIn))
+            case .resetPassword: screen = .passwordReset(PasswordResetFlow())
+            case .apple, .microsoft, .google, .facebook:
+                if let provider = methods[selection].federated {
+                    screen = .providerForm(ProviderForm(provider: provider, purpose: .signIn))
+                }
             }
         default: break
         }
@@ -156,6 +191,8 @@ extension ConsoleModel {
             case let .reauthenticate(operation):
                 banner = Banner(.info, "Cancelled: did not \(operation.title).")
                 screen = .account(AccountFocus())
+            case let .signInToLink(pending):
+                screen = .pendingLink(PendingLinkState(pending: pending))
             }
         case .submit:
             if form.focus == .email, form.password.text.isEmpty {
@@ -180,7 +217,7 @@ extension ConsoleModel {
             let password = form.password.text
             let credential = EmailAuthProvider.credential(withEmail: email, password: password)
             switch form.purpose {
-            case .signIn:
+            case .signIn, .signInToLink:
                 busy = "Signing in…"
                 return [.signIn(credential)]
             case .createAccount:
@@ -219,7 +256,7 @@ extension ConsoleModel {
             guard cart.indices.contains(focus.cartSelection) else { return [] }
             return [.removeFromCart(uid: user.uid, name: cart[focus.cartSelection].name)]
         case .link:
-            screen = .credentialForm(CredentialForm(purpose: .link))
+            screen = .linking(LinkingState.initial(for: user))
             return []
         case .unlink:
             guard user.providerData.indices.contains(focus.providerSelection) else { return [] }
@@ -232,6 +269,15 @@ extension ConsoleModel {
             return []
         case .changePassword:
             screen = .changePassword(PasswordForm())
+            return []
+        case .verifyEmail:
+            busy = "Sending the verification email…"
+            return [.verification(.sendEmailVerification)]
+        case .secondFactors:
+            screen = .secondFactors(selection: 0)
+            return []
+        case .linkPhone:
+            screen = .phone(PhoneFlow(purpose: .link))
             return []
         case .deleteAccount:
             screen = .confirm(Confirmation(action: .deleteAccount))
@@ -291,10 +337,10 @@ extension ConsoleModel {
             screen = .confirm(confirmation)
             return []
         case .cancel:
-            screen = .account(AccountFocus())
+            screen = confirmation.screenBehind
             return []
         case .choose where !confirmation.confirmSelected:
-            screen = .account(AccountFocus())
+            screen = confirmation.screenBehind
             return []
         case .choose, .confirm:
             switch confirmation.action {
@@ -306,6 +352,9 @@ extension ConsoleModel {
                 return [.unlink(providerID: providerID)]
             case .signOutAnonymous:
                 return signOut()
+            case let .unenroll(factor):
+                busy = "Removing \(factor.displayName ?? factor.factorID)…"
+                return [.perform(.unenroll(factor))]
             }
         default:
             return []
@@ -323,8 +372,10 @@ extension ConsoleModel {
         case var .addCartItem(field):
             _ = field.handle(key)
             screen = .addCartItem(field)
+        case .enrollment, .secondFactorChallenge, .phone, .passwordReset:
+            editFlow(with: key)
         default:
-            break
+            editFederatedField(with: key)
         }
     }
 }
@@ -333,7 +384,10 @@ extension Screen {
     /// Screens where printable keys are typed into a field rather than taken as commands.
     var editsText: Bool {
         switch self {
-        case .credentialForm, .changePassword, .addCartItem: true
+        case .credentialForm, .changePassword, .addCartItem, .providerForm: true
+        case let .consent(consent): consent.newIdentity != nil
+        case let .enrollment(flow): flow.editsText
+        case let .passwordReset(flow): flow.editsText
         default: false
         }
     }

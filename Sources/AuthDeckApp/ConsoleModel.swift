@@ -16,6 +16,12 @@ public struct ConsoleModel: Equatable, Sendable {
     public var busy: String?
     public var overlay: Overlay?
     public var exchanges: [InspectorEntry] = []
+    /// The emulator's outboxes, as last fetched.
+    public var outbox = Outbox()
+    /// The last consent at a simulated provider: the inspector shows its nonce and ID-token claims.
+    public var lastAuthorization: ProviderAuthorization?
+    /// The provider's profile from the last federated sign-in or link (`additionalUserInfo`).
+    public var lastAdditionalUserInfo: AdditionalUserInfo?
     public let backendName: String
 
     public init(backendName: String) {
@@ -56,11 +62,15 @@ public struct ConsoleModel: Equatable, Sendable {
             busy = nil
             switch result {
             case let .success(data):
+                let pending = screen.pendingLink
+                remember(data.additionalUserInfo)
                 adopt(data.user)
                 screen = .account(AccountFocus())
                 banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
-                return [.loadCart(uid: data.user.uid)]
+                return continuePendingLink(pending, signedIn: data.user)
             case let .failure(error):
+                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .signIn) }
+                if let effects = routeSignInFailure(error) { return effects }
                 showFailureOnForm(error)
                 return []
             }
@@ -68,10 +78,12 @@ public struct ConsoleModel: Equatable, Sendable {
             busy = nil
             switch result {
             case let .success(data):
+                remember(data.additionalUserInfo)
                 adopt(data.user)
                 screen = .account(AccountFocus())
                 banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
             case let .failure(error):
+                if let effects = routeLinkFailure(error) { return effects }
                 showFailureOnForm(error)
             }
             return []
@@ -93,6 +105,7 @@ public struct ConsoleModel: Equatable, Sendable {
                 return [.perform(operation)]
             case let .failure(error):
                 busy = nil
+                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .reauthenticate(operation)) }
                 showFailureOnForm(error)
                 return []
             }
@@ -110,6 +123,11 @@ public struct ConsoleModel: Equatable, Sendable {
                     banner = Banner(.success, "Account deleted.")
                     screen = .signInMethods(selection: 0)
                     return uid.map { [.deleteAppData(uid: $0)] } ?? []
+                case let .unenroll(factor):
+                    if case let .success(user?) = result { adopt(user) }
+                    banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
+                    screen = .secondFactors(selection: 0)
+                    return []
                 }
             case let .failure(error) where error.code == .requiresRecentLogin:
                 return requireReauthentication(for: operation)
@@ -130,17 +148,21 @@ public struct ConsoleModel: Equatable, Sendable {
                 banner = Banner(.error, "The app data could not be changed.", detail: error.reason)
             }
             return []
+        case let .verification(event):
+            return handleVerification(event)
         case let .exchangesChanged(entries):
             exchanges = entries
             if case let .inspector(selection) = overlay {
                 overlay = .inspector(selection: min(selection, max(entries.count - 1, 0)))
             }
             return []
+        case .providerDirectoryLoaded, .simulatedIdentityAdded, .providerAuthorized, .conflictAccountLoaded, .mergeFinished:
+            return handleFederated(event)
         }
     }
 
     /// A failed submit keeps the email, never the password, and focuses what needs fixing.
-    private mutating func showFailureOnForm(_ error: AuthError) {
+    mutating func showFailureOnForm(_ error: AuthError) {
         banner = .error(error)
         guard case var .credentialForm(form) = screen else { return }
         form.password.text = ""
@@ -148,7 +170,7 @@ public struct ConsoleModel: Equatable, Sendable {
         screen = .credentialForm(form)
     }
 
-    private mutating func adopt(_ user: User) {
+    mutating func adopt(_ user: User) {
         if self.user?.uid != user.uid { cart = [] }
         self.user = user
     }
@@ -174,6 +196,7 @@ public struct ConsoleModel: Equatable, Sendable {
     }
 
     private mutating func requireReauthentication(for operation: SensitiveOperation) -> [ConsoleEffect] {
+        if let user, let effects = requireFederatedReauthentication(of: user, for: operation) { return effects }
         guard let user, let email = user.providerData.first(where: { $0.providerID == EmailAuthProvider.id })?.email ?? user.email else {
             banner = Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
                             detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")

@@ -14,13 +14,31 @@ public enum Screen: Equatable, Sendable {
     case addCartItem(TextField)
     case changePassword(PasswordForm)
     case confirm(Confirmation)
+    /// The account's second factors: list, add, remove.
+    case secondFactors(selection: Int)
+    case enrollment(SecondFactorEnrollmentFlow)
+    /// Factor selection and code entry after a first factor (sign-in or reauthentication).
+    case secondFactorChallenge(SecondFactorSignInFlow)
+    case phone(PhoneFlow)
+    case passwordReset(PasswordResetFlow)
+    case linking(LinkingState)
+    case providerForm(ProviderForm)
+    case consent(ConsentState)
+    case conflict(ConflictState)
+    case pendingLink(PendingLinkState)
+    case reauthMethods(SensitiveOperation, selection: Int)
 
-    /// Screens that only make sense with a signed-in user.
+    /// Screens that only make sense with a signed-in user. The conflict and pending-link screens
+    /// carry what they show themselves and lead on whether or not a session remains.
     var needsUser: Bool {
         switch self {
-        case .launching, .signInMethods: false
+        case .launching, .signInMethods, .conflict, .pendingLink, .passwordReset: false
         case let .credentialForm(form): form.purpose == .link || form.purpose.isReauthentication
-        case .account, .addCartItem, .changePassword, .confirm: true
+        case .account, .addCartItem, .changePassword, .confirm, .linking, .reauthMethods, .secondFactors, .enrollment: true
+        case let .providerForm(form): form.purpose.needsUser
+        case let .consent(consent): consent.purpose.needsUser
+        case let .secondFactorChallenge(flow): flow.purpose != .signIn
+        case let .phone(flow): flow.purpose == .link
         }
     }
 }
@@ -28,12 +46,17 @@ public enum Screen: Equatable, Sendable {
 /// The sign-in methods offered; only those that work are listed.
 public enum SignInMethod: CaseIterable, Equatable, Sendable {
     case anonymous, emailPassword, createAccount
+    case apple, microsoft, google, facebook
+    case phone, resetPassword
 
     var title: String {
         switch self {
         case .anonymous: "Continue as guest (anonymous)"
         case .emailPassword: "Sign in with email and password"
         case .createAccount: "Create an account with email and password"
+        case .phone: "Sign in with a phone number (SMS code)"
+        case .resetPassword: "Reset a forgotten password"
+        case .apple, .microsoft, .google, .facebook: "Sign in with \(federated?.name ?? "")"
         }
     }
 
@@ -42,6 +65,22 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
         case .anonymous: "A new account with a uid and no credentials. Upgrade it later by linking one."
         case .emailPassword: "Sign in to an existing email/password account."
         case .createAccount: "A new account; the password needs at least 6 characters."
+        case .phone: "A code is texted to the number (the phone pane shows it); a new number creates an account."
+        case .resetPassword: "A reset link is emailed to the account (open it from the outbox, m)."
+        case .apple: "Simulated Sign in with Apple: a nonce binds the ID token to this request; Hide My Email on the first consent."
+        case .microsoft: "Simulated Microsoft identity platform: tenant, prompt, login hint and extra scopes such as mail.read."
+        case .google: "Simulated Google: an ID token and an access token."
+        case .facebook: "Simulated Facebook Login: an access token only; Facebook emails count as unverified."
+        }
+    }
+
+    var federated: FederatedProvider? {
+        switch self {
+        case .anonymous, .emailPassword, .createAccount, .phone, .resetPassword: nil
+        case .apple: .apple
+        case .microsoft: .microsoft
+        case .google: .google
+        case .facebook: .facebook
         }
     }
 }
@@ -51,11 +90,13 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
 public enum SensitiveOperation: Equatable, Sendable {
     case updatePassword(String)
     case deleteAccount
+    case unenroll(MultiFactorInfo)
 
     var title: String {
         switch self {
         case .updatePassword: "change the password"
         case .deleteAccount: "delete the account"
+        case let .unenroll(factor): "remove the second factor \"\(factor.displayName ?? factor.factorID)\""
         }
     }
 }
@@ -65,6 +106,8 @@ public struct CredentialForm: Equatable, Sendable {
     public enum Purpose: Equatable, Sendable {
         case signIn, createAccount, link
         case reauthenticate(SensitiveOperation)
+        /// Signing in to the account that has the email of a pending credential, which is then linked.
+        case signInToLink(PendingLink)
 
         var isReauthentication: Bool {
             if case .reauthenticate = self { return true }
@@ -92,6 +135,7 @@ public struct CredentialForm: Equatable, Sendable {
         case .createAccount: "Create an account"
         case .link: "Link email and password to this account"
         case let .reauthenticate(operation): "Confirm it's you to \(operation.title)"
+        case let .signInToLink(pending): "Sign in to link \(FederatedProvider.displayName(pending.providerID))"
         }
     }
 }
@@ -120,6 +164,7 @@ public struct Confirmation: Equatable, Sendable {
         case deleteAccount
         case unlink(providerID: String)
         case signOutAnonymous
+        case unenroll(MultiFactorInfo)
     }
 
     public var action: Action
@@ -152,6 +197,8 @@ public struct Banner: Equatable, Sendable {
 public enum Overlay: Equatable, Sendable {
     case help
     case inspector(selection: Int)
+    /// The emulator's outboxes: emails (verification, password reset) and texts (codes).
+    case outbox(selection: Int)
 }
 
 /// The ID token of the signed-in user, as the account screen and inspector show it.

@@ -25,16 +25,46 @@ public enum ConsoleView {
         case let .changePassword(form):
             FormScreen.draw(form, on: canvas, in: content)
         case let .confirm(confirmation):
-            AccountScreen.draw(model, focus: AccountFocus(), on: canvas, in: content)
+            if case .unenroll = confirmation.action {
+                SecondFactorsScreen.draw(model, selection: 0, on: canvas, in: content)
+            } else {
+                AccountScreen.draw(model, focus: AccountFocus(), on: canvas, in: content)
+            }
             confirmation.dialog.draw(on: canvas)
+        case let .secondFactors(selection):
+            SecondFactorsScreen.draw(model, selection: selection, on: canvas, in: content)
+        case let .enrollment(flow):
+            EnrollmentScreen.draw(flow, outbox: model.outbox, on: canvas, in: content)
+        case let .secondFactorChallenge(flow):
+            SecondFactorChallengeScreen.draw(flow, outbox: model.outbox, on: canvas, in: content)
+        case let .phone(flow):
+            PhoneScreen.draw(flow, outbox: model.outbox, on: canvas, in: content)
+        case let .passwordReset(flow):
+            PasswordResetScreen.draw(flow, on: canvas, in: content)
+        case let .linking(state):
+            LinkingScreen.draw(model, state: state, on: canvas, in: content)
+        case let .providerForm(form):
+            ProviderFormScreen.draw(form, on: canvas, in: content)
+        case let .consent(consent):
+            ConsentScreen.draw(consent, on: canvas, in: content)
+        case let .conflict(conflict):
+            ConflictScreen.draw(conflict, on: canvas, in: content)
+        case let .pendingLink(state):
+            PendingLinkScreen.draw(state, on: canvas, in: content)
+        case let .reauthMethods(operation, selection):
+            ReauthMethodsScreen.draw(model, operation: operation, selection: selection, on: canvas, in: content)
         }
-        drawBanner(model, on: canvas)
+        // The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
+        if !(model.screen.showsQRCode && canvas.size.height < 28) { drawBanner(model, on: canvas) }
         switch model.overlay {
         case .help:
             HelpOverlay.draw(on: canvas, title: "Keys: \(model.screen.title)",
                              entries: model.helpEntries)
         case let .inspector(selection):
-            InspectorScreen.draw(model.exchanges, selection: selection, on: canvas)
+            InspectorScreen.draw(model.exchanges, selection: selection, authorization: model.lastAuthorization,
+                                 additionalUserInfo: model.lastAdditionalUserInfo, on: canvas)
+        case let .outbox(selection):
+            OutboxScreen.draw(model.outbox, selection: selection, on: canvas)
         case nil:
             break
         }
@@ -102,7 +132,23 @@ extension Screen {
         case .addCartItem: "Add to cart"
         case .changePassword: "Change password"
         case .confirm: "Confirm"
+        case .secondFactors: "Second factors"
+        case let .enrollment(flow): flow.isTotp ? "Add an authenticator app" : "Add an SMS factor"
+        case .secondFactorChallenge: "Second factor"
+        case let .phone(flow): flow.title
+        case .passwordReset: "Reset password"
+        case .linking: "Sign-in methods"
+        case let .providerForm(form): "\(FederatedProvider.displayName(form.provider.id)) request"
+        case let .consent(consent): "SIMULATED \(FederatedProvider.displayName(consent.provider.providerID))"
+        case .conflict: "Link conflict"
+        case .pendingLink: "Account exists"
+        case .reauthMethods: "Confirm it's you"
         }
+    }
+
+    var showsQRCode: Bool {
+        if case let .enrollment(flow) = self, case .scanning = flow.step { return true }
+        return false
     }
 }
 
@@ -115,6 +161,8 @@ extension Confirmation {
             ("Unlink \(providerID)", "Unlink \(providerID)? You will no longer be able to sign in with it.", "Unlink")
         case .signOutAnonymous:
             ("Sign out", "This account is anonymous: once signed out, nobody can sign in to it again and its data is lost. Link a credential first to keep it.", "Sign out")
+        case let .unenroll(factor):
+            ("Remove a second factor", "Remove \"\(factor.displayName ?? factor.factorID)\"? It will no longer be offered at sign-in, and other sessions of this account are signed out.", "Remove")
         }
         return Dialog(title: title, message: message, buttons: ["Cancel", action], selection: confirmSelected ? 1 : 0)
     }
@@ -150,6 +198,7 @@ enum FormScreen {
         case .createAccount, .link: "At least 6 characters. Nothing is sent until you press enter on the password."
         case .signIn: "A wrong password and an unknown email get the same answer: email-enumeration protection is on."
         case .reauthenticate: "Your password, to prove the session is yours before a sensitive change."
+        case let .signInToLink(pending): "The password of the account that has this email; \(FederatedProvider.displayName(pending.providerID)) is linked to it next."
         }
         for (index, line) in TextWidth.wrap(hint, width: frame.width - 2).enumerated() {
             canvas.put(line, row: frame.row + 9 + index, column: frame.column + 1, style: .dim)

@@ -8,14 +8,18 @@ import Logging
 /// outcome into an event. It never touches the terminal: `send` queues the event and wakes
 /// the run loop, which owns curses.
 public final class EffectRunner: Sendable {
-    private let auth: Auth
+    let auth: Auth
     private let cart: CartStore
+    /// The emulator's outboxes; nil where the backend has none (a real Firebase project).
+    let outbox: AuthEmulatorOutbox?
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
 
-    public init(auth: Auth, cart: CartStore, logger: Logger, send: @escaping @Sendable (ConsoleEvent) -> Void) {
+    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, logger: Logger,
+                send: @escaping @Sendable (ConsoleEvent) -> Void) {
         self.auth = auth
         self.cart = cart
+        self.outbox = outbox
         self.logger = logger
         self.send = send
     }
@@ -82,6 +86,8 @@ public final class EffectRunner: Sendable {
                 case .deleteAccount:
                     try await self.auth.delete()
                     return nil
+                case let .unenroll(factor):
+                    return try await self.auth.multiFactor.unenroll(with: factor)
                 }
             })
         case .signOut:
@@ -95,12 +101,63 @@ public final class EffectRunner: Sendable {
             return cartEvent(uid) { try self.cart.removeOne(name, from: uid) }
         case let .deleteAppData(uid):
             return cartEvent(uid) { try self.cart.removeAll(of: uid) }
+        case let .verification(effect):
+            return .verification(await perform(effect))
+        case let .mergeCart(source, target):
+            return cartEvent(target) { try self.cart.merge(from: source, into: target) }
+        case .loadProviderDirectory, .addSimulatedIdentity, .authorize, .inspectConflictAccount, .mergeAccounts:
+            return await performFederated(effect)
         case .quit:
             return nil
         }
     }
 
-    private func result<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, AuthError> {
+    private func performFederated(_ effect: ConsoleEffect) async -> ConsoleEvent? {
+        let providers = SimulatedIdentityProviders(backend: auth.backend)
+        switch effect {
+        case let .loadProviderDirectory(providerID):
+            return .providerDirectoryLoaded(providerID: providerID, await result { try await providers.directory(for: providerID) })
+        case let .addSimulatedIdentity(providerID, name, email):
+            return .simulatedIdentityAdded(providerID: providerID, await result {
+                try await providers.addIdentity(providerID: providerID, displayName: name, email: email)
+            })
+        case let .authorize(provider, subject, hideEmail):
+            let nonce = FederatedProvider.named(provider.providerID)?.usesNonce == false ? nil : OAuthProvider.randomNonce()
+            return .providerAuthorized(await result {
+                try await providers.authorize(provider, subject: subject, rawNonce: nonce, hideEmail: hideEmail)
+            })
+        case let .inspectConflictAccount(credential):
+            // A second Auth on the same backend, with nothing persisted: the operator's session stays as it is.
+            let probe = Auth(backend: auth.backend)
+            return .conflictAccountLoaded(await result {
+                let user = try await probe.signIn(with: credential).user
+                await probe.signOut()
+                return AccountSnapshot(user: user, cart: try self.cart.items(of: user.uid))
+            })
+        case let .mergeAccounts(plan):
+            // Sign in first (if that fails nothing has changed), then move the cart, then delete the
+            // previous account through its own session: the console's session goes straight from one
+            // account to the other.
+            return .mergeFinished(await result {
+                let previous = await self.auth.detachedCurrentUser()
+                let signedIn = try await self.auth.signIn(with: plan.credential)
+                try self.cart.merge(from: plan.previousUid, into: plan.otherUid)
+                var deletionFailure: AuthError?
+                if plan.deletePrevious, let previous {
+                    do {
+                        try await previous.delete()
+                    } catch let error as AuthError {
+                        deletionFailure = error
+                    }
+                }
+                return MergeOutcome(result: signedIn, deletionFailure: deletionFailure)
+            })
+        default:
+            return nil
+        }
+    }
+
+    func result<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, AuthError> {
         do {
             return .success(try await body())
         } catch let error as AuthError {

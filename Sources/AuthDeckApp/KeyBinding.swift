@@ -9,6 +9,8 @@ public enum Intent: Equatable, Sendable {
     case addItem, removeItem
     case link, unlink, changePassword, deleteAccount, signOut
     case confirm, cancel, toggle
+    case verifyEmail, secondFactors, enrollSms, enrollTotp, linkPhone, messages, resend, refresh
+    case addIdentity, toggleHideEmail
 }
 
 public struct KeyBinding: Equatable, Sendable {
@@ -40,4 +42,6 @@ public struct KeyBinding: Equatable, Sendable {
     static let helpInForm = KeyBinding([.function(1)], "F1", "help", .help)
     static let inspector = KeyBinding([.character("i")], "i", "inspector", .inspector)
     static let inspectorInForm = KeyBinding([.function(2)], "F2", "inspector", .inspector)
+    static let messages = KeyBinding([.character("m")], "m", "messages", .messages)
+    static let messagesInForm = KeyBinding([.function(3)], "F3", "messages", .messages)
 }

@@ -15,6 +15,7 @@
 static inline WINDOW *authdeck_stdscr(void) { return stdscr; }
 static inline int authdeck_cols(void) { return COLS; }
 static inline int authdeck_lines(void) { return LINES; }
+static inline int authdeck_colors(void) { return COLORS; }
 
 static inline attr_t authdeck_a_bold(void) { return A_BOLD; }
 static inline attr_t authdeck_a_reverse(void) { return A_REVERSE; }

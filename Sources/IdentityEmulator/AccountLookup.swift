@@ -12,7 +12,8 @@ extension EmbeddedBackend {
     func lookup(_ body: LookupBody, context: RequestContext) throws -> AccountsLookupResponse {
         if body.idToken != nil || !context.isAdmin {
             let session = try verifySession(idToken: body.idToken)
-            let info = try store.read { db in try accountInfo(session.user, providers: session.user.providers(in: db), redacted: true) }
+            let info = try store.read { db in try accountInfo(session.user, providers: session.user.providers(in: db),
+                                                                     enrollments: session.user.enrollments(in: db), redacted: true) }
             return AccountsLookupResponse(users: [info])
         }
         let identifierCount = [body.localId?.count, body.email?.count, body.phoneNumber?.count, body.federatedUserId?.count]
@@ -39,13 +40,15 @@ extension EmbeddedBackend {
                       let user = try UserRecord.fetchOne(db, key: link.localId) else { continue }
                 found[user.localId] = user
             }
-            return try found.values.sorted { $0.localId < $1.localId }.map { try accountInfo($0, providers: $0.providers(in: db), redacted: false) }
+            return try found.values.sorted { $0.localId < $1.localId }.map {
+                try accountInfo($0, providers: $0.providers(in: db), enrollments: $0.enrollments(in: db), redacted: false)
+            }
         }
         return AccountsLookupResponse(users: users.isEmpty ? nil : users)
     }
 
     /// The REST API's `UserInfo`: timestamps as strings in ms (validSince in seconds), hashes web-safe base64.
-    func accountInfo(_ user: UserRecord, providers: [ProviderRecord], redacted: Bool) -> AccountInfo {
+    func accountInfo(_ user: UserRecord, providers: [ProviderRecord], enrollments: [MfaEnrollmentRecord] = [], redacted: Bool) -> AccountInfo {
         let lastRefresh = user.lastRefreshAt.map { milliseconds -> String in
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -60,7 +63,8 @@ extension EmbeddedBackend {
             salt: redacted ? nil : user.salt.map { $0.base64URLEncodedString() },
             passwordUpdatedAt: user.passwordUpdatedAt.map(Double.init), validSince: String(user.validSince),
             createdAt: String(user.createdAt), lastLoginAt: user.lastLoginAt.map(String.init), lastRefreshAt: lastRefresh,
-            customAttributes: user.customAttributes)
+            customAttributes: user.customAttributes,
+            mfaInfo: enrollments.isEmpty ? nil : enrollments.map { $0.wire(maskingPhone: false) })
     }
 }
 

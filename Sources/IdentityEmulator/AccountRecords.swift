@@ -75,6 +75,9 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     var authTime: Int64
     var createdAt: Int64
     var revoked: Bool = false
+    /// `phone` or `totp` when the session was started with a second factor, and which enrollment.
+    var secondFactor: String?
+    var secondFactorIdentifier: String?
 
     enum Columns {
         static let localId = Column(CodingKeys.localId)

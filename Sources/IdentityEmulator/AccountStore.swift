@@ -112,6 +112,8 @@ struct AccountStore: Sendable {
             // NULL: the backend's configured default.
             try db.alter(table: ProjectConfigRecord.databaseTableName) { t in t.add(column: "emailEnumerationProtection", .boolean) }
         }
+        migrator.registerMigration(FederatedSchema.migrationName, migrate: FederatedSchema.create)
+        registerVerificationMigration(&migrator)
         return migrator
     }
 

@@ -6,6 +6,7 @@ extension EmbeddedBackend {
     /// `accounts:update`: profile, email and password changes and unlinking for the signed-in user;
     /// administrators (by `localId`) can also verify, disable, set claims and revoke.
     func update(_ body: UpdateBody, context: RequestContext) throws -> AccountsUpdateResponse {
+        if let oobCode = body.oobCode, body.idToken == nil, body.localId == nil { return try applyActionCode(oobCode) }
         let session: VerifiedSession?
         let localId: String
         if body.idToken != nil || !context.isAdmin {
@@ -115,7 +116,8 @@ extension EmbeddedBackend {
             try user.update(db)
             let tokens = try session.flatMap { session in
                 credentialsChanged
-                    ? try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime, in: db)
+                    ? try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime,
+                                       secondFactor: session.secondFactor, in: db)
                     : nil
             }
             return (user, try user.providers(in: db), tokens)

@@ -43,3 +43,39 @@ struct BackendFailure: Error, Equatable {
     static func notFound(_ path: String) -> BackendFailure { BackendFailure(status: 404, message: "NOT_FOUND : no endpoint at \(path)") }
     static let internalError = BackendFailure(status: 500, message: "INTERNAL_ERROR")
 }
+
+// Email actions, phone verification and multi-factor authentication.
+extension BackendFailure {
+    static let missingRequestType = badRequest("MISSING_REQ_TYPE")
+    static let insufficientPermission = badRequest("INSUFFICIENT_PERMISSION")
+    static let invalidContinueUri = badRequest("INVALID_CONTINUE_URI")
+    static let missingOobCode = badRequest("MISSING_OOB_CODE")
+    static let invalidOobCode = badRequest("INVALID_OOB_CODE")
+    static let expiredOobCode = badRequest("EXPIRED_OOB_CODE")
+    static let invalidPhoneNumber = badRequest("INVALID_PHONE_NUMBER : Invalid format.")
+    static let missingPhoneNumber = badRequest("MISSING_PHONE_NUMBER")
+    static let phoneNumberExists = badRequest("PHONE_NUMBER_EXISTS")
+    static let invalidTemporaryProof = badRequest("INVALID_TEMPORARY_PROOF")
+    static let missingSessionInfo = badRequest("MISSING_SESSION_INFO")
+    static let missingCode = badRequest("MISSING_CODE")
+    static let invalidSessionInfo = badRequest("INVALID_SESSION_INFO")
+    static let invalidCode = badRequest("INVALID_CODE")
+    static let sessionExpired = badRequest("SESSION_EXPIRED")
+    static let tooManyWrongCodes = badRequest(
+        "TOO_MANY_ATTEMPTS_TRY_LATER : Too many wrong codes: this verification no longer accepts any. Request a new code, or wait.")
+    static let phoneFirstFactorOnMultiFactorUser = badRequest(
+        "UNSUPPORTED_FIRST_FACTOR : A phone number cannot be set as a first factor on an SMS based MFA user.")
+    static let unsupportedFirstFactor = badRequest("UNSUPPORTED_FIRST_FACTOR : MFA is not available for the given first factor.")
+    static let unverifiedEmail = badRequest("UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
+    static let secondFactorExists = badRequest("SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account.")
+    static let secondFactorLimitExceeded = badRequest(
+        "SECOND_FACTOR_LIMIT_EXCEEDED : The maximum number of second factors (5) for this account has been reached.")
+    static let missingMfaPendingCredential = badRequest("MISSING_MFA_PENDING_CREDENTIAL : Request does not have MFA pending credential.")
+    static let missingPendingCredentialOnFinalize = badRequest("MISSING_CREDENTIAL : Please set MFA Pending Credential.")
+    static let invalidMfaPendingCredential = badRequest("INVALID_MFA_PENDING_CREDENTIAL")
+    static let expiredMfaPendingCredential = badRequest(
+        "INVALID_MFA_PENDING_CREDENTIAL : The MFA pending credential has expired; sign in with the first factor again.")
+    static let missingMfaEnrollmentId = badRequest("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
+    static let mfaEnrollmentNotFound = badRequest("MFA_ENROLLMENT_NOT_FOUND")
+    static let mfaProviderNotSupported = badRequest("INVALID_ARGUMENT : MFA provider not supported!")
+}

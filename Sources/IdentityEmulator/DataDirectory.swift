@@ -14,12 +14,15 @@ struct DataDirectory {
     var keysDirectory: URL { root.appendingPathComponent("keys", isDirectory: true) }
     var signingKeyPath: String { keysDirectory.appendingPathComponent("securetoken.pem").path }
     var signingCertificatePath: String { keysDirectory.appendingPathComponent("securetoken.crt").path }
+    /// The simulated identity providers' signing keys, one `<providerId>.pem` each.
+    var identityProviderKeysDirectory: URL { root.appendingPathComponent("idp-keys", isDirectory: true) }
 
-    /// Creates the directory (and `keys/`) if needed and checks that it can be written.
+    /// Creates the directory (and `keys/`, `idp-keys/`) if needed and checks that it can be written.
     static func prepare(_ root: URL) throws -> DataDirectory {
         let directory = DataDirectory(root: root)
         try directory.ensureDirectory(root)
         try directory.ensureDirectory(directory.keysDirectory)
+        try directory.ensureDirectory(directory.identityProviderKeysDirectory)
         return directory
     }
 

@@ -10,6 +10,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     let clock: @Sendable () -> Date
     let store: AccountStore
     let signer: TokenSigner
+    let providerKeys: SimulatedProviderKeys
     let logger = Logger(label: "authdeck.identity-emulator")
 
     public var projectId: String { configuration.projectId }
@@ -21,6 +22,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         self.clock = clock
         self.store = try AccountStore(path: directory.databasePath, projectId: configuration.projectId)
         self.signer = try TokenSigner(keyPath: directory.signingKeyPath, certificatePath: directory.signingCertificatePath)
+        self.providerKeys = SimulatedProviderKeys(directory: directory.identityProviderKeysDirectory)
         _ = try purgeExpiredAnonymousUsers()
     }
 
@@ -55,7 +57,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         case "GET": return try routeGet(path)
         default: throw BackendFailure.notFound(requested)
         }
-        guard Self.servedPaths.contains(path) else { throw BackendFailure.notFound(requested) }
+        guard Self.servedPaths.contains(path) || Self.isVerificationPath(path) else { throw BackendFailure.notFound(requested) }
         let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
         switch path {
         case SignUpRequest.endpoint.emulatorPath:
@@ -70,7 +72,16 @@ public final class EmbeddedBackend: WireHandler, Sendable {
             return try encode(delete(decode(DeleteBody.self, request.body), context: context))
         case SecureTokenRequest.endpoint.emulatorPath:
             return try encode(exchangeRefreshToken(Self.secureTokenBody(request)))
+        case SignInWithIdpRequest.endpoint.emulatorPath:
+            return try encode(signInWithIdp(decode(IdpSignInBody.self, request.body)))
+        case SimulatedIdpListRequest.endpoint.emulatorPath:
+            return try encode(listSimulatedIdentities(decode(SimulatedIdpListBody.self, request.body)))
+        case SimulatedIdpAddIdentityRequest.endpoint.emulatorPath:
+            return try encode(addSimulatedIdentity(decode(SimulatedIdpAddIdentityBody.self, request.body)))
+        case SimulatedIdpAuthorizeRequest.endpoint.emulatorPath:
+            return try encode(authorizeAtSimulatedProvider(decode(SimulatedIdpAuthorizeBody.self, request.body)))
         default:
+            if let answer = try routeVerification(path: path, body: request.body, context: context) { return answer }
             throw BackendFailure.notFound(path)
         }
     }
@@ -78,6 +89,8 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     private static let servedPaths: Set<String> = [
         SignUpRequest.endpoint, SignInWithPasswordRequest.endpoint, AccountsLookupRequest.endpoint,
         AccountsUpdateRequest.endpoint, AccountsDeleteRequest.endpoint, SecureTokenRequest.endpoint,
+        SignInWithIdpRequest.endpoint, SimulatedIdpListRequest.endpoint, SimulatedIdpAddIdentityRequest.endpoint,
+        SimulatedIdpAuthorizeRequest.endpoint,
     ].reduce(into: []) { $0.insert($1.emulatorPath) }
 
     private static func pathAndQuery(_ raw: String) -> (path: String, query: [URLQueryItem]) {

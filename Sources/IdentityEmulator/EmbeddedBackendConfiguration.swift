@@ -12,6 +12,23 @@ public struct EmbeddedBackendConfiguration: Sendable {
     public var lockoutDuration: TimeInterval
     /// Anonymous accounts older than this are deleted by `purgeExpiredAnonymousUsers()`.
     public var anonymousAccountLifetime: TimeInterval
+    /// How long an email action (verification, password reset) can be used.
+    public var oobCodeLifetime: TimeInterval = 3600
+    /// How long an SMS code (and its `sessionInfo`) can be used.
+    public var verificationCodeLifetime: TimeInterval = 600
+    /// Wrong codes allowed for one SMS verification, TOTP enrollment or TOTP factor before it stops
+    /// accepting codes (an SMS verification or TOTP enrollment is then void; a TOTP factor is locked
+    /// for `lockoutDuration`).
+    public var maxVerificationAttempts: Int = 5
+    /// How long after the first factor the second must be given (`mfaPendingCredential`).
+    public var mfaPendingCredentialLifetime: TimeInterval = 600
+    /// How long a TOTP secret from `mfaEnrollment:start` waits for its first code.
+    public var totpEnrollmentLifetime: TimeInterval = 600
+    /// TOTP codes of this many 30-second intervals before and after now are accepted (clock skew);
+    /// Identity Platform allows 0 to 10 and defaults to 5.
+    public var totpAdjacentIntervals: Int = 5
+    /// How long the `temporaryProof` of a phone number owned by another account is valid.
+    public var temporaryProofLifetime: TimeInterval = 600
     /// When set, administrator calls need `Authorization: Bearer <adminToken>`, and the emulator's
     /// `Bearer owner` and `ya29.` conventions are refused (`authdeck serve --admin-token`).
     public var adminToken: String?

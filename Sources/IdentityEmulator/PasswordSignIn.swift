@@ -34,13 +34,20 @@ extension EmbeddedBackend {
             return (hash: try store.scrypt.hash(password: password, salt: salt), salt: salt)
         }
 
-        let (signedIn, tokens) = try store.write { db in
+        // With second factors the password only earns a pending credential: no session, and the
+        // last sign-in stays as it was until the second factor passes.
+        let challenge = try secondFactorChallenge(for: user, signInProvider: "password")
+        let (signedIn, tokens) = try store.write { db -> (UserRecord, IssuedTokens?) in
             try FailedSignInRecord.deleteOne(db, key: user.localId)
             guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
-            current.lastLoginAt = nowMilliseconds
+            if challenge == nil { current.lastLoginAt = nowMilliseconds }
             if let rehash, let checked = user.passwordHash { try replaceImportedHash(of: &current, checked: checked, with: rehash, in: db) }
             try current.update(db)
-            return (current, try startSession(for: current, signInProvider: "password", authTime: nowSeconds, in: db))
+            return (current, challenge == nil ? try startSession(for: current, signInProvider: "password", authTime: nowSeconds, in: db) : nil)
+        }
+        guard let tokens else {
+            return SignInWithPasswordResponse(localId: signedIn.localId, email: signedIn.email, displayName: signedIn.displayName, registered: true,
+                                              mfaPendingCredential: challenge?.mfaPendingCredential, mfaInfo: challenge?.mfaInfo)
         }
         return SignInWithPasswordResponse(localId: signedIn.localId, email: signedIn.email, displayName: signedIn.displayName,
                                           registered: true, idToken: tokens.idToken, refreshToken: tokens.refreshToken,

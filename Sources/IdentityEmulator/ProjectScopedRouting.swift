@@ -96,6 +96,10 @@ extension EmbeddedBackend {
             return try encode(emulatorProjectConfig())
         case ("/config", "PATCH"):
             return try encode(updateEmulatorProjectConfig(decode(EmulatorConfigBody.self, body)))
+        case ("/oobCodes", "GET"):
+            return try encode(listOobCodes())
+        case ("/verificationCodes", "GET"):
+            return try encode(listVerificationCodes())
         default:
             return nil
         }

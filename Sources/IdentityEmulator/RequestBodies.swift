@@ -31,6 +31,8 @@ struct FederatedUserIdentifier: Decodable {
 
 struct UpdateBody: Decodable {
     var idToken: String?
+    /// An email action to apply (verify the email) instead of an update.
+    var oobCode: String?
     var localId: String?
     var email: String?
     var password: String?
@@ -96,4 +98,74 @@ struct Int64Text: Decodable {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an int64")
         }
     }
+}
+
+// Email actions, phone verification and multi-factor authentication.
+
+struct SendOobCodeBody: Decodable {
+    var requestType: String?
+    var email: String?
+    var idToken: String?
+    var newEmail: String?
+    var continueUrl: String?
+    var returnOobLink: Bool?
+}
+
+struct ResetPasswordBody: Decodable {
+    var oobCode: String?
+    var newPassword: String?
+}
+
+struct SendVerificationCodeBody: Decodable {
+    var phoneNumber: String?
+}
+
+struct PhoneSignInBody: Decodable {
+    var sessionInfo: String?
+    var code: String?
+    var temporaryProof: String?
+    var phoneNumber: String?
+    var idToken: String?
+}
+
+struct StartMfaEnrollmentBody: Decodable {
+    struct Phone: Decodable { var phoneNumber: String? }
+    struct Totp: Decodable {}
+    var idToken: String?
+    var phoneEnrollmentInfo: Phone?
+    var totpEnrollmentInfo: Totp?
+}
+
+struct PhoneVerificationBody: Decodable {
+    var sessionInfo: String?
+    var code: String?
+}
+
+struct TotpVerificationBody: Decodable {
+    var sessionInfo: String?
+    var verificationCode: String?
+}
+
+struct FinalizeMfaEnrollmentBody: Decodable {
+    var idToken: String?
+    var displayName: String?
+    var phoneVerificationInfo: PhoneVerificationBody?
+    var totpVerificationInfo: TotpVerificationBody?
+}
+
+struct WithdrawMfaBody: Decodable {
+    var idToken: String?
+    var mfaEnrollmentId: String?
+}
+
+struct StartMfaSignInBody: Decodable {
+    var mfaPendingCredential: String?
+    var mfaEnrollmentId: String?
+}
+
+struct FinalizeMfaSignInBody: Decodable {
+    var mfaPendingCredential: String?
+    var mfaEnrollmentId: String?
+    var phoneVerificationInfo: PhoneVerificationBody?
+    var totpVerificationInfo: TotpVerificationBody?
 }

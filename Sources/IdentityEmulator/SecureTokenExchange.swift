@@ -22,9 +22,16 @@ extension EmbeddedBackend {
             user.lastRefreshAt = nowMilliseconds
             try user.update(db)
             let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: session.signInProvider,
-                                          authTime: session.authTime)
+                                          authTime: session.authTime, secondFactor: session.secondFactorClaim)
             return SecureTokenResponse(idToken: idToken, refreshToken: refreshToken, expiresIn: IssuedTokens.expiresIn,
                                        userId: user.localId, projectId: projectId)
         }
+    }
+}
+
+extension RefreshTokenRecord {
+    var secondFactorClaim: SecondFactor? {
+        guard let secondFactor, let factor = MfaEnrollmentRecord.Factor(rawValue: secondFactor), let secondFactorIdentifier else { return nil }
+        return SecondFactor(factor: factor, mfaEnrollmentId: secondFactorIdentifier)
     }
 }

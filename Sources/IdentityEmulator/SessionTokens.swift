@@ -2,6 +2,12 @@ import Crypto
 import Foundation
 import GRDB
 
+/// The second factor a session was started with (`firebase.sign_in_second_factor`).
+struct SecondFactor: Equatable {
+    var factor: MfaEnrollmentRecord.Factor
+    var mfaEnrollmentId: String
+}
+
 /// The tokens a successful sign-in returns.
 struct IssuedTokens {
     static let lifetime: Int64 = 3600
@@ -21,15 +27,19 @@ extension EmbeddedBackend {
     ])
 
     /// A new ID token and a new stored refresh token for one session of `user`.
-    func startSession(for user: UserRecord, signInProvider: String, authTime: Int64, in db: Database) throws -> IssuedTokens {
-        let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: signInProvider, authTime: authTime)
+    func startSession(for user: UserRecord, signInProvider: String, authTime: Int64, secondFactor: SecondFactor? = nil,
+                      in db: Database) throws -> IssuedTokens {
+        let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
+                                      secondFactor: secondFactor)
         let refreshToken = SecureRandom.bytes(48).base64URLEncodedString()
         try RefreshTokenRecord(tokenHash: Self.refreshTokenHash(refreshToken), localId: user.localId, signInProvider: signInProvider,
-                               authTime: authTime, createdAt: nowSeconds).insert(db)
+                               authTime: authTime, createdAt: nowSeconds, secondFactor: secondFactor?.factor.rawValue,
+                               secondFactorIdentifier: secondFactor?.mfaEnrollmentId).insert(db)
         return IssuedTokens(idToken: idToken, refreshToken: refreshToken)
     }
 
-    func mintIdToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64) throws -> String {
+    func mintIdToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
+                     secondFactor: SecondFactor? = nil) throws -> String {
         var claims: [String: Any] = [:]
         if let custom = user.customAttributes,
            let object = try? JSONSerialization.jsonObject(with: Data(custom.utf8)) as? [String: Any] {
@@ -57,7 +67,12 @@ extension EmbeddedBackend {
         for provider in providers where provider.providerId != "password" && provider.providerId != "phone" {
             identities[provider.providerId] = [provider.rawId]
         }
-        claims["firebase"] = ["identities": identities, "sign_in_provider": signInProvider] as [String: Any]
+        var firebase: [String: Any] = ["identities": identities, "sign_in_provider": signInProvider]
+        if let secondFactor {
+            firebase["sign_in_second_factor"] = secondFactor.factor.rawValue
+            firebase["second_factor_identifier"] = secondFactor.mfaEnrollmentId
+        }
+        claims["firebase"] = firebase
         if signInProvider == "anonymous" && user.isAnonymous(providers: providers) { claims["provider_id"] = "anonymous" }
         return try signer.sign(claims: claims)
     }

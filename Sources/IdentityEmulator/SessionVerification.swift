@@ -7,6 +7,8 @@ struct VerifiedSession {
     var signInProvider: String
     /// Seconds since 1970 of the sign-in that started the session.
     var authTime: Int64
+    /// The second factor the session was started with, if any.
+    var secondFactor: SecondFactor?
 }
 
 extension EmbeddedBackend {
@@ -23,7 +25,11 @@ extension EmbeddedBackend {
         guard !user.disabled else { throw BackendFailure.userDisabled }
         // Tokens minted before a revocation (password change, admin revoke) are refused.
         guard claims.iat >= user.validSince else { throw BackendFailure.tokenExpired }
-        return VerifiedSession(user: user, signInProvider: claims.firebase.signInProvider, authTime: claims.authTime)
+        let secondFactor = claims.firebase.signInSecondFactor.flatMap(MfaEnrollmentRecord.Factor.init(rawValue:)).flatMap { factor in
+            claims.firebase.secondFactorIdentifier.map { SecondFactor(factor: factor, mfaEnrollmentId: $0) }
+        }
+        return VerifiedSession(user: user, signInProvider: claims.firebase.signInProvider, authTime: claims.authTime,
+                               secondFactor: secondFactor)
     }
 
     /// Password change, email change and deletion need a fresh sign-in.
@@ -37,7 +43,13 @@ extension EmbeddedBackend {
 private struct IdTokenClaims: Decodable {
     struct Firebase: Decodable {
         let signInProvider: String
-        enum CodingKeys: String, CodingKey { case signInProvider = "sign_in_provider" }
+        let signInSecondFactor: String?
+        let secondFactorIdentifier: String?
+        enum CodingKeys: String, CodingKey {
+            case signInProvider = "sign_in_provider"
+            case signInSecondFactor = "sign_in_second_factor"
+            case secondFactorIdentifier = "second_factor_identifier"
+        }
     }
 
     let iss: String

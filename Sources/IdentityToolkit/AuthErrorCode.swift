@@ -107,7 +107,7 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable {
         case .emailAlreadyInUse: "That email address is already used by another account."
         case .invalidEmail: "That email address is not valid."
         case .wrongPassword: "The password is wrong."
-        case .tooManyRequests: "Too many failed attempts. Wait a while, or reset the password."
+        case .tooManyRequests: "Too many failed attempts. Wait a while, reset the password, or request a new code."
         case .userNotFound: "There is no account with that identifier; it may have been deleted."
         case .accountExistsWithDifferentCredential: "An account already exists with the same email but a different sign-in method."
         case .requiresRecentLogin: "This operation is sensitive and needs a recent sign-in."

@@ -44,12 +44,20 @@ public final class HTTPTransport: IdentityBackend {
     }
 
     public func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {
-        let body = try WireCoding.encoder().encode(request)
-        var http = HTTPClientRequest(url: url(for: R.endpoint))
-        http.method = .POST
-        http.headers.add(name: "Content-Type", value: "application/json")
+        let endpoint = request.resolvedEndpoint
+        // The emulator's own endpoints (outboxes, the simulated providers) do not exist at Google.
+        if endpoint.host == .emulator, target == .production {
+            throw IdentityToolkitError.server(status: 404, message: "NOT_FOUND : \(endpoint.emulatorPath) exists only on emulators")
+        }
+        let isGet = R.httpMethod == "GET"
+        let body = isGet ? Data() : try WireCoding.encoder().encode(request)
+        var http = HTTPClientRequest(url: url(for: endpoint))
+        http.method = isGet ? .GET : .POST
         http.headers.add(name: "Accept", value: "application/json")
-        http.body = .bytes(ByteBuffer(bytes: body))
+        if !isGet {
+            http.headers.add(name: "Content-Type", value: "application/json")
+            http.body = .bytes(ByteBuffer(bytes: body))
+        }
 
         let date = Date()
         let started = ContinuousClock.now
@@ -61,13 +69,13 @@ public final class HTTPTransport: IdentityBackend {
         } catch {
             let failure = IdentityToolkitError.network(describe(error))
             await exchanges.record(Exchange(
-                date: date, method: "POST", path: target.recordedPath(for: R.endpoint), status: 0,
+                date: date, method: R.httpMethod, path: target.recordedPath(for: endpoint), status: 0,
                 latency: Self.seconds(ContinuousClock.now - started), requestBody: body,
                 responseBody: Self.transportErrorBody(failure)))
             throw failure
         }
         await exchanges.record(Exchange(
-            date: date, method: "POST", path: target.recordedPath(for: R.endpoint), status: response.status,
+            date: date, method: R.httpMethod, path: target.recordedPath(for: endpoint), status: response.status,
             latency: Self.seconds(ContinuousClock.now - started), requestBody: body, responseBody: response.body))
         return try WireCoding.decode(R.Response.self, from: response)
     }

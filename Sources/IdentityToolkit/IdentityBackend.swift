@@ -6,6 +6,8 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public enum Host: String, Sendable {
         case identityToolkit = "identitytoolkit.googleapis.com"
         case secureToken = "securetoken.googleapis.com"
+        /// The emulator's own endpoints (`/emulator/...`: outboxes, simulated providers); they exist only on emulators.
+        case emulator = "emulator"
     }
 
     public let host: Host
@@ -32,6 +34,15 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
 public protocol IdentityRequest: Encodable, Sendable {
     associatedtype Response: Decodable, Sendable
     static var endpoint: Endpoint { get }
+    /// Where this request goes; differs from `endpoint` only for paths that name a project.
+    var resolvedEndpoint: Endpoint { get }
+    /// `POST` with a JSON body, or `GET` with none.
+    static var httpMethod: String { get }
+}
+
+extension IdentityRequest {
+    public var resolvedEndpoint: Endpoint { Self.endpoint }
+    public static var httpMethod: String { "POST" }
 }
 
 /// Anything that answers Identity Toolkit requests: the embedded backend in process,

@@ -103,12 +103,14 @@ public struct InProcessTransport: IdentityBackend {
     }
 
     public func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {
-        let body = try WireCoding.encoder().encode(request)
-        let wire = WireRequest(path: R.endpoint.emulatorPath, headers: ["x-goog-api-key": apiKey, "content-type": "application/json"], body: body)
+        let path = request.resolvedEndpoint.emulatorPath
+        let body = R.httpMethod == "GET" ? Data() : try WireCoding.encoder().encode(request)
+        let wire = WireRequest(method: R.httpMethod, path: path,
+                               headers: ["x-goog-api-key": apiKey, "content-type": "application/json"], body: body)
         let started = clock()
         let response = await handler.handle(wire)
         await exchanges.record(Exchange(
-            date: started, method: wire.method, path: R.endpoint.emulatorPath, status: response.status,
+            date: started, method: wire.method, path: path, status: response.status,
             latency: clock().timeIntervalSince(started), requestBody: body, responseBody: response.body))
         return try WireCoding.decode(R.Response.self, from: response)
     }

@@ -2,6 +2,8 @@
 /// attributes only when colour is off), so no state is ever shown by colour alone.
 public enum Role: Sendable, Hashable, CaseIterable {
     case normal, dim, title, selected, accent, success, warning, error, keyHint, badge
+    /// Black on white whatever the terminal's colours, so a QR code scans on dark terminals too.
+    case qrCode
 }
 
 public struct Style: Sendable, Hashable {

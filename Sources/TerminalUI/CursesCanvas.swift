@@ -49,8 +49,10 @@ final class CursesCanvas: Canvas {
     /// Defines a colour pair per role; call once colour has been started.
     static func installColorPairs() {
         let background: Int16 = use_default_colors() == OK ? -1 : Int16(COLOR_BLACK)
+        // Bright white where the terminal has 16 colours: a plain "white" is often light grey.
+        let white = Int16(authdeck_colors() >= 16 ? 15 : COLOR_WHITE)
         for role in Role.allCases {
-            init_pair(Int16(pair(for: role)), foreground(for: role), background)
+            init_pair(Int16(pair(for: role)), foreground(for: role), role == .qrCode ? white : background)
         }
     }
 
@@ -62,6 +64,7 @@ final class CursesCanvas: Canvas {
         case .warning: Int16(COLOR_YELLOW)
         case .error: Int16(COLOR_RED)
         case .badge: Int16(COLOR_MAGENTA)
+        case .qrCode: Int16(COLOR_BLACK)
         }
     }
 

@@ -72,24 +72,30 @@ struct AuthDeckCommand: AsyncParsableCommand {
             var configuration = EmbeddedBackendConfiguration()
             configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
             let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
-            try runConsole(auth: Auth(backend: backend.transport(), sessionStore: sessionStore), cart: cart,
+            let transport = backend.transport()
+            try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
+                           outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
                            backendName: backendName, directory: directory, logger: logger)
         case let .emulator(address):
             // The emulator takes any non-empty API key.
             try await withHTTPTransport(HTTPTransport(target: .emulator(address), apiKey: "authdeck")) { transport in
+                // The emulator's outboxes are per project; the Firebase tools name it in GCLOUD_PROJECT.
+                let projectId = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration().projectId
                 try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
+                               outbox: AuthEmulatorOutbox(backend: transport, projectId: projectId),
                                backendName: backendName, directory: directory, logger: logger)
             }
         case let .project(_, apiKey):
             try await withHTTPTransport(HTTPTransport(target: .production, apiKey: apiKey)) { transport in
-                try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
+                try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart, outbox: nil,
                                backendName: backendName, directory: directory, logger: logger)
             }
         }
         logger.info("console quit")
     }
 
-    private func runConsole(auth: Auth, cart: CartStore, backendName: String, directory: DataDirectory, logger: Logger) throws {
+    private func runConsole(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox?, backendName: String, directory: DataDirectory,
+                            logger: Logger) throws {
         let terminal: Terminal
         do {
             terminal = try Terminal()
@@ -99,7 +105,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
         }
         logger.info("console started", metadata: ["data": "\(directory.url.path)", "backend": "\(backendName)"])
         defer { terminal.stop() }
-        try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, backendName: backendName, logger: logger)
+        try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, backendName: backendName, logger: logger)
     }
 
     /// Runs `body` and then closes the transport's connections, whether `body` threw or not.

@@ -10,7 +10,8 @@ import TerminalUI
 struct AccountFlowTests {
     @Test func anonymousUpgradeByLinkingEmailPassword() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.anonymous))
-        store.send(.key(.character("l"))) { $0.screen = .credentialForm(CredentialForm(purpose: .link)) }
+        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 0)) }
+        store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialForm(purpose: .link)) }
         store.type("ada@example.com")
         store.send(.key(.tab)) { $0.screen = .credentialForm(Fixtures.form(.link, email: "ada@example.com", password: "")) }
         store.type("hunter22")
@@ -39,12 +40,12 @@ struct AccountFlowTests {
         }
     }
 
-    @Test func theLinkKeyIsOfferedOnlyWithoutAPassword() {
-        #expect(Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .link })
+    @Test func theLinkKeyOpensTheSignInMethodsOnTheFirstOneNotLinked() {
+        #expect(Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .link && $0.action == "upgrade" })
         let model = Fixtures.signedIn(Fixtures.passwordUser())
-        #expect(!model.bindings.contains { $0.intent == .link })
+        #expect(model.bindings.contains { $0.intent == .link && $0.action == "link" })
         var store = FlowStore(model)
-        store.send(.key(.character("l")))
+        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 1)) }
     }
 
     @Test func theLastWayToSignInCannotBeUnlinked() {

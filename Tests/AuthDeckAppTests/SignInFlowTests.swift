@@ -45,8 +45,10 @@ struct SignInFlowTests {
         store.send(.key(.up))
         store.send(.key(.down)) { $0.screen = .signInMethods(selection: 1) }
         store.send(.key(.character("j"))) { $0.screen = .signInMethods(selection: 2) }
+        let last = SignInMethod.allCases.count - 1
+        for index in 3...last { store.send(.key(.down)) { $0.screen = .signInMethods(selection: index) } }
         store.send(.key(.down))
-        store.send(.key(.character("k"))) { $0.screen = .signInMethods(selection: 1) }
+        store.send(.key(.character("k"))) { $0.screen = .signInMethods(selection: last - 1) }
     }
 
     @Test func anonymousSignInSucceeds() {

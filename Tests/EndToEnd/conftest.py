@@ -43,8 +43,15 @@ class Console:
         assignments = [f"{name}={value}" for name, value in self.env.items()]
         command = " ".join(shlex.quote(part) for part in
                            [*(["env", *assignments] if assignments else []), _binary(), "--data", self.data_dir, *self.extra_args])
-        subprocess.run([*TMUX, "new-session", "-d", "-x", str(self.width), "-y", str(self.height),
-                        "-s", self.name, f"{command}; echo $? > {shlex.quote(self.exit_file)}; sleep 60"], check=True)
+        new_session = [*TMUX, "new-session", "-d", "-x", str(self.width), "-y", str(self.height),
+                       "-s", self.name, f"{command}; echo $? > {shlex.quote(self.exit_file)}; sleep 60"]
+        # Killing the last session makes the tmux server exit; a session started in that moment is
+        # refused, so try again once the old server is gone.
+        for attempt in range(3):
+            if subprocess.run(new_session, capture_output=True).returncode == 0:
+                return self
+            time.sleep(0.3)
+        subprocess.run(new_session, check=True)
         return self
 
     def screen(self):

@@ -35,6 +35,8 @@ def test_anonymous_upgrade_sign_out_sign_in_and_relaunch(console, data_dir):
     c.wait_for(r"1 × pear")
 
     c.keys("l")
+    c.wait_for("Sign-in methods of this account")
+    c.keys("Enter")
     c.wait_for("Link email and password to this account")
     c.type("ada@example.com")
     c.keys("Tab")
@@ -53,7 +55,7 @@ def test_anonymous_upgrade_sign_out_sign_in_and_relaunch(console, data_dir):
     sign_in_with_email(c, "ada@example.com", "hunter22")
     c.wait_for("Signed in")
     assert c.wait_for(UID).group(1) == uid
-    assert "2 × apple" in c.screen()
+    c.wait_for("2 × apple")
 
     c.keys("q")
     assert c.wait_exit() == "0"
@@ -85,7 +87,7 @@ def test_every_sign_in_error_is_explained(console):
     c.wait_for("Signed out")
 
     def create(email, password):
-        c.keys("Down", "Down", "Enter")
+        c.keys("Up", "Up", "Down", "Down", "Enter")
         c.wait_for("Create an account")
         c.type(email)
         c.keys("Tab")

@@ -20,6 +20,8 @@ def test_the_console_drives_a_served_backend_over_http(console, served, data_dir
     c.wait_for(r"1 × apple")
 
     c.keys("l")
+    c.wait_for("Sign-in methods of this account")
+    c.keys("Enter")
     c.wait_for("Link email and password to this account")
     c.type("ada@example.com")
     c.keys("Tab")

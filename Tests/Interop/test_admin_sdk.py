@@ -236,15 +236,7 @@ def test_import_users_with_other_scrypt_parameters_and_per_user_errors(app, rest
     assert "INVALID_HASH_ALGORITHM" in str(refused.value)
 
 
-def _serves_send_oob_code(server):
-    probe = requests.post(f"{server.base}/identitytoolkit.googleapis.com/v1/projects/{PROJECT_ID}/accounts:sendOobCode",
-                          headers={"Authorization": "Bearer owner"}, json={}, timeout=30)
-    return probe.status_code != 404
-
-
 def test_password_reset_and_email_verification_links(server, app, rest, unique):
-    if not _serves_send_oob_code(server):
-        pytest.skip("accounts:sendOobCode with returnOobLink is not served yet (it comes with the MFA/email branch)")
     email = f"{unique('links')}@example.com"
     user = auth.create_user(email=email, password="secret-1", app=app)
 

@@ -1,0 +1,306 @@
+import Foundation
+import IdentityToolkit
+
+/// An enrolled SMS factor. `phoneNumber` is the whole number for the signed-in user's own factors,
+/// and masked (`+*******0100`) in the hints of a second-factor sign-in.
+public struct PhoneMultiFactorInfo: Sendable, Equatable, Codable {
+    public var uid: String
+    public var displayName: String?
+    public var enrollmentDate: Date?
+    public var phoneNumber: String
+
+    public init(uid: String, displayName: String? = nil, enrollmentDate: Date? = nil, phoneNumber: String) {
+        self.uid = uid
+        self.displayName = displayName
+        self.enrollmentDate = enrollmentDate
+        self.phoneNumber = phoneNumber
+    }
+}
+
+/// An enrolled authenticator app (TOTP).
+public struct TotpMultiFactorInfo: Sendable, Equatable, Codable {
+    public var uid: String
+    public var displayName: String?
+    public var enrollmentDate: Date?
+
+    public init(uid: String, displayName: String? = nil, enrollmentDate: Date? = nil) {
+        self.uid = uid
+        self.displayName = displayName
+        self.enrollmentDate = enrollmentDate
+    }
+}
+
+/// Firebase's `MultiFactorInfo`: one enrolled second factor.
+public enum MultiFactorInfo: Sendable, Equatable, Codable {
+    case phone(PhoneMultiFactorInfo)
+    case totp(TotpMultiFactorInfo)
+
+    public var uid: String {
+        switch self {
+        case let .phone(info): info.uid
+        case let .totp(info): info.uid
+        }
+    }
+
+    public var displayName: String? {
+        switch self {
+        case let .phone(info): info.displayName
+        case let .totp(info): info.displayName
+        }
+    }
+
+    public var enrollmentDate: Date? {
+        switch self {
+        case let .phone(info): info.enrollmentDate
+        case let .totp(info): info.enrollmentDate
+        }
+    }
+
+    /// `phone` or `totp`, as in `firebase.sign_in_second_factor`.
+    public var factorID: String {
+        switch self {
+        case .phone: PhoneMultiFactorGenerator.factorID
+        case .totp: TotpMultiFactorGenerator.factorID
+        }
+    }
+
+    /// The factor an `mfaInfo` entry describes; nil for kinds this client does not know (email).
+    init?(_ wire: MfaEnrollment) {
+        let date = wire.enrolledAt.flatMap(Self.parseDate)
+        if let phone = wire.phoneInfo {
+            self = .phone(PhoneMultiFactorInfo(uid: wire.mfaEnrollmentId, displayName: wire.displayName, enrollmentDate: date, phoneNumber: phone))
+        } else if wire.totpInfo != nil {
+            self = .totp(TotpMultiFactorInfo(uid: wire.mfaEnrollmentId, displayName: wire.displayName, enrollmentDate: date))
+        } else {
+            return nil
+        }
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}
+
+/// Proof that the first factor passed (sign-in), or the signed-in user's token (enrollment).
+/// Opaque; never printed.
+public struct MultiFactorSession: Sendable, Equatable, CustomStringConvertible {
+    enum Kind: Sendable, Equatable {
+        case enrollment(idToken: String)
+        case signIn(mfaPendingCredential: String)
+    }
+
+    let kind: Kind
+    let auth: Auth
+
+    public static func == (lhs: MultiFactorSession, rhs: MultiFactorSession) -> Bool {
+        lhs.kind == rhs.kind && lhs.auth === rhs.auth
+    }
+
+    public var description: String {
+        switch kind {
+        case .enrollment: "MultiFactorSession(enrollment)"
+        case .signIn: "MultiFactorSession(sign-in)"
+        }
+    }
+}
+
+/// What proves a second factor, for enrollment or sign-in.
+public enum MultiFactorAssertion: Sendable, Equatable {
+    case phone(PhoneAuthCredential)
+    case totpEnrollment(TotpSecret, oneTimePassword: String)
+    case totpSignIn(enrollmentID: String, oneTimePassword: String)
+
+    public var factorID: String {
+        switch self {
+        case .phone: PhoneMultiFactorGenerator.factorID
+        case .totpEnrollment, .totpSignIn: TotpMultiFactorGenerator.factorID
+        }
+    }
+}
+
+public enum PhoneMultiFactorGenerator {
+    public static let factorID = "phone"
+
+    public static func assertion(with credential: PhoneAuthCredential) -> MultiFactorAssertion { .phone(credential) }
+}
+
+public enum TotpMultiFactorGenerator {
+    public static let factorID = "totp"
+
+    /// A new shared secret for the signed-in user, to show as a QR code and as text.
+    public static func generateSecret(with session: MultiFactorSession) async throws -> TotpSecret {
+        guard case let .enrollment(idToken) = session.kind else {
+            throw AuthError(.invalidMultiFactorSession, serverMessage: "a TOTP secret needs an enrollment session")
+        }
+        let response = try await session.auth.performForCurrentUser(StartMfaEnrollmentRequest(idToken: idToken, totpEnrollmentInfo: TotpEnrollmentInfo()))
+        guard let info = response.totpSessionInfo else { throw AuthError.missingField("totpSessionInfo") }
+        return TotpSecret(sharedSecretKey: info.sharedSecretKey, hashingAlgorithm: info.hashingAlgorithm, codeLength: info.verificationCodeLength,
+                          codeIntervalSeconds: info.periodSec, enrollmentCompletionDeadline: MultiFactorInfo.parseDate(info.finalizeEnrollmentTime),
+                          sessionInfo: info.sessionInfo)
+    }
+
+    public static func assertionForEnrollment(with secret: TotpSecret, oneTimePassword: String) -> MultiFactorAssertion {
+        .totpEnrollment(secret, oneTimePassword: oneTimePassword)
+    }
+
+    public static func assertionForSignIn(withEnrollmentID enrollmentID: String, oneTimePassword: String) -> MultiFactorAssertion {
+        .totpSignIn(enrollmentID: enrollmentID, oneTimePassword: oneTimePassword)
+    }
+}
+
+/// A TOTP shared secret on its way to an authenticator app. Its description never shows the key.
+public struct TotpSecret: Sendable, Equatable, CustomStringConvertible {
+    /// Base32, for typing into an authenticator app by hand.
+    public let sharedSecretKey: String
+    public let hashingAlgorithm: String
+    public let codeLength: Int
+    public let codeIntervalSeconds: Int
+    /// Enroll before this, or ask for a new secret.
+    public let enrollmentCompletionDeadline: Date?
+    let sessionInfo: String
+
+    public init(sharedSecretKey: String, hashingAlgorithm: String, codeLength: Int, codeIntervalSeconds: Int,
+                enrollmentCompletionDeadline: Date?, sessionInfo: String) {
+        self.sharedSecretKey = sharedSecretKey
+        self.hashingAlgorithm = hashingAlgorithm
+        self.codeLength = codeLength
+        self.codeIntervalSeconds = codeIntervalSeconds
+        self.enrollmentCompletionDeadline = enrollmentCompletionDeadline
+        self.sessionInfo = sessionInfo
+    }
+
+    /// The `otpauth://` URI authenticator apps scan (Google's Key Uri Format). Parameters at their
+    /// defaults (SHA1, 6 digits, 30 s) are left out: every authenticator assumes them, and the shorter
+    /// URI fits a smaller QR code (version 5 for a typical account, which an 80×24 terminal can show).
+    public func generateQrCodeUrl(accountName: String, issuer: String) -> String {
+        let label = Self.encode(issuer, allowing: "@") + ":" + Self.encode(accountName, allowing: "@")
+        var query = "secret=\(sharedSecretKey)&issuer=\(Self.encode(issuer, allowing: ""))"
+        if hashingAlgorithm.uppercased() != "SHA1" { query += "&algorithm=\(Self.encode(hashingAlgorithm.uppercased(), allowing: ""))" }
+        if codeLength != 6 { query += "&digits=\(codeLength)" }
+        if codeIntervalSeconds != 30 { query += "&period=\(codeIntervalSeconds)" }
+        return "otpauth://totp/\(label)?\(query)"
+    }
+
+    /// Percent-encodes all but RFC 3986's unreserved characters (and `extra`).
+    private static func encode(_ text: String, allowing extra: String) -> String {
+        var allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        allowed.insert(charactersIn: extra)
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    public var description: String {
+        "TotpSecret(\(hashingAlgorithm), \(codeLength) digits, \(codeIntervalSeconds) s, key \(Redaction.hide(sharedSecretKey)))"
+    }
+}
+
+/// Firebase's `MultiFactorResolver`: raised with `secondFactorRequired`, it lists the enrolled
+/// factors (hints) and finishes the sign-in — or the reauthentication — with one of them.
+public struct MultiFactorResolver: Sendable, Equatable {
+    public let hints: [MultiFactorInfo]
+    public let session: MultiFactorSession
+    /// The first factor's provider (`password`, `google.com`, …).
+    public let firstFactorProviderID: String
+    /// Set when the first factor was a reauthentication: the result must be the same user.
+    let reauthenticatingUID: String?
+
+    public func resolveSignIn(with assertion: MultiFactorAssertion) async throws -> AuthDataResult {
+        try await session.auth.resolveSecondFactor(self, with: assertion)
+    }
+}
+
+/// Firebase's `MultiFactor`: the signed-in user's second factors.
+public struct MultiFactor: Sendable {
+    let auth: Auth
+
+    public var enrolledFactors: [MultiFactorInfo] {
+        get async { await auth.currentUser?.enrolledFactors ?? [] }
+    }
+
+    /// A session to enroll a new factor with (for `PhoneAuthProvider` or `TotpMultiFactorGenerator`).
+    public func session() async throws -> MultiFactorSession {
+        MultiFactorSession(kind: .enrollment(idToken: try await auth.idToken()), auth: auth)
+    }
+
+    /// Enrolls the factor the assertion proves; the session continues with tokens that name it.
+    @discardableResult
+    public func enroll(with assertion: MultiFactorAssertion, displayName: String?) async throws -> User {
+        try await auth.enrollSecondFactor(assertion, displayName: displayName)
+    }
+
+    /// Needs a recent sign-in (`requiresRecentLogin` otherwise). Other sessions of the account end.
+    @discardableResult
+    public func unenroll(with factor: MultiFactorInfo) async throws -> User {
+        try await auth.withdrawSecondFactor(factor.uid)
+    }
+
+    @discardableResult
+    public func unenroll(withFactorUID uid: String) async throws -> User {
+        try await auth.withdrawSecondFactor(uid)
+    }
+}
+
+extension Auth {
+    public nonisolated var multiFactor: MultiFactor { MultiFactor(auth: self) }
+
+    func enrollSecondFactor(_ assertion: MultiFactorAssertion, displayName: String?) async throws -> User {
+        _ = try requireUser()
+        let idToken = try await validIDToken()
+        let request: FinalizeMfaEnrollmentRequest
+        switch assertion {
+        case let .phone(credential):
+            guard case let .code(verificationID, code) = credential.proof else {
+                throw AuthError(.missingMultiFactorInfo, serverMessage: "enrollment needs a texted code, not a temporary proof")
+            }
+            request = FinalizeMfaEnrollmentRequest(idToken: idToken, displayName: displayName,
+                                                   phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: verificationID, code: code))
+        case let .totpEnrollment(secret, oneTimePassword):
+            request = FinalizeMfaEnrollmentRequest(idToken: idToken, displayName: displayName,
+                                                   totpVerificationInfo: TotpVerificationInfo(sessionInfo: secret.sessionInfo, verificationCode: oneTimePassword))
+        case .totpSignIn:
+            throw AuthError(.missingMultiFactorInfo, serverMessage: "a sign-in assertion cannot enroll a factor")
+        }
+        let response = try await performForCurrentUser(request)
+        adoptTokens(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: nil)
+        return try await reload()
+    }
+
+    func withdrawSecondFactor(_ enrollmentID: String) async throws -> User {
+        let current = try requireUser()
+        guard current.enrolledFactors.contains(where: { $0.uid == enrollmentID }) else { throw AuthError(.multiFactorInfoNotFound) }
+        let idToken = try await validIDToken()
+        let response = try await performForCurrentUser(WithdrawMfaRequest(idToken: idToken, mfaEnrollmentId: enrollmentID))
+        adoptTokens(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: nil)
+        return try await reload()
+    }
+
+    /// Finishes a sign-in (or reauthentication) that `secondFactorRequired` interrupted.
+    func resolveSecondFactor(_ resolver: MultiFactorResolver, with assertion: MultiFactorAssertion) async throws -> AuthDataResult {
+        guard case let .signIn(pendingCredential) = resolver.session.kind else {
+            throw AuthError(.invalidMultiFactorSession, serverMessage: "an enrollment session cannot finish a sign-in")
+        }
+        let request: FinalizeMfaSignInRequest
+        switch assertion {
+        case let .phone(credential):
+            guard case let .code(verificationID, code) = credential.proof else {
+                throw AuthError(.missingMultiFactorInfo, serverMessage: "a second factor needs a texted code, not a temporary proof")
+            }
+            request = FinalizeMfaSignInRequest(mfaPendingCredential: pendingCredential,
+                                               phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: verificationID, code: code))
+        case let .totpSignIn(enrollmentID, oneTimePassword):
+            request = FinalizeMfaSignInRequest(mfaPendingCredential: pendingCredential, mfaEnrollmentId: enrollmentID,
+                                               totpVerificationInfo: TotpVerificationInfo(verificationCode: oneTimePassword))
+        case .totpEnrollment:
+            throw AuthError(.missingMultiFactorInfo, serverMessage: "an enrollment assertion cannot finish a sign-in")
+        }
+        let response = try await perform(request)
+        if let expected = resolver.reauthenticatingUID {
+            guard IDTokenResult(token: response.idToken)?.claims["sub"]?.stringValue == expected else { throw AuthError(.userMismatch) }
+        }
+        let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: nil, anonymous: false)
+        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: resolver.firstFactorProviderID, isNewUser: false))
+    }
+}

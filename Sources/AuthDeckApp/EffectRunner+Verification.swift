@@ -1,0 +1,73 @@
+import AuthClient
+import Foundation
+import IdentityToolkit
+
+extension EffectRunner {
+    func perform(_ effect: VerificationEffect) async -> VerificationEvent {
+        switch effect {
+        case .refreshOutbox:
+            return .outboxChanged(await result { try await self.readOutbox() })
+        case .sendEmailVerification:
+            return .emailVerificationSent(await result {
+                try await self.auth.sendEmailVerification()
+                return await self.auth.currentUser?.email ?? ""
+            })
+        case let .applyActionCode(code):
+            return .actionCodeApplied(await result {
+                try await self.auth.applyActionCode(code)
+                return await self.auth.currentUser
+            })
+        case let .sendPasswordReset(email):
+            return .passwordResetSent(await result {
+                try await self.auth.sendPasswordReset(withEmail: email)
+                return email
+            })
+        case let .confirmPasswordReset(code, newPassword):
+            return .passwordResetConfirmed(await result {
+                let email = try await self.auth.verifyPasswordResetCode(code)
+                try await self.auth.confirmPasswordReset(withCode: code, newPassword: newPassword)
+                return email
+            })
+        case let .verifyPhoneNumber(phone):
+            return .codeSent(await result { try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(phone) })
+        case let .signInWithPhone(credential):
+            return .phoneSignInFinished(await result { try await self.auth.signIn(with: .phone(credential)) })
+        case let .linkPhone(credential):
+            return .phoneLinkFinished(await result { try await self.auth.link(with: .phone(credential)) })
+        case let .startPhoneEnrollment(phone):
+            return .codeSent(await result {
+                let session = try await self.auth.multiFactor.session()
+                return try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(phone, multiFactorSession: session)
+            })
+        case .generateTotpSecret:
+            return .totpSecretGenerated(await result {
+                try await TotpMultiFactorGenerator.generateSecret(with: self.auth.multiFactor.session())
+            })
+        case let .enroll(assertion, displayName):
+            return .enrolled(await result { try await self.auth.multiFactor.enroll(with: assertion, displayName: displayName) })
+        case let .startSecondFactorSignIn(hint, resolver):
+            return .codeSent(await result {
+                try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(with: hint, multiFactorSession: resolver.session)
+            })
+        case let .resolveSignIn(resolver, assertion):
+            return .secondFactorSignInFinished(await result { try await resolver.resolveSignIn(with: assertion) })
+        }
+    }
+
+    /// Newest first, as a phone or a mail client lists messages.
+    private func readOutbox() async throws -> Outbox {
+        guard let outbox else { throw AuthError(.operationNotAllowed, serverMessage: "this backend has no outbox") }
+        async let emails = outbox.oobCodes()
+        async let texts = outbox.verificationCodes()
+        return Outbox(
+            emails: try await emails.reversed().map { code in
+                let action: Outbox.Email.Action = switch code.requestType {
+                case "VERIFY_EMAIL": .verifyEmail
+                case "PASSWORD_RESET": .resetPassword
+                default: .other(code.requestType)
+                }
+                return Outbox.Email(to: code.email, action: action, oobCode: code.oobCode, link: code.oobLink)
+            },
+            texts: try await texts.reversed().map { Outbox.TextMessage(to: $0.phoneNumber, code: $0.code, verificationID: $0.sessionInfo) })
+    }
+}

@@ -1,0 +1,111 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// "Forgot password": the reset email goes to the outbox; opening it there asks for the new
+/// password, and the sign-in form follows with the email filled in.
+public struct PasswordResetFlow: Equatable, Sendable {
+    public enum Step: Equatable, Sendable {
+        case enteringEmail(TextField)
+        /// The request went out; the email (if the account exists) is in the outbox.
+        case sent(email: String)
+        case choosingPassword(code: String, email: String, PasswordForm)
+    }
+
+    public var step: Step
+
+    public init(step: Step = .enteringEmail(TextField(maxLength: 254))) {
+        self.step = step
+    }
+
+    /// Opened from a reset email in the outbox.
+    public static func choosingPassword(code: String, email: String) -> PasswordResetFlow {
+        PasswordResetFlow(step: .choosingPassword(code: code, email: email, PasswordForm()))
+    }
+
+    var editsText: Bool {
+        if case .sent = step { return false }
+        return true
+    }
+
+    var bindings: [KeyBinding] {
+        switch step {
+        case .enteringEmail:
+            return [KeyBinding([.enter], "enter", "send reset email", .submit), KeyBinding([.escape], "esc", "cancel", .back),
+                    .helpInForm, .messagesInForm]
+        case .sent:
+            return [.messages, KeyBinding([.escape], "esc", "back", .back), .help]
+        case .choosingPassword:
+            return [KeyBinding([.enter], "enter", "submit", .submit), KeyBinding([.tab, .down], "tab", "next", .nextField),
+                    KeyBinding([.backTab, .up], "shift-tab", "previous field", .previousField, inBar: false),
+                    KeyBinding([.escape], "esc", "cancel", .back), .helpInForm]
+        }
+    }
+
+    mutating func perform(_ intent: Intent) -> [FlowStep] {
+        switch (step, intent) {
+        case let (.enteringEmail(field), .submit):
+            let email = field.text.trimmingCharacters(in: .whitespaces)
+            guard !email.isEmpty else { return [.banner(Banner(.error, "Enter the account's email address."))] }
+            return [.banner(nil), .run(.sendPasswordReset(email: email), busy: "Sending the reset email…")]
+        case (.enteringEmail, .back), (.sent, .back), (.choosingPassword, .back):
+            return [.banner(nil), .exit(.cancelled)]
+        case (.choosingPassword(let code, let email, var form), .nextField), (.choosingPassword(let code, let email, var form), .previousField):
+            form.focusOnConfirmation.toggle()
+            step = .choosingPassword(code: code, email: email, form)
+        case (.choosingPassword(let code, let email, var form), .submit):
+            guard form.focusOnConfirmation else {
+                form.focusOnConfirmation = true
+                step = .choosingPassword(code: code, email: email, form)
+                return []
+            }
+            guard form.newPassword.text == form.confirmation.text else {
+                form.confirmation.text = ""
+                step = .choosingPassword(code: code, email: email, form)
+                return [.banner(Banner(.error, "The two passwords do not match."))]
+            }
+            return [.banner(nil), .run(.confirmPasswordReset(code: code, newPassword: form.newPassword.text), busy: "Setting the new password…")]
+        default:
+            break
+        }
+        return []
+    }
+
+    mutating func edit(_ key: Key) {
+        switch step {
+        case var .enteringEmail(field):
+            _ = field.handle(key)
+            step = .enteringEmail(field)
+        case .choosingPassword(let code, let email, var form):
+            if form.focusOnConfirmation { _ = form.confirmation.handle(key) } else { _ = form.newPassword.handle(key) }
+            step = .choosingPassword(code: code, email: email, form)
+        case .sent:
+            break
+        }
+    }
+
+    mutating func handle(_ event: VerificationEvent) -> [FlowStep] {
+        switch event {
+        case let .passwordResetSent(.success(email)):
+            step = .sent(email: email)
+            return [.banner(Banner(.info, "If an account uses \(email), a reset email is now in the outbox: press m and open it.")),
+                    .run(.refreshOutbox, busy: nil)]
+        case let .passwordResetSent(.failure(error)):
+            return [.banner(.error(error))]
+        case let .passwordResetConfirmed(.success(email)):
+            return [.exit(.passwordReset(email: email))]
+        case let .passwordResetConfirmed(.failure(error)):
+            guard case .choosingPassword(let code, let email, var form) = step else { return [] }
+            form = PasswordForm()
+            step = .choosingPassword(code: code, email: email, form)
+            switch error.code {
+            case .invalidActionCode, .expiredActionCode:
+                return [.banner(.error(error, advice: "Request a new reset email (esc, then \"Reset a forgotten password\")."))]
+            default:
+                return [.banner(.error(error))]
+            }
+        default:
+            return []
+        }
+    }
+}

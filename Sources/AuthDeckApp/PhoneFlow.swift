@@ -1,0 +1,138 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// A phone number as a first factor: sign in with it, or link it to the signed-in account.
+/// Linking a number another account owns offers that account, through the temporary proof the
+/// backend handed back, without texting a second code.
+public struct PhoneFlow: Equatable, Sendable {
+    public enum Purpose: Equatable, Sendable { case signIn, link }
+
+    public enum Step: Equatable, Sendable {
+        case enteringNumber(TextField)
+        case enteringCode(phone: String, verificationID: String, code: TextField)
+        /// The number belongs to another account; `credential` signs in to it.
+        case conflict(phone: String, credential: AuthCredential, signInSelected: Bool)
+    }
+
+    public let purpose: Purpose
+    public var step: Step
+
+    public init(purpose: Purpose) {
+        self.purpose = purpose
+        step = .enteringNumber(TextField(maxLength: 24))
+    }
+
+    var title: String {
+        switch purpose {
+        case .signIn: "Sign in with a phone number"
+        case .link: "Link a phone number to this account"
+        }
+    }
+
+    var bindings: [KeyBinding] {
+        switch step {
+        case .enteringNumber:
+            return [KeyBinding([.enter], "enter", "text a code", .submit), KeyBinding([.escape], "esc", "cancel", .back), .help]
+        case .enteringCode:
+            return [KeyBinding([.enter], "enter", purpose == .signIn ? "sign in" : "link", .submit),
+                    .char("r", "text a new code", .resend), KeyBinding([.escape], "esc", "back", .back), .messages, .help]
+        case .conflict:
+            return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle), KeyBinding([.enter], "enter", "confirm choice", .choose),
+                    KeyBinding([.escape], "esc", "cancel", .cancel)]
+        }
+    }
+
+    mutating func perform(_ intent: Intent) -> [FlowStep] {
+        switch (step, intent) {
+        case let (.enteringNumber(field), .submit):
+            guard let phone = PhoneNumberText.e164(field.text) else {
+                return [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]
+            }
+            return [.banner(nil), .run(.verifyPhoneNumber(phone), busy: "Texting a code to \(phone)…")]
+        case (.enteringNumber, .back):
+            return [.banner(nil), .exit(.cancelled)]
+        case let (.enteringCode(phone, verificationID, code), .submit):
+            guard code.text.count == 6 else { return [.banner(Banner(.error, "Enter all 6 digits of the code."))] }
+            let credential = PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code.text)
+            switch purpose {
+            case .signIn: return [.banner(nil), .run(.signInWithPhone(credential), busy: "Signing in…")]
+            case .link: return [.banner(nil), .run(.linkPhone(credential), busy: "Linking \(phone)…")]
+            }
+        case let (.enteringCode(phone, _, _), .resend):
+            return [.banner(nil), .run(.verifyPhoneNumber(phone), busy: "Texting a new code to \(phone)…")]
+        case let (.enteringCode(phone, _, _), .back):
+            step = .enteringNumber(TextField(text: phone, maxLength: 24))
+            return [.banner(nil)]
+        case let (.conflict(phone, credential, selected), .toggle):
+            step = .conflict(phone: phone, credential: credential, signInSelected: !selected)
+        case (.conflict(_, _, false), .choose), (.conflict, .cancel):
+            return [.banner(Banner(.info, "The number was not linked.")), .exit(.cancelled)]
+        case let (.conflict(_, .phone(credential), true), .choose):
+            return [.banner(nil), .run(.signInWithPhone(credential), busy: "Signing in to the account that owns the number…")]
+        default:
+            break
+        }
+        return []
+    }
+
+    mutating func edit(_ key: Key) {
+        switch step {
+        case var .enteringNumber(field):
+            editRestricted(&field, with: key, accepts: PhoneNumberText.accepts)
+            step = .enteringNumber(field)
+        case .enteringCode(let phone, let verificationID, var code):
+            editRestricted(&code, with: key, accepts: isDigit)
+            step = .enteringCode(phone: phone, verificationID: verificationID, code: code)
+        case .conflict:
+            break
+        }
+    }
+
+    mutating func handle(_ event: VerificationEvent) -> [FlowStep] {
+        switch event {
+        case let .codeSent(.success(verificationID)):
+            let phone: String
+            switch step {
+            case let .enteringNumber(field): phone = PhoneNumberText.e164(field.text) ?? field.text
+            case let .enteringCode(number, _, _): phone = number
+            case .conflict: return []
+            }
+            step = .enteringCode(phone: phone, verificationID: verificationID, code: codeField())
+            return [.banner(Banner(.info, "A code was texted to \(phone); it shows in the phone pane (top right).")),
+                    .run(.refreshOutbox, busy: nil)]
+        case let .codeSent(.failure(error)):
+            return [.banner(.error(error, advice: error.code == .invalidPhoneNumber ? PhoneNumberText.formatHint : ""))]
+        case let .phoneSignInFinished(.success(result)):
+            return [.exit(.signedIn(result))]
+        case let .phoneLinkFinished(.success(result)):
+            return [.exit(.linked(result))]
+        case let .phoneSignInFinished(.failure(error)), let .phoneLinkFinished(.failure(error)):
+            return failed(error)
+        default:
+            return []
+        }
+    }
+
+    private mutating func failed(_ error: AuthError) -> [FlowStep] {
+        guard case .enteringCode(let phone, let verificationID, var code) = step else {
+            return [.banner(.error(error))]
+        }
+        if error.code == .credentialAlreadyInUse, let credential = error.updatedCredential {
+            step = .conflict(phone: phone, credential: credential, signInSelected: false)
+            return [.banner(nil)]
+        }
+        code.text = ""
+        step = .enteringCode(phone: phone, verificationID: verificationID, code: code)
+        switch error.code {
+        case .invalidVerificationCode:
+            return [.banner(.error(error, advice: "Check the text and type the code again."))]
+        case .sessionExpired, .invalidVerificationID, .tooManyRequests:
+            return [.banner(.error(error, advice: "Press r to text a new code."))]
+        case .unsupportedFirstFactor:
+            return [.banner(.error(error, advice: "Sign in with that account's email and password instead.")), .exit(.cancelled)]
+        default:
+            return [.banner(.error(error))]
+        }
+    }
+}

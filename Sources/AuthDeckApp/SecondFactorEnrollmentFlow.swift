@@ -1,0 +1,211 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// Enrolling a second factor. SMS: phone number (E.164) → the texted code → a name. TOTP: the
+/// secret as a QR code and as text → the app's current code → a name. The backend checks the
+/// code only when the name is submitted, so a wrong code sends the user back to it.
+public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
+    public enum Step: Equatable, Sendable {
+        case enteringNumber(TextField)
+        case enteringSmsCode(phone: String, verificationID: String, code: TextField)
+        case namingPhone(phone: String, verificationID: String, code: String, name: TextField)
+        case generatingSecret
+        case scanning(TotpSecret)
+        case enteringTotpCode(TotpSecret, code: TextField)
+        case namingApp(TotpSecret, code: String, name: TextField)
+    }
+
+    /// Shown in the authenticator app next to the issuer.
+    public let accountName: String
+    public var step: Step
+
+    public static let issuer = "AuthDeck"
+
+    public static func sms(accountName: String) -> SecondFactorEnrollmentFlow {
+        SecondFactorEnrollmentFlow(accountName: accountName, step: .enteringNumber(TextField(maxLength: 24)))
+    }
+
+    public static func totp(accountName: String) -> (SecondFactorEnrollmentFlow, [FlowStep]) {
+        (SecondFactorEnrollmentFlow(accountName: accountName, step: .generatingSecret),
+         [.banner(nil), .run(.generateTotpSecret, busy: "Asking for a new TOTP secret…")])
+    }
+
+    var isTotp: Bool {
+        switch step {
+        case .generatingSecret, .scanning, .enteringTotpCode, .namingApp: true
+        default: false
+        }
+    }
+
+    /// Name fields take any text, so there the commands are on function keys.
+    var editsText: Bool {
+        switch step {
+        case .namingPhone, .namingApp: true
+        default: false
+        }
+    }
+
+    var bindings: [KeyBinding] {
+        let back = KeyBinding([.escape], "esc", "back", .back)
+        switch step {
+        case .enteringNumber:
+            return [KeyBinding([.enter], "enter", "text a code", .submit), KeyBinding([.escape], "esc", "cancel", .back), .help]
+        case .enteringSmsCode:
+            return [KeyBinding([.enter], "enter", "next", .submit), .char("r", "text a new code", .resend), back, .messages, .help]
+        case .namingPhone, .namingApp:
+            return [KeyBinding([.enter], "enter", "enroll", .submit), back, .helpInForm, .messagesInForm]
+        case .generatingSecret:
+            return []
+        case .scanning:
+            return [KeyBinding([.enter], "enter", "added it: next", .submit), KeyBinding([.escape], "esc", "cancel", .back), .help]
+        case .enteringTotpCode:
+            return [KeyBinding([.enter], "enter", "next", .submit), KeyBinding([.escape], "esc", "show the QR code", .back), .help]
+        }
+    }
+
+    mutating func perform(_ intent: Intent) -> [FlowStep] {
+        switch (step, intent) {
+        case let (.enteringNumber(field), .submit):
+            guard let phone = PhoneNumberText.e164(field.text) else {
+                return [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]
+            }
+            return [.banner(nil), .run(.startPhoneEnrollment(phone), busy: "Texting a code to \(phone)…")]
+        case (.enteringNumber, .back), (.scanning, .back):
+            return [.banner(nil), .exit(.cancelled)]
+        case let (.enteringSmsCode(phone, verificationID, code), .submit):
+            guard code.text.count == 6 else { return [.banner(Banner(.error, "Enter all 6 digits of the code."))] }
+            step = .namingPhone(phone: phone, verificationID: verificationID, code: code.text,
+                                name: TextField(text: "Phone ending \(phone.suffix(4))", maxLength: 40))
+            return [.banner(nil)]
+        case let (.enteringSmsCode(phone, _, _), .resend):
+            return [.banner(nil), .run(.startPhoneEnrollment(phone), busy: "Texting a new code to \(phone)…")]
+        case let (.enteringSmsCode(phone, _, _), .back):
+            step = .enteringNumber(TextField(text: phone, maxLength: 24))
+            return [.banner(nil)]
+        case let (.namingPhone(_, verificationID, code, name), .submit):
+            let displayName = name.text.trimmingCharacters(in: .whitespaces)
+            guard !displayName.isEmpty else { return [.banner(Banner(.error, "Give the factor a name, e.g. \"Work phone\"."))] }
+            let credential = PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code)
+            return [.banner(nil), .run(.enroll(PhoneMultiFactorGenerator.assertion(with: credential), displayName: displayName),
+                                       busy: "Enrolling \(displayName)…")]
+        case let (.namingPhone(phone, verificationID, code, _), .back):
+            step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: TextField(text: code, maxLength: 6))
+            return [.banner(nil)]
+        case let (.scanning(secret), .submit):
+            step = .enteringTotpCode(secret, code: codeField())
+            return [.banner(nil)]
+        case let (.enteringTotpCode(secret, code), .submit):
+            guard code.text.count == 6 else { return [.banner(Banner(.error, "Enter the 6 digits the app shows now."))] }
+            step = .namingApp(secret, code: code.text, name: TextField(text: "Authenticator app", maxLength: 40))
+            return [.banner(nil)]
+        case let (.enteringTotpCode(secret, _), .back):
+            step = .scanning(secret)
+            return [.banner(nil)]
+        case let (.namingApp(secret, code, name), .submit):
+            let displayName = name.text.trimmingCharacters(in: .whitespaces)
+            guard !displayName.isEmpty else { return [.banner(Banner(.error, "Give the factor a name, e.g. \"Authenticator app\"."))] }
+            return [.banner(nil), .run(.enroll(TotpMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code),
+                                               displayName: displayName), busy: "Enrolling \(displayName)…")]
+        case let (.namingApp(secret, code, _), .back):
+            step = .enteringTotpCode(secret, code: TextField(text: code, maxLength: 6))
+            return [.banner(nil)]
+        default:
+            return []
+        }
+    }
+
+    mutating func edit(_ key: Key) {
+        switch step {
+        case var .enteringNumber(field):
+            editRestricted(&field, with: key, accepts: PhoneNumberText.accepts)
+            step = .enteringNumber(field)
+        case .enteringSmsCode(let phone, let verificationID, var code):
+            editRestricted(&code, with: key, accepts: isDigit)
+            step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: code)
+        case .namingPhone(let phone, let verificationID, let code, var name):
+            _ = name.handle(key)
+            step = .namingPhone(phone: phone, verificationID: verificationID, code: code, name: name)
+        case .enteringTotpCode(let secret, var code):
+            editRestricted(&code, with: key, accepts: isDigit)
+            step = .enteringTotpCode(secret, code: code)
+        case .namingApp(let secret, let code, var name):
+            _ = name.handle(key)
+            step = .namingApp(secret, code: code, name: name)
+        case .generatingSecret, .scanning:
+            break
+        }
+    }
+
+    mutating func handle(_ event: VerificationEvent) -> [FlowStep] {
+        switch event {
+        case let .codeSent(.success(verificationID)):
+            let phone: String
+            switch step {
+            case let .enteringNumber(field): phone = PhoneNumberText.e164(field.text) ?? field.text
+            case let .enteringSmsCode(number, _, _): phone = number
+            default: return []
+            }
+            step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: codeField())
+            return [.banner(Banner(.info, "A code was texted to \(phone); it shows in the phone pane (top right).")),
+                    .run(.refreshOutbox, busy: nil)]
+        case let .codeSent(.failure(error)):
+            return [.banner(.error(error, advice: Self.advice(for: error)))]
+        case let .totpSecretGenerated(.success(secret)):
+            step = .scanning(secret)
+            return []
+        case let .totpSecretGenerated(.failure(error)):
+            return [.banner(.error(error, advice: Self.advice(for: error))), .exit(.cancelled)]
+        case let .enrolled(.success(user)):
+            switch step {
+            case let .namingPhone(_, _, _, name), let .namingApp(_, _, name):
+                return [.exit(.enrolled(user, displayName: name.text.trimmingCharacters(in: .whitespaces)))]
+            default:
+                return []
+            }
+        case let .enrolled(.failure(error)):
+            return enrollmentFailed(error)
+        default:
+            return []
+        }
+    }
+
+    private mutating func enrollmentFailed(_ error: AuthError) -> [FlowStep] {
+        switch (step, error.code) {
+        case let (.namingPhone(phone, verificationID, _, _), .invalidVerificationCode):
+            step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: codeField())
+            return [.banner(.error(error, advice: "Check the text and type the code again."))]
+        case let (.namingPhone(phone, verificationID, _, _), .sessionExpired),
+             let (.namingPhone(phone, verificationID, _, _), .tooManyRequests):
+            step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: codeField())
+            return [.banner(.error(error, advice: "Press r to text a new code."))]
+        case let (.namingApp(secret, _, _), .invalidVerificationCode):
+            step = .enteringTotpCode(secret, code: codeField())
+            return [.banner(.error(error, advice: "Type the code the app shows now (the clocks must agree)."))]
+        case (.namingApp, .sessionExpired), (.namingApp, .tooManyRequests), (.namingApp, .invalidVerificationID):
+            step = .generatingSecret
+            return [.banner(.error(error, advice: "That secret can no longer be used: scan the new QR code.")),
+                    .run(.generateTotpSecret, busy: "Asking for a new TOTP secret…")]
+        case (_, .secondFactorAlreadyEnrolled), (_, .maximumSecondFactorCountExceeded), (_, .unverifiedEmail), (_, .unsupportedFirstFactor):
+            return [.banner(.error(error, advice: Self.advice(for: error))), .exit(.cancelled)]
+        default:
+            return [.banner(.error(error))]
+        }
+    }
+
+    static func advice(for error: AuthError) -> String {
+        switch error.code {
+        case .unverifiedEmail: "Press v on the account screen and open the email in the outbox (m)."
+        case .unsupportedFirstFactor: "Sign in with email and password (or a provider) to enroll."
+        case .secondFactorAlreadyEnrolled: "That number is already one of your factors."
+        case .maximumSecondFactorCountExceeded: "Remove a factor first."
+        case .invalidPhoneNumber: PhoneNumberText.formatHint
+        default: ""
+        }
+    }
+
+    /// The otpauth URI the QR code holds.
+    func qrURI(for secret: TotpSecret) -> String {
+        secret.generateQrCodeUrl(accountName: accountName, issuer: Self.issuer)
+    }
+}

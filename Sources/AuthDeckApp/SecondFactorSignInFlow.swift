@@ -1,0 +1,153 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// The second-factor challenge: after the first factor the backend asked for a second, so the
+/// user picks one of the resolver's hints; SMS texts a code first, TOTP asks for the app's code.
+public struct SecondFactorSignInFlow: Equatable, Sendable {
+    public enum Purpose: Equatable, Sendable {
+        case signIn
+        /// A reauthentication for `operation`, which runs once the second factor passes.
+        case reauthenticate(SensitiveOperation)
+    }
+
+    public enum Step: Equatable, Sendable {
+        case choosingFactor(selection: Int)
+        /// `verificationID` is that of the texted code (SMS), nil for TOTP.
+        case enteringCode(MultiFactorInfo, verificationID: String?, code: TextField)
+    }
+
+    public let resolver: MultiFactorResolver
+    public let purpose: Purpose
+    public var step: Step
+
+    public init(resolver: MultiFactorResolver, purpose: Purpose) {
+        self.resolver = resolver
+        self.purpose = purpose
+        step = .choosingFactor(selection: 0)
+    }
+
+    var hints: [MultiFactorInfo] { resolver.hints }
+
+    var bindings: [KeyBinding] {
+        switch step {
+        case .choosingFactor:
+            return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "use this factor", .choose),
+                    KeyBinding([.escape], "esc", "cancel sign-in", .back), .messages, .help]
+        case let .enteringCode(hint, _, _):
+            var keys = [KeyBinding([.enter], "enter", "verify", .submit)]
+            if case .phone = hint { keys.append(.char("r", "text a new code", .resend)) }
+            keys += [KeyBinding([.escape], "esc", "other factor", .back), .messages, .help]
+            return keys
+        }
+    }
+
+    mutating func perform(_ intent: Intent) -> [FlowStep] {
+        switch (step, intent) {
+        case let (.choosingFactor(selection), .up):
+            step = .choosingFactor(selection: max(selection - 1, 0))
+        case let (.choosingFactor(selection), .down):
+            step = .choosingFactor(selection: min(selection + 1, max(hints.count - 1, 0)))
+        case let (.choosingFactor(selection), .choose):
+            guard hints.indices.contains(selection) else { return [] }
+            switch hints[selection] {
+            case let .phone(info):
+                return [.banner(nil), sendCode(to: info)]
+            case .totp:
+                step = .enteringCode(hints[selection], verificationID: nil, code: codeField())
+                return [.banner(Banner(.info, "Type the 6-digit code your authenticator app shows for this account."))]
+            }
+        case (.choosingFactor, .back):
+            return [.banner(Banner(.info, "Sign-in cancelled.")), .exit(.cancelled)]
+        case let (.enteringCode(hint, verificationID, code), .submit):
+            guard code.text.count == 6 else { return [.banner(Banner(.error, "Enter all 6 digits of the code."))] }
+            let assertion: MultiFactorAssertion
+            switch hint {
+            case .phone:
+                guard let verificationID else { return [] }
+                assertion = PhoneMultiFactorGenerator.assertion(
+                    with: PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code.text))
+            case let .totp(info):
+                assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code.text)
+            }
+            return [.banner(nil), .run(.resolveSignIn(resolver, assertion), busy: "Checking the code…")]
+        case let (.enteringCode(.phone(info), _, _), .resend):
+            return [.banner(nil), sendCode(to: info)]
+        case let (.enteringCode(hint, _, _), .back):
+            step = .choosingFactor(selection: hints.firstIndex(of: hint) ?? 0)
+            return [.banner(nil)]
+        default:
+            break
+        }
+        return []
+    }
+
+    mutating func edit(_ key: Key) {
+        guard case .enteringCode(let hint, let verificationID, var code) = step else { return }
+        editRestricted(&code, with: key, accepts: isDigit)
+        step = .enteringCode(hint, verificationID: verificationID, code: code)
+    }
+
+    mutating func handle(_ event: VerificationEvent) -> [FlowStep] {
+        switch event {
+        case let .codeSent(.success(verificationID)):
+            guard let hint = selectedPhoneHint else { return [] }
+            step = .enteringCode(hint, verificationID: verificationID, code: codeField())
+            return [.banner(Banner(.info, "A code was texted to \(Self.number(of: hint)); it shows in the phone pane (top right).")),
+                    .run(.refreshOutbox, busy: nil)]
+        case let .codeSent(.failure(error)):
+            return failed(error)
+        case let .secondFactorSignInFinished(.success(result)):
+            switch purpose {
+            case .signIn: return [.exit(.signedIn(result))]
+            case let .reauthenticate(operation): return [.exit(.reauthenticated(operation))]
+            }
+        case let .secondFactorSignInFinished(.failure(error)):
+            return failed(error)
+        default:
+            return []
+        }
+    }
+
+    private var selectedPhoneHint: MultiFactorInfo? {
+        switch step {
+        case let .choosingFactor(selection):
+            guard hints.indices.contains(selection), case .phone = hints[selection] else { return nil }
+            return hints[selection]
+        case let .enteringCode(hint, _, _):
+            guard case .phone = hint else { return nil }
+            return hint
+        }
+    }
+
+    private func sendCode(to info: PhoneMultiFactorInfo) -> FlowStep {
+        .run(.startSecondFactorSignIn(info, resolver), busy: "Texting a code to \(PhoneNumberText.masked(info.phoneNumber))…")
+    }
+
+    private mutating func failed(_ error: AuthError) -> [FlowStep] {
+        if case .enteringCode(let hint, let verificationID, var code) = step {
+            code.text = ""
+            step = .enteringCode(hint, verificationID: verificationID, code: code)
+        }
+        let isPhone = selectedPhoneHint != nil
+        switch error.code {
+        case .invalidMultiFactorSession, .userTokenExpired, .userNotFound, .userDisabled:
+            return [.exit(.restartSignIn(.error(error, advice: "Sign in again.")))]
+        case .userMismatch:
+            return [.exit(.restartSignIn(.error(error, advice: "That is another account's second factor.")))]
+        case .invalidVerificationCode:
+            return [.banner(.error(error, advice: isPhone ? "Check the text and type it again." : "Type the code the app shows now."))]
+        case .sessionExpired, .invalidVerificationID:
+            return [.banner(.error(error, advice: "Press r to text a new code."))]
+        case .tooManyRequests:
+            return [.banner(.error(error, advice: isPhone ? "Press r to text a new code." : "Try again later, or use another factor (esc)."))]
+        default:
+            return [.banner(.error(error))]
+        }
+    }
+
+    static func number(of hint: MultiFactorInfo) -> String {
+        if case let .phone(info) = hint { return PhoneNumberText.masked(info.phoneNumber) }
+        return "your authenticator app"
+    }
+}

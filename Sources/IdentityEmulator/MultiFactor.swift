@@ -1,0 +1,296 @@
+import Foundation
+import GRDB
+import IdentityToolkit
+
+extension EmbeddedBackend {
+    /// First factors that cannot be combined with a second (Firebase's list).
+    static let multiFactorIneligibleProviders: Set<String> = ["anonymous", "phone", "custom", "gc.apple.com"]
+    static let maximumSecondFactors = 5
+    typealias SecondFactorChallenge = (mfaPendingCredential: String, mfaInfo: [MfaEnrollment])
+    private static let pendingCredentialIssuer = "authdeck:mfaPendingCredential"
+
+    // MARK: After the first factor
+
+    /// What a first factor leads to for `user`: nil when it has no second factor (issue tokens), else
+    /// the pending credential and the hints to answer with instead of tokens. Every sign-in calls this.
+    func secondFactorChallenge(for user: UserRecord, signInProvider: String) throws -> SecondFactorChallenge? {
+        try store.read { try secondFactorChallenge(for: user, signInProvider: signInProvider, in: $0) }
+    }
+
+    func secondFactorChallenge(for user: UserRecord, signInProvider: String, in db: Database) throws -> SecondFactorChallenge? {
+        let enrollments = try user.enrollments(in: db)
+        guard !enrollments.isEmpty else { return nil }
+        let now = nowSeconds
+        // Signed with the ID-token key, under another issuer: unforgeable, expiring, and never mistaken
+        // for an ID token (nor an ID token for it).
+        let credential = try signer.sign(claims: [
+            "iss": Self.pendingCredentialIssuer, "aud": projectId, "sub": user.localId,
+            "sign_in_provider": signInProvider, "iat": now, "exp": now + Int64(configuration.mfaPendingCredentialLifetime),
+        ])
+        return (credential, enrollments.map { $0.wire(maskingPhone: true) })
+    }
+
+    private struct PendingCredentialClaims: Decodable {
+        let iss: String
+        let aud: String
+        let sub: String
+        let iat: Int64
+        let exp: Int64
+        let signInProvider: String
+        enum CodingKeys: String, CodingKey {
+            case iss, aud, sub, iat, exp
+            case signInProvider = "sign_in_provider"
+        }
+    }
+
+    /// The user and first factor a pending credential vouches for.
+    private func verifyPendingCredential(_ credential: String) throws -> (user: UserRecord, signInProvider: String) {
+        guard let payload = signer.verifiedPayload(of: credential),
+              let claims = try? JSONDecoder().decode(PendingCredentialClaims.self, from: payload),
+              claims.iss == Self.pendingCredentialIssuer, claims.aud == projectId else {
+            throw BackendFailure.invalidMfaPendingCredential
+        }
+        guard claims.exp > nowSeconds else { throw BackendFailure.expiredMfaPendingCredential }
+        guard let user = try store.read({ try UserRecord.fetchOne($0, key: claims.sub) }) else { throw BackendFailure.userNotFound }
+        guard !user.disabled else { throw BackendFailure.userDisabled }
+        // A password change or revocation since the first factor voids it.
+        guard claims.iat >= user.validSince else { throw BackendFailure.invalidMfaPendingCredential }
+        return (user, claims.signInProvider)
+    }
+
+    // MARK: Enrollment
+
+    private func enrollmentSession(_ idToken: String?) throws -> VerifiedSession {
+        let session = try verifySession(idToken: idToken)
+        guard !Self.multiFactorIneligibleProviders.contains(session.signInProvider) else { throw BackendFailure.unsupportedFirstFactor }
+        guard session.user.email != nil, session.user.emailVerified else { throw BackendFailure.unverifiedEmail }
+        return session
+    }
+
+    /// `accounts/mfaEnrollment:start`: texts a code to the phone, or hands out a new TOTP secret.
+    func startMfaEnrollment(_ body: StartMfaEnrollmentBody) throws -> StartMfaEnrollmentResponse {
+        let session = try enrollmentSession(body.idToken)
+        let localId = session.user.localId
+        if let phone = body.phoneEnrollmentInfo {
+            guard let number = phone.phoneNumber.flatMap(E164PhoneNumber.validated) else { throw BackendFailure.invalidPhoneNumber }
+            let record = try store.write { db in
+                let enrollments = try session.user.enrollments(in: db)
+                guard !enrollments.contains(where: { $0.phoneNumber == number }) else { throw BackendFailure.secondFactorExists }
+                guard enrollments.count < Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
+                return try sendSms(to: number, purpose: .enrollment, localId: localId, in: db)
+            }
+            return StartMfaEnrollmentResponse(phoneSessionInfo: SessionInfoHolder(sessionInfo: record.sessionInfo))
+        }
+        guard body.totpEnrollmentInfo != nil else {
+            throw BackendFailure.invalidArgument("((Missing phoneEnrollmentInfo or totpEnrollmentInfo.))")
+        }
+        let expiresAt = nowSeconds + Int64(configuration.totpEnrollmentLifetime)
+        let record = TotpEnrollmentSessionRecord(sessionInfo: SecureRandom.bytes(48).base64URLEncodedString(), localId: localId,
+                                                 secret: SecureRandom.bytes(Totp.secretLength), expiresAt: expiresAt)
+        try store.write { db in
+            guard try session.user.enrollments(in: db).count < Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
+            try db.deleteExpiredVerifications(now: nowSeconds)
+            try record.insert(db)
+        }
+        return StartMfaEnrollmentResponse(totpSessionInfo: .init(
+            sharedSecretKey: Base32.encode(record.secret), verificationCodeLength: Totp.digits, hashingAlgorithm: Totp.algorithm,
+            periodSec: Int(Totp.period), sessionInfo: record.sessionInfo, finalizeEnrollmentTime: Self.rfc3339(seconds: expiresAt)))
+    }
+
+    /// `accounts/mfaEnrollment:finalize`: checks the code and enrolls the factor; the new tokens say
+    /// the session now has that second factor.
+    func finalizeMfaEnrollment(_ body: FinalizeMfaEnrollmentBody) throws -> MfaTokensResponse {
+        let session = try enrollmentSession(body.idToken)
+        let localId = session.user.localId
+        let displayName = body.displayName.flatMap { $0.isEmpty ? nil : $0 }
+        let enrollmentId = SecureRandom.localId()
+        let enrollment: MfaEnrollmentRecord = try store.writeCommittingFailure { db in
+            let record: MfaEnrollmentRecord
+            if let phone = body.phoneVerificationInfo {
+                let sms: SmsVerificationRecord
+                switch try checkSmsCode(sessionInfo: phone.sessionInfo, code: phone.code, purpose: .enrollment, localId: localId, in: db) {
+                case let .success(record): sms = record
+                case let .failure(failure): return .failure(failure)
+                }
+                record = MfaEnrollmentRecord(mfaEnrollmentId: enrollmentId, localId: localId, factor: .phone, displayName: displayName,
+                                             phoneNumber: sms.phoneNumber, enrolledAt: nowMilliseconds)
+            } else if let totp = body.totpVerificationInfo {
+                let secret: Data
+                let step: Int64
+                switch try checkTotpEnrollmentCode(sessionInfo: totp.sessionInfo, code: totp.verificationCode, localId: localId, in: db) {
+                case let .success(checked): (secret, step) = checked
+                case let .failure(failure): return .failure(failure)
+                }
+                record = MfaEnrollmentRecord(mfaEnrollmentId: enrollmentId, localId: localId, factor: .totp, displayName: displayName,
+                                             totpSecret: secret, enrolledAt: nowMilliseconds, lastTotpStep: step)
+            } else {
+                throw BackendFailure.invalidArgument("((Missing phoneVerificationInfo or totpVerificationInfo.))")
+            }
+            let enrollments = try session.user.enrollments(in: db)
+            if let number = record.phoneNumber, enrollments.contains(where: { $0.phoneNumber == number }) {
+                throw BackendFailure.secondFactorExists
+            }
+            guard enrollments.count < Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
+            try record.insert(db)
+            return .success(record)
+        }
+        let tokens = try store.write { db in
+            guard let user = try UserRecord.fetchOne(db, key: localId) else { throw BackendFailure.userNotFound }
+            return try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime,
+                                    secondFactor: SecondFactor(factor: enrollment.factor, mfaEnrollmentId: enrollment.mfaEnrollmentId), in: db)
+        }
+        logger.info("second factor enrolled", metadata: ["localId": "\(localId)", "factor": "\(enrollment.factor.rawValue)"])
+        return MfaTokensResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+    }
+
+    /// Checks the first code of a TOTP enrollment; on success consumes the session and returns the
+    /// secret and the time step used.
+    private func checkTotpEnrollmentCode(sessionInfo: String?, code: String?, localId: String,
+                                         in db: Database) throws -> Result<(Data, Int64), BackendFailure> {
+        guard let sessionInfo, !sessionInfo.isEmpty else { return .failure(.missingSessionInfo) }
+        guard let code, !code.isEmpty else { return .failure(.missingCode) }
+        guard var record = try TotpEnrollmentSessionRecord.fetchOne(db, key: sessionInfo), record.localId == localId else {
+            return .failure(.invalidSessionInfo)
+        }
+        guard record.expiresAt > nowSeconds else { return .failure(.sessionExpired) }
+        guard record.failedAttempts < configuration.maxVerificationAttempts else { return .failure(.tooManyWrongCodes) }
+        guard let step = Totp.matchingStep(of: code, secret: record.secret, at: nowSeconds,
+                                           window: configuration.totpAdjacentIntervals, after: nil) else {
+            record.failedAttempts += 1
+            try record.update(db)
+            return .failure(record.failedAttempts >= configuration.maxVerificationAttempts ? .tooManyWrongCodes : .invalidCode)
+        }
+        try record.delete(db)
+        return .success((record.secret, step))
+    }
+
+    /// `accounts/mfaEnrollment:withdraw`: unenrolls a factor. Sensitive: it needs a recent sign-in,
+    /// and it ends the account's other sessions (one of them may have used that factor).
+    func withdrawMfa(_ body: WithdrawMfaBody) throws -> MfaTokensResponse {
+        let session = try verifySession(idToken: body.idToken)
+        guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { throw BackendFailure.missingMfaEnrollmentId }
+        try requireRecentSignIn(session)
+        let tokens = try store.write { db in
+            guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
+            guard let enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
+                throw BackendFailure.mfaEnrollmentNotFound
+            }
+            try enrollment.delete(db)
+            user.validSince = nowSeconds
+            try user.update(db)
+            try RefreshTokenRecord.revokeAll(localId: user.localId, in: db)
+            let kept = session.secondFactor?.mfaEnrollmentId == enrollmentId ? nil : session.secondFactor
+            return try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime, secondFactor: kept, in: db)
+        }
+        return MfaTokensResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+    }
+
+    // MARK: Second-factor sign-in
+
+    /// `accounts/mfaSignIn:start`: texts a code to the chosen phone factor.
+    func startMfaSignIn(_ body: StartMfaSignInBody) throws -> StartMfaSignInResponse {
+        guard let credential = body.mfaPendingCredential, !credential.isEmpty else { throw BackendFailure.missingMfaPendingCredential }
+        guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { throw BackendFailure.missingMfaEnrollmentId }
+        let (user, _) = try verifyPendingCredential(credential)
+        let record = try store.write { db in
+            guard let enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
+                throw BackendFailure.mfaEnrollmentNotFound
+            }
+            guard enrollment.factor == .phone, let phone = enrollment.phoneNumber else { throw BackendFailure.mfaProviderNotSupported }
+            return try sendSms(to: phone, purpose: .multiFactorSignIn, localId: user.localId, mfaEnrollmentId: enrollmentId, in: db)
+        }
+        return StartMfaSignInResponse(phoneResponseInfo: SessionInfoHolder(sessionInfo: record.sessionInfo))
+    }
+
+    /// `accounts/mfaSignIn:finalize`: the second factor's proof; the sign-in completes with tokens
+    /// that name the factor (`sign_in_second_factor`, `second_factor_identifier`).
+    func finalizeMfaSignIn(_ body: FinalizeMfaSignInBody) throws -> MfaTokensResponse {
+        guard let credential = body.mfaPendingCredential, !credential.isEmpty else { throw BackendFailure.missingPendingCredentialOnFinalize }
+        guard body.phoneVerificationInfo != nil || body.totpVerificationInfo != nil else { throw BackendFailure.mfaProviderNotSupported }
+        let (user, signInProvider) = try verifyPendingCredential(credential)
+        let secondFactor: SecondFactor = try store.writeCommittingFailure { db in
+            if let phone = body.phoneVerificationInfo {
+                let sms: SmsVerificationRecord
+                switch try checkSmsCode(sessionInfo: phone.sessionInfo, code: phone.code, purpose: .multiFactorSignIn,
+                                        localId: user.localId, in: db) {
+                case let .success(record): sms = record
+                case let .failure(failure): return .failure(failure)
+                }
+                guard let enrollmentId = sms.mfaEnrollmentId, try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId) != nil else {
+                    throw BackendFailure.mfaEnrollmentNotFound
+                }
+                return .success(SecondFactor(factor: .phone, mfaEnrollmentId: enrollmentId))
+            }
+            guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { return .failure(.missingMfaEnrollmentId) }
+            guard var enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
+                return .failure(.mfaEnrollmentNotFound)
+            }
+            guard enrollment.factor == .totp, let secret = enrollment.totpSecret else { return .failure(.mfaProviderNotSupported) }
+            let now = clock().timeIntervalSince1970
+            if let lockedUntil = enrollment.lockedUntil, lockedUntil > now { return .failure(.tooManyWrongCodes) }
+            guard let code = body.totpVerificationInfo?.verificationCode, !code.isEmpty else { return .failure(.missingCode) }
+            guard let step = Totp.matchingStep(of: code, secret: secret, at: nowSeconds, window: configuration.totpAdjacentIntervals,
+                                               after: enrollment.lastTotpStep) else {
+                enrollment.failedAttempts += 1
+                let locked = enrollment.failedAttempts >= configuration.maxVerificationAttempts
+                if locked {
+                    enrollment.failedAttempts = 0
+                    enrollment.lockedUntil = now + configuration.lockoutDuration
+                    logger.notice("TOTP factor locked after repeated wrong codes", metadata: ["localId": "\(user.localId)"])
+                }
+                try enrollment.update(db)
+                return .failure(locked ? .tooManyWrongCodes : .invalidCode)
+            }
+            enrollment.lastTotpStep = step
+            enrollment.failedAttempts = 0
+            enrollment.lockedUntil = nil
+            try enrollment.update(db)
+            return .success(SecondFactor(factor: .totp, mfaEnrollmentId: enrollmentId))
+        }
+        let tokens = try store.write { db in
+            guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
+            try FailedSignInRecord.deleteOne(db, key: current.localId)
+            current.lastLoginAt = nowMilliseconds
+            try current.update(db)
+            return try startSession(for: current, signInProvider: signInProvider, authTime: nowSeconds, secondFactor: secondFactor, in: db)
+        }
+        return MfaTokensResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+    }
+
+    static func rfc3339(milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000))
+    }
+
+    static func rfc3339(seconds: Int64) -> String { rfc3339(milliseconds: seconds * 1000) }
+}
+
+extension UserRecord {
+    func enrollments(in db: Database) throws -> [MfaEnrollmentRecord] {
+        try MfaEnrollmentRecord.filter(MfaEnrollmentRecord.Columns.localId == localId).order(MfaEnrollmentRecord.Columns.enrolledAt).fetchAll(db)
+    }
+}
+
+extension MfaEnrollmentRecord {
+    /// The `mfaInfo` entry: lookup shows the number, sign-in hints only its last four digits.
+    func wire(maskingPhone: Bool) -> MfaEnrollment {
+        MfaEnrollment(mfaEnrollmentId: mfaEnrollmentId, displayName: displayName,
+                      enrolledAt: EmbeddedBackend.rfc3339(milliseconds: enrolledAt),
+                      phoneInfo: phoneNumber.map { maskingPhone ? Self.masked($0) : $0 },
+                      totpInfo: factor == .totp ? MfaEnrollment.TotpInfo() : nil)
+    }
+
+    /// All digits but the last four become `*`: `+15555550100` → `+*******0100`.
+    static func masked(_ phone: String) -> String {
+        var remaining = 4
+        return String(phone.reversed().map { character -> Character in
+            guard character.isNumber else { return character }
+            if remaining > 0 {
+                remaining -= 1
+                return character
+            }
+            return "*"
+        }.reversed())
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import IdentityToolkit
+
+extension EmbeddedBackend {
+    /// `accounts:signInWithIdp`: with `idToken` it links the provider to that user; otherwise it signs
+    /// in, resolving the account as production does (the same provider identity → its user; a verified
+    /// email of an existing account → that account; an unverified one → `needConfirmation`; else a new
+    /// user). `autoCreate: false` (reauthentication) only finds users. With `returnIdpCredential`,
+    /// a conflict is a 200 answer with `errorMessage` and the provider's tokens echoed.
+    func signInWithIdp(_ body: IdpSignInBody) throws -> SignInWithIdpResponse {
+        guard let requestUri = body.requestUri, !requestUri.isEmpty else { throw BackendFailure.missingRequestUri }
+        let credential = try presentedCredential(body)
+        let returnCredential = body.returnIdpCredential == true
+        if let idToken = body.idToken {
+            return try link(credential, to: try verifySession(idToken: idToken), returnCredential: returnCredential)
+        }
+        return try signIn(with: credential, autoCreate: body.autoCreate ?? true, returnCredential: returnCredential)
+    }
+
+    private func signIn(with credential: PresentedIdpCredential, autoCreate: Bool, returnCredential: Bool) throws -> SignInWithIdpResponse {
+        let assertion = credential.assertion
+        return try store.write { db in
+            try consumeSingleUseToken(credential, in: db)
+            if var link = try ProviderRecord.filter(ProviderRecord.Columns.providerId == assertion.providerId
+                && Column("rawId") == assertion.rawId).fetchOne(db) {
+                guard let user = try UserRecord.fetchOne(db, key: link.localId) else { throw BackendFailure.userNotFound }
+                // The provider's latest profile; Apple sends no name after the first time, so keep the old one.
+                link.email = assertion.email ?? link.email
+                link.displayName = assertion.displayName ?? link.displayName
+                link.photoUrl = assertion.photoUrl ?? link.photoUrl
+                try link.update(db)
+                return try completeFederatedSignIn(user, credential, isNewUser: false, in: db)
+            }
+            guard autoCreate else { throw BackendFailure.userNotFound }
+            if let email = assertion.email, var owner = try UserRecord.find(email: email, in: db) {
+                guard assertion.emailVerified else {
+                    return try refusal(credential, needConfirmation: true, verifiedProviders: owner.providers(in: db).map(\.providerId), in: db)
+                }
+                if !owner.emailVerified {
+                    // Whoever set up the unverified account may not own the address: its other ways in go,
+                    // and the provider's profile replaces its own.
+                    try ProviderRecord.filter(ProviderRecord.Columns.localId == owner.localId).deleteAll(db)
+                    try RefreshTokenRecord.revokeAll(localId: owner.localId, in: db)
+                    owner.passwordHash = nil
+                    owner.salt = nil
+                    owner.passwordUpdatedAt = nil
+                    owner.phoneNumber = nil
+                    owner.displayName = assertion.displayName
+                    owner.photoUrl = assertion.photoUrl
+                    owner.validSince = nowSeconds
+                    owner.emailVerified = true
+                    try owner.update(db)
+                }
+                try assertion.providerRecord(localId: owner.localId).insert(db)
+                return try completeFederatedSignIn(owner, credential, isNewUser: false, in: db)
+            }
+            let user = UserRecord(localId: SecureRandom.localId(), email: assertion.email,
+                                  emailVerified: assertion.email != nil && assertion.emailVerified,
+                                  displayName: assertion.displayName, photoUrl: assertion.photoUrl,
+                                  validSince: nowSeconds, createdAt: nowMilliseconds)
+            try user.insert(db)
+            try assertion.providerRecord(localId: user.localId).insert(db)
+            return try completeFederatedSignIn(user, credential, isNewUser: true, in: db)
+        }
+        .orThrow(unless: returnCredential)
+    }
+
+    /// The one place where a federated sign-in of a known or new user becomes a session.
+    private func completeFederatedSignIn(_ user: UserRecord, _ credential: PresentedIdpCredential, isNewUser: Bool,
+                                         in db: Database) throws -> SignInWithIdpResponse {
+        guard !user.disabled else { throw BackendFailure.userDisabled }
+        if let challenge = try secondFactorChallenge(for: user, signInProvider: credential.assertion.providerId, in: db) {
+            var answer = response(credential, localId: user.localId, isNewUser: isNewUser, tokens: nil)
+            answer.mfaPendingCredential = challenge.mfaPendingCredential
+            answer.mfaInfo = challenge.mfaInfo
+            return answer
+        }
+        var user = user
+        user.lastLoginAt = nowMilliseconds
+        try user.update(db)
+        let tokens = try startSession(for: user, signInProvider: credential.assertion.providerId, authTime: nowSeconds, in: db)
+        return response(credential, localId: user.localId, isNewUser: isNewUser, tokens: tokens)
+    }
+
+    private func link(_ credential: PresentedIdpCredential, to session: VerifiedSession, returnCredential: Bool) throws -> SignInWithIdpResponse {
+        let assertion = credential.assertion
+        return try store.write { db in
+            guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
+            try consumeSingleUseToken(credential, in: db)
+            let owner = try ProviderRecord.filter(ProviderRecord.Columns.providerId == assertion.providerId
+                && Column("rawId") == assertion.rawId).fetchOne(db)
+            if let owner, owner.localId != user.localId {
+                return try refusal(credential, errorMessage: "FEDERATED_USER_ID_ALREADY_LINKED", in: db)
+            }
+            if owner == nil {
+                guard try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": assertion.providerId]) == nil else {
+                    throw BackendFailure.providerAlreadyLinked
+                }
+                if let email = assertion.email, let emailOwner = try UserRecord.find(email: email, in: db), emailOwner.localId != user.localId {
+                    return try refusal(credential, errorMessage: "EMAIL_EXISTS", in: db)
+                }
+                try assertion.providerRecord(localId: user.localId).insert(db)
+                if user.email == nil, let email = assertion.email {
+                    user.email = email
+                    user.emailVerified = assertion.emailVerified
+                }
+                user.displayName = user.displayName ?? assertion.displayName
+                user.photoUrl = user.photoUrl ?? assertion.photoUrl
+                try user.update(db)
+            }
+            // Presenting the provider's credential is a fresh sign-in: auth_time moves on.
+            let tokens = try startSession(for: user, signInProvider: assertion.providerId, authTime: nowSeconds, in: db)
+            return response(credential, localId: user.localId, isNewUser: false, tokens: tokens)
+        }
+        .orThrow(unless: returnCredential)
+    }
+
+    /// An answer without a session: the provider's identity and tokens (so the client can build an
+    /// updated credential), and a `pendingToken` that stands for them.
+    private func refusal(_ credential: PresentedIdpCredential, errorMessage: String? = nil, needConfirmation: Bool = false,
+                         verifiedProviders: [String]? = nil, in db: Database) throws -> SignInWithIdpResponse {
+        var answer = response(credential, localId: nil, isNewUser: nil, tokens: nil)
+        answer.pendingToken = try issuePendingToken(for: credential.assertion, in: db)
+        answer.errorMessage = errorMessage
+        answer.needConfirmation = needConfirmation ? true : nil
+        answer.verifiedProvider = verifiedProviders
+        return answer
+    }
+
+    private func response(_ credential: PresentedIdpCredential, localId: String?, isNewUser: Bool?, tokens: IssuedTokens?) -> SignInWithIdpResponse {
+        let assertion = credential.assertion
+        let (given, family) = Self.split(assertion.displayName)
+        return SignInWithIdpResponse(
+            providerId: assertion.providerId, federatedId: assertion.federatedId, localId: localId, email: assertion.email,
+            emailVerified: assertion.email == nil ? nil : assertion.emailVerified, displayName: assertion.displayName,
+            firstName: given, lastName: family, photoUrl: assertion.photoUrl, rawUserInfo: assertion.rawUserInfo,
+            oauthIdToken: credential.idToken, oauthAccessToken: credential.accessToken, isNewUser: isNewUser,
+            idToken: tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
+    }
+}
+
+private extension SignInWithIdpResponse {
+    /// Without `returnIdpCredential`, a refusal is an error answer, as production sends it.
+    func orThrow(unless returnCredential: Bool) throws -> SignInWithIdpResponse {
+        if !returnCredential, let errorMessage { throw BackendFailure.badRequest(errorMessage) }
+        return self
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+// The Firebase Auth Emulator's outboxes: the email actions and SMS codes it would have sent.
+// The embedded backend and `authdeck serve` answer the same paths.
+
+/// `GET /emulator/v1/projects/{projectId}/oobCodes`.
+public struct ListOobCodesRequest: IdentityRequest, Equatable {
+    public static let endpoint = Endpoint(host: .emulator, path: "/v1/projects/{projectId}/oobCodes")
+    public static let httpMethod = "GET"
+    public typealias Response = ListOobCodesResponse
+
+    public var projectId: String
+
+    public init(projectId: String) { self.projectId = projectId }
+
+    public var resolvedEndpoint: Endpoint { Endpoint(host: .emulator, path: "/v1/projects/\(projectId)/oobCodes") }
+}
+
+public struct ListOobCodesResponse: Codable, Sendable, Equatable {
+    public struct OobCode: Codable, Sendable, Equatable {
+        public var email: String
+        public var oobCode: String
+        public var oobLink: String
+        public var requestType: String
+
+        public init(email: String, oobCode: String, oobLink: String, requestType: String) {
+            self.email = email
+            self.oobCode = oobCode
+            self.oobLink = oobLink
+            self.requestType = requestType
+        }
+    }
+
+    /// Oldest first.
+    public var oobCodes: [OobCode]
+
+    public init(oobCodes: [OobCode]) { self.oobCodes = oobCodes }
+}
+
+/// `GET /emulator/v1/projects/{projectId}/verificationCodes`.
+public struct ListVerificationCodesRequest: IdentityRequest, Equatable {
+    public static let endpoint = Endpoint(host: .emulator, path: "/v1/projects/{projectId}/verificationCodes")
+    public static let httpMethod = "GET"
+    public typealias Response = ListVerificationCodesResponse
+
+    public var projectId: String
+
+    public init(projectId: String) { self.projectId = projectId }
+
+    public var resolvedEndpoint: Endpoint { Endpoint(host: .emulator, path: "/v1/projects/\(projectId)/verificationCodes") }
+}
+
+public struct ListVerificationCodesResponse: Codable, Sendable, Equatable {
+    public struct VerificationCode: Codable, Sendable, Equatable {
+        public var code: String
+        public var phoneNumber: String
+        public var sessionInfo: String
+
+        public init(code: String, phoneNumber: String, sessionInfo: String) {
+            self.code = code
+            self.phoneNumber = phoneNumber
+            self.sessionInfo = sessionInfo
+        }
+    }
+
+    /// Oldest first.
+    public var verificationCodes: [VerificationCode]
+
+    public init(verificationCodes: [VerificationCode]) { self.verificationCodes = verificationCodes }
+}

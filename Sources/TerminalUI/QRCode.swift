@@ -1,0 +1,88 @@
+import CQREncode
+
+/// A QR code symbol (from libqrencode) and its drawing in half-block characters: each terminal cell
+/// shows two modules, one above the other, so modules come out about square. Drawn with explicit
+/// black on white (the `.qrCode` role) and a 4-module quiet zone, so it scans on light and dark
+/// terminals alike.
+public struct QRCode: Sendable, Hashable {
+    public enum ErrorCorrection: Sendable, Hashable, CaseIterable {
+        case low, medium, quartile, high
+
+        var level: QRecLevel {
+            switch self {
+            case .low: QR_ECLEVEL_L
+            case .medium: QR_ECLEVEL_M
+            case .quartile: QR_ECLEVEL_Q
+            case .high: QR_ECLEVEL_H
+            }
+        }
+    }
+
+    /// The light margin a scanner needs around the symbol, in modules (ISO/IEC 18004).
+    public static let quietZone = 4
+
+    /// Modules per side, without the quiet zone.
+    public let width: Int
+    public let version: Int
+    public let errorCorrection: ErrorCorrection
+    /// Row-major, true for a dark module.
+    private let modules: [Bool]
+
+    /// The smallest symbol that holds `text` at `errorCorrection`, or nil when none does.
+    public init?(encoding text: String, errorCorrection: ErrorCorrection) {
+        guard let symbol = QRcode_encodeString(text, 0, errorCorrection.level, QR_MODE_8, 1) else { return nil }
+        defer { QRcode_free(symbol) }
+        let width = Int(symbol.pointee.width)
+        self.width = width
+        self.version = Int(symbol.pointee.version)
+        self.errorCorrection = errorCorrection
+        // libqrencode sets bit 0 of each byte for a dark module.
+        modules = (0..<width * width).map { symbol.pointee.data[$0] & 1 == 1 }
+    }
+
+    /// The most robust encoding whose drawing fits in `size` cells, or nil when even the lowest
+    /// error correction does not fit. At the same module size more error correction only helps
+    /// (fonts that leave hairlines between rows), so the highest level that fits wins.
+    public static func fitting(_ text: String, in size: Size) -> QRCode? {
+        for level in ErrorCorrection.allCases.reversed() {
+            if let code = QRCode(encoding: text, errorCorrection: level), code.cells.width <= size.width, code.cells.height <= size.height {
+                return code
+            }
+        }
+        return nil
+    }
+
+    public func isDark(row: Int, column: Int) -> Bool {
+        guard row >= 0, row < width, column >= 0, column < width else { return false }
+        return modules[row * width + column]
+    }
+
+    /// The cells the drawing takes: one column per module and one row per two modules, quiet zone
+    /// included (an odd total gets one more light row at the bottom).
+    public var cells: Size {
+        let side = width + 2 * Self.quietZone
+        return Size(width: side, height: (side + 1) / 2)
+    }
+
+    public func draw(on canvas: any Canvas, row: Int, column: Int) {
+        let side = width + 2 * Self.quietZone
+        let style = Style(.qrCode)
+        for line in 0..<cells.height {
+            var text = ""
+            let top = line * 2 - Self.quietZone
+            for x in 0..<side {
+                let module = x - Self.quietZone
+                let upper = isDark(row: top, column: module)
+                let lower = isDark(row: top + 1, column: module)
+                let glyph = switch (upper, lower) {
+                case (true, true): "█"
+                case (true, false): "▀"
+                case (false, true): "▄"
+                case (false, false): " "
+                }
+                text += glyph
+            }
+            canvas.put(text, row: row + line, column: column, style: style)
+        }
+    }
+}

@@ -1,0 +1,638 @@
+import AppData
+@testable import AuthDeckApp
+import AuthClient
+import Foundation
+import IdentityToolkit
+import Testing
+import TerminalUI
+
+enum FederatedFixtures {
+    static let ada = SimulatedIdentity(subject: "001234.0123456789abcdef0123456789abcdef.0042", displayName: "Ada Lovelace", email: "ada@example.com")
+    static let appleDirectory = SimulatedIdpListResponse(providerId: "apple.com", clientId: "dev.authdeck.authdeck-local",
+                                                         issuer: "https://appleid.apple.com", identities: [ada])
+    static let carol = SimulatedIdentity(subject: "5f1c3a2e-0000-4000-8000-00000000c0de", displayName: "Carol Shaw", email: "carol@contoso.com",
+                                         accountType: "work", tenantId: "1a2b3c4d-0000-4000-8000-000000000001")
+    static let bill = SimulatedIdentity(subject: "00000000-0000-0000-1234-56789abcdef0", displayName: "Bill Gates", email: "bill@outlook.com",
+                                        accountType: "personal", tenantId: "9188040d-6c67-4c5b-b112-36a304b66dad")
+    static let microsoftDirectory = SimulatedIdpListResponse(providerId: "microsoft.com", clientId: "2c7a0000-0000-4000-8000-000000000000",
+                                                             issuer: "https://login.microsoftonline.com/{tenantid}/v2.0", identities: [bill, carol])
+
+    static let appleProvider = OAuthProvider(providerID: "apple.com", scopes: ["email", "name"])
+    static let appleCredential = AuthCredential.oauth(OAuthCredential(providerID: "apple.com", idToken: "eyJ.apple.sig", rawNonce: "raw-nonce"))
+    static let appleAuthorization = ProviderAuthorization(credential: appleCredential, rawNonce: "raw-nonce", hashedNonce: "abc123",
+                                                          idTokenClaims: ["nonce": .string("abc123")], grantedScopes: ["email", "name"])
+    static let microsoftCredential = AuthCredential.oauth(OAuthCredential(providerID: "microsoft.com", idToken: "eyJ.ms.sig", accessToken: "microsoft-at-1", rawNonce: "n"))
+    static let updatedMicrosoft = AuthCredential.oauth(OAuthCredential(providerID: "microsoft.com", idToken: "eyJ.ms.sig", accessToken: "microsoft-at-1", pendingToken: "pending-1"))
+    static let updatedGoogle = AuthCredential.oauth(OAuthCredential(providerID: "google.com", idToken: "eyJ.g.sig", pendingToken: "pending-g"))
+    static let updatedFacebook = AuthCredential.oauth(OAuthCredential(providerID: "facebook.com", accessToken: "facebook-at-1", pendingToken: "pending-f"))
+
+    static func appleUser(uid: String = "appleUID000000000000000000001") -> User {
+        User(uid: uid, isAnonymous: false, email: "x1@privaterelay.appleid.com", emailVerified: true, displayName: "Ada Lovelace",
+             providerData: [UserInfo(providerID: "apple.com", uid: ada.subject, displayName: "Ada Lovelace", email: "x1@privaterelay.appleid.com")],
+             metadata: UserMetadata(creationDate: Fixtures.created, lastSignInDate: Fixtures.created))
+    }
+
+    static func consent(_ provider: OAuthProvider, _ purpose: FederatedPurpose, _ directory: SimulatedIdpListResponse?, selection: Int = 0) -> ConsentState {
+        var state = ConsentState(provider: provider, purpose: purpose)
+        if let directory { state.directory = .loaded(directory) }
+        state.selection = selection
+        return state
+    }
+}
+
+@Suite("Federated flows: provider sign-in, consent, linking, conflict and merge, pending link, reauthentication")
+struct FederatedFlowTests {
+    typealias F = FederatedFixtures
+
+    @Test func signInWithAppleHidingTheEmail() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .signInMethods(selection: 3)
+        var store = FlowStore(model)
+        store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signIn)) }
+        store.send(.key(.enter), effects: [.loadProviderDirectory(providerID: "apple.com")]) {
+            $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signIn))
+        }
+        store.send(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory))) {
+            $0.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
+        }
+        #expect(store.model.bindings.map(\.action).contains("hide email"))
+        store.send(.key(.character("h"))) {
+            var consent = F.consent(F.appleProvider, .signIn, F.appleDirectory)
+            consent.hideEmail = true
+            $0.screen = .consent(consent)
+        }
+        var consenting = F.consent(F.appleProvider, .signIn, F.appleDirectory)
+        consenting.hideEmail = true
+        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: true)]) {
+            $0.busy = "Waiting for the simulated Apple…"
+        }
+        store.send(.providerAuthorized(.success(F.appleAuthorization)), effects: [.signIn(F.appleCredential)]) {
+            $0.lastAuthorization = F.appleAuthorization
+            $0.busy = "Signing in with Apple…"
+        }
+        let user = F.appleUser()
+        let info = AdditionalUserInfo(providerID: "apple.com", isNewUser: true, profile: ["is_private_email": .string("true")])
+        let data = AuthDataResult(user: user, additionalUserInfo: info)
+        store.send(.signInFinished(.success(data)), effects: [.loadCart(uid: user.uid)]) {
+            $0.busy = nil
+            $0.user = user
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.success, "Account created.")
+            $0.lastAdditionalUserInfo = info
+        }
+        // A password sign-in has no provider profile: the inspector keeps the last one.
+        store.send(.key(.character("o")), effects: [.signOut]) {
+            $0.screen = .signInMethods(selection: 0)
+            $0.banner = Banner(.success, "Signed out.")
+        }
+        store.send(.signInFinished(.success(AuthDataResult(user: Fixtures.passwordUser(), additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false)))),
+                   effects: [.loadCart(uid: Fixtures.passwordUser().uid)]) {
+            $0.user = Fixtures.passwordUser()
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.success, "Signed in.")
+        }
+    }
+
+    @Test func appleAsksToHideTheEmailOnlyTheFirstTime() {
+        var known = F.ada
+        known.authorized = true
+        known.emailHidden = true
+        let directory = SimulatedIdpListResponse(providerId: "apple.com", clientId: "c", issuer: "i", identities: [known])
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .consent(F.consent(F.appleProvider, .signIn, directory))
+        #expect(!model.bindings.map(\.action).contains("hide email"))
+        var store = FlowStore(model)
+        store.send(.key(.character("h")))
+        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: known.subject, hideEmail: nil)]) {
+            $0.busy = "Waiting for the simulated Apple…"
+        }
+        // On the "add a new identity" row the choice is open: it is for the identity about to be added.
+        model.screen = .consent(F.consent(F.appleProvider, .signIn, directory, selection: 1))
+        store = FlowStore(model)
+        store.send(.key(.character("h"))) {
+            var consent = F.consent(F.appleProvider, .signIn, directory, selection: 1)
+            consent.hideEmail = true
+            $0.screen = .consent(consent)
+        }
+    }
+
+    @Test func microsoftFormParametersAndLoginHint() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .providerForm(ProviderForm(provider: .microsoft, purpose: .signIn))
+        var store = FlowStore(model)
+        var form = ProviderForm(provider: .microsoft, purpose: .signIn)
+        store.send(.key(.control("u"))) {
+            form.tenant.text = ""
+            $0.screen = .providerForm(form)
+        }
+        store.type("contoso.com")
+        form.tenant = TextField(text: "contoso.com", maxLength: 100)
+        store.send(.key(.tab)) {
+            form.focus = .prompt
+            $0.screen = .providerForm(form)
+        }
+        store.type("consent")
+        store.send(.key(.tab)) {
+            form.prompt = TextField(text: "consent", maxLength: 20)
+            form.focus = .loginHint
+            $0.screen = .providerForm(form)
+        }
+        store.type("carol@contoso.com")
+        store.send(.key(.tab)) {
+            form.loginHint = TextField(text: "carol@contoso.com", maxLength: 254)
+            form.focus = .scopes
+            $0.screen = .providerForm(form)
+        }
+        store.type(" mail.read calendars.read")
+        store.send(.key(.tab)) {
+            form.scopes = TextField(text: "openid email profile mail.read calendars.read", maxLength: 300)
+            form.focus = .parameters
+            $0.screen = .providerForm(form)
+        }
+        // A reserved parameter is refused on the spot; nothing is sent.
+        store.type("domain_hint=contoso.com redirect_uri=https://evil.example")
+        form.parameters = TextField(text: "domain_hint=contoso.com redirect_uri=https://evil.example", maxLength: 300)
+        store.send(.key(.enter)) {
+            $0.screen = .providerForm(form)
+            $0.banner = Banner(.error, OAuthProviderError.reservedParameter("redirect_uri").description)
+        }
+        store.send(.key(.control("u"))) {
+            form.parameters = TextField(maxLength: 300)
+            $0.screen = .providerForm(form)
+        }
+        store.type("domain_hint")
+        form.parameters = TextField(text: "domain_hint", maxLength: 300)
+        store.send(.key(.enter)) {
+            $0.screen = .providerForm(form)
+            $0.banner = Banner(.error, "Write custom parameters as key=value, separated by spaces ('domain_hint' is not).")
+        }
+        store.type("=contoso.com")
+        let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile", "mail.read", "calendars.read"],
+                                     customParameters: ["tenant": "contoso.com", "prompt": "consent", "login_hint": "carol@contoso.com",
+                                                        "domain_hint": "contoso.com"])
+        store.send(.key(.enter), effects: [.loadProviderDirectory(providerID: "microsoft.com")]) {
+            $0.banner = nil
+            $0.screen = .consent(ConsentState(provider: provider, purpose: .signIn))
+        }
+        // login_hint picks Carol, as Microsoft's account chooser does.
+        store.send(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory))) {
+            $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 1))
+        }
+        #expect(!store.model.bindings.map(\.action).contains("hide email"))
+        // esc goes back to the form as it was sent.
+        store.send(.key(.escape)) {
+            var back = ProviderForm(provider: .microsoft, purpose: .signIn)
+            back.restore(from: provider)
+            $0.screen = .providerForm(back)
+            $0.banner = Banner(.info, "Cancelled at the provider: nothing was sent to the backend.")
+        }
+        guard case let .providerForm(restored) = store.model.screen else { Issue.record("not on the form"); return }
+        #expect(restored.tenant.text == "contoso.com")
+        #expect(restored.parameters.text == "domain_hint=contoso.com")
+        store.send(.key(.escape)) {
+            $0.banner = nil
+            $0.screen = .signInMethods(selection: 4)
+        }
+    }
+
+    @Test func addingASimulatedIdentity() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
+        var store = FlowStore(model)
+        var consent = F.consent(F.appleProvider, .signIn, F.appleDirectory)
+        store.send(.key(.character("n"))) {
+            consent.newIdentity = NewIdentityForm()
+            $0.screen = .consent(consent)
+        }
+        #expect(store.model.screen.editsText)
+        store.send(.key(.enter)) { $0.banner = Banner(.error, "Give the new identity a name.") }
+        store.type("Grace Hopper?")
+        store.send(.key(.enter)) {
+            consent.newIdentity?.name = TextField(text: "Grace Hopper?", maxLength: 100)
+            consent.newIdentity?.focusOnEmail = true
+            $0.screen = .consent(consent)
+        }
+        store.send(.key(.enter)) { $0.banner = Banner(.error, "Give the new identity an email address.") }
+        store.type("grace@example.com")
+        consent.newIdentity?.email = TextField(text: "grace@example.com", maxLength: 254)
+        store.send(.key(.enter), effects: [.addSimulatedIdentity(providerID: "apple.com", name: "Grace Hopper?", email: "grace@example.com")]) {
+            $0.banner = nil
+            $0.busy = "Adding the identity…"
+            $0.screen = .consent(consent)
+        }
+        store.send(.simulatedIdentityAdded(providerID: "apple.com", .failure(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com.")))) {
+            $0.busy = nil
+            $0.banner = .error(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))
+        }
+        let grace = SimulatedIdentity(subject: "000999.ffff.0001", displayName: "Grace Hopper?", email: "grace@example.com")
+        store.send(.simulatedIdentityAdded(providerID: "apple.com", .success(grace))) {
+            var list = F.appleDirectory
+            list.identities.append(grace)
+            $0.screen = .consent(F.consent(F.appleProvider, .signIn, list, selection: 1))
+            $0.banner = Banner(.success, "Added Grace Hopper? to the simulated Apple.")
+        }
+        // The last row adds another; esc closes the form without adding.
+        store.send(.key(.down)) {
+            var list = F.appleDirectory
+            list.identities.append(grace)
+            $0.screen = .consent(F.consent(F.appleProvider, .signIn, list, selection: 2))
+        }
+        store.send(.key(.enter)) {
+            var list = F.appleDirectory
+            list.identities.append(grace)
+            var state = F.consent(F.appleProvider, .signIn, list, selection: 2)
+            state.newIdentity = NewIdentityForm()
+            $0.screen = .consent(state)
+            $0.banner = nil
+        }
+        store.send(.key(.escape)) {
+            var list = F.appleDirectory
+            list.identities.append(grace)
+            $0.screen = .consent(F.consent(F.appleProvider, .signIn, list, selection: 2))
+        }
+    }
+
+    @Test func aBackendWithoutSimulatedProvidersSaysSo() {
+        var model = ConsoleModel(backendName: "emulator")
+        model.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signIn))
+        var store = FlowStore(model)
+        store.send(.providerDirectoryLoaded(providerID: "apple.com", .failure(.server("NOT_FOUND : no endpoint at /emulator/auth/v1/simulatedIdp:list")))) {
+            var consent = ConsentState(provider: F.appleProvider, purpose: .signIn)
+            consent.directory = .unavailable("This backend has no simulated providers. They come with the embedded backend and `authdeck serve`; "
+                + "the Firebase Auth Emulator's provider widget works only in a browser, and production needs the real provider in an app.")
+            $0.screen = .consent(consent)
+        }
+        #expect(store.model.bindings.map(\.intent) == [.back, .help, .inspector])
+        store.send(.key(.enter))
+        // A late answer for another provider changes nothing.
+        store.send(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory)))
+    }
+
+    @Test func aRefusedConsentStaysOnTheScreen() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
+        model.busy = "Waiting for the simulated Apple…"
+        var store = FlowStore(model)
+        let refusal = AuthError.server("AADSTS50020 : User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.")
+        store.send(.providerAuthorized(.failure(refusal))) {
+            $0.busy = nil
+            $0.banner = .error(refusal)
+        }
+        model.busy = "Signing in with Apple…"
+        store = FlowStore(model)
+        store.send(.signInFinished(.failure(.server("MISSING_OR_INVALID_NONCE : Duplicate credential received. Please try again with a new credential.")))) {
+            $0.busy = nil
+            $0.banner = .error(.server("MISSING_OR_INVALID_NONCE : Duplicate credential received. Please try again with a new credential."))
+        }
+    }
+
+    @Test func theLinkingScreenListsLinkedAndNotLinkedMethods() {
+        let user = F.appleUser()
+        var store = FlowStore(Fixtures.signedIn(user))
+        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 1)) }
+        #expect(LinkingState.rows(user) == ["apple.com", "password", "microsoft.com", "google.com", "facebook.com"])
+        store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 0)) }
+        #expect(store.model.bindings.map(\.action).contains("unlink"))
+        #expect(!store.model.bindings.map(\.action).contains("link"))
+        store.send(.key(.character("u"))) {
+            $0.banner = Banner(.error, "apple.com is this account's only way to sign in; link another method before unlinking it.")
+        }
+        store.send(.key(.enter))
+        for selection in 1...4 {
+            store.send(.key(.down)) { $0.screen = .linking(LinkingState(selection: selection)) }
+        }
+        store.send(.key(.down))
+        store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 3)) }
+        store.send(.key(.enter)) {
+            $0.banner = nil
+            $0.screen = .providerForm(ProviderForm(provider: .google, purpose: .link))
+        }
+        store.send(.key(.escape)) { $0.screen = .linking(LinkingState(selection: 3)) }
+        store.send(.key(.escape)) { $0.screen = .account(AccountFocus()) }
+
+        let two = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1234", email: "ada@gmail.com")])
+        store = FlowStore(Fixtures.signedIn(two))
+        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 2)) }
+        store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 1)) }
+        store.send(.key(.character("u"))) { $0.screen = .confirm(Confirmation(action: .unlink(providerID: "google.com"))) }
+    }
+
+    @Test func linkingAnIdentityOfAnotherAnonymousBornAccountMergesAndDeletes() {
+        var model = Fixtures.signedIn(Fixtures.anonymous)
+        model.cart = [CartItem(uid: Fixtures.anonymous.uid, name: "apple", quantity: 2)]
+        let microsoft = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile"], customParameters: ["tenant": "common"])
+        model.screen = .consent(F.consent(microsoft, .link, F.microsoftDirectory, selection: 1))
+        var store = FlowStore(model)
+        store.send(.key(.enter), effects: [.authorize(microsoft, subject: F.carol.subject, hideEmail: nil)]) {
+            $0.busy = "Waiting for the simulated Microsoft…"
+        }
+        let authorization = ProviderAuthorization(credential: F.microsoftCredential, rawNonce: "n", hashedNonce: "h", idTokenClaims: nil, grantedScopes: [])
+        store.send(.providerAuthorized(.success(authorization)), effects: [.link(F.microsoftCredential)]) {
+            $0.lastAuthorization = authorization
+            $0.busy = "Linking Microsoft…"
+        }
+        let previous = AccountSnapshot(uid: Fixtures.anonymous.uid, isAnonymous: true, email: nil, providerIDs: [],
+                                       cart: [CartItem(uid: Fixtures.anonymous.uid, name: "apple", quantity: 2)])
+        let conflict = AuthError(.credentialAlreadyInUse, serverMessage: "FEDERATED_USER_ID_ALREADY_LINKED", updatedCredential: F.updatedMicrosoft,
+                                 email: "carol@contoso.com")
+        var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
+        store.send(.linkFinished(.failure(conflict)), effects: [.inspectConflictAccount(F.updatedMicrosoft)]) {
+            $0.busy = nil
+            $0.screen = .conflict(state)
+        }
+        #expect(state.options == [.cancel])
+        store.send(.key(.right))
+        let other = AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com",
+                                    providerIDs: ["microsoft.com", "password"], cart: [CartItem(uid: "bobUID0000000000000000000001", name: "book", quantity: 1)])
+        store.send(.conflictAccountLoaded(.success(other))) {
+            state.other = .loaded(other)
+            $0.screen = .conflict(state)
+        }
+        #expect(state.options == [.cancel, .mergeAndDelete])
+        store.send(.key(.right)) {
+            state.choice = 1
+            $0.screen = .conflict(state)
+        }
+        store.send(.key(.right))
+        let plan = MergePlan(credential: F.updatedMicrosoft, previousUid: Fixtures.anonymous.uid, otherUid: other.uid, deletePrevious: true)
+        store.send(.key(.enter), effects: [.mergeAccounts(plan)]) { $0.busy = "Merging into the account that has Microsoft…" }
+        let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
+                                        extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
+        // The session moves to the other account while the merge runs; the screen stays until it is done.
+        store.send(.authStateChanged(bob, nil), effects: [.loadCart(uid: bob.uid)]) {
+            $0.user = bob
+            $0.cart = []
+        }
+        let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
+        store.send(.mergeFinished(.success(MergeOutcome(result: data))), effects: [.loadCart(uid: bob.uid)]) {
+            $0.busy = nil
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(Fixtures.anonymous.uid) was merged into it. \(Fixtures.anonymous.uid) was deleted.")
+        }
+    }
+
+    @Test func aNonAnonymousPreviousAccountIsKeptUnlessTheOperatorDeletesIt() {
+        let previousUser = F.appleUser()
+        var model = Fixtures.signedIn(previousUser)
+        let previous = AccountSnapshot(user: previousUser, cart: [])
+        let other = AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com", providerIDs: ["microsoft.com"], cart: [])
+        var state = ConflictState(credential: F.updatedMicrosoft, email: nil, previous: previous)
+        state.other = .loaded(other)
+        model.screen = .conflict(state)
+        #expect(state.options == [.cancel, .mergeAndKeep, .mergeAndDelete])
+        var store = FlowStore(model)
+        store.send(.key(.tab)) {
+            state.choice = 1
+            $0.screen = .conflict(state)
+        }
+        store.send(.key(.enter), effects: [.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, otherUid: other.uid, deletePrevious: false))]) {
+            $0.busy = "Merging into the account that has Microsoft…"
+        }
+        let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com")
+        let data = AuthDataResult(user: bob, additionalUserInfo: nil)
+        store.send(.mergeFinished(.success(MergeOutcome(result: data))), effects: [.loadCart(uid: bob.uid)]) {
+            $0.busy = nil
+            $0.user = bob
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(previousUser.uid) was merged into it. \(previousUser.uid) was kept.")
+        }
+
+        // Deleting it can fail (a stale sign-in): it is then kept, and the operator is told.
+        state.choice = 2
+        model.screen = .conflict(state)
+        store = FlowStore(model)
+        store.send(.key(.enter), effects: [.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, otherUid: other.uid, deletePrevious: true))]) {
+            $0.busy = "Merging into the account that has Microsoft…"
+        }
+        let tooOld = AuthError.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+        store.send(.mergeFinished(.success(MergeOutcome(result: data, deletionFailure: tooOld))), effects: [.loadCart(uid: bob.uid)]) {
+            $0.busy = nil
+            $0.user = bob
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.info, "Signed in to the account that has Microsoft; the cart of \(previousUser.uid) was merged into it. \(previousUser.uid) could not be deleted (\(tooOld.message)) and was kept with an empty cart.")
+        }
+    }
+
+    @Test func theConflictCanBeCancelledOrFailToLoad() {
+        let previousUser = F.appleUser()
+        var model = Fixtures.signedIn(previousUser)
+        var state = ConflictState(credential: F.updatedMicrosoft, email: nil, previous: AccountSnapshot(user: previousUser, cart: []))
+        model.screen = .conflict(state)
+        var store = FlowStore(model)
+        let failure = AuthError.server("USER_DISABLED")
+        store.send(.conflictAccountLoaded(.failure(failure))) {
+            state.other = .failed(failure)
+            $0.screen = .conflict(state)
+        }
+        #expect(state.options == [.cancel])
+        store.send(.key(.enter)) {
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.info, "Cancelled: Microsoft stays with the other account; this one is unchanged.")
+        }
+        store = FlowStore(model)
+        store.send(.key(.escape)) {
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.info, "Cancelled: Microsoft stays with the other account; this one is unchanged.")
+        }
+        // A failed merge leaves the operator wherever the session is.
+        model.busy = "Merging into the account that has Microsoft…"
+        model.user = nil
+        store = FlowStore(model)
+        store.send(.mergeFinished(.failure(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired.")))) {
+            $0.busy = nil
+            $0.screen = .signInMethods(selection: 0)
+            $0.banner = .error(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))
+        }
+    }
+
+    @Test func aProviderWhoseEmailIsTakenIsLinkedAfterSigningInThere() {
+        var model = Fixtures.signedIn(Fixtures.anonymous)
+        model.screen = .consent(F.consent(OAuthProvider(providerID: "google.com"), .link, nil))
+        model.busy = "Linking Google…"
+        var store = FlowStore(model)
+        let taken = AuthError(.emailAlreadyInUse, serverMessage: "EMAIL_EXISTS", updatedCredential: F.updatedGoogle, email: "alan@gmail.com")
+        let pending = PendingLink(credential: F.updatedGoogle, email: "alan@gmail.com", reason: .emailInUse, previousAnonymousUid: Fixtures.anonymous.uid)
+        store.send(.linkFinished(.failure(taken))) {
+            $0.busy = nil
+            $0.screen = .pendingLink(PendingLinkState(pending: pending))
+        }
+        #expect(PendingLinkState(pending: pending).methods == ["password", "apple.com", "microsoft.com", "facebook.com"])
+        store.send(.key(.enter)) {
+            $0.screen = .credentialForm(CredentialForm(purpose: .signInToLink(pending), email: "alan@gmail.com"))
+        }
+        store.send(.key(.escape)) { $0.screen = .pendingLink(PendingLinkState(pending: pending)) }
+        store.send(.key(.enter)) {
+            $0.screen = .credentialForm(CredentialForm(purpose: .signInToLink(pending), email: "alan@gmail.com"))
+        }
+        store.type("hunter22")
+        store.send(.key(.enter), effects: [.signIn(.password(email: "alan@gmail.com", password: "hunter22"))]) {
+            $0.busy = "Signing in…"
+            $0.screen = .credentialForm(Fixtures.form(.signInToLink(pending), email: "alan@gmail.com", password: "hunter22"))
+        }
+        let alan = Fixtures.passwordUser(uid: "alanUID000000000000000000001", email: "alan@gmail.com")
+        store.send(.signInFinished(.success(AuthDataResult(user: alan, additionalUserInfo: nil))),
+                   effects: [.mergeCart(from: Fixtures.anonymous.uid, into: alan.uid), .link(F.updatedGoogle)]) {
+            $0.busy = "Linking Google…"
+            $0.user = alan
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.success, "Signed in.")
+        }
+        let linked = Fixtures.passwordUser(uid: alan.uid, email: "alan@gmail.com", extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "alan@gmail.com")])
+        store.send(.linkFinished(.success(AuthDataResult(user: linked, additionalUserInfo: AdditionalUserInfo(providerID: "google.com", isNewUser: false))))) {
+            $0.busy = nil
+            $0.user = linked
+            $0.banner = Banner(.success, "Linked google.com. The uid and app data are unchanged.")
+        }
+    }
+
+    @Test func anUnverifiedEmailAsksToSignInTheKnownWayFirst() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .consent(F.consent(OAuthProvider(providerID: "facebook.com"), .signIn, nil))
+        model.busy = "Signing in with Facebook…"
+        var store = FlowStore(model)
+        let exists = AuthError(.accountExistsWithDifferentCredential, serverMessage: "needConfirmation", updatedCredential: F.updatedFacebook, email: "mark@example.com")
+        let pending = PendingLink(credential: F.updatedFacebook, email: "mark@example.com", reason: .accountExists)
+        store.send(.signInFinished(.failure(exists))) {
+            $0.busy = nil
+            $0.screen = .pendingLink(PendingLinkState(pending: pending))
+        }
+        store.send(.key(.down)) {
+            var state = PendingLinkState(pending: pending)
+            state.selection = 1
+            $0.screen = .pendingLink(state)
+        }
+        store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signInToLink(pending))) }
+        store.send(.key(.escape)) {
+            var state = PendingLinkState(pending: pending)
+            state.selection = 1
+            $0.screen = .pendingLink(state)
+        }
+        store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signInToLink(pending))) }
+        store.send(.key(.enter), effects: [.loadProviderDirectory(providerID: "apple.com")]) {
+            $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signInToLink(pending)))
+        }
+        store.send(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory))) {
+            $0.screen = .consent(F.consent(F.appleProvider, .signInToLink(pending), F.appleDirectory))
+        }
+        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false)]) {
+            $0.busy = "Waiting for the simulated Apple…"
+        }
+        store.send(.providerAuthorized(.success(F.appleAuthorization)), effects: [.signIn(F.appleCredential)]) {
+            $0.lastAuthorization = F.appleAuthorization
+            $0.busy = "Signing in with Apple…"
+        }
+        let user = F.appleUser()
+        store.send(.signInFinished(.success(AuthDataResult(user: user, additionalUserInfo: nil))), effects: [.loadCart(uid: user.uid), .link(F.updatedFacebook)]) {
+            $0.busy = "Linking Facebook…"
+            $0.user = user
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.success, "Signed in.")
+        }
+        // Cancelling the pending link tells what did not happen.
+        model.busy = nil
+        model.screen = .pendingLink(PendingLinkState(pending: pending))
+        store = FlowStore(model)
+        store.send(.key(.escape)) {
+            $0.screen = .signInMethods(selection: 0)
+            $0.banner = Banner(.info, "Cancelled: Facebook was not linked to any account.")
+        }
+    }
+
+    @Test func aStaleSignInIsConfirmedWithTheAccountsProviderThenTheOperationRuns() {
+        var store = FlowStore(Fixtures.signedIn(F.appleUser()))
+        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount)) }
+        store.send(.key(.character("y")), effects: [.perform(.deleteAccount)]) { $0.busy = "Deleting the account…" }
+        store.send(.sensitiveOperationFinished(.deleteAccount, .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
+            $0.busy = nil
+            $0.banner = Banner(.info, "Your last sign-in was too long ago. Sign in with Apple again to delete the account; it then runs by itself.")
+            $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
+        }
+        store.send(.key(.enter), effects: [.loadProviderDirectory(providerID: "apple.com")]) {
+            $0.banner = nil
+            $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .reauthenticate(.deleteAccount)))
+        }
+        store.send(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory))) {
+            $0.screen = .consent(F.consent(F.appleProvider, .reauthenticate(.deleteAccount), F.appleDirectory))
+        }
+        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false)]) {
+            $0.busy = "Waiting for the simulated Apple…"
+        }
+        store.send(.providerAuthorized(.success(F.appleAuthorization)), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+            $0.lastAuthorization = F.appleAuthorization
+            $0.busy = "Confirming it's you with Apple…"
+        }
+        store.send(.reauthenticationFinished(.deleteAccount, .failure(.init(.userMismatch)))) {
+            $0.busy = nil
+            $0.banner = .error(.init(.userMismatch))
+        }
+        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false)]) {
+            $0.banner = nil
+            $0.busy = "Waiting for the simulated Apple…"
+        }
+        store.send(.providerAuthorized(.success(F.appleAuthorization)), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+            $0.busy = "Confirming it's you with Apple…"
+        }
+        store.send(.reauthenticationFinished(.deleteAccount, .success(AuthDataResult(user: F.appleUser(), additionalUserInfo: nil))),
+                   effects: [.perform(.deleteAccount)]) {
+            $0.busy = "Retrying: delete the account…"
+        }
+        // esc on the form cancels the operation.
+        var model = Fixtures.signedIn(F.appleUser())
+        model.screen = .providerForm(ProviderForm(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
+        store = FlowStore(model)
+        store.send(.key(.escape)) {
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.info, "Cancelled: did not delete the account.")
+        }
+    }
+
+    @Test func anAccountWithSeveralMethodsChoosesHowToConfirm() {
+        let user = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com"),
+                                                          UserInfo(providerID: "phone", uid: "+15555550100")])
+        var model = Fixtures.signedIn(user)
+        model.busy = "Changing the password…"
+        var store = FlowStore(model)
+        store.send(.sensitiveOperationFinished(.updatePassword("newpass1"), .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
+            $0.busy = nil
+            $0.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then change the password runs by itself.")
+            $0.screen = .reauthMethods(.updatePassword("newpass1"), selection: 0)
+        }
+        #expect(ConsoleModel.reauthenticationMethods(of: user) == ["password", "google.com"])
+        store.send(.key(.down)) { $0.screen = .reauthMethods(.updatePassword("newpass1"), selection: 1) }
+        store.send(.key(.down))
+        store.send(.key(.enter)) {
+            $0.banner = nil
+            $0.screen = .providerForm(ProviderForm(provider: .google, purpose: .reauthenticate(.updatePassword("newpass1"))))
+        }
+        store.send(.key(.escape)) {
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.info, "Cancelled: did not change the password.")
+        }
+        model.busy = nil
+        model.screen = .reauthMethods(.updatePassword("newpass1"), selection: 0)
+        store = FlowStore(model)
+        store.send(.key(.enter)) {
+            $0.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.updatePassword("newpass1")), email: "ada@example.com"))
+        }
+        store = FlowStore(model)
+        store.send(.key(.escape)) {
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.info, "Cancelled: did not change the password.")
+        }
+    }
+
+    @Test func theEndedSessionLeavesFederatedScreensThatNeedAUser() {
+        var model = Fixtures.signedIn(F.appleUser())
+        model.screen = .linking(LinkingState(selection: 1))
+        var store = FlowStore(model)
+        store.send(.authStateChanged(nil, nil)) {
+            $0.user = nil
+            $0.screen = .signInMethods(selection: 0)
+            $0.banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
+        }
+        model.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
+        model.user = nil
+        store = FlowStore(model)
+        store.send(.authStateChanged(nil, nil))
+    }
+}

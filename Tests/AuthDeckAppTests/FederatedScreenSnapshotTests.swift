@@ -1,0 +1,125 @@
+import AppData
+@testable import AuthDeckApp
+import AuthClient
+import Foundation
+import IdentityToolkit
+import SnapshotTesting
+import Testing
+import TerminalUI
+
+/// The federated screens drawn at 80×24 on the in-memory canvas, compared as text.
+@Suite("Federated screen snapshots")
+struct FederatedScreenSnapshotTests {
+    typealias F = FederatedFixtures
+
+    func render(_ model: ConsoleModel) -> String {
+        let canvas = TextCanvas(size: Size(width: 80, height: 24))
+        ConsoleView.draw(model, on: canvas)
+        return canvas.text
+    }
+
+    @Test func microsoftRequestForm() {
+        var model = ConsoleModel(backendName: "embedded · authdeck-local")
+        var form = ProviderForm(provider: .microsoft, purpose: .signIn)
+        form.loginHint = TextField(text: "carol@contoso.com", maxLength: 254)
+        form.scopes = TextField(text: "openid email profile mail.read", maxLength: 300)
+        form.parameters = TextField(text: "client_id=x", maxLength: 300)
+        form.focus = .parameters
+        model.screen = .providerForm(form)
+        model.banner = Banner(.error, OAuthProviderError.reservedParameter("client_id").description)
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines)
+        #expect(text.contains("Tenant"))
+        #expect(text.contains("reserved"))
+    }
+
+    @Test func simulatedAppleConsentOnTheFirstAuthorization() {
+        var model = ConsoleModel(backendName: "embedded · authdeck-local")
+        var consent = F.consent(F.appleProvider, .signIn, F.appleDirectory)
+        consent.hideEmail = true
+        model.screen = .consent(consent)
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines)
+        #expect(text.contains("SIMULATED APPLE"))
+        #expect(text.contains("[x] Hide my email"))
+        #expect(text.contains("h hide email"))
+    }
+
+    @Test func simulatedMicrosoftConsentAddingAnIdentity() {
+        var model = Fixtures.signedIn(Fixtures.anonymous)
+        let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile", "mail.read"],
+                                     customParameters: ["tenant": "common", "prompt": "select_account", "login_hint": "carol@contoso.com"])
+        var consent = F.consent(provider, .link, F.microsoftDirectory, selection: 1)
+        assertSnapshot(of: render({ var m = model; m.screen = .consent(consent); return m }()), as: .lines, named: "list")
+        var form = NewIdentityForm()
+        form.name = TextField(text: "Dana Scully", maxLength: 100)
+        form.email = TextField(text: "dana@fabrikam.com", maxLength: 254)
+        form.focusOnEmail = true
+        consent.newIdentity = form
+        model.screen = .consent(consent)
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines, named: "adding")
+        #expect(text.contains("New simulated Microsoft identity"))
+    }
+
+    @Test func linkingScreen() {
+        var model = Fixtures.signedIn(F.appleUser())
+        model.screen = .linking(LinkingState(selection: 2))
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines)
+        #expect(text.contains("Linked (1)"))
+        #expect(text.contains("Not linked yet (4)"))
+    }
+
+    @Test func linkConflictWithBothAccounts() {
+        var model = Fixtures.signedIn(Fixtures.anonymous)
+        let previous = AccountSnapshot(uid: Fixtures.anonymous.uid, isAnonymous: true, email: nil, providerIDs: ["apple.com"],
+                                       cart: [CartItem(uid: Fixtures.anonymous.uid, name: "apple", quantity: 2),
+                                              CartItem(uid: Fixtures.anonymous.uid, name: "pear", quantity: 1)])
+        var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
+        state.other = .loaded(AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com",
+                                              providerIDs: ["microsoft.com", "password"],
+                                              cart: [CartItem(uid: "bobUID0000000000000000000001", name: "book", quantity: 1)]))
+        state.choice = 1
+        model.screen = .conflict(state)
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines)
+        #expect(text.contains("2 × apple"))
+        #expect(text.contains("1 × book"))
+    }
+
+    @Test func pendingLinkAfterAnUnverifiedEmail() {
+        var model = ConsoleModel(backendName: "embedded · authdeck-local")
+        model.screen = .pendingLink(PendingLinkState(pending: PendingLink(credential: F.updatedFacebook, email: "mark@example.com", reason: .accountExists)))
+        assertSnapshot(of: render(model), as: .lines)
+    }
+
+    @Test func reauthenticationChoice() {
+        let user = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com")])
+        var model = Fixtures.signedIn(user)
+        model.screen = .reauthMethods(.deleteAccount, selection: 1)
+        model.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then delete the account runs by itself.")
+        assertSnapshot(of: render(model), as: .lines)
+    }
+
+    @Test func inspectorShowsTheNonceAndTheProvidersClaims() {
+        var model = ConsoleModel(backendName: "embedded · authdeck-local")
+        model.screen = .signInMethods(selection: 3)
+        let raw = "0aB-._xyz0123456789ABCDEFGHIJKLM"
+        let hash = OAuthProvider.sha256(raw)
+        model.lastAuthorization = ProviderAuthorization(
+            credential: F.appleCredential, rawNonce: raw, hashedNonce: hash,
+            idTokenClaims: ["iss": .string("https://appleid.apple.com"), "nonce": .string(hash), "email": .string("x1@privaterelay.appleid.com")],
+            grantedScopes: ["email", "name"])
+        let request = Data(#"{"hideEmail":true,"nonce":"\#(hash)","providerId":"apple.com","scopes":["email","name"],"subject":"001234.x.0042"}"#.utf8)
+        model.exchanges = [InspectorEntry(Exchange(date: Fixtures.created, method: "POST", path: "/emulator/auth/v1/simulatedIdp:authorize",
+                                                   status: 200, latency: 0.004, requestBody: request, responseBody: Data(#"{"providerId":"apple.com"}"#.utf8)))]
+        model.lastAdditionalUserInfo = AdditionalUserInfo(providerID: "apple.com", isNewUser: true, profile: ["is_private_email": .string("true")])
+        model.overlay = .inspector(selection: 0)
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines)
+        #expect(text.contains(raw))
+        #expect(text.contains("matches the SHA-256"))
+        #expect(text.contains("isNewUser true"))
+    }
+}

@@ -1,0 +1,113 @@
+@testable import AuthClient
+@testable import AuthDeckApp
+import Foundation
+import SnapshotTesting
+import Testing
+import TerminalUI
+
+/// The second-factor, phone, password-reset and outbox screens at 80×24, as text.
+@Suite("Screen snapshots: second factors, phone, password reset, outbox")
+struct VerificationScreenSnapshotTests {
+    func render(_ model: ConsoleModel, size: Size = Size(width: 80, height: 24)) -> String {
+        let canvas = TextCanvas(size: size)
+        ConsoleView.draw(model, on: canvas)
+        return canvas.text
+    }
+
+    static let outbox = Outbox(
+        emails: [Outbox.Email(to: "ada@example.com", action: .verifyEmail, oobCode: "oobCodeOfSomeLength",
+                              link: "http://localhost:9099/emulator/action?mode=verifyEmail&lang=en&oobCode=oobCodeOfSomeLength&apiKey=fake-api-key")],
+        texts: [Outbox.TextMessage(to: "+15555550100", code: "482913", verificationID: "v1")])
+
+    func model(_ screen: Screen, factors: [MultiFactorInfo] = [MfaFixtures.totpHint, .phone(PhoneMultiFactorInfo(
+        uid: "p", displayName: "Work phone", enrollmentDate: Fixtures.created, phoneNumber: "+15555550100"))]) -> ConsoleModel {
+        var model = Fixtures.signedIn(MfaFixtures.verifiedUser(factors: factors))
+        model.screen = screen
+        model.outbox = Self.outbox
+        return model
+    }
+
+    @Test func secondFactorsAndTheirRemoval() {
+        let text = render(model(.secondFactors(selection: 1)))
+        assertSnapshot(of: text, as: .lines, named: "list")
+        #expect(text.contains("+•••••••0100"))
+        #expect(text.contains("enrolled 2026-09-21"))
+        var unverified = model(.secondFactors(selection: 0), factors: [])
+        unverified.user?.emailVerified = false
+        assertSnapshot(of: render(unverified), as: .lines, named: "empty-unverified")
+        let confirm = render(model(.confirm(Confirmation(action: .unenroll(MfaFixtures.totpHint)))))
+        assertSnapshot(of: confirm, as: .lines, named: "confirm-removal")
+    }
+
+    @Test func smsEnrollmentSteps() {
+        assertSnapshot(of: render(model(.enrollment(.sms(accountName: "ada@example.com")))), as: .lines, named: "number")
+        let code = render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
+            step: .enteringSmsCode(phone: "+15555550100", verificationID: "v1", code: MfaFixtures.code("48"))))))
+        assertSnapshot(of: code, as: .lines, named: "code-with-phone-pane")
+        #expect(code.contains("482913"))
+        assertSnapshot(of: render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
+            step: .namingPhone(phone: "+15555550100", verificationID: "v1", code: "482913", name: MfaFixtures.field("Phone ending 0100", maxLength: 40)))))),
+                       as: .lines, named: "name")
+    }
+
+    @Test func totpEnrollmentShowsAQRCodeThatFits80By24() {
+        var qr = model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com", step: .scanning(MfaFixtures.secret))))
+        qr.banner = Banner(.info, "hidden behind the QR code on 80×24")
+        let text = render(qr)
+        assertSnapshot(of: text, as: .lines, named: "qr")
+        #expect(text.contains("JBSW Y3DP EHPK 3PXP"))
+        #expect(!text.contains("hidden behind"))
+        #expect(text.contains("enter added it: next"))
+        let small = render(qr, size: Size(width: 80, height: 22))
+        #expect(small.contains("too small") || small.contains("enlarge the terminal"))
+        let ascii = TextCanvas(size: Size(width: 80, height: 24), symbols: .ascii)
+        ConsoleView.draw(qr, on: ascii)
+        #expect(ascii.text.contains("needs a UTF-8 terminal"))
+        #expect(ascii.text.contains("JBSW Y3DP EHPK 3PXP"))
+        assertSnapshot(of: render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
+            step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("1234")))))), as: .lines, named: "code")
+    }
+
+    @Test func factorSelectionAndCodeEntry() {
+        var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
+        signedOut.outbox = Self.outbox
+        let resolver = MfaFixtures.resolver()
+        var flow = SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)
+        flow.step = .choosingFactor(selection: 1)
+        signedOut.screen = .secondFactorChallenge(flow)
+        signedOut.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
+        let choosing = render(signedOut)
+        assertSnapshot(of: choosing, as: .lines, named: "choose")
+        #expect(choosing.contains("+*******0100"))
+        flow.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "v1", code: MfaFixtures.code("4829"))
+        signedOut.screen = .secondFactorChallenge(flow)
+        signedOut.banner = .error(.server("INVALID_CODE"), advice: "Check the text and type it again.")
+        assertSnapshot(of: render(signedOut), as: .lines, named: "sms-code")
+    }
+
+    @Test func phoneSignInAndTheLinkConflict() {
+        var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
+        signedOut.outbox = Self.outbox
+        var flow = PhoneFlow(purpose: .signIn)
+        flow.step = .enteringCode(phone: "+15555550100", verificationID: "v1", code: codeField())
+        signedOut.screen = .phone(flow)
+        assertSnapshot(of: render(signedOut), as: .lines, named: "code")
+        var link = PhoneFlow(purpose: .link)
+        link.step = .conflict(phone: "+15555550100", credential: .phone(PhoneAuthCredential(proof: .temporaryProof("p", phoneNumber: "+15555550100"))),
+                              signInSelected: true)
+        assertSnapshot(of: render(model(.phone(link))), as: .lines, named: "conflict")
+    }
+
+    @Test func passwordResetAndTheOutbox() {
+        var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
+        signedOut.screen = .passwordReset(PasswordResetFlow(step: .sent(email: "ada@example.com")))
+        assertSnapshot(of: render(signedOut), as: .lines, named: "sent")
+        signedOut.screen = .passwordReset(.choosingPassword(code: "oob", email: "ada@example.com"))
+        assertSnapshot(of: render(signedOut), as: .lines, named: "new-password")
+        signedOut.outbox = Self.outbox
+        signedOut.overlay = .outbox(selection: 0)
+        let outbox = render(signedOut)
+        assertSnapshot(of: outbox, as: .lines, named: "outbox")
+        #expect(outbox.contains("enter open the link"))
+    }
+}
