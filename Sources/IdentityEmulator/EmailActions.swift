@@ -24,7 +24,7 @@ extension EmbeddedBackend {
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
             guard let found = try store.read({ try UserRecord.find(email: email, in: $0) }) else {
                 // With enumeration protection an unknown address gets the same answer as a known one.
-                guard configuration.emailEnumerationProtection, body.returnOobLink != true else { throw BackendFailure.emailNotFound }
+                guard try isEmailEnumerationProtected(), body.returnOobLink != true else { throw BackendFailure.emailNotFound }
                 return SendOobCodeResponse(email: email)
             }
             user = found
