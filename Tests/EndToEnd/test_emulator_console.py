@@ -2,7 +2,7 @@
 import os
 import re
 
-from test_console import UID, sign_in_with_email
+from test_console import UID, link_email_and_password, sign_in_with_email
 
 
 def test_the_console_drives_a_served_backend_over_http(console, served, data_dir):
@@ -19,15 +19,7 @@ def test_the_console_drives_a_served_backend_over_http(console, served, data_dir
     c.keys("Enter")
     c.wait_for(r"1 × apple")
 
-    c.keys("l")
-    c.wait_for("Sign-in methods of this account")
-    c.keys("Enter")
-    c.wait_for("Link email and password to this account")
-    c.type("ada@example.com")
-    c.keys("Tab")
-    c.type("hunter22")
-    c.keys("Enter")
-    c.wait_for("Linked password")
+    link_email_and_password(c, "ada@example.com", "hunter22")
     screen = c.screen()
     assert "ANONYMOUS" not in screen
     assert re.search(UID, screen).group(1) == uid

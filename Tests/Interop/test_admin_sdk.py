@@ -8,7 +8,7 @@ import pytest
 import requests
 from firebase_admin import auth, exceptions
 
-from conftest import PROJECT_ID
+from interop_project import PROJECT_ID
 
 # The firebase/scrypt README's project parameters and test user (shared/identity-toolkit.md §7).
 README_SIGNER_KEY = "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="
