@@ -104,7 +104,8 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         let json = data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) ? Data("{}".utf8) : data
         do {
             return try WireCoding.decoder().decode(Body.self, from: json)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty,
+                let DecodingError.valueNotFound(_, context) where !context.codingPath.isEmpty {
             throw BackendFailure.invalidArgument("Invalid value at '\(Self.fieldPath(context.codingPath))'")
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
             throw BackendFailure.invalidArgument("Invalid value at '\(Self.fieldPath(context.codingPath))'")
