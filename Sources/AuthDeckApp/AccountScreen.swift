@@ -47,7 +47,7 @@ enum AccountScreen {
                 .draw(on: canvas, in: providers, focused: focus.pane == .providers)
         }
         let cartBox = Box.draw(on: canvas, frame: Rect(row: listTop, column: frame.column + leftWidth + 1, width: frame.width - leftWidth - 1, height: listHeight),
-                               title: "Cart (app data, \(model.cart.reduce(0) { $0 + $1.quantity }) items)", style: focus.pane == .cart ? .accent : .dim)
+                               title: "Cart (app data, \(itemCount(model.cart.reduce(0) { $0 + $1.quantity })))", style: focus.pane == .cart ? .accent : .dim)
         if model.cart.isEmpty {
             canvas.put("empty: press a to add an item", row: cartBox.row, column: cartBox.column + 1, style: .dim)
         } else {
@@ -61,14 +61,20 @@ enum AccountScreen {
 
     static func secondFactorsText(_ user: User) -> String {
         guard user.email != nil else { return "—" }
-        guard !user.enrolledFactors.isEmpty else { return "off · f to add a second factor" }
+        guard !user.enrolledFactors.isEmpty else {
+            // The backend refuses a second factor on an unverified email (UNVERIFIED_EMAIL).
+            return user.emailVerified ? "off · f to add a second factor" : "off · verify the email (v) to add one"
+        }
         let names = user.enrolledFactors.map { "\($0.factorID == "phone" ? "SMS" : "TOTP") \($0.displayName ?? "")" }
         return "on: " + names.joined(separator: ", ") + " · f to manage"
     }
 
+    static func itemCount(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+
     static func providerLine(_ info: UserInfo, width: Int) -> String {
         let detail = info.email ?? info.phoneNumber ?? info.displayName ?? info.uid
-        return TextWidth.pad(info.providerID, toCells: 12) + " " + detail
+        // 13 cells: the longest provider id, microsoft.com, stays whole.
+        return TextWidth.pad(info.providerID, toCells: 13) + " " + detail
     }
 }
 

@@ -118,6 +118,11 @@ extension EmbeddedBackend {
                                   email: provider.email.flatMap(EmailAddress.normalized), displayName: provider.displayName,
                                   photoUrl: provider.photoUrl, phoneNumber: provider.phoneNumber)
         }
+        // One link per provider: a second would break the store's key and fail the whole batch.
+        var linkedProviderIds = Set<String>()
+        for provider in providers where !linkedProviderIds.insert(provider.providerId).inserted {
+            throw ImportRejection(message: "((\(provider.providerId) is linked more than once))")
+        }
 
         if try UserRecord.exists(db, key: localId) {
             guard allowOverwrite else { throw ImportRejection(message: "localId belongs to an existing account - can not overwrite.") }

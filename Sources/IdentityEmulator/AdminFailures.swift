@@ -12,8 +12,8 @@ extension BackendFailure {
     static let invalidDuration = badRequest("INVALID_DURATION")
     static let localIdListExceedsLimit = badRequest("LOCAL_ID_LIST_EXCEEDS_LIMIT")
     static func duplicateLocalIdInRequest(_ localId: String) -> BackendFailure { badRequest("DUPLICATE_LOCAL_ID : \(localId)") }
-    static let duplicateEmailsUnsupported = BackendFailure(
-        status: 501, message: "NOT_IMPLEMENTED : ((AuthDeck keeps one account per email; signIn.allowDuplicateEmails cannot be turned on))")
+    // A request this backend will not honour is the client's to change, so 400, never a 5xx.
+    static let duplicateEmailsUnsupported = invalidArgument("((AuthDeck keeps one account per email; signIn.allowDuplicateEmails cannot be turned on))")
 
     static func projectNotFound(_ requested: String, served: String) -> BackendFailure {
         BackendFailure(status: 404, message: "PROJECT_NOT_FOUND : ((this backend serves project \(served), not \(requested)))")

@@ -24,7 +24,7 @@ extension EmbeddedBackend {
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
             guard let found = try store.read({ try UserRecord.find(email: email, in: $0) }) else {
                 // With enumeration protection an unknown address gets the same answer as a known one.
-                guard configuration.emailEnumerationProtection, body.returnOobLink != true else { throw BackendFailure.emailNotFound }
+                guard try isEmailEnumerationProtected(), body.returnOobLink != true else { throw BackendFailure.emailNotFound }
                 return SendOobCodeResponse(email: email)
             }
             user = found
@@ -57,15 +57,41 @@ extension EmbeddedBackend {
     func oobLink(for record: OobCodeRecord) -> String {
         let mode = record.requestType == SendOobCodeRequest.RequestType.passwordReset.rawValue ? "resetPassword" : "verifyEmail"
         var components = URLComponents()
+        let origin = actionLinkOrigin.value
         components.scheme = "http"
-        components.host = "localhost"
-        components.port = 9099
-        components.path = "/emulator/action"
+        components.host = origin.host
+        components.port = origin.port
+        components.path = Self.emailActionPath
         var items = [URLQueryItem(name: "mode", value: mode), URLQueryItem(name: "lang", value: "en"),
                      URLQueryItem(name: "oobCode", value: record.oobCode), URLQueryItem(name: "apiKey", value: "fake-api-key")]
         if let continueUrl = record.continueUrl { items.append(URLQueryItem(name: "continueUrl", value: continueUrl)) }
         components.queryItems = items
         return components.string ?? ""
+    }
+
+    static let emailActionPath = "/emulator/action"
+
+    /// `GET /emulator/action?mode=&oobCode=[&newPassword=]`: what opening an email's link does, as
+    /// the emulator's action handler: verifies the email, or resets the password (without
+    /// `newPassword` it checks the code and says how to finish). It answers JSON, never a page.
+    func applyEmailAction(_ query: [URLQueryItem]) throws -> EmailActionResult {
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 } }
+        guard let code = value("oobCode") else { throw BackendFailure.missingOobCode }
+        switch value("mode") {
+        case "verifyEmail":
+            let updated = try applyActionCode(code)
+            return EmailActionResult(success: "The email has been successfully verified.", email: updated.email)
+        case "resetPassword":
+            guard let newPassword = value("newPassword") else {
+                let checked = try resetPassword(ResetPasswordBody(oobCode: code, newPassword: nil))
+                return EmailActionResult(instructions: "To reset the password of \(checked.email ?? "this account"), open this link again with a newPassword query parameter added.",
+                                         email: checked.email)
+            }
+            let reset = try resetPassword(ResetPasswordBody(oobCode: code, newPassword: newPassword))
+            return EmailActionResult(success: "The password has been successfully updated.", email: reset.email)
+        case let mode:
+            throw BackendFailure.invalidArgument("((Unsupported mode \(mode ?? "(none)"); expected verifyEmail or resetPassword.))")
+        }
     }
 
     /// `accounts:resetPassword`: checks a password-reset code, and with `newPassword` uses it. A reset

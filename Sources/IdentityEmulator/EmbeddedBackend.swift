@@ -11,6 +11,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     let store: AccountStore
     let signer: TokenSigner
     let providerKeys: SimulatedProviderKeys
+    let actionLinkOrigin = ActionLinkOrigin()
     let logger = Logger(label: "authdeck.identity-emulator")
 
     public var projectId: String { configuration.projectId }
@@ -54,7 +55,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         let path = LegacyRelyingPartyPaths.v1Path(for: requested) ?? requested
         switch request.method {
         case "POST": break
-        case "GET": return try routeGet(path)
+        case "GET": return try routeGet(path, query: query)
         default: throw BackendFailure.notFound(requested)
         }
         guard Self.servedPaths.contains(path) || Self.isVerificationPath(path) else { throw BackendFailure.notFound(requested) }
@@ -103,7 +104,8 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         let json = data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) ? Data("{}".utf8) : data
         do {
             return try WireCoding.decoder().decode(Body.self, from: json)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty,
+                let DecodingError.valueNotFound(_, context) where !context.codingPath.isEmpty {
             throw BackendFailure.invalidArgument("Invalid value at '\(Self.fieldPath(context.codingPath))'")
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
             throw BackendFailure.invalidArgument("Invalid value at '\(Self.fieldPath(context.codingPath))'")

@@ -51,6 +51,9 @@ extension EmbeddedBackend {
             let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
             guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
             try requireServedProject(scoped.projectId)
+            // As at Google: listing is a GET, every other administrator method a POST. Any other
+            // method is no endpoint (a DELETE on `/accounts` must not create an account).
+            guard request.method.uppercased() == (scoped.tail == "/accounts:batchGet" ? "GET" : "POST") else { return nil }
             return try routeAdminEndpoint(scoped.tail, request: request, query: query, context: context)
         }
     }

@@ -19,7 +19,7 @@ public struct IdentityServer: Sendable {
     public init(backend: any WireHandler, host: String = "127.0.0.1", port: Int = 9099,
                 logger: Logger = Logger(label: "authdeck.serve")) {
         self.backend = backend
-        self.host = host
+        self.host = Self.unbracketed(host)
         self.port = port
         self.logger = logger
     }
@@ -38,10 +38,15 @@ public struct IdentityServer: Sendable {
     /// Whether `host` only accepts connections from this machine. Anything else needs an admin
     /// token, since the emulator's `Bearer owner` convention would hand out admin rights to anyone.
     public static func isLoopback(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let bare = unbracketed(host)
         if bare.lowercased() == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// `[::1]` → `::1`: URLs bracket IPv6 addresses, but binding takes the bare address.
+    static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 }
 

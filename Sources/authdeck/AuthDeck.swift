@@ -7,7 +7,8 @@ struct AuthDeck: AsyncParsableCommand {
         abstract: "A terminal account console for Firebase Authentication.",
         discussion: """
             `authdeck` runs the console; `authdeck serve` serves the embedded backend over HTTP \
-            on the Firebase Auth Emulator's paths, for other SDKs and for several consoles at once.
+            on the Firebase Auth Emulator's paths, for other SDKs and for several consoles at once. \
+            The console's options (--emulator, --project, --api-key, --data, …): `authdeck help console`.
             """,
         version: "0.1.0",
         subcommands: [AuthDeckCommand.self, ServeCommand.self],

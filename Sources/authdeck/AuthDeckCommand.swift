@@ -54,14 +54,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory: DataDirectory
-        do {
-            directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: data))
-        } catch {
-            throw StartupError(String(describing: error))
-        }
-        let makeHandler = try FileLogHandler.open(directory.file("authdeck.log"))
-        LoggingSystem.bootstrap(makeHandler)
+        let directory = try StartupSteps.openDataDirectory(explicit: data)
         let logger = Logger(label: "authdeck")
 
         let choice = try backendChoice()
@@ -78,13 +71,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
         case .embedded:
             var configuration = EmbeddedBackendConfiguration()
             configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
-            let backend: EmbeddedBackend
-            do {
-                backend = try EmbeddedBackend(dataDirectory: directory.url, configuration: configuration)
-            } catch {
-                logger.critical("cannot open the data", metadata: ["error": "\(error)"])
-                throw StartupError(String(describing: error))
-            }
+            let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
             let transport = backend.transport()
             try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                            outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),

@@ -17,7 +17,7 @@ struct FileLogHandler: LogHandler {
 
     static func open(_ url: URL) throws -> @Sendable (String) -> any LogHandler {
         if !FileManager.default.fileExists(atPath: url.path) {
-            FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()

@@ -17,10 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
             other address needs --admin-token, and then only `Bearer <token>` is an administrator.
             """)
 
-    @Option(name: .long, help: ArgumentHelp("Address to listen on (default 127.0.0.1).", valueName: "HOST"))
+    @Option(name: .long, help: ArgumentHelp("Address to listen on; any other than loopback needs --admin-token.", valueName: "HOST"))
     var host = "127.0.0.1"
 
-    @Option(name: .long, help: ArgumentHelp("Port to listen on (default 9099, the emulator's; 0 picks a free one).", valueName: "PORT"))
+    @Option(name: .long, help: ArgumentHelp("Port to listen on (9099 is the emulator's; 0 picks a free one).", valueName: "PORT"))
     var port = 9099
 
     @Option(name: .long, help: ArgumentHelp("Project id the tokens are issued for (default authdeck-local).", valueName: "ID"))
@@ -39,39 +39,35 @@ struct ServeCommand: AsyncParsableCommand {
         if let project, project.isEmpty || project.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-") }) {
             throw ValidationError("--project must be a project id: letters, digits and hyphens.")
         }
-        if let adminToken, adminToken.count < 16 {
-            throw ValidationError("--admin-token must be at least 16 characters.")
+        // The variable is held to the same rule as the flag: it is what guards a reachable server.
+        if let token = resolvedAdminToken(), token.count < 16 {
+            throw ValidationError("\(adminToken == nil ? Self.adminTokenVariable : "--admin-token") must be at least 16 characters.")
         }
     }
 
+    /// `--admin-token`, else `AUTHDECK_ADMIN_TOKEN` when set and not empty.
+    private func resolvedAdminToken() -> String? {
+        adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func run() async throws {
-        let token = adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let token = resolvedAdminToken()
         guard IdentityServer.isLoopback(host) || token != nil else {
             throw StartupError("Refusing to listen on \(host): without --admin-token anyone who can reach it would be an administrator (`Bearer owner`). Use a loopback address or set --admin-token.")
         }
-        let directory: DataDirectory
-        do {
-            directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: data))
-        } catch {
-            throw StartupError(String(describing: error))
-        }
-        LoggingSystem.bootstrap(try FileLogHandler.open(directory.file("authdeck.log")))
+        let directory = try StartupSteps.openDataDirectory(explicit: data)
         let logger = Logger(label: "authdeck.serve")
 
         var configuration = EmbeddedBackendConfiguration()
         if let project { configuration.projectId = project }
         configuration.adminToken = token
-        let backend: EmbeddedBackend
-        do {
-            backend = try EmbeddedBackend(dataDirectory: directory.url, configuration: configuration)
-        } catch {
-            logger.critical("cannot open the data", metadata: ["error": "\(error)"])
-            throw StartupError(String(describing: error))
-        }
+        let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
         let projectId = backend.projectId
-        let host = self.host
-        let application = IdentityServer(backend: backend, host: host, port: port, logger: logger).application { port in
+        let server = IdentityServer(backend: backend, host: host, port: port, logger: logger)
+        let host = server.host
+        let application = server.application { port in
             let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            backend.setActionLinkOrigin(host: host.contains(":") ? "[\(host)]" : host, port: port)
             Self.announce("authdeck serve: listening on http://\(authority) for project \(projectId) (FIREBASE_AUTH_EMULATOR_HOST=\(authority))")
             logger.info("listening", metadata: ["address": "\(authority)", "project": "\(projectId)", "data": "\(directory.url.path)",
                                                "admin": "\(token == nil ? "Bearer owner (loopback)" : "admin token")"])

@@ -11,15 +11,7 @@ import uuid
 
 import pytest
 
-
-def _binary():
-    path = os.environ.get("AUTHDECK_BIN")
-    if not path:
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=root, capture_output=True, text=True, check=True)
-        path = os.path.join(out.stdout.strip(), "authdeck")
-    assert os.access(path, os.X_OK), f"authdeck binary not found at {path}; run swift build first"
-    return path
+from authdeck_binary import authdeck_binary
 
 
 # A tmux server of our own: a developer's tmux, or another test run on the machine, can
@@ -42,7 +34,7 @@ class Console:
         self.exit_file = os.path.join(tempfile.gettempdir(), f"{self.name}.exit")
         assignments = [f"{name}={value}" for name, value in self.env.items()]
         command = " ".join(shlex.quote(part) for part in
-                           [*(["env", *assignments] if assignments else []), _binary(), "--data", self.data_dir, *self.extra_args])
+                           [*(["env", *assignments] if assignments else []), authdeck_binary(), "--data", self.data_dir, *self.extra_args])
         new_session = [*TMUX, "new-session", "-d", "-x", str(self.width), "-y", str(self.height),
                        "-s", self.name, f"{command}; echo $? > {shlex.quote(self.exit_file)}; sleep 60"]
         # Killing the last session makes the tmux server exit; a session started in that moment is
@@ -135,7 +127,7 @@ class Server:
 
     def __init__(self, data_dir, extra_args=()):
         self.data_dir = data_dir
-        self.process = subprocess.Popen([_binary(), "serve", "--port", "0", "--data", data_dir, *extra_args],
+        self.process = subprocess.Popen([authdeck_binary(), "serve", "--port", "0", "--data", data_dir, *extra_args],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.line = self.process.stdout.readline()
         match = re.search(r"listening on http://(127\.0\.0\.1:(\d+)) ", self.line)

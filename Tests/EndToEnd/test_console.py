@@ -19,6 +19,19 @@ def sign_in_with_email(c, email, password):
     c.keys("Enter")
 
 
+def link_email_and_password(c, email, password):
+    """From the account screen: link the email/password provider and wait until it is linked."""
+    c.keys("l")
+    c.wait_for("Sign-in methods of this account")
+    c.keys("Enter")
+    c.wait_for("Link email and password to this account")
+    c.type(email)
+    c.keys("Tab")
+    c.type(password)
+    c.keys("Enter")
+    c.wait_for("Linked password")
+
+
 def test_anonymous_upgrade_sign_out_sign_in_and_relaunch(console, data_dir):
     c = console()
     c.wait_for("Choose a sign-in method")
@@ -34,15 +47,7 @@ def test_anonymous_upgrade_sign_out_sign_in_and_relaunch(console, data_dir):
     c.wait_for(r"2 × apple")
     c.wait_for(r"1 × pear")
 
-    c.keys("l")
-    c.wait_for("Sign-in methods of this account")
-    c.keys("Enter")
-    c.wait_for("Link email and password to this account")
-    c.type("ada@example.com")
-    c.keys("Tab")
-    c.type("hunter22")
-    c.keys("Enter")
-    c.wait_for("Linked password")
+    link_email_and_password(c, "ada@example.com", "hunter22")
     screen = c.screen()
     assert "ANONYMOUS" not in screen
     assert re.search(UID, screen).group(1) == uid

@@ -3,7 +3,7 @@ import os
 import re
 import uuid
 
-from test_console import UID, sign_in_with_email
+from test_console import UID, link_email_and_password, sign_in_with_email
 from test_multi_factor import create_account
 
 
@@ -21,15 +21,7 @@ def test_the_console_drives_a_served_backend_over_http(console, served, data_dir
     c.keys("Enter")
     c.wait_for(r"1 × apple")
 
-    c.keys("l")
-    c.wait_for("Sign-in methods of this account")
-    c.keys("Enter")
-    c.wait_for("Link email and password to this account")
-    c.type("ada@example.com")
-    c.keys("Tab")
-    c.type("hunter22")
-    c.keys("Enter")
-    c.wait_for("Linked password")
+    link_email_and_password(c, "ada@example.com", "hunter22")
     screen = c.screen()
     assert "ANONYMOUS" not in screen
     assert re.search(UID, screen).group(1) == uid

@@ -2,16 +2,18 @@
 token rule and clean shutdown on signals."""
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
 import urllib.error
 import urllib.request
+from types import SimpleNamespace
 
 import jwt
 from cryptography.x509 import load_pem_x509_certificate
 
-from conftest import _binary
+from authdeck_binary import authdeck_binary
 
 SIGN_UP = "/identitytoolkit.googleapis.com/v1/accounts:signUp"
 SIGN_IN = "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
@@ -104,11 +106,16 @@ def test_sigint_sigterm_and_sighup_stop_the_server_cleanly_and_keep_the_data(ser
 
 
 def test_a_non_loopback_address_needs_an_admin_token(served, tmp_path):
-    refused = subprocess.run([_binary(), "serve", "--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path)],
+    refused = subprocess.run([authdeck_binary(), "serve", "--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path)],
                              capture_output=True, text=True, timeout=20)
     assert refused.returncode != 0
     lines = refused.stderr.strip().splitlines()
     assert len(lines) == 1 and "0.0.0.0" in lines[0] and "--admin-token" in lines[0]
+    assert not os.path.exists(tmp_path / "identity.sqlite")
+    # The token from the environment is held to the flag's minimum length.
+    short = subprocess.run([authdeck_binary(), "serve", "--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path)],
+                           capture_output=True, text=True, timeout=20, env={**os.environ, "AUTHDECK_ADMIN_TOKEN": "short"})
+    assert short.returncode != 0 and "AUTHDECK_ADMIN_TOKEN must be at least 16 characters" in short.stderr
     assert not os.path.exists(tmp_path / "identity.sqlite")
 
     # The admin-token rules, on loopback: the test binds no address that others can reach.
@@ -134,7 +141,7 @@ def test_on_loopback_the_emulator_owner_convention_holds(served):
 
 def test_console_backend_flags_are_checked_before_the_screen_starts(tmp_path):
     def run(*args, env=None):
-        return subprocess.run([_binary(), "--data", str(tmp_path), *args], capture_output=True, text=True, timeout=20,
+        return subprocess.run([authdeck_binary(), "--data", str(tmp_path), *args], capture_output=True, text=True, timeout=20,
                               env={**os.environ, **(env or {})})
 
     missing_key = run("--project", "my-proj")
@@ -149,3 +156,17 @@ def test_console_backend_flags_are_checked_before_the_screen_starts(tmp_path):
     assert window.returncode != 0 and "embedded backend only" in window.stderr
     bad_env = run(env={"FIREBASE_AUTH_EMULATOR_HOST": "localhost"})
     assert bad_env.returncode != 0 and "FIREBASE_AUTH_EMULATOR_HOST must be HOST:PORT" in bad_env.stderr
+
+
+def test_an_ipv6_loopback_address_may_be_given_in_brackets(tmp_path):
+    process = subprocess.Popen([authdeck_binary(), "serve", "--host", "[::1]", "--port", "0", "--data", str(tmp_path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"listening on http://\[::1\]:(\d+) .*FIREBASE_AUTH_EMULATOR_HOST=\[::1\]:(\d+)\)", line)
+        assert match, f"{line!r} {process.stderr.read() if process.poll() is not None else ''}"
+        status, body = call(SimpleNamespace(url=f"http://[::1]:{match.group(1)}"), SIGN_UP + "?key=any", {"email": "ada@example.com", "password": "hunter22"})
+        assert status == 200 and body["email"] == "ada@example.com"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0

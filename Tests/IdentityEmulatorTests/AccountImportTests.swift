@@ -128,6 +128,19 @@ import Testing
         #expect(ned.passwordHash == nil)
     }
 
+    @Test func aUserLinkedTwiceToOneProviderIsRefusedAloneNotTheBatch() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let result = try await harness.adminCall("/accounts:batchCreate", ["users": [
+            ["localId": "twice", "providerUserInfo": [["providerId": "google.com", "rawId": "g-1"], ["providerId": "google.com", "rawId": "g-2"]]],
+            ["localId": "once", "providerUserInfo": [["providerId": "google.com", "rawId": "g-2"]]],
+        ]], as: UploadAccountResponse.self)
+        #expect(result.error == [BatchAccountError(index: 0, message: "((google.com is linked more than once))")])
+        let imported = try await harness.adminLookup(["localId": ["twice", "once"]])
+        #expect(imported.map(\.localId) == ["once"])
+        #expect(imported.first?.providerUserInfo?.map(\.rawId) == ["g-2"])
+    }
+
     @Test func problemsWithTheRequestRefuseItWhole() async throws {
         let harness = try Harness()
         defer { harness.remove() }

@@ -76,6 +76,21 @@ import Testing
         #expect(try await harness.send("POST", harness.projectPath + "/somethingElse", [:]).status == 404)
     }
 
+    @Test func projectEndpointsAnswerOnlyTheirOwnMethod() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        _ = try await harness.signUp("kim@example.com")
+        // A DELETE on the create endpoint (the emulator's wipe lives under /emulator/v1) creates nobody.
+        let delete = try await harness.send("DELETE", harness.projectPath + "/accounts")
+        #expect(delete.status == 404)
+        #expect(errorMessage(delete)?.hasPrefix("NOT_FOUND") == true)
+        #expect(try await harness.send("GET", harness.projectPath + "/accounts:lookup").status == 404)
+        #expect(try await harness.send("PATCH", harness.projectPath + "/accounts:update", ["localId": "x"]).status == 404)
+        #expect(try await harness.send("POST", harness.projectPath + "/accounts:batchGet").status == 404)
+        let everyone = try await harness.adminCall("/accounts:batchGet?maxResults=-1", method: "GET", as: DownloadAccountResponse.self)
+        #expect(everyone.users?.map(\.email) == ["kim@example.com"])
+    }
+
     @Test func lookupFindsFederatedUsersAndCapsIdentifiersAtAHundred() async throws {
         let harness = try Harness()
         defer { harness.remove() }

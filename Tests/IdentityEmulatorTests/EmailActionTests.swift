@@ -100,6 +100,11 @@ import Testing
         await #expect(throws: server("EMAIL_NOT_FOUND")) {
             try await harness.api.call(SendOobCodeRequest(requestType: .passwordReset, email: "nobody@example.com"))
         }
+        // The emulator config endpoint's privacy switch applies here too, not only to sign-in.
+        let patch = await harness.backend.handle(WireRequest(method: "PATCH", path: "/emulator/v1/projects/\(harness.backend.projectId)/config",
+                                                             body: Data(#"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}"#.utf8)))
+        #expect(patch.status == 200)
+        #expect(try await harness.api.call(SendOobCodeRequest(requestType: .passwordReset, email: "nobody@example.com")).email == "nobody@example.com")
     }
 
     /// What the Admin SDK's generate_password_reset_link / generate_email_verification_link send.
@@ -132,6 +137,43 @@ import Testing
                                              body: #"{"requestType":"PASSWORD_RESET","email":"eve@example.com","returnOobLink":true}"#,
                                              headers: ["Authorization": "Bearer owner"])
         #expect(otherProject.status == 404)
+    }
+
+    /// Opening an email's link: the path and query of `oobLink`, as a browser would GET it.
+    @Test func theLinksInEmailsWork() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        harness.backend.setActionLinkOrigin(host: "127.0.0.1", port: 4321)
+        let signedUp = try await harness.signUp("gil@example.com")
+        _ = try await harness.api.call(SendOobCodeRequest(requestType: .verifyEmail, idToken: signedUp.idToken))
+        let verifyEmail = try #require(try await harness.oobCodes().first)
+        let verifyLink = try #require(URLComponents(string: verifyEmail.oobLink))
+        #expect(verifyLink.host == "127.0.0.1" && verifyLink.port == 4321)
+        func open(_ link: URLComponents, adding extra: String = "") async -> WireResponse {
+            await harness.backend.handle(WireRequest(method: "GET", path: link.path + "?" + (link.percentEncodedQuery ?? "") + extra))
+        }
+        let verified = await open(verifyLink)
+        #expect(verified.status == 200)
+        #expect(String(decoding: verified.body, as: UTF8.self).contains("The email has been successfully verified."))
+        #expect(try await harness.lookup(signedUp.idToken)?.emailVerified == true)
+        #expect(errorMessage(await open(verifyLink)) == "INVALID_OOB_CODE")
+
+        _ = try await harness.api.call(SendOobCodeRequest(requestType: .passwordReset, email: "gil@example.com"))
+        let resetEmail = try #require(try await harness.oobCodes().first)
+        let resetLink = try #require(URLComponents(string: resetEmail.oobLink))
+        let instructions = await open(resetLink)
+        #expect(String(decoding: instructions.body, as: UTF8.self).contains("newPassword"))
+        #expect(errorMessage(await open(resetLink, adding: "&newPassword=tiny")) == "WEAK_PASSWORD : Password should be at least 6 characters")
+        harness.clock.advance(1)
+        let reset = await open(resetLink, adding: "&newPassword=fresh-secret")
+        #expect(String(decoding: reset.body, as: UTF8.self).contains("The password has been successfully updated."))
+        _ = try await harness.signIn("gil@example.com", "fresh-secret")
+        #expect(errorMessage(await open(resetLink, adding: "&newPassword=fresh-secret-2")) == "INVALID_OOB_CODE")
+
+        let noCode = await harness.backend.handle(WireRequest(method: "GET", path: "/emulator/action?mode=verifyEmail"))
+        #expect(errorMessage(noCode) == "MISSING_OOB_CODE")
+        let badMode = await harness.backend.handle(WireRequest(method: "GET", path: "/emulator/action?mode=signIn&oobCode=x"))
+        #expect(badMode.status == 400)
     }
 
     @Test func theOutboxesAreEmulatorEndpoints() async throws {

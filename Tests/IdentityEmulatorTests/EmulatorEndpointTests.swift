@@ -30,10 +30,14 @@ import Testing
         #expect(initial == EmulatorProjectConfig(signIn: .init(allowDuplicateEmails: false),
                                                  emailPrivacyConfig: .init(enableImprovedEmailPrivacy: false)))
         await #expect(throws: server("EMAIL_NOT_FOUND")) { try await harness.signIn("nobody@example.com") }
+        let resetForNobody = SendOobCodeRequest(requestType: .passwordReset, email: "nobody@example.com")
+        await #expect(throws: server("EMAIL_NOT_FOUND")) { _ = try await harness.api.call(resetForNobody) }
 
         let patched = try config(try await harness.send("PATCH", path, ["emailPrivacyConfig": ["enableImprovedEmailPrivacy": true]], headers: [:]))
         #expect(patched.emailPrivacyConfig?.enableImprovedEmailPrivacy == true)
         await #expect(throws: server("INVALID_LOGIN_CREDENTIALS")) { try await harness.signIn("nobody@example.com") }
+        // A reset for an unknown address is answered like one for a known address.
+        #expect(try await harness.api.call(resetForNobody).email == "nobody@example.com")
 
         // A PATCH without the field keeps it; the setting survives a restart whatever the default.
         #expect(try config(try await harness.send("PATCH", path, ["signIn": ["allowDuplicateEmails": false]], headers: [:]))
@@ -42,7 +46,7 @@ import Testing
         await #expect(throws: server("INVALID_LOGIN_CREDENTIALS")) { try await reopened.signIn("nobody@example.com") }
 
         let duplicates = try await harness.send("PATCH", path, ["signIn": ["allowDuplicateEmails": true]], headers: [:])
-        #expect(duplicates.status == 501)
+        #expect(duplicates.status == 400)
         #expect(try await harness.send("POST", path, [:], headers: [:]).status == 404)
     }
 }

@@ -62,13 +62,11 @@ import Testing
         let harness = try Harness()
         defer { harness.remove() }
         let ids = try await importUsers(harness, count: 2500)
-        let started = Date()
         let first = try await page(harness, "?maxResults=5000")
         #expect(first.users?.count == 1000)
         let second = try await page(harness, "?maxResults=1000&nextPageToken=\(try #require(first.nextPageToken))")
         let third = try await page(harness, "?maxResults=1000&nextPageToken=\(try #require(second.nextPageToken))")
         #expect(third.nextPageToken == nil)
         #expect(((first.users ?? []) + (second.users ?? []) + (third.users ?? [])).map(\.localId) == ids)
-        #expect(Date().timeIntervalSince(started) < 10)
     }
 }

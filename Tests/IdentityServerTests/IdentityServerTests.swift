@@ -69,7 +69,11 @@ struct IdentityServerTests {
             #expect(malformed.errorMessage == "INVALID_ARGUMENT : Invalid JSON payload received.")
             let wrongType = try await served.raw(.POST, SignInWithPasswordRequest.endpoint.withKey, json: #"{"email": ["a"], "password": "x"}"#)
             #expect(wrongType.status == 400)
-            #expect(wrongType.errorMessage?.hasPrefix("INVALID_ARGUMENT") == true)
+            #expect(wrongType.errorMessage == "INVALID_ARGUMENT : Invalid value at 'email'")
+            for notAnObject in [#"[1,2]"#, "null", "42"] {
+                let answer = try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: notAnObject)
+                #expect(answer.errorMessage == "INVALID_ARGUMENT : Invalid JSON payload received.", "\(notAnObject)")
+            }
         }
     }
 

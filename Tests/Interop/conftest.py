@@ -5,6 +5,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import uuid
@@ -13,18 +14,11 @@ import firebase_admin
 import pytest
 import requests
 
-PROJECT_ID = "authdeck-interop"
-API_KEY = "interop-api-key"
+from interop_project import API_KEY, PROJECT_ID
 
-
-def _binary():
-    path = os.environ.get("AUTHDECK_BIN")
-    if not path:
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=root, capture_output=True, text=True, check=True)
-        path = os.path.join(out.stdout.strip(), "authdeck")
-    assert os.access(path, os.X_OK), f"authdeck binary not found at {path}; run swift build first"
-    return path
+# The binary under test is found as the end-to-end suite finds it.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "EndToEnd"))
+from authdeck_binary import authdeck_binary  # noqa: E402
 
 
 class Server:
@@ -33,7 +27,7 @@ class Server:
     def __init__(self):
         self.data_dir = tempfile.mkdtemp(prefix="authdeck-interop-")
         self.process = subprocess.Popen(
-            [_binary(), "serve", "--port", "0", "--project", PROJECT_ID, "--data", self.data_dir],
+            [authdeck_binary(), "serve", "--port", "0", "--project", PROJECT_ID, "--data", self.data_dir],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self._first_line(timeout=60)
         match = re.search(r"listening on http://(\S+) for project (\S+)", line)

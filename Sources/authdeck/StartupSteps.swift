@@ -1,0 +1,31 @@
+import Foundation
+import IdentityEmulator
+import Logging
+
+/// The start-up steps the console and `authdeck serve` share. A failure is a `StartupError`:
+/// one clear line, since the command line itself was fine.
+enum StartupSteps {
+    /// Prepares the data directory (`--data`, else the default) and sends the process's log to
+    /// `authdeck.log` in it.
+    static func openDataDirectory(explicit: String?) throws -> DataDirectory {
+        let directory: DataDirectory
+        do {
+            directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: explicit))
+        } catch {
+            throw StartupError(String(describing: error))
+        }
+        LoggingSystem.bootstrap(try FileLogHandler.open(directory.file("authdeck.log")))
+        return directory
+    }
+
+    /// Opens the embedded backend on the data directory; a failure is also logged.
+    static func openEmbeddedBackend(in directory: DataDirectory, configuration: EmbeddedBackendConfiguration,
+                                    logger: Logger) throws -> EmbeddedBackend {
+        do {
+            return try EmbeddedBackend(dataDirectory: directory.url, configuration: configuration)
+        } catch {
+            logger.critical("cannot open the data", metadata: ["error": "\(error)"])
+            throw StartupError(String(describing: error))
+        }
+    }
+}
