@@ -59,7 +59,8 @@ extension ConsoleModel {
             guard case var .conflict(conflict) = screen else { return [] }
             switch result {
             case let .success(snapshot): conflict.other = .loaded(snapshot)
-            case let .failure(error): conflict.other = .failed(error)
+            case let .failure(error):
+                conflict.other = error.resolver.map { .needsSecondFactor($0.hints) } ?? .failed(error)
             }
             conflict.choice = 0
             screen = .conflict(conflict)
@@ -69,20 +70,10 @@ extension ConsoleModel {
             guard case let .conflict(conflict) = screen else { return [] }
             switch result {
             case let .success(outcome):
-                adopt(outcome.result.user)
-                screen = .account(AccountFocus())
-                let previous = conflict.previous.uid
-                let fate = switch outcome.deletionFailure {
-                case nil where conflict.choiceOption == .mergeAndKeep: "\(previous) was kept."
-                case nil: "\(previous) was deleted."
-                case let failure?:
-                    "\(previous) could not be deleted (\(failure.message)) and was kept with an empty cart"
-                        + (conflict.previous.isAnonymous ? "; anonymous clean-up removes it after 30 days." : ".")
-                }
-                banner = Banner(outcome.deletionFailure == nil ? .success : .info,
-                                "Signed in to the account that has \(FederatedProvider.displayName(conflict.providerID)); the cart of \(previous) was merged into it. \(fate)")
-                return [.loadCart(uid: outcome.result.user.uid)]
+                return finishMerge(outcome, after: conflict)
             case let .failure(error):
+                // The other account has 2-step verification: its second factor, then the merge.
+                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .mergeAfterConflict(conflict)) }
                 screen = user == nil ? .signInMethods(selection: 0) : .account(AccountFocus())
                 banner = .error(error)
                 return user.map { [.loadCart(uid: $0.uid)] } ?? []
@@ -90,6 +81,23 @@ extension ConsoleModel {
         default:
             return []
         }
+    }
+
+    /// The merge is done: the console is on the other account, with the previous one's cart.
+    mutating func finishMerge(_ outcome: MergeOutcome, after conflict: ConflictState) -> [ConsoleEffect] {
+        adopt(outcome.result.user)
+        screen = .account(AccountFocus())
+        let previous = conflict.previous.uid
+        let fate = switch outcome.deletionFailure {
+        case nil where conflict.choiceOption == .mergeAndKeep: "\(previous) was kept."
+        case nil: "\(previous) was deleted."
+        case let failure?:
+            "\(previous) could not be deleted (\(failure.message)) and was kept with an empty cart"
+                + (conflict.previous.isAnonymous ? "; anonymous clean-up removes it after 30 days." : ".")
+        }
+        banner = Banner(outcome.deletionFailure == nil ? .success : .info,
+                        "Signed in to the account that has \(FederatedProvider.displayName(conflict.providerID)); the cart of \(previous) was merged into it. \(fate)")
+        return [.loadCart(uid: outcome.result.user.uid)]
     }
 
     /// Only a provider's answer has a profile; a password sign-in leaves the last one shown.
@@ -396,12 +404,10 @@ extension ConsoleModel {
             case .cancel:
                 return cancelConflict(conflict)
             case .mergeAndKeep, .mergeAndDelete:
-                guard case let .loaded(other) = conflict.other else { return [] }
                 banner = nil
                 busy = "Merging into the account that has \(FederatedProvider.displayName(conflict.providerID))…"
                 screen = .conflict(conflict)
-                return [.mergeAccounts(MergePlan(credential: conflict.credential, previousUid: conflict.previous.uid,
-                                                 otherUid: other.uid, deletePrevious: conflict.choiceOption == .mergeAndDelete))]
+                return [.mergeAccounts(conflict.mergePlan)]
             }
         default:
             break
@@ -486,6 +492,11 @@ extension ConsoleModel {
 
 extension ConflictState {
     var choiceOption: Option { options.indices.contains(choice) ? options[choice] : .cancel }
+
+    /// What the chosen switch does.
+    var mergePlan: MergePlan {
+        MergePlan(credential: credential, previousUid: previous.uid, deletePrevious: choiceOption == .mergeAndDelete)
+    }
 }
 
 extension ProviderForm {

@@ -10,7 +10,11 @@ extension ConsoleModel {
     mutating func challengeSecondFactor(_ resolver: MultiFactorResolver, purpose: SecondFactorSignInFlow.Purpose) -> [ConsoleEffect] {
         busy = nil
         screen = .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: purpose))
-        banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
+        if case let .mergeAfterConflict(conflict) = purpose {
+            banner = Banner(.info, "The account that has \(FederatedProvider.displayName(conflict.providerID)) has 2-step verification: choose its second factor.")
+        } else {
+            banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
+        }
         return []
     }
 
@@ -108,6 +112,8 @@ extension ConsoleModel {
         case let .reauthenticated(operation):
             busy = "Retrying: \(operation.title)…"
             return [.perform(operation)]
+        case let .merged(outcome, conflict):
+            return finishMerge(outcome, after: conflict)
         case let .enrolled(user, displayName):
             adopt(user)
             screen = .secondFactors(selection: max(user.enrolledFactors.count - 1, 0))
@@ -140,6 +146,10 @@ extension ConsoleModel {
             return .secondFactors(selection: 0)
         case let .secondFactorChallenge(flow) where flow.purpose == .signIn:
             return .signInMethods(selection: methods.firstIndex(of: .emailPassword) ?? 0)
+        case let .secondFactorChallenge(flow):
+            // Back to the conflict, where the operator can cancel or try again.
+            if case let .mergeAfterConflict(conflict) = flow.purpose { return .conflict(conflict) }
+            return user == nil ? .signInMethods(selection: 0) : .account(AccountFocus())
         case let .phone(flow) where flow.purpose == .signIn:
             return .signInMethods(selection: methods.firstIndex(of: .phone) ?? 0)
         case .passwordReset where user == nil:

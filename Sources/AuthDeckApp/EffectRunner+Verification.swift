@@ -51,6 +51,8 @@ extension EffectRunner {
             })
         case let .resolveSignIn(resolver, assertion):
             return .secondFactorSignInFinished(await result { try await resolver.resolveSignIn(with: assertion) })
+        case let .resolveMerge(resolver, assertion, plan):
+            return .secondFactorMergeFinished(await merge(plan) { try await resolver.resolveSignIn(with: assertion) })
         }
     }
 

@@ -135,25 +135,29 @@ public final class EffectRunner: Sendable {
                 return AccountSnapshot(user: user, cart: try self.cart.items(of: user.uid))
             })
         case let .mergeAccounts(plan):
-            // Sign in first (if that fails nothing has changed), then move the cart, then delete the
-            // previous account through its own session: the console's session goes straight from one
-            // account to the other.
-            return .mergeFinished(await result {
-                let previous = await self.auth.detachedCurrentUser()
-                let signedIn = try await self.auth.signIn(with: plan.credential)
-                try self.cart.merge(from: plan.previousUid, into: plan.otherUid)
-                var deletionFailure: AuthError?
-                if plan.deletePrevious, let previous {
-                    do {
-                        try await previous.delete()
-                    } catch let error as AuthError {
-                        deletionFailure = error
-                    }
-                }
-                return MergeOutcome(result: signedIn, deletionFailure: deletionFailure)
-            })
+            return .mergeFinished(await merge(plan) { try await self.auth.signIn(with: plan.credential) })
         default:
             return nil
+        }
+    }
+
+    /// Signs in first (if that fails, or stops at a second factor, nothing has changed), then moves
+    /// the cart, then deletes the previous account through its own session: the console's session
+    /// goes straight from one account to the other.
+    func merge(_ plan: MergePlan, signIn: @escaping @Sendable () async throws -> AuthDataResult) async -> Result<MergeOutcome, AuthError> {
+        await result {
+            let previous = await self.auth.detachedCurrentUser()
+            let signedIn = try await signIn()
+            try self.cart.merge(from: plan.previousUid, into: signedIn.user.uid)
+            var deletionFailure: AuthError?
+            if plan.deletePrevious, let previous {
+                do {
+                    try await previous.delete()
+                } catch let error as AuthError {
+                    deletionFailure = error
+                }
+            }
+            return MergeOutcome(result: signedIn, deletionFailure: deletionFailure)
         }
     }
 

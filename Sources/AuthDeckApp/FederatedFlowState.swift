@@ -273,6 +273,9 @@ public struct ConflictState: Equatable, Sendable {
     public enum Other: Equatable, Sendable {
         case loading
         case loaded(AccountSnapshot)
+        /// It has 2-step verification: nothing of it shows before its second factor passes, which
+        /// the switch asks for (these are its factors, as the sign-in's resolver listed them).
+        case needsSecondFactor([MultiFactorInfo])
         case failed(AuthError)
     }
 
@@ -299,23 +302,26 @@ public struct ConflictState: Equatable, Sendable {
     var providerID: String { credential.provider }
 
     var options: [Option] {
-        guard case .loaded = other else { return [.cancel] }
-        return previous.isAnonymous ? [.cancel, .mergeAndDelete] : [.cancel, .mergeAndKeep, .mergeAndDelete]
+        switch other {
+        case .loaded, .needsSecondFactor:
+            return previous.isAnonymous ? [.cancel, .mergeAndDelete] : [.cancel, .mergeAndKeep, .mergeAndDelete]
+        case .loading, .failed:
+            return [.cancel]
+        }
     }
 }
 
-/// The merge after a link conflict, as the effect runner performs it: the previous account's cart
-/// into the other's, the previous account deleted if asked, then a sign-in with the updated credential.
+/// The merge after a link conflict, as the effect runner performs it: a sign-in with the updated
+/// credential (and the other account's second factor, if it has them), then the previous account's
+/// cart into the account signed in to, and the previous account deleted if asked.
 public struct MergePlan: Equatable, Sendable {
     public var credential: AuthCredential
     public var previousUid: String
-    public var otherUid: String
     public var deletePrevious: Bool
 
-    public init(credential: AuthCredential, previousUid: String, otherUid: String, deletePrevious: Bool) {
+    public init(credential: AuthCredential, previousUid: String, deletePrevious: Bool) {
         self.credential = credential
         self.previousUid = previousUid
-        self.otherUid = otherUid
         self.deletePrevious = deletePrevious
     }
 }

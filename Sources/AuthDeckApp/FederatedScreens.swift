@@ -206,6 +206,19 @@ enum ConflictScreen {
             canvas.put("Looking it up…", row: right.row, column: right.column + 1, style: .dim)
         case let .loaded(snapshot):
             drawAccount(snapshot, on: canvas, in: right)
+        case let .needsSecondFactor(hints):
+            var lines: [(String, Style)] = [("It has 2-step verification:", .normal)]
+            lines += hints.map { hint in
+                switch hint {
+                case let .phone(info): ("  SMS  \(info.phoneNumber) \(info.displayName ?? "")", .normal)
+                case let .totp(info): ("  TOTP \(info.displayName ?? "authenticator app")", .normal)
+                }
+            }
+            lines += TextWidth.wrap("Its uid, email and cart show once its second factor passes; switching asks for it.",
+                                    width: right.width - 2).map { ($0, .dim) }
+            for (index, line) in lines.prefix(right.height).enumerated() {
+                canvas.put(TextWidth.truncate(line.0, toCells: right.width - 2), row: right.row + index, column: right.column + 1, style: line.1)
+            }
         case let .failed(error):
             for (index, line) in TextWidth.wrap("Could not sign in to it: \(error.description)", width: right.width - 2).prefix(right.height).enumerated() {
                 canvas.put(line, row: right.row + index, column: right.column + 1, style: .error)
@@ -234,9 +247,12 @@ enum ConflictScreen {
     }
 
     static func explanation(_ option: ConflictState.Option, conflict: ConflictState) -> String {
-        switch option {
+        let needsSecondFactor = if case .needsSecondFactor = conflict.other { true } else { false }
+        return switch option {
         case .cancel: "Stay on this account; it keeps its cart, the other keeps the provider."
+        case .mergeAndKeep where needsSecondFactor: "Its second factor first, then this cart moves there; this one stays."
         case .mergeAndKeep: "Sign in to the other account, add this cart to it; this account stays as it is."
+        case .mergeAndDelete where needsSecondFactor: "Its second factor first, then this cart moves there; this one is deleted."
         case .mergeAndDelete where conflict.previous.isAnonymous:
             "Sign in to the other account, add this cart to it, then delete this anonymous account."
         case .mergeAndDelete: "Sign in to the other account, add this cart to it, then delete this account."

@@ -175,12 +175,21 @@ enum SecondFactorChallengeScreen {
         let column = frame.column + 1
         switch flow.step {
         case let .choosingFactor(selection):
-            let title = flow.purpose == .signIn ? "Second factor: choose how to confirm it's you" : "Confirm it's you: second factor"
+            let (title, note) = switch flow.purpose {
+            case .signIn:
+                ("Second factor: choose how to confirm it's you",
+                 "The password was right; this account also has 2-step verification. SMS texts a code to the phone; an authenticator app shows one.")
+            case .reauthenticate:
+                ("Confirm it's you: second factor",
+                 "The password was right; this account also has 2-step verification. SMS texts a code to the phone; an authenticator app shows one.")
+            case let .mergeAfterConflict(conflict):
+                ("Switch: the other account's second factor",
+                 "\(FederatedProvider.displayName(conflict.providerID)) signs in to the other account, which also has 2-step verification. Once its second factor passes, this account's cart is merged into it.")
+            }
             canvas.put(title, row: frame.row, column: column, style: .title)
             let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 70),
                                                           height: min(flow.hints.count, 5) + 2))
             ListView(items: flow.hints.map { ListView.Item(line($0)) }, selection: selection).draw(on: canvas, in: inside, focused: true)
-            let note = "The password was right; this account also has 2-step verification. SMS texts a code to the phone; an authenticator app shows one."
             for (index, text) in TextWidth.wrap(note, width: frame.width - 2).enumerated() {
                 canvas.put(text, row: inside.row + inside.height + 2 + index, column: column, style: .dim)
             }

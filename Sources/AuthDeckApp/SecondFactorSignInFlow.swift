@@ -9,6 +9,8 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
         case signIn
         /// A reauthentication for `operation`, which runs once the second factor passes.
         case reauthenticate(SensitiveOperation)
+        /// The switch to the other account of a link conflict; the merge runs with the second factor.
+        case mergeAfterConflict(ConflictState)
     }
 
     public enum Step: Equatable, Sendable {
@@ -70,6 +72,9 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
             case let .totp(info):
                 assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code.text)
             }
+            if case let .mergeAfterConflict(conflict) = purpose {
+                return [.banner(nil), .run(.resolveMerge(resolver, assertion, conflict.mergePlan), busy: "Checking the code, then merging…")]
+            }
             return [.banner(nil), .run(.resolveSignIn(resolver, assertion), busy: "Checking the code…")]
         case let (.enteringCode(.phone(info), _, _), .resend):
             return [.banner(nil), sendCode(to: info)]
@@ -101,8 +106,12 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
             switch purpose {
             case .signIn: return [.exit(.signedIn(result))]
             case let .reauthenticate(operation): return [.exit(.reauthenticated(operation))]
+            case .mergeAfterConflict: return []  // a merge finishes with secondFactorMergeFinished
             }
-        case let .secondFactorSignInFinished(.failure(error)):
+        case let .secondFactorMergeFinished(.success(outcome)):
+            guard case let .mergeAfterConflict(conflict) = purpose else { return [] }
+            return [.exit(.merged(outcome, conflict))]
+        case let .secondFactorSignInFinished(.failure(error)), let .secondFactorMergeFinished(.failure(error)):
             return failed(error)
         default:
             return []

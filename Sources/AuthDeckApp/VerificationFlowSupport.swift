@@ -22,6 +22,8 @@ public enum VerificationEffect: Equatable, Sendable {
     /// Texts a code to an enrolled phone factor during a second-factor sign-in.
     case startSecondFactorSignIn(PhoneMultiFactorInfo, MultiFactorResolver)
     case resolveSignIn(MultiFactorResolver, MultiFactorAssertion)
+    /// Finishes the sign-in to the other account of a link conflict, then merges as `plan` says.
+    case resolveMerge(MultiFactorResolver, MultiFactorAssertion, MergePlan)
 }
 
 /// The outcome of a `VerificationEffect`.
@@ -38,6 +40,7 @@ public enum VerificationEvent: Equatable, Sendable {
     case totpSecretGenerated(Result<TotpSecret, AuthError>)
     case enrolled(Result<User, AuthError>)
     case secondFactorSignInFinished(Result<AuthDataResult, AuthError>)
+    case secondFactorMergeFinished(Result<MergeOutcome, AuthError>)
 }
 
 /// What a flow asks of the console: work (with what to show while it runs), a message, or to leave.
@@ -53,6 +56,8 @@ public enum FlowExit: Equatable, Sendable {
     /// The second factor of a reauthentication passed: run the operation that needed it.
     case reauthenticated(SensitiveOperation)
     case enrolled(User, displayName: String)
+    /// The other account's second factor passed and the link conflict's merge is done.
+    case merged(MergeOutcome, ConflictState)
     case linked(AuthDataResult)
     case passwordReset(email: String)
     /// Back where the flow started (sign-in methods, or the account).

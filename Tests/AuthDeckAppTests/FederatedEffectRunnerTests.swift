@@ -87,7 +87,7 @@ struct FederatedEffectRunnerTests {
         #expect(snapshot.cart == [CartItem(uid: other.uid, name: "book", quantity: 1)])
         #expect(await auth.currentUser?.uid == anonymous.uid)
 
-        let plan = MergePlan(credential: updated, previousUid: anonymous.uid, otherUid: other.uid, deletePrevious: true)
+        let plan = MergePlan(credential: updated, previousUid: anonymous.uid, deletePrevious: true)
         guard case let .mergeFinished(.success(outcome))? = await setup.runner.perform(.mergeAccounts(plan)) else {
             Issue.record("the merge failed")
             return
@@ -116,7 +116,7 @@ struct FederatedEffectRunnerTests {
         try cart.add("pear", to: previous.uid)
         clock.advance(10 * 60)
         let plan = MergePlan(credential: EmailAuthProvider.credential(withEmail: "bob@example.com", password: "hunter22"),
-                             previousUid: previous.uid, otherUid: other.uid, deletePrevious: true)
+                             previousUid: previous.uid, deletePrevious: true)
         guard case let .mergeFinished(.success(outcome))? = await runner.perform(.mergeAccounts(plan)) else {
             Issue.record("the merge failed")
             return

@@ -354,7 +354,7 @@ struct FederatedFlowTests {
             $0.screen = .conflict(state)
         }
         store.send(.key(.right))
-        let plan = MergePlan(credential: F.updatedMicrosoft, previousUid: Fixtures.anonymous.uid, otherUid: other.uid, deletePrevious: true)
+        let plan = MergePlan(credential: F.updatedMicrosoft, previousUid: Fixtures.anonymous.uid, deletePrevious: true)
         store.send(.key(.enter), effects: [.mergeAccounts(plan)]) { $0.busy = "Merging into the account that has Microsoft…" }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
                                         extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
@@ -385,7 +385,7 @@ struct FederatedFlowTests {
             state.choice = 1
             $0.screen = .conflict(state)
         }
-        store.send(.key(.enter), effects: [.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, otherUid: other.uid, deletePrevious: false))]) {
+        store.send(.key(.enter), effects: [.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: false))]) {
             $0.busy = "Merging into the account that has Microsoft…"
         }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com")
@@ -401,7 +401,7 @@ struct FederatedFlowTests {
         state.choice = 2
         model.screen = .conflict(state)
         store = FlowStore(model)
-        store.send(.key(.enter), effects: [.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, otherUid: other.uid, deletePrevious: true))]) {
+        store.send(.key(.enter), effects: [.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: true))]) {
             $0.busy = "Merging into the account that has Microsoft…"
         }
         let tooOld = AuthError.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")

@@ -1,0 +1,78 @@
+import AppData
+@testable import AuthDeckApp
+import AuthClient
+import Foundation
+import IdentityEmulator
+import IdentityToolkit
+import Testing
+
+/// The link-conflict merge into an account with a second factor, against a real embedded backend
+/// and a real cart store: the preview and the switch stop at the factor; the texted code finishes both.
+@Suite("Link conflict with a second factor, against the embedded backend")
+struct ConflictSecondFactorEffectTests {
+    let microsoft = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile"])
+
+    @Test func theSwitchStopsAtTheSecondFactorAndTheCodeFinishesTheMerge() async throws {
+        let setup = try FederatedEffectRunnerTests.Setup()
+        let auth = setup.auth
+        let other = try await auth.createUser(email: "bob@example.com", password: "hunter22").user
+        try setup.cart.add("book", to: other.uid)
+        _ = try await auth.link(with: try await setup.consent(microsoft, name: "Carol", email: "carol@contoso.com").credential)
+        await auth.signOut()
+        // An administrator gives the other account a phone factor.
+        let enroll = WireRequest(path: AccountsUpdateRequest.endpoint.emulatorPath, headers: ["Authorization": "Bearer owner"],
+                                 body: Data(#"{"localId":"\#(other.uid)","mfa":{"enrollments":[{"phoneInfo":"+15555550100","displayName":"Bob's phone"}]}}"#.utf8))
+        #expect(await setup.backend.handle(enroll).status == 200)
+
+        let anonymous = try await auth.signInAnonymously().user
+        try setup.cart.add("apple", to: anonymous.uid)
+        guard case let .providerDirectoryLoaded(_, .success(list))? = await setup.runner.perform(.loadProviderDirectory(providerID: "microsoft.com")),
+              let carol = list.identities.first?.subject,
+              case let .providerAuthorized(.success(again))? = await setup.runner.perform(.authorize(microsoft, subject: carol, hideEmail: nil)),
+              case let .linkFinished(.failure(conflict))? = await setup.runner.perform(.link(again.credential)),
+              let updated = conflict.updatedCredential else {
+            Issue.record("no link conflict")
+            return
+        }
+
+        // The preview cannot see past the second factor; it says which factors there are.
+        guard case let .conflictAccountLoaded(.failure(preview))? = await setup.runner.perform(.inspectConflictAccount(updated)) else {
+            Issue.record("the preview signed in without a second factor")
+            return
+        }
+        #expect(preview.code == .secondFactorRequired)
+        #expect(preview.resolver?.hints.map(\.displayName) == ["Bob's phone"])
+        #expect(await auth.currentUser?.uid == anonymous.uid)
+
+        // The switch stops there too, with nothing changed.
+        let plan = MergePlan(credential: updated, previousUid: anonymous.uid, deletePrevious: true)
+        guard case let .mergeFinished(.failure(stopped))? = await setup.runner.perform(.mergeAccounts(plan)),
+              let resolver = stopped.resolver, case let .phone(hint)? = resolver.hints.first else {
+            Issue.record("the switch did not ask for the second factor")
+            return
+        }
+        #expect(hint.phoneNumber == "+*******0100")
+        #expect(await auth.currentUser?.uid == anonymous.uid)
+        #expect(try setup.cart.items(of: anonymous.uid) == [CartItem(uid: anonymous.uid, name: "apple", quantity: 1)])
+
+        guard case let .verification(.codeSent(.success(verificationID)))? = await setup.runner.perform(.verification(.startSecondFactorSignIn(hint, resolver))) else {
+            Issue.record("no code texted")
+            return
+        }
+        let outbox = AuthEmulatorOutbox(backend: setup.backend.transport(), projectId: setup.backend.projectId)
+        let code = try #require(try await outbox.verificationCodes().first { $0.sessionInfo == verificationID }?.code)
+        let assertion = PhoneMultiFactorGenerator.assertion(with: PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code))
+        guard case let .verification(.secondFactorMergeFinished(.success(outcome)))? = await setup.runner.perform(.verification(.resolveMerge(resolver, assertion, plan))) else {
+            Issue.record("the merge failed")
+            return
+        }
+        #expect(outcome.deletionFailure == nil)
+        #expect(outcome.result.user.uid == other.uid)
+        #expect(await auth.currentUser?.uid == other.uid)
+        #expect(try setup.cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "apple", quantity: 1), CartItem(uid: other.uid, name: "book", quantity: 1)])
+        #expect(try setup.cart.items(of: anonymous.uid).isEmpty)
+        let lookup = WireRequest(path: AccountsLookupRequest.endpoint.emulatorPath, headers: ["Authorization": "Bearer owner"],
+                                 body: try WireCoding.encoder().encode(AccountsLookupRequest(localId: [anonymous.uid])))
+        #expect(try WireCoding.decode(AccountsLookupResponse.self, from: await setup.backend.handle(lookup)).users == nil)
+    }
+}
