@@ -79,6 +79,11 @@ struct ServeCommand: AsyncParsableCommand {
             logger.error("server stopped", metadata: ["error": "\(error)"])
             throw StartupError("Cannot serve on \(host):\(port): \(error)")
         }
+        do {
+            try backend.close()
+        } catch {
+            logger.error("closing the database failed", metadata: ["error": "\(error)"])
+        }
         logger.info("server stopped")
     }
 
