@@ -35,7 +35,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use this real Firebase / Identity Platform project (needs --api-key).", valueName: "ID"))
     var project: String?
 
-    @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project).", valueName: "KEY"))
+    @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project); AUTHDECK_API_KEY keeps it out of the process list.", valueName: "KEY"))
     var apiKey: String?
 
     func validate() throws {

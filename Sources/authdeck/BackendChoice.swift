@@ -12,7 +12,10 @@ enum BackendChoice: Equatable {
     /// The variable every Firebase SDK honours.
     static let emulatorVariable = "FIREBASE_AUTH_EMULATOR_HOST"
 
-    /// `--emulator` wins over `FIREBASE_AUTH_EMULATOR_HOST`; `--project` needs `--api-key`.
+    /// The Web API key may come from here instead of `--api-key`, which the process list shows.
+    static let apiKeyVariable = "AUTHDECK_API_KEY"
+
+    /// `--emulator` wins over `FIREBASE_AUTH_EMULATOR_HOST`; `--project` needs `--api-key` (or `AUTHDECK_API_KEY`).
     static func resolve(emulator: String?, project: String?, apiKey: String?,
                         environment: [String: String]) throws -> BackendChoice {
         if let emulator {
@@ -25,8 +28,8 @@ enum BackendChoice: Equatable {
             guard let project, !project.isEmpty else {
                 throw ValidationError("--api-key needs --project ID (the Firebase project the key belongs to).")
             }
-            guard let apiKey, !apiKey.isEmpty else {
-                throw ValidationError("--project needs --api-key KEY (the project's Web API key: Firebase console › Project settings › General).")
+            guard let apiKey = apiKey ?? environment[apiKeyVariable], !apiKey.isEmpty else {
+                throw ValidationError("--project needs --api-key KEY or \(apiKeyVariable) (the project's Web API key: Firebase console › Project settings › General).")
             }
             return .project(id: project, apiKey: apiKey)
         }

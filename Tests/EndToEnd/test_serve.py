@@ -146,6 +146,9 @@ def test_console_backend_flags_are_checked_before_the_screen_starts(tmp_path):
 
     missing_key = run("--project", "my-proj")
     assert missing_key.returncode != 0 and "--project needs --api-key" in missing_key.stderr
+    # The key from the environment is taken: validation then gets as far as the next rule.
+    key_from_env = run("--project", "my-proj", "--recent-login-window", "2", env={"AUTHDECK_API_KEY": "AIzaFake"})
+    assert key_from_env.returncode != 0 and "embedded backend only" in key_from_env.stderr
     missing_project = run("--api-key", "AIzaFake")
     assert missing_project.returncode != 0 and "--api-key needs --project" in missing_project.stderr
     both = run("--emulator", "localhost:9099", "--project", "p", "--api-key", "k")
