@@ -38,16 +38,14 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
-            .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "IdentityServer", dependencies: [
-            "IdentityEmulator", "IdentityToolkit",
+            "IdentityToolkit",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "AuthClient", dependencies: [
@@ -62,17 +60,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "authdeck", dependencies: [
-            "AuthDeckApp", "IdentityEmulator", "IdentityServer", "TerminalUI", "AuthClient", "AppData",
+            "AuthDeckApp", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "TerminalUI", "AuthClient", "AppData",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TerminalUITests", dependencies: [
-            "TerminalUI",
+            "TerminalUI", "CCurses",
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit"]),
         .testTarget(name: "IdentityEmulatorTests", dependencies: [
             "IdentityEmulator", "IdentityToolkit",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         .target(name: "IdentityTestSupport", dependencies: [
@@ -92,6 +91,7 @@ let package = Package(
         .testTarget(name: "AppDataTests", dependencies: ["AppData"]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
             "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "AppData", "IdentityToolkit",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),
     ],

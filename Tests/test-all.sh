@@ -33,7 +33,7 @@ python3 -c 'import firebase_admin, requests' 2>/dev/null || pip_install firebase
 # An authenticator app's TOTP, independent of AuthDeck's, for the MFA end-to-end test.
 python3 -c 'import pyotp' 2>/dev/null || pip_install pyotp
 
-swift build --build-tests
+swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/EndToEnd
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/Interop
