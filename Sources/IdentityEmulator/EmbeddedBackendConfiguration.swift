@@ -32,6 +32,12 @@ public struct EmbeddedBackendConfiguration: Sendable {
     /// When set, administrator calls need `Authorization: Bearer <adminToken>`, and the emulator's
     /// `Bearer owner` and `ya29.` conventions are refused (`authdeck serve --admin-token`).
     public var adminToken: String?
+    /// Set when `authdeck serve` listens on an address other machines can reach.
+    public var listensBeyondLoopback = false
+
+    /// A backend others share (an admin token, a non-loopback address) is a security boundary: the
+    /// emulator's conveniences that let anyone act as anyone (unsigned custom tokens) are off there.
+    public var isShared: Bool { adminToken != nil || listensBeyondLoopback }
 
     public init(projectId: String = "authdeck-local", emailEnumerationProtection: Bool = true,
                 recentLoginWindow: TimeInterval = 300, maxFailedPasswordAttempts: Int = 5,

@@ -10,6 +10,10 @@ public enum EmbeddedBackendError: Error, Equatable, CustomStringConvertible, Loc
     case unreadableSigningKey(String)
     /// The database could not be opened or migrated for another reason.
     case storageFailure(String)
+    /// The service-account file exists but is not a service-account JSON with an RSA key; it was left untouched.
+    case unreadableServiceAccount(String)
+    /// The service-account file names another project (path, its project id); it was left untouched.
+    case serviceAccountOfAnotherProject(String, String)
 
     public var description: String {
         switch self {
@@ -21,6 +25,10 @@ public enum EmbeddedBackendError: Error, Equatable, CustomStringConvertible, Loc
             "The token-signing key at \(path) cannot be read as an RSA private key. It was left untouched; move it away to generate a new one (existing sessions will end)."
         case let .storageFailure(detail):
             "The account database could not be opened: \(detail)"
+        case let .unreadableServiceAccount(path):
+            "The service-account file at \(path) cannot be read as a service-account JSON with an RSA key. It was left untouched; move it away to generate a new one (custom tokens signed with the old key will be refused)."
+        case let .serviceAccountOfAnotherProject(path, other):
+            "The service-account file at \(path) belongs to project \(other), not to the project served here. It was left untouched; serve that project, or move the file away to generate a new one."
         }
     }
 

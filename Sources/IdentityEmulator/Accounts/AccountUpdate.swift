@@ -31,7 +31,8 @@ extension EmbeddedBackend {
             return phone
         } : nil
         let customAttributes = admin ? try body.customAttributes.map(Self.validatedCustomAttributes) : nil
-        let secondFactors = admin ? try body.mfa.map { try requestedSecondFactors($0.enrollments ?? [], field: "mfa.enrollments") } : nil
+        let secondFactors = admin ? try body.mfa.map { try requestedSecondFactors($0.enrollments ?? [], field: "mfa.enrollments", requireIds: true) } : nil
+        let linkedProvider = admin ? try body.linkProviderUserInfo.map(Self.validatedLinkedProvider) : nil
         let emailChanges = newEmail != nil && newEmail != session?.user.email
         if let session, emailChanges || body.password != nil { try requireRecentSignIn(session) }
 
@@ -60,14 +61,14 @@ extension EmbeddedBackend {
             var credentialsChanged = false
             if let newEmail, newEmail != user.email {
                 if let owner = try UserRecord.find(email: newEmail, in: db), owner.localId != localId { throw BackendFailure.emailExists }
-                user.email = newEmail
-                user.emailVerified = false
+                // The first address an account had keeps a way back: a RECOVER_EMAIL message to it on
+                // every change (not for an anonymous session, which had no address to recover).
+                let anonymousSession = session?.signInProvider == "anonymous"
+                if !anonymousSession, let old = user.email, user.initialEmail == nil { user.initialEmail = old }
+                try changeEmail(of: &user, to: newEmail, verified: false, in: db)
                 credentialsChanged = true
-                if var row = try ProviderRecord.fetchOne(db, key: ["localId": localId, "providerId": "password"]) {
-                    row.rawId = newEmail
-                    row.federatedId = newEmail
-                    row.email = newEmail
-                    try row.update(db)
+                if !anonymousSession, let initialEmail = user.initialEmail {
+                    try queueOobCode(.recoverEmail, email: initialEmail, localId: localId, in: db)
                 }
             }
             if let newPassword {
@@ -82,7 +83,7 @@ extension EmbeddedBackend {
             if let name = body.displayName { user.displayName = name.isEmpty ? nil : name }
             if let photo = body.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
             for attribute in body.deleteAttribute ?? [] {
-                switch attribute {
+                switch attribute.name {
                 case "DISPLAY_NAME": user.displayName = nil
                 case "PHOTO_URL": user.photoUrl = nil
                 default: break
@@ -106,11 +107,14 @@ extension EmbeddedBackend {
                 }
                 // `mfa` replaces the factors whole: an empty list (or `mfa: {}`) removes them all.
                 if let secondFactors { try replaceSecondFactors(of: localId, with: secondFactors, in: db) }
+                if let linkedProvider { try linkProvider(linkedProvider, to: localId, in: db) }
                 if let disable = body.disableUser {
                     user.disabled = disable
                     if disable { try RefreshTokenRecord.revokeAll(localId: localId, in: db) }
                 }
             }
+            // A user may end their other sessions themselves: `validSince` from a client revokes now.
+            if session != nil, body.validSince != nil { credentialsChanged = true }
             // A new email or password ends every other session: older ID and refresh tokens stop working.
             if credentialsChanged {
                 user.validSince = nowSeconds
@@ -119,7 +123,8 @@ extension EmbeddedBackend {
             try user.update(db)
             let tokens = try session.flatMap { session in
                 credentialsChanged
-                    ? try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime,
+                    // Setting a password makes it the session's provider (an anonymous upgrade signs in by password).
+                    ? try startSession(for: user, signInProvider: newPassword == nil ? session.signInProvider : "password", authTime: session.authTime,
                                        secondFactor: session.secondFactor, in: db)
                     : nil
             }
@@ -129,7 +134,7 @@ extension EmbeddedBackend {
             localId: user.localId, email: user.email, displayName: user.displayName, photoUrl: user.photoUrl,
             emailVerified: user.email == nil ? nil : user.emailVerified, providerUserInfo: providers.map(\.wire),
             passwordHash: user.passwordHash.map { admin ? $0.base64URLEncodedString() : Self.redactedPasswordHash },
-            idToken: tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
+            newEmail: newEmail, idToken: tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
     }
 
     /// Custom claims: a JSON object of at most 1000 characters without reserved names; `""` clears them.

@@ -8,7 +8,8 @@ extension EmbeddedBackend {
 
     /// `accounts:signInWithPassword`, with per-account lockout after consecutive failures.
     func signInWithPassword(_ body: PasswordSignInBody) throws -> SignInWithPasswordResponse {
-        guard let rawEmail = body.email, let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
+        guard let rawEmail = body.email else { throw BackendFailure.missingEmail }
+        guard let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
         guard let password = body.password, !password.isEmpty else { throw BackendFailure.missingPassword }
         let protected = try isEmailEnumerationProtected()
 

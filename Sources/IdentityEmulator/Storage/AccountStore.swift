@@ -114,6 +114,7 @@ struct AccountStore: Sendable {
         }
         migrator.registerMigration(FederatedSchema.migrationName, migrate: FederatedSchema.create)
         registerVerificationMigration(&migrator)
+        registerPasswordlessMigration(&migrator)
         return migrator
     }
 
@@ -130,9 +131,9 @@ extension UserRecord {
         try ProviderRecord.filter(ProviderRecord.Columns.localId == localId).order(ProviderRecord.Columns.providerId).fetchAll(db)
     }
 
-    /// No email, no phone, no linked provider: what Firebase calls an anonymous account.
+    /// No email, no phone, no linked provider, never a custom token: what Firebase calls an anonymous account.
     func isAnonymous(providers: [ProviderRecord]) -> Bool {
-        email == nil && phoneNumber == nil && providers.isEmpty
+        email == nil && phoneNumber == nil && providers.isEmpty && !customAuth
     }
 }
 

