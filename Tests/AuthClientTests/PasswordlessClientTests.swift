@@ -88,6 +88,8 @@ struct PasswordlessClientTests {
             #expect(try await auth.reload().email == "after@example.com")
 
             let recover = try await harness.lastMessage("RECOVER_EMAIL", to: "before@example.com")
+            // Revocation counts whole seconds, as Firebase's `validSince` does.
+            harness.clock.advance(1)
             try await auth.applyActionCode(recover.oobCode)
             // Recovery ends every session, this one included.
             #expect(await auth.currentUser == nil)
@@ -105,6 +107,7 @@ struct PasswordlessClientTests {
             try await auth.verifyBeforeUpdateEmail(to: "next@example.com")
             #expect(try await auth.reload().email == "current@example.com")
             let message = try await harness.lastMessage("VERIFY_AND_CHANGE_EMAIL", to: "current@example.com")
+            harness.clock.advance(1)
             try await auth.applyActionCode(message.oobCode)
             #expect(await auth.currentUser == nil)
             let signedIn = try await auth.signIn(email: "next@example.com", password: "hunter22")

@@ -24,6 +24,7 @@ struct EmailChangeTests {
         _ = try await harness.api.call(AccountsUpdateRequest(idToken: changed.idToken, email: "third@example.com"))
         #expect(try harness.stored(signedUp.localId)?.initialEmail == "first@example.com")
 
+        harness.clock.advance(1)
         let restored = try await harness.api.call(ApplyActionCodeRequest(oobCode: recover.oobCode))
         #expect(restored.email == "first@example.com")
         #expect(restored.emailVerified == true)
@@ -74,7 +75,7 @@ struct EmailChangeTests {
             #expect(errorMessage(await harness.raw(oob, body: body)) == message, "\(body)")
         }
         // An administrator's link for an unknown account.
-        let admin = try await harness.send(oob, ["requestType": "VERIFY_AND_CHANGE_EMAIL", "email": "ghost@example.com",
+        let admin = try await harness.send("POST", oob, ["requestType": "VERIFY_AND_CHANGE_EMAIL", "email": "ghost@example.com",
                                                  "newEmail": "g2@example.com", "returnOobLink": true])
         #expect(errorMessage(admin) == "USER_NOT_FOUND")
     }

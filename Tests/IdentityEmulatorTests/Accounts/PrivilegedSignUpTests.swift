@@ -10,7 +10,7 @@ struct PrivilegedSignUpTests {
     @Test func anAdministratorsSignUpCreatesTheAccountAsGivenWithoutTokens() async throws {
         let harness = try Harness()
         defer { harness.remove() }
-        let response = try await harness.send(Self.signUpPath, [
+        let response = try await harness.send("POST", Self.signUpPath, [
             "localId": "chosen-id", "email": "Given@Example.com", "password": "secret-1", "displayName": "Given",
             "phoneNumber": "+15555550111", "emailVerified": true, "disabled": true,
             "mfaInfo": [["phoneInfo": "+15555550122", "displayName": "work"]],
@@ -36,7 +36,7 @@ struct PrivilegedSignUpTests {
             (["email": "given@example.com"], "EMAIL_EXISTS"),
             (["localId": "x", "idToken": "t"], "UNEXPECTED_PARAMETER : User ID"),
         ] as [([String: Any], String)] {
-            #expect(errorMessage(try await harness.send(Self.signUpPath, body)) == message, "\(body)")
+            #expect(errorMessage(try await harness.send("POST", Self.signUpPath, body)) == message, "\(body)")
         }
     }
 
@@ -44,12 +44,12 @@ struct PrivilegedSignUpTests {
         let harness = try Harness()
         defer { harness.remove() }
         let app = ["x-goog-api-key": "k"]
-        #expect(errorMessage(try await harness.send(Self.signUpPath, ["localId": "mine"], headers: app)) == "UNEXPECTED_PARAMETER : User ID")
-        #expect(errorMessage(try await harness.send(Self.signUpPath, ["targetProjectId": "authdeck-local"], headers: app))
+        #expect(errorMessage(try await harness.send("POST", Self.signUpPath, ["localId": "mine"], headers: app)) == "UNEXPECTED_PARAMETER : User ID")
+        #expect(errorMessage(try await harness.send("POST", Self.signUpPath, ["targetProjectId": "authdeck-local"], headers: app))
             == "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
         // An administrator may name this project, and no other.
-        #expect(try await harness.send(Self.signUpPath, ["targetProjectId": "authdeck-local"]).status == 200)
-        #expect(errorMessage(try await harness.send(Self.signUpPath, ["targetProjectId": "elsewhere"]))?.contains("single project mode") == true)
+        #expect(try await harness.send("POST", Self.signUpPath, ["targetProjectId": "authdeck-local"]).status == 200)
+        #expect(errorMessage(try await harness.send("POST", Self.signUpPath, ["targetProjectId": "elsewhere"]))?.contains("single project mode") == true)
         #expect(try harness.stored("mine") == nil)
     }
 }

@@ -148,7 +148,7 @@ import Testing
         _ = try await harness.adminCall("/accounts:update", ["localId": localId, "disableUser": true], as: AccountsUpdateResponse.self)
         #expect(try await harness.adminLookup(["localId": [localId]]).first?.disabled == true)
         await #expect(throws: server("USER_DISABLED")) { try await harness.signIn("eve@example.com") }
-        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.refresh(signedUp.refreshToken) }
+        await #expect(throws: server("USER_DISABLED")) { try await harness.refresh(signedUp.refreshToken) }
         _ = try await harness.adminCall("/accounts:update", ["localId": localId, "disableUser": false], as: AccountsUpdateResponse.self)
 
         _ = try await harness.adminCall("/accounts:update", ["localId": localId, "password": "brand-new-1", "email": "eve2@example.com"],
@@ -209,7 +209,7 @@ import Testing
         let one = try await harness.signUp("hal@example.com")
         _ = try await harness.adminCall("/accounts:delete", ["localId": one.localId], as: AccountsDeleteResponse.self)
         #expect(try await harness.adminLookup(["localId": [one.localId]]).isEmpty)
-        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.refresh(one.refreshToken) }
+        await #expect(throws: server("INVALID_REFRESH_TOKEN")) { try await harness.refresh(one.refreshToken) }
         #expect(errorMessage(try await harness.send("POST", harness.projectPath + "/accounts:delete", ["localId": one.localId])) == "USER_NOT_FOUND")
 
         let enabled = try await harness.signUp("ivy@example.com")
@@ -225,7 +225,7 @@ import Testing
                                                  as: BatchDeleteAccountsResponse.self)
         #expect(forced.errors == nil)
         #expect(try await harness.adminLookup(["localId": [enabled.localId]]).isEmpty)
-        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.refresh(enabled.refreshToken) }
+        await #expect(throws: server("INVALID_REFRESH_TOKEN")) { try await harness.refresh(enabled.refreshToken) }
 
         let path = harness.projectPath + "/accounts:batchDelete"
         #expect(errorMessage(try await harness.send("POST", path, ["localIds": [String]()])) == "LOCAL_ID_LIST_EXCEEDS_LIMIT")

@@ -21,12 +21,12 @@ struct AdminParityTests {
     @Test func aSanityCheckRefusesDuplicatesInsideThePayload() async throws {
         let harness = try Harness()
         defer { harness.remove() }
-        let emails = try await harness.send(harness.projectPath + "/accounts:batchCreate", [
+        let emails = try await harness.send("POST", harness.projectPath + "/accounts:batchCreate", [
             "sanityCheck": true,
             "users": [["localId": "a", "email": "same@example.com"], ["localId": "b", "email": "same@example.com"]],
         ])
         #expect(errorMessage(emails) == "DUPLICATE_EMAIL : same@example.com")
-        let rawIds = try await harness.send(harness.projectPath + "/accounts:batchCreate", [
+        let rawIds = try await harness.send("POST", harness.projectPath + "/accounts:batchCreate", [
             "sanityCheck": true,
             "users": [["localId": "a", "providerUserInfo": [["providerId": "google.com", "rawId": "g1"]]],
                       ["localId": "b", "providerUserInfo": [["providerId": "google.com", "rawId": "g1"]]]],
@@ -49,10 +49,10 @@ struct AdminParityTests {
         let harness = try Harness()
         defer { harness.remove() }
         _ = try await harness.adminCall("/accounts", ["localId": "m2", "email": "m2@example.com", "emailVerified": true], as: SignUpResponse.self)
-        let noId = try await harness.send(harness.projectPath + "/accounts:update",
+        let noId = try await harness.send("POST", harness.projectPath + "/accounts:update",
                                           ["localId": "m2", "mfa": ["enrollments": [["phoneInfo": "+15555550143"]]]])
         #expect(errorMessage(noId) == "INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined.")
-        let twice = try await harness.send(harness.projectPath + "/accounts:update", ["localId": "m2", "mfa": ["enrollments": [
+        let twice = try await harness.send("POST", harness.projectPath + "/accounts:update", ["localId": "m2", "mfa": ["enrollments": [
             ["phoneInfo": "+15555550143", "mfaEnrollmentId": "e1"], ["phoneInfo": "+15555550143", "mfaEnrollmentId": "e1"],
         ]]])
         #expect(twice.status == 200)
@@ -65,14 +65,14 @@ struct AdminParityTests {
         _ = try await harness.adminCall("/accounts", ["localId": "p1"], as: SignUpResponse.self)
         _ = try await harness.adminCall("/accounts", ["localId": "p2"], as: SignUpResponse.self)
         let update = harness.projectPath + "/accounts:update"
-        #expect(errorMessage(try await harness.send(update, ["localId": "p1", "linkProviderUserInfo": ["rawId": "r"]])) == "MISSING_PROVIDER_ID")
-        #expect(errorMessage(try await harness.send(update, ["localId": "p1", "linkProviderUserInfo": ["providerId": "google.com"]])) == "MISSING_RAW_ID")
-        #expect(try await harness.send(update, ["localId": "p1", "linkProviderUserInfo": ["providerId": "google.com", "rawId": "g-1",
+        #expect(errorMessage(try await harness.send("POST", update, ["localId": "p1", "linkProviderUserInfo": ["rawId": "r"]])) == "MISSING_PROVIDER_ID")
+        #expect(errorMessage(try await harness.send("POST", update, ["localId": "p1", "linkProviderUserInfo": ["providerId": "google.com"]])) == "MISSING_RAW_ID")
+        #expect(try await harness.send("POST", update, ["localId": "p1", "linkProviderUserInfo": ["providerId": "google.com", "rawId": "g-1",
                                                                                           "email": "p1@gmail.com"]]).status == 200)
         let found = try await harness.adminLookup(["federatedUserId": [["providerId": "google.com", "rawId": "g-1"]]])
         #expect(found.map(\.localId) == ["p1"])
-        #expect(errorMessage(try await harness.send(update, ["localId": "p2", "linkProviderUserInfo": ["providerId": "google.com", "rawId": "g-1"]]))
+        #expect(errorMessage(try await harness.send("POST", update, ["localId": "p2", "linkProviderUserInfo": ["providerId": "google.com", "rawId": "g-1"]]))
             == "FEDERATED_USER_ID_ALREADY_LINKED")
-        #expect(errorMessage(try await harness.send(harness.projectPath + "/accounts:delete", [:])) == "MISSING_LOCAL_ID")
+        #expect(errorMessage(try await harness.send("POST", harness.projectPath + "/accounts:delete", [String: Any]())) == "MISSING_LOCAL_ID")
     }
 }

@@ -262,7 +262,7 @@ import Testing
         await #expect(throws: server("INVALID_PROVIDER_ID : Provider Id is not supported.")) {
             _ = try await harness.signInWithIdp("providerId=myspace.com&id_token=x")
         }
-        await #expect(throws: server("INVALID_PROVIDER_ID : Provider Id is not supported.")) {
+        await #expect(throws: server("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost?id_token=x")) {
             _ = try await harness.signInWithIdp("id_token=x")
         }
         await #expect(throws: server("INVALID_IDP_RESPONSE : The credential carries neither an id_token nor an access_token.")) {

@@ -38,7 +38,7 @@ struct IdpParityTests {
         let identity = try await harness.addIdentity("google.com", "Gwen Ng", "gwen@gmail.com")
         let first = try await harness.signInWithIdp(postBody("google.com", idToken: try await harness.authorize("google.com", identity.subject).idToken))
         let localId = try #require(first.localId)
-        _ = try await harness.send(harness.projectPath + "/accounts:update", ["localId": localId, "deleteAttribute": ["DISPLAY_NAME"]])
+        _ = try await harness.send("POST", harness.projectPath + "/accounts:update", ["localId": localId, "deleteAttribute": ["DISPLAY_NAME"]])
         #expect(try harness.stored(localId)?.displayName == nil)
         _ = try await harness.signInWithIdp(postBody("google.com", idToken: try await harness.authorize("google.com", identity.subject).idToken))
         #expect(try harness.stored(localId)?.displayName == "Gwen Ng")

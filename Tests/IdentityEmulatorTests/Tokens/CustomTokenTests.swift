@@ -92,7 +92,7 @@ struct CustomTokenTests {
         let harness = try Harness()
         defer { harness.remove() }
         _ = try await harness.api.call(SignInWithCustomTokenRequest(token: #"{"uid":"c2"}"#))
-        _ = try await harness.send(harness.projectPath + "/accounts:update", ["localId": "c2", "customAttributes": #"{"role":"admin","team":"a"}"#])
+        _ = try await harness.send("POST", harness.projectPath + "/accounts:update", ["localId": "c2", "customAttributes": #"{"role":"admin","team":"a"}"#])
         let signedIn = try await harness.api.call(SignInWithCustomTokenRequest(token: #"{"uid":"c2","claims":{"role":"viewer"}}"#))
         let idClaims = claims(of: signedIn.idToken)
         #expect(idClaims["role"] as? String == "viewer")
@@ -122,7 +122,7 @@ struct CustomTokenTests {
         _ = try await harness.api.call(SignInWithCustomTokenRequest(token: #"{"uid":"c3"}"#))
         harness.clock.advance(3600)
         #expect(try harness.backend.purgeExpiredAnonymousUsers() == 0)
-        _ = try await harness.send(harness.projectPath + "/accounts:update", ["localId": "c3", "disableUser": true])
+        _ = try await harness.send("POST", harness.projectPath + "/accounts:update", ["localId": "c3", "disableUser": true])
         #expect(errorMessage(await harness.customTokenSignIn(#"{"uid":"c3"}"#)) == "USER_DISABLED")
     }
 

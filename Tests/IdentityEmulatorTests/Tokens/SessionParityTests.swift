@@ -9,11 +9,11 @@ struct SessionParityTests {
         let harness = try Harness()
         defer { harness.remove() }
         let disabled = try await harness.signUp("off@example.com")
-        _ = try await harness.send(harness.projectPath + "/accounts:update", ["localId": disabled.localId, "disableUser": true])
+        _ = try await harness.send("POST", harness.projectPath + "/accounts:update", ["localId": disabled.localId, "disableUser": true])
         await #expect(throws: server("USER_DISABLED")) { try await harness.refresh(disabled.refreshToken) }
 
         let deleted = try await harness.signUp("gone@example.com")
-        _ = try await harness.send(harness.projectPath + "/accounts:delete", ["localId": deleted.localId])
+        _ = try await harness.send("POST", harness.projectPath + "/accounts:delete", ["localId": deleted.localId])
         await #expect(throws: server("INVALID_REFRESH_TOKEN")) { try await harness.refresh(deleted.refreshToken) }
     }
 
