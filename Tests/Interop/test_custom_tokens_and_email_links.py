@@ -61,8 +61,9 @@ def test_generate_sign_in_with_email_link_then_sign_in_with_it(app, rest, unique
 def test_get_users_with_mixed_identifiers_including_a_provider(app, rest, unique):
     uid = unique("mixed")
     email = f"{uid}@example.com"
-    auth.create_user(uid=uid, email=email, phone_number="+15555550199", app=app)
-    auth.update_user(uid, provider_to_link=auth.UserProvider(uid=f"g-{uid}", provider_id="google.com"), app=app)
+    imported = auth.import_users([auth.ImportUserRecord(uid, email=email, phone_number="+15555550199", provider_data=[
+        auth.UserProvider(uid=f"g-{uid}", provider_id="google.com", email=email)])], app=app)
+    assert imported.failure_count == 0, [e.reason for e in imported.errors]
     other = auth.create_user(app=app)
     result = auth.get_users([auth.UidIdentifier(other.uid), auth.EmailIdentifier(email), auth.PhoneIdentifier("+15555550199"),
                              auth.ProviderIdentifier("google.com", f"g-{uid}"), auth.EmailIdentifier("absent@example.com")],
