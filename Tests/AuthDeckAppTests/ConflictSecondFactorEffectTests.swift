@@ -21,7 +21,7 @@ struct ConflictSecondFactorEffectTests {
         await auth.signOut()
         // An administrator gives the other account a phone factor.
         let enroll = WireRequest(path: AccountsUpdateRequest.endpoint.emulatorPath, headers: ["Authorization": "Bearer owner"],
-                                 body: Data(#"{"localId":"\#(other.uid)","mfa":{"enrollments":[{"phoneInfo":"+15555550100","displayName":"Bob's phone"}]}}"#.utf8))
+                                 body: Data(#"{"localId":"\#(other.uid)","mfa":{"enrollments":[{"mfaEnrollmentId":"bobs-phone","phoneInfo":"+15555550100","displayName":"Bob's phone"}]}}"#.utf8))
         #expect(await setup.backend.handle(enroll).status == 200)
 
         let anonymous = try await auth.signInAnonymously().user
