@@ -116,8 +116,9 @@ extension EmbeddedBackend {
     static let emailActionPath = "/emulator/action"
 
     /// `GET /emulator/action?mode=&oobCode=[&newPassword=]`: what opening an email's link does, as
-    /// the emulator's action handler: verifies the email, or resets the password (without
-    /// `newPassword` it checks the code and says how to finish). It answers JSON, never a page.
+    /// the emulator's action handler: verifies the email, resets the password (without
+    /// `newPassword` it checks the code and says how to finish), restores or changes the email, or
+    /// for a sign-in link says how to use it. It answers JSON, never a page or a redirect.
     func applyEmailAction(_ query: [URLQueryItem]) throws -> EmailActionResult {
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 } }
         guard let code = value("oobCode") else { throw BackendFailure.missingOobCode }
@@ -133,8 +134,20 @@ extension EmbeddedBackend {
             }
             let reset = try resetPassword(ResetPasswordBody(oobCode: code, newPassword: newPassword))
             return EmailActionResult(success: "The password has been successfully updated.", email: reset.email)
+        case "recoverEmail":
+            let restored = try applyActionCode(code)
+            return EmailActionResult(success: "The email has been successfully reset.", email: restored.email)
+        case "verifyAndChangeEmail":
+            let changed = try applyActionCode(code)
+            return EmailActionResult(success: "The email has been successfully changed.", email: nil, newEmail: changed.newEmail)
+        case "signIn":
+            // The emulator redirects to the app (continueUrl); the app then signs in with the code.
+            _ = try liveOobCode(code)
+            return EmailActionResult(instructions: "To sign in, send this oobCode with the address it was sent to to accounts:signInWithEmailLink.",
+                                     email: nil)
         case let mode:
-            throw BackendFailure.invalidArgument("((Unsupported mode \(mode ?? "(none)"); expected verifyEmail or resetPassword.))")
+            throw BackendFailure.invalidArgument(
+                "((Unsupported mode \(mode ?? "(none)"); expected verifyEmail, resetPassword, recoverEmail, verifyAndChangeEmail or signIn.))")
         }
     }
 

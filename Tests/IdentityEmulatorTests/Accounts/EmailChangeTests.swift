@@ -102,3 +102,41 @@ func errorMessageOf(_ body: () async throws -> Any?) async -> String? {
         return "\(error)"
     }
 }
+
+@Suite("The outbox's email-change and sign-in links")
+struct EmailChangeLinkTests {
+    func open(_ harness: Harness, _ link: String) async -> WireResponse {
+        let url = URLComponents(string: link)!
+        return await harness.backend.handle(WireRequest(method: "GET", path: url.path + "?" + (url.percentEncodedQuery ?? "")))
+    }
+
+    @Test func openingTheLinksChangesRestoresOrExplains() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("one@example.com")
+        _ = try await harness.api.call(SendOobCodeRequest(requestType: .verifyAndChangeEmail, idToken: signedUp.idToken, newEmail: "two@example.com"))
+        let change = try #require(try await harness.oobCodes().last)
+        let changed = await open(harness, change.oobLink)
+        #expect(changed.status == 200)
+        let changedOutcome = try #require(try JSONSerialization.jsonObject(with: changed.body) as? [String: [String: String]])
+        #expect(changedOutcome["authEmulator"] == ["success": "The email has been successfully changed.", "newEmail": "two@example.com"])
+
+        let fresh = try await harness.signIn("two@example.com")
+        _ = try await harness.api.call(AccountsUpdateRequest(idToken: fresh.idToken, email: "three@example.com"))
+        let recover = try #require(try await harness.oobCodes().last { $0.requestType == "RECOVER_EMAIL" })
+        // As in the emulator, a verified change does not set the address to recover; the first direct change does.
+        #expect(recover.email == "two@example.com")
+        let restored = await open(harness, recover.oobLink)
+        let restoredOutcome = try #require(try JSONSerialization.jsonObject(with: restored.body) as? [String: [String: String]])
+        #expect(restoredOutcome["authEmulator"] == ["success": "The email has been successfully reset.", "email": "two@example.com"])
+        #expect(try harness.stored(signedUp.localId)?.email == "two@example.com")
+
+        _ = try await harness.api.call(SendOobCodeRequest(requestType: .emailSignIn, email: "two@example.com"))
+        let signIn = try #require(try await harness.oobCodes().last { $0.requestType == "EMAIL_SIGNIN" })
+        let explained = await open(harness, signIn.oobLink)
+        #expect(explained.status == 200)
+        #expect(String(decoding: explained.body, as: UTF8.self).contains("accounts:signInWithEmailLink"))
+        // Opening it did not use it.
+        _ = try await harness.api.call(SignInWithEmailLinkRequest(email: "two@example.com", oobCode: signIn.oobCode))
+    }
+}
