@@ -84,13 +84,7 @@ extension Auth {
     /// Changes the signed-in user's email at once (needs a recent sign-in). The backend answers with
     /// new tokens, and sends the previous address a message that can undo the change.
     public func updateEmail(to email: String) async throws {
-        _ = try requireUser()
-        let idToken = try await validIDToken()
-        let response = try await performForCurrentUser(AccountsUpdateRequest(idToken: idToken, email: email))
-        if let newToken = response.idToken, let refresh = response.refreshToken {
-            adoptTokens(idToken: newToken, refreshToken: refresh, expiresIn: response.expiresIn)
-        }
-        try await reload()
+        try await updateCredentials { AccountsUpdateRequest(idToken: $0, email: email) }
     }
 
     /// Sends a link to `newEmail`; the email changes only when it is opened (needs a recent sign-in).

@@ -227,12 +227,7 @@ extension EmbeddedBackend {
         user.email = email
         user.emailVerified = verified
         user.validSince = nowSeconds
-        if var row = try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": "password"]) {
-            row.rawId = email
-            row.federatedId = email
-            row.email = email
-            try row.update(db)
-        }
+        try ProviderRecord.movePassword(of: user.localId, to: email, in: db)
         try RefreshTokenRecord.revokeAll(localId: user.localId, in: db)
     }
 
@@ -251,5 +246,22 @@ extension EmbeddedBackend {
         return ListOobCodesResponse(oobCodes: records.map {
             .init(email: $0.email, oobCode: $0.oobCode, oobLink: oobLink(for: $0), requestType: $0.requestType)
         })
+    }
+}
+
+extension ProviderRecord {
+    /// The `password` row follows the account's email; `creating` adds it when there is none.
+    /// Returns whether a row exists now.
+    @discardableResult
+    static func movePassword(of localId: String, to email: String, creating: Bool = false, in db: Database) throws -> Bool {
+        guard var row = try ProviderRecord.fetchOne(db, key: ["localId": localId, "providerId": "password"]) else {
+            if creating { try ProviderRecord.password(localId: localId, email: email).insert(db) }
+            return creating
+        }
+        row.rawId = email
+        row.federatedId = email
+        row.email = email
+        try row.update(db)
+        return true
     }
 }

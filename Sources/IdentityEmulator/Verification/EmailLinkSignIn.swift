@@ -38,7 +38,7 @@ extension EmbeddedBackend {
                 let user = UserRecord(localId: SecureRandom.localId(), email: email, emailVerified: true, validSince: nowSeconds,
                                       createdAt: now, emailLinkSignin: true)
                 try user.insert(db)
-                try ProviderRecord.emailLink(localId: user.localId, email: email).insert(db)
+                try ProviderRecord.password(localId: user.localId, email: email).insert(db)
                 return (user, true)
             }
             guard !user.disabled else { throw BackendFailure.userDisabled }
@@ -47,14 +47,8 @@ extension EmbeddedBackend {
             user.emailVerified = true
             user.emailLinkSignin = true
             try user.update(db)
-            if var row = try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": "password"]) {
-                row.rawId = email
-                row.federatedId = email
-                row.email = email
-                try row.update(db)
-            } else {
-                try ProviderRecord.emailLink(localId: user.localId, email: email).insert(db)
-            }
+            // An email-link account shows the `password` provider too (its address), without a password.
+            try ProviderRecord.movePassword(of: user.localId, to: email, creating: true, in: db)
             return (user, false)
         }
 
@@ -71,9 +65,4 @@ extension EmbeddedBackend {
         return SignInWithEmailLinkResponse(email: email, localId: user.localId, isNewUser: isNewUser, idToken: tokens.idToken,
                                            refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
     }
-}
-
-extension ProviderRecord {
-    /// An email-link account shows the `password` provider too (its address), without a password.
-    static func emailLink(localId: String, email: String) -> ProviderRecord { password(localId: localId, email: email) }
 }
