@@ -32,7 +32,10 @@ extension EmbeddedBackend {
         } : nil
         let customAttributes = admin ? try body.customAttributes.map(Self.validatedCustomAttributes) : nil
         let secondFactors = admin ? try body.mfa.map { try requestedSecondFactors($0.enrollments ?? [], field: "mfa.enrollments", requireIds: true) } : nil
-        let linkedProvider = admin ? try body.linkProviderUserInfo.map(Self.validatedLinkedProvider) : nil
+        // The emulator lets an app attach any identity to its own account; where others share the
+        // backend that would let one pre-claim somebody's Google account, so only an administrator may.
+        if !admin, body.linkProviderUserInfo != nil, configuration.isShared { throw BackendFailure.requiresAdministrator }
+        let linkedProvider = try body.linkProviderUserInfo.map(Self.validatedLinkedProvider)
         let emailChanges = newEmail != nil && newEmail != session?.user.email
         if let session, emailChanges || body.password != nil { try requireRecentSignIn(session) }
 
@@ -107,12 +110,12 @@ extension EmbeddedBackend {
                 }
                 // `mfa` replaces the factors whole: an empty list (or `mfa: {}`) removes them all.
                 if let secondFactors { try replaceSecondFactors(of: localId, with: secondFactors, in: db) }
-                if let linkedProvider { try linkProvider(linkedProvider, to: localId, in: db) }
                 if let disable = body.disableUser {
                     user.disabled = disable
                     if disable { try RefreshTokenRecord.revokeAll(localId: localId, in: db) }
                 }
             }
+            if let linkedProvider { try linkProvider(linkedProvider, to: localId, in: db) }
             // A user may end their other sessions themselves: `validSince` from a client revokes now.
             if session != nil, body.validSince != nil { credentialsChanged = true }
             // A new email or password ends every other session: older ID and refresh tokens stop working.

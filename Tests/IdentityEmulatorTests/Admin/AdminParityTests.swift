@@ -76,3 +76,35 @@ struct AdminParityTests {
         #expect(errorMessage(try await harness.send("POST", harness.projectPath + "/accounts:delete", [String: Any]())) == "MISSING_LOCAL_ID")
     }
 }
+
+@Suite("An app's linkProviderUserInfo")
+struct ClientProviderLinkTests {
+    static let identity = ["providerId": "google.com", "rawId": "google_user_id", "email": "linked@example.com", "displayName": "Linked User"]
+
+    @Test func onALoopbackBackendAnAppMayLinkProviderInfoAsInTheEmulator() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("test@example.com")
+        let linked = try await harness.send("POST", AccountsUpdateRequest.endpoint.emulatorPath,
+                                            ["idToken": signedUp.idToken ?? "", "linkProviderUserInfo": Self.identity],
+                                            headers: ["x-goog-api-key": "k"])
+        #expect(linked.status == 200)
+        let info = try WireCoding.decode(AccountsUpdateResponse.self, from: linked)
+        #expect(info.providerUserInfo?.map(\.providerId).sorted() == ["google.com", "password"])
+        let missing = try await harness.send("POST", AccountsUpdateRequest.endpoint.emulatorPath,
+                                             ["idToken": signedUp.idToken ?? "", "linkProviderUserInfo": ["providerId": "google.com"]],
+                                             headers: ["x-goog-api-key": "k"])
+        #expect(errorMessage(missing) == "MISSING_RAW_ID")
+    }
+
+    @Test func onASharedBackendOnlyAnAdministratorMay() async throws {
+        let harness = try Harness(configuration: .init(adminToken: "0123456789abcdef-admin"))
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("test@example.com")
+        let refused = try await harness.send("POST", AccountsUpdateRequest.endpoint.emulatorPath,
+                                             ["idToken": signedUp.idToken ?? "", "linkProviderUserInfo": Self.identity],
+                                             headers: ["x-goog-api-key": "k"])
+        #expect(errorMessage(refused) == "INSUFFICIENT_PERMISSION")
+        #expect(try await harness.lookup(signedUp.idToken)?.providerUserInfo?.map(\.providerId) == ["password"])
+    }
+}
