@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// The signed-in account: who it is, how it signs in, its token, and its app data.
@@ -17,9 +16,8 @@ enum AccountScreen {
         if let badge { canvas.put(badge, row: frame.row, column: column + 9, style: .badge) }
 
         let token = model.token
-        let firebase = token?.claims["firebase"]
-        let provider = (firebase?["sign_in_provider"]?.stringValue ?? "—") + (firebase?["sign_in_second_factor"]?.stringValue.map { " + \($0)" } ?? "")
-        let expires = token?.claims["exp"]?.numberValue.map { ConsoleView.dateText(Date(timeIntervalSince1970: $0)) } ?? "—"
+        let provider = (token?.signInProvider ?? "—") + (token?.signInSecondFactor.map { " + \($0)" } ?? "")
+        let expires = token?.expirationDate.map(ConsoleView.dateText) ?? "—"
         let rows: [(String, String)] = [
             ("uid", user.uid),
             ("email", user.email.map { "\($0) (\(user.emailVerified ? "verified" : "not verified"))" } ?? "—"),
@@ -81,7 +79,7 @@ enum AccountScreen {
 /// Every backend call: method, path, status, latency; the selected one's bodies (secrets
 /// shortened) and the claims of any ID token it returned.
 enum InspectorScreen {
-    static func draw(_ entries: [InspectorEntry], selection: Int, authorization: ProviderAuthorization? = nil,
+    static func draw(_ entries: [BackendExchange], selection: Int, authorization: ProviderAuthorization? = nil,
                      additionalUserInfo: AdditionalUserInfo? = nil, on canvas: any Canvas) {
         let frame = Rect(row: 1, column: 0, width: canvas.size.width, height: canvas.size.height - 2)
         let inside = Box.draw(on: canvas, frame: frame, title: "Inspector: \(entries.count) backend calls (secrets shortened)", style: .accent)

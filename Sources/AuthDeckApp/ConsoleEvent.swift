@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// Everything the console reacts to: keys, and the results of effects.
@@ -16,9 +15,9 @@ public enum ConsoleEvent: Equatable, Sendable {
     case reauthenticationFinished(SensitiveOperation, Result<AuthDataResult, AuthError>)
     case sensitiveOperationFinished(SensitiveOperation, Result<User?, AuthError>)
     case cartChanged(uid: String, Result<[CartItem], AppDataError>)
-    case exchangesChanged([InspectorEntry])
-    case providerDirectoryLoaded(providerID: String, Result<SimulatedIdpListResponse, AuthError>)
-    case simulatedIdentityAdded(providerID: String, Result<SimulatedIdentity, AuthError>)
+    case exchangesChanged([BackendExchange])
+    case providerDirectoryLoaded(providerID: String, Result<SimulatedIdentityProviders.Directory, AuthError>)
+    case simulatedIdentityAdded(providerID: String, Result<SimulatedIdentityProviders.Identity, AuthError>)
     case providerAuthorized(Result<ProviderAuthorization, AuthError>)
     case conflictAccountLoaded(Result<AccountSnapshot, AuthError>)
     case mergeFinished(Result<MergeOutcome, AuthError>)

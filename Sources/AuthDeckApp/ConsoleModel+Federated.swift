@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// The federated flows: provider form → simulated consent → sign-in, link or reauthentication;
@@ -60,7 +59,7 @@ extension ConsoleModel {
             switch result {
             case let .success(snapshot): conflict.other = .loaded(snapshot)
             case let .failure(error):
-                conflict.other = error.resolver.map { .needsSecondFactor($0.hints) } ?? .failed(error)
+                conflict.other = error.multiFactorChallenge.map { .needsSecondFactor($0.hints) } ?? .failed(error)
             }
             conflict.choice = 0
             screen = .conflict(conflict)
@@ -73,7 +72,7 @@ extension ConsoleModel {
                 return finishMerge(outcome, after: conflict)
             case let .failure(error):
                 // The other account has 2-step verification: its second factor, then the merge.
-                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .mergeAfterConflict(conflict)) }
+                if let challenge = error.multiFactorChallenge { return challengeSecondFactor(challenge, purpose: .mergeAfterConflict(conflict)) }
                 screen = user == nil ? .signInMethods(selection: 0) : .account(AccountFocus())
                 banner = .error(error)
                 return user.map { [.loadCart(uid: $0.uid)] } ?? []

@@ -7,9 +7,9 @@ import TerminalUI
 // and screens, and owns the second-factors screen and the outbox overlay.
 extension ConsoleModel {
     /// The backend asked for a second factor: the factor-selection screen takes over.
-    mutating func challengeSecondFactor(_ resolver: MultiFactorResolver, purpose: SecondFactorSignInFlow.Purpose) -> [ConsoleEffect] {
+    mutating func challengeSecondFactor(_ challenge: MultiFactorChallenge, purpose: SecondFactorSignInFlow.Purpose) -> [ConsoleEffect] {
         busy = nil
-        screen = .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: purpose))
+        screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: purpose))
         if case let .mergeAfterConflict(conflict) = purpose {
             banner = Banner(.info, "The account that has \(FederatedProvider.displayName(conflict.providerID)) has 2-step verification: choose its second factor.")
         } else {

@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// The console's view model: a pure state machine. `handle` takes an event and returns the
@@ -15,7 +14,7 @@ public struct ConsoleModel: Equatable, Sendable {
     /// What is running, e.g. "Signing in…"; keys other than ctrl-c wait until it is done.
     public var busy: String?
     public var overlay: Overlay?
-    public var exchanges: [InspectorEntry] = []
+    public var exchanges: [BackendExchange] = []
     /// The emulator's outboxes, as last fetched.
     public var outbox = Outbox()
     /// The last consent at a simulated provider: the inspector shows its nonce and ID-token claims.
@@ -69,7 +68,7 @@ public struct ConsoleModel: Equatable, Sendable {
                 banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
                 return continuePendingLink(pending, signedIn: data.user)
             case let .failure(error):
-                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .signIn) }
+                if let challenge = error.multiFactorChallenge { return challengeSecondFactor(challenge, purpose: .signIn) }
                 if let effects = routeSignInFailure(error) { return effects }
                 showFailureOnForm(error)
                 return []
@@ -105,7 +104,7 @@ public struct ConsoleModel: Equatable, Sendable {
                 return [.perform(operation)]
             case let .failure(error):
                 busy = nil
-                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .reauthenticate(operation)) }
+                if let challenge = error.multiFactorChallenge { return challengeSecondFactor(challenge, purpose: .reauthenticate(operation)) }
                 showFailureOnForm(error)
                 return []
             }

@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// Which screen and which step the console is on. Each case carries exactly what that step
@@ -201,13 +200,22 @@ public enum Overlay: Equatable, Sendable {
     case outbox(selection: Int)
 }
 
-/// The ID token of the signed-in user, as the account screen and inspector show it.
+/// The ID token of the signed-in user, as the account screen shows it.
 public struct TokenSummary: Equatable, Sendable {
-    public var claims: [String: JSONValue]
     public var shortToken: String
+    public var signInProvider: String?
+    public var signInSecondFactor: String?
+    public var expirationDate: Date?
 
-    public init(claims: [String: JSONValue], shortToken: String) {
-        self.claims = claims
+    public init(shortToken: String, signInProvider: String?, signInSecondFactor: String? = nil, expirationDate: Date?) {
         self.shortToken = shortToken
+        self.signInProvider = signInProvider
+        self.signInSecondFactor = signInSecondFactor
+        self.expirationDate = expirationDate
+    }
+
+    init(_ result: IDTokenResult) {
+        self.init(shortToken: result.shortenedToken(keeping: 16), signInProvider: result.signInProvider,
+                  signInSecondFactor: result.signInSecondFactor, expirationDate: result.expirationDate)
     }
 }

@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// Draws the model. Screens read state only: nothing here changes the model or does I/O.

@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import Logging
 
 /// Performs the model's effects on the `Auth` actor and the app-data store, and turns each
@@ -31,15 +30,12 @@ public final class EffectRunner: Sendable {
         Task {
             for await user in await auth.authStateChanges() {
                 var summary: TokenSummary?
-                if user != nil, let result = try? await auth.idTokenResult() {
-                    summary = TokenSummary(claims: result.claims, shortToken: Redaction.shorten(result.token, keep: 16))
-                }
+                if user != nil, let result = try? await auth.idTokenResult() { summary = TokenSummary(result) }
                 send(.authStateChanged(user, summary))
             }
         }
-        let log = auth.backend.exchanges
         Task {
-            await log.observe { entries in send(.exchangesChanged(entries.map(InspectorEntry.init))) }
+            await auth.observeExchanges { entries in send(.exchangesChanged(entries)) }
         }
     }
 
@@ -113,7 +109,7 @@ public final class EffectRunner: Sendable {
     }
 
     private func performFederated(_ effect: ConsoleEffect) async -> ConsoleEvent? {
-        let providers = SimulatedIdentityProviders(backend: auth.backend)
+        let providers = auth.simulatedIdentityProviders
         switch effect {
         case let .loadProviderDirectory(providerID):
             return .providerDirectoryLoaded(providerID: providerID, await result { try await providers.directory(for: providerID) })
@@ -128,7 +124,7 @@ public final class EffectRunner: Sendable {
             })
         case let .inspectConflictAccount(credential):
             // A second Auth on the same backend, with nothing persisted: the operator's session stays as it is.
-            let probe = Auth(backend: auth.backend)
+            let probe = auth.sessionless()
             return .conflictAccountLoaded(await result {
                 let user = try await probe.signIn(with: credential).user
                 await probe.signOut()

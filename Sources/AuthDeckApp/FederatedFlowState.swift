@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// The federated providers the console offers, with what the console asks each for by default.
@@ -144,7 +143,7 @@ public struct ProviderForm: Equatable, Sendable {
 public struct ConsentState: Equatable, Sendable {
     public enum Directory: Equatable, Sendable {
         case loading
-        case loaded(SimulatedIdpListResponse)
+        case loaded(SimulatedIdentityProviders.Directory)
         /// The backend has no simulated providers (production, the Firebase Auth Emulator).
         case unavailable(String)
     }
@@ -163,12 +162,12 @@ public struct ConsentState: Equatable, Sendable {
         self.purpose = purpose
     }
 
-    var identities: [SimulatedIdentity] {
+    var identities: [SimulatedIdentityProviders.Identity] {
         if case let .loaded(list) = directory { return list.identities }
         return []
     }
 
-    var selectedIdentity: SimulatedIdentity? {
+    var selectedIdentity: SimulatedIdentityProviders.Identity? {
         identities.indices.contains(selection) ? identities[selection] : nil
     }
 
@@ -274,7 +273,7 @@ public struct ConflictState: Equatable, Sendable {
         case loading
         case loaded(AccountSnapshot)
         /// It has 2-step verification: nothing of it shows before its second factor passes, which
-        /// the switch asks for (these are its factors, as the sign-in's resolver listed them).
+        /// the switch asks for (these are its factors, as the sign-in's challenge listed them).
         case needsSecondFactor([MultiFactorInfo])
         case failed(AuthError)
     }

@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// The sign-in methods of the account: linked, and not linked yet.
@@ -121,7 +120,7 @@ enum ConsentScreen {
         case .reauthenticate: "to confirm it's you"
         }
         var clientId = ""
-        if case let .loaded(list) = consent.directory { clientId = " (client id \(list.clientId))" }
+        if case let .loaded(list) = consent.directory { clientId = " (client id \(list.clientID))" }
         canvas.put(TextWidth.truncate("AuthDeck\(clientId) asks \(asks).", toCells: frame.width - 2), row: frame.row + 1, column: column, style: .normal)
         canvas.put(TextWidth.truncate("Scopes:     \(consent.provider.scopes.isEmpty ? "(none)" : consent.provider.scopes.joined(separator: " "))", toCells: frame.width - 2),
                    row: frame.row + 2, column: column, style: .normal)
@@ -164,7 +163,7 @@ enum ConsentScreen {
         }
     }
 
-    static func line(_ identity: SimulatedIdentity, width: Int) -> String {
+    static func line(_ identity: SimulatedIdentityProviders.Identity, width: Int) -> String {
         var parts = [TextWidth.pad(identity.displayName ?? "—", toCells: 18), TextWidth.pad(identity.email ?? "—", toCells: 26)]
         var notes: [String] = []
         if let type = identity.accountType { notes.append(type) }
@@ -354,7 +353,7 @@ enum FederatedInspector {
     }
 }
 
-extension InspectorEntry {
+extension BackendExchange {
     /// The calls whose story the last consent tells: the provider's answer and the sign-in with it.
     var isFederatedStep: Bool {
         path.hasSuffix("simulatedIdp:authorize") || path.hasSuffix("accounts:signInWithIdp")

@@ -3,7 +3,7 @@ import Foundation
 import TerminalUI
 
 /// The second-factor challenge: after the first factor the backend asked for a second, so the
-/// user picks one of the resolver's hints; SMS texts a code first, TOTP asks for the app's code.
+/// user picks one of the challenge's hints; SMS texts a code first, TOTP asks for the app's code.
 public struct SecondFactorSignInFlow: Equatable, Sendable {
     public enum Purpose: Equatable, Sendable {
         case signIn
@@ -19,17 +19,18 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
         case enteringCode(MultiFactorInfo, verificationID: String?, code: TextField)
     }
 
-    public let resolver: MultiFactorResolver
+    /// The hints and pending credential; the effect runner finishes it on the console's `Auth`.
+    public let challenge: MultiFactorChallenge
     public let purpose: Purpose
     public var step: Step
 
-    public init(resolver: MultiFactorResolver, purpose: Purpose) {
-        self.resolver = resolver
+    public init(challenge: MultiFactorChallenge, purpose: Purpose) {
+        self.challenge = challenge
         self.purpose = purpose
         step = .choosingFactor(selection: 0)
     }
 
-    var hints: [MultiFactorInfo] { resolver.hints }
+    var hints: [MultiFactorInfo] { challenge.hints }
 
     var bindings: [KeyBinding] {
         switch step {
@@ -73,9 +74,9 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
                 assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code.text)
             }
             if case let .mergeAfterConflict(conflict) = purpose {
-                return [.banner(nil), .run(.resolveMerge(resolver, assertion, conflict.mergePlan), busy: "Checking the code, then merging…")]
+                return [.banner(nil), .run(.resolveMerge(challenge, assertion, conflict.mergePlan), busy: "Checking the code, then merging…")]
             }
-            return [.banner(nil), .run(.resolveSignIn(resolver, assertion), busy: "Checking the code…")]
+            return [.banner(nil), .run(.resolveSignIn(challenge, assertion), busy: "Checking the code…")]
         case let (.enteringCode(.phone(info), _, _), .resend):
             return [.banner(nil), sendCode(to: info)]
         case let (.enteringCode(hint, _, _), .back):
@@ -130,7 +131,7 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
     }
 
     private func sendCode(to info: PhoneMultiFactorInfo) -> FlowStep {
-        .run(.startSecondFactorSignIn(info, resolver), busy: "Texting a code to \(PhoneNumberText.masked(info.phoneNumber))…")
+        .run(.startSecondFactorSignIn(info, challenge), busy: "Texting a code to \(PhoneNumberText.masked(info.phoneNumber))…")
     }
 
     private mutating func failed(_ error: AuthError) -> [FlowStep] {

@@ -2,7 +2,6 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
-import IdentityToolkit
 import Testing
 import TerminalUI
 
@@ -220,7 +219,7 @@ struct AccountFlowTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .signInMethods(selection: 0)
         var store = FlowStore(model)
-        let token = TokenSummary(claims: ["sub": .string("x")], shortToken: "eyJ…")
+        let token = TokenSummary(shortToken: "eyJ…", signInProvider: "anonymous", expirationDate: nil)
         store.send(.authStateChanged(Fixtures.anonymous, token), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
             $0.user = Fixtures.anonymous
             $0.token = token
@@ -279,8 +278,8 @@ struct ConsoleKeysTests {
     @Test func theInspectorMovesThroughExchanges() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
         let entries = (0..<3).map { index in
-            InspectorEntry(Exchange(date: Fixtures.created, method: "POST", path: "/p\(index)", status: 200, latency: 0.01,
-                                    requestBody: Data("{}".utf8), responseBody: Data("{}".utf8)))
+            BackendExchange(date: Fixtures.created, method: "POST", path: "/p\(index)", status: 200, latency: 0.01,
+                                    requestBody: Data("{}".utf8), responseBody: Data("{}".utf8))
         }
         store.send(.exchangesChanged(entries)) { $0.exchanges = entries }
         store.send(.key(.character("i"))) { $0.overlay = .inspector(selection: 2) }

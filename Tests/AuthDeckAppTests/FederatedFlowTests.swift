@@ -2,19 +2,18 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
-import IdentityToolkit
 import Testing
 import TerminalUI
 
 enum FederatedFixtures {
-    static let ada = SimulatedIdentity(subject: "001234.0123456789abcdef0123456789abcdef.0042", displayName: "Ada Lovelace", email: "ada@example.com")
-    static let appleDirectory = SimulatedIdpListResponse(providerId: "apple.com", clientId: "dev.authdeck.authdeck-local",
+    static let ada = SimulatedIdentityProviders.Identity(subject: "001234.0123456789abcdef0123456789abcdef.0042", displayName: "Ada Lovelace", email: "ada@example.com")
+    static let appleDirectory = SimulatedIdentityProviders.Directory(providerID: "apple.com", clientID: "dev.authdeck.authdeck-local",
                                                          issuer: "https://appleid.apple.com", identities: [ada])
-    static let carol = SimulatedIdentity(subject: "5f1c3a2e-0000-4000-8000-00000000c0de", displayName: "Carol Shaw", email: "carol@contoso.com",
+    static let carol = SimulatedIdentityProviders.Identity(subject: "5f1c3a2e-0000-4000-8000-00000000c0de", displayName: "Carol Shaw", email: "carol@contoso.com",
                                          accountType: "work", tenantId: "1a2b3c4d-0000-4000-8000-000000000001")
-    static let bill = SimulatedIdentity(subject: "00000000-0000-0000-1234-56789abcdef0", displayName: "Bill Gates", email: "bill@outlook.com",
+    static let bill = SimulatedIdentityProviders.Identity(subject: "00000000-0000-0000-1234-56789abcdef0", displayName: "Bill Gates", email: "bill@outlook.com",
                                         accountType: "personal", tenantId: "9188040d-6c67-4c5b-b112-36a304b66dad")
-    static let microsoftDirectory = SimulatedIdpListResponse(providerId: "microsoft.com", clientId: "2c7a0000-0000-4000-8000-000000000000",
+    static let microsoftDirectory = SimulatedIdentityProviders.Directory(providerID: "microsoft.com", clientID: "2c7a0000-0000-4000-8000-000000000000",
                                                              issuer: "https://login.microsoftonline.com/{tenantid}/v2.0", identities: [bill, carol])
 
     static let appleProvider = OAuthProvider(providerID: "apple.com", scopes: ["email", "name"])
@@ -32,7 +31,7 @@ enum FederatedFixtures {
              metadata: UserMetadata(creationDate: Fixtures.created, lastSignInDate: Fixtures.created))
     }
 
-    static func consent(_ provider: OAuthProvider, _ purpose: FederatedPurpose, _ directory: SimulatedIdpListResponse?, selection: Int = 0) -> ConsentState {
+    static func consent(_ provider: OAuthProvider, _ purpose: FederatedPurpose, _ directory: SimulatedIdentityProviders.Directory?, selection: Int = 0) -> ConsentState {
         var state = ConsentState(provider: provider, purpose: purpose)
         if let directory { state.directory = .loaded(directory) }
         state.selection = selection
@@ -97,7 +96,7 @@ struct FederatedFlowTests {
         var known = F.ada
         known.authorized = true
         known.emailHidden = true
-        let directory = SimulatedIdpListResponse(providerId: "apple.com", clientId: "c", issuer: "i", identities: [known])
+        let directory = SimulatedIdentityProviders.Directory(providerID: "apple.com", clientID: "c", issuer: "i", identities: [known])
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .consent(F.consent(F.appleProvider, .signIn, directory))
         #expect(!model.bindings.map(\.action).contains("hide email"))
@@ -224,7 +223,7 @@ struct FederatedFlowTests {
             $0.busy = nil
             $0.banner = .error(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))
         }
-        let grace = SimulatedIdentity(subject: "000999.ffff.0001", displayName: "Grace Hopper?", email: "grace@example.com")
+        let grace = SimulatedIdentityProviders.Identity(subject: "000999.ffff.0001", displayName: "Grace Hopper?", email: "grace@example.com")
         store.send(.simulatedIdentityAdded(providerID: "apple.com", .success(grace))) {
             var list = F.appleDirectory
             list.identities.append(grace)

@@ -2,7 +2,6 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
-import IdentityToolkit
 import SnapshotTesting
 import Testing
 import TerminalUI
@@ -112,8 +111,8 @@ struct FederatedScreenSnapshotTests {
             idTokenClaims: ["iss": .string("https://appleid.apple.com"), "nonce": .string(hash), "email": .string("x1@privaterelay.appleid.com")],
             grantedScopes: ["email", "name"])
         let request = Data(#"{"hideEmail":true,"nonce":"\#(hash)","providerId":"apple.com","scopes":["email","name"],"subject":"001234.x.0042"}"#.utf8)
-        model.exchanges = [InspectorEntry(Exchange(date: Fixtures.created, method: "POST", path: "/emulator/auth/v1/simulatedIdp:authorize",
-                                                   status: 200, latency: 0.004, requestBody: request, responseBody: Data(#"{"providerId":"apple.com"}"#.utf8)))]
+        model.exchanges = [BackendExchange(date: Fixtures.created, method: "POST", path: "/emulator/auth/v1/simulatedIdp:authorize",
+                                                   status: 200, latency: 0.004, requestBody: request, responseBody: Data(#"{"providerId":"apple.com"}"#.utf8))]
         model.lastAdditionalUserInfo = AdditionalUserInfo(providerID: "apple.com", isNewUser: true, profile: ["is_private_email": .string("true")])
         model.overlay = .inspector(selection: 0)
         let text = render(model)

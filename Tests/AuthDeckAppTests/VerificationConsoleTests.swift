@@ -7,9 +7,9 @@ import TerminalUI
 
 @Suite("Console: second factors, email actions, phone and the outbox")
 struct VerificationConsoleTests {
-    static func challenge(_ resolver: MultiFactorResolver) -> AuthError {
+    static func challenge(_ challenge: MultiFactorChallenge) -> AuthError {
         var error = AuthError(.secondFactorRequired)
-        error.resolver = resolver
+        error.multiFactorChallenge = challenge
         return error
     }
 
@@ -17,23 +17,23 @@ struct VerificationConsoleTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: "hunter22"))
         model.busy = "Signing in…"
-        let resolver = MfaFixtures.resolver()
+        let challenge = MfaFixtures.challenge()
         var store = FlowStore(model)
-        store.send(.signInFinished(.failure(Self.challenge(resolver)))) {
+        store.send(.signInFinished(.failure(Self.challenge(challenge)))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: .signIn))
+            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn))
             $0.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
         store.send(.key(.enter)) {
-            var flow = SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)
+            var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
             flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
             $0.screen = .secondFactorChallenge(flow)
             $0.banner = Banner(.info, "Type the 6-digit code your authenticator app shows for this account.")
         }
         store.type("123456")
         let assertion = MultiFactorAssertion.totpSignIn(enrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
-        store.send(.key(.enter), effects: [.verification(.resolveSignIn(resolver, assertion))]) {
-            var flow = SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)
+        store.send(.key(.enter), effects: [.verification(.resolveSignIn(challenge, assertion))]) {
+            var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
             flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
             $0.screen = .secondFactorChallenge(flow)
             $0.banner = nil
@@ -53,11 +53,11 @@ struct VerificationConsoleTests {
         var model = Fixtures.signedIn(user)
         model.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint)), email: user.email ?? ""))
         model.busy = "Confirming it's you…"
-        let resolver = MfaFixtures.resolver(hints: [MfaFixtures.totpHint], reauthenticating: user.uid)
+        let challenge = MfaFixtures.challenge(hints: [MfaFixtures.totpHint], reauthenticating: user.uid)
         var store = FlowStore(model)
-        store.send(.reauthenticationFinished(.unenroll(MfaFixtures.totpHint), .failure(Self.challenge(resolver)))) {
+        store.send(.reauthenticationFinished(.unenroll(MfaFixtures.totpHint), .failure(Self.challenge(challenge)))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint))))
+            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint))))
             $0.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
         store.send(.verification(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))),
@@ -74,8 +74,8 @@ struct VerificationConsoleTests {
 
     @Test func aPendingCredentialThatExpiredSendsTheUserBackToTheSignIn() {
         var model = ConsoleModel(backendName: "embedded")
-        let resolver = MfaFixtures.resolver()
-        model.screen = .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: .signIn))
+        let challenge = MfaFixtures.challenge()
+        model.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn))
         model.busy = "Texting a code to +*******0100…"
         var store = FlowStore(model)
         let expired = AuthError.server("INVALID_MFA_PENDING_CREDENTIAL : The MFA pending credential has expired")
@@ -207,8 +207,8 @@ struct VerificationConsoleTests {
 
     @Test func everyBarKeyOfTheNewScreensDoesSomething() {
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint])
-        let resolver = MfaFixtures.resolver()
-        var codeStep = SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)
+        let challenge = MfaFixtures.challenge()
+        var codeStep = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
         codeStep.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "v", code: MfaFixtures.code("123456"))
         var phoneCode = PhoneFlow(purpose: .signIn)
         phoneCode.step = .enteringCode(phone: "+15555550100", verificationID: "v", code: MfaFixtures.code("123456"))
@@ -219,7 +219,7 @@ struct VerificationConsoleTests {
             .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .scanning(MfaFixtures.secret))),
             .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("123456")))),
             .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .namingApp(MfaFixtures.secret, code: "123456", name: MfaFixtures.field("A", maxLength: 40)))),
-            .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)),
+            .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)),
             .secondFactorChallenge(codeStep),
             .phone(PhoneFlow(purpose: .link)), .phone(phoneCode),
             .passwordReset(PasswordResetFlow()), .passwordReset(PasswordResetFlow(step: .sent(email: "a@b.c"))),

@@ -1,7 +1,6 @@
-@testable import AuthClient
+import AuthClient
 @testable import AuthDeckApp
 import Foundation
-import IdentityEmulator
 import Testing
 import TerminalUI
 
@@ -36,14 +35,6 @@ struct FlowTester<Flow: ConsoleFlow & Equatable> {
 }
 
 enum MfaFixtures {
-    /// A real client on a real (empty) embedded backend: the resolvers below only carry it; flows
-    /// never call it.
-    static let auth: Auth = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-app-\(UUID().uuidString)")
-        guard let backend = try? EmbeddedBackend(dataDirectory: directory) else { fatalError("no embedded backend at \(directory.path)") }
-        return Auth(backend: backend.transport())
-    }()
-
     static let phoneInfo = PhoneMultiFactorInfo(uid: "phoneFactor000000000000000001", displayName: "Work phone",
                                                 enrollmentDate: Fixtures.created, phoneNumber: "+*******0100")
     static let totpInfo = TotpMultiFactorInfo(uid: "totpFactor0000000000000000001", displayName: "Authenticator app",
@@ -51,9 +42,9 @@ enum MfaFixtures {
     static let phoneHint = MultiFactorInfo.phone(phoneInfo)
     static let totpHint = MultiFactorInfo.totp(totpInfo)
 
-    static func resolver(hints: [MultiFactorInfo] = [totpHint, phoneHint], reauthenticating uid: String? = nil) -> MultiFactorResolver {
-        MultiFactorResolver(hints: hints, session: MultiFactorSession(kind: .signIn(mfaPendingCredential: "pending-credential"), auth: auth),
-                            firstFactorProviderID: "password", reauthenticatingUID: uid)
+    /// Plain values, as a sign-in's error carries them: no client, no backend.
+    static func challenge(hints: [MultiFactorInfo] = [totpHint, phoneHint], reauthenticating uid: String? = nil) -> MultiFactorChallenge {
+        MultiFactorChallenge(hints: hints, firstFactorProviderID: "password", mfaPendingCredential: "pending-credential", reauthenticatingUID: uid)
     }
 
     static let secret = TotpSecret(sharedSecretKey: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", hashingAlgorithm: "SHA1", codeLength: 6,

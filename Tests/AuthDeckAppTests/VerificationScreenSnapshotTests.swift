@@ -71,8 +71,8 @@ struct VerificationScreenSnapshotTests {
     @Test func factorSelectionAndCodeEntry() {
         var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
         signedOut.outbox = Self.outbox
-        let resolver = MfaFixtures.resolver()
-        var flow = SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)
+        let challenge = MfaFixtures.challenge()
+        var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
         flow.step = .choosingFactor(selection: 1)
         signedOut.screen = .secondFactorChallenge(flow)
         signedOut.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
