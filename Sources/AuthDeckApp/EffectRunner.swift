@@ -13,6 +13,9 @@ public final class EffectRunner: Sendable {
     let outbox: AuthEmulatorOutbox?
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
+    /// Effects wait here and run one at a time, in the order the model asked for them: a cart's
+    /// add then remove, a link after the cart move it follows, arrive in that order.
+    private let queue: AsyncStream<ConsoleEffect>.Continuation
 
     public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
@@ -21,7 +24,18 @@ public final class EffectRunner: Sendable {
         self.outbox = outbox
         self.logger = logger
         self.send = send
+        let (effects, queue) = AsyncStream<ConsoleEffect>.makeStream()
+        self.queue = queue
+        // Ends with the runner: its continuation goes, the stream finishes.
+        Task { [weak self] in
+            for await effect in effects {
+                guard let self else { return }
+                if let event = await perform(effect) { send(event) }
+            }
+        }
     }
+
+    deinit { queue.finish() }
 
     /// Forwards auth-state changes and new backend exchanges as events for as long as the app runs.
     public func observe() {
@@ -39,11 +53,10 @@ public final class EffectRunner: Sendable {
         }
     }
 
+    /// Queues `effect` behind those not yet done; its outcome comes back through `send`.
     public func run(_ effect: ConsoleEffect) {
         logger.info("effect", metadata: ["effect": "\(Self.name(of: effect))"])
-        Task { [self] in
-            if let event = await perform(effect) { send(event) }
-        }
+        queue.yield(effect)
     }
 
     func perform(_ effect: ConsoleEffect) async -> ConsoleEvent? {
@@ -101,14 +114,14 @@ public final class EffectRunner: Sendable {
             return .verification(await perform(effect))
         case let .mergeCart(source, target):
             return cartEvent(target) { try self.cart.merge(from: source, into: target) }
-        case .loadProviderDirectory, .addSimulatedIdentity, .authorize, .inspectConflictAccount, .mergeAccounts:
-            return await performFederated(effect)
+        case let .federated(effect):
+            return .federated(await perform(effect))
         case .quit:
             return nil
         }
     }
 
-    private func performFederated(_ effect: ConsoleEffect) async -> ConsoleEvent? {
+    func perform(_ effect: FederatedEffect) async -> FederatedEvent {
         let providers = auth.simulatedIdentityProviders
         switch effect {
         case let .loadProviderDirectory(providerID):
@@ -132,8 +145,6 @@ public final class EffectRunner: Sendable {
             })
         case let .mergeAccounts(plan):
             return .mergeFinished(await merge(plan) { try await self.auth.signIn(with: plan.credential) })
-        default:
-            return nil
         }
     }
 

@@ -5,8 +5,8 @@ import TerminalUI
 
 /// The sign-in methods of the account: linked, and not linked yet.
 enum LinkingScreen {
-    static func draw(_ model: ConsoleModel, state: LinkingState, on canvas: any Canvas, in frame: Rect) {
-        guard let user = model.user else { return }
+    static func draw(_ context: ConsoleContext, state: LinkingState, on canvas: any Canvas, in frame: Rect) {
+        guard let user = context.user else { return }
         let column = frame.column + 1
         canvas.put("Sign-in methods of this account", row: frame.row, column: column, style: .title)
         canvas.put(TextWidth.truncate("uid \(user.uid): link more ways to sign in to it; unlink any but the last.", toCells: frame.width - 2),
@@ -300,24 +300,6 @@ enum PendingLinkScreen {
                            title: "Sign in to that account with", style: .accent)
         ListView(items: methods.map { ListView.Item(FederatedProvider.displayName($0)) }, selection: state.selection).draw(on: canvas, in: box)
         canvas.placeCursor(row: box.row + state.selection, column: box.column)
-    }
-}
-
-/// A stale sign-in of an account with several methods: choose one to confirm it's you.
-enum ReauthMethodsScreen {
-    static func draw(_ model: ConsoleModel, operation: SensitiveOperation, selection: Int, on canvas: any Canvas, in frame: Rect) {
-        guard let user = model.user else { return }
-        canvas.put("Confirm it's you to \(operation.title)", row: frame.row, column: frame.column + 1, style: .title)
-        let methods = ConsoleModel.reauthenticationMethods(of: user)
-        let box = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2),
-                           title: "Sign in again with", style: .accent)
-        let items = methods.map { method in
-            ListView.Item(FederatedProvider.displayName(method) + (method == EmailAuthProvider.id ? " (\(user.email ?? ""))" : ""))
-        }
-        ListView(items: items, selection: selection).draw(on: canvas, in: box)
-        canvas.placeCursor(row: box.row + selection, column: box.column)
-        canvas.put(TextWidth.truncate("Another account than this one is refused (userMismatch).", toCells: frame.width - 2),
-                   row: box.row + box.height + 1, column: frame.column + 1, style: .dim)
     }
 }
 

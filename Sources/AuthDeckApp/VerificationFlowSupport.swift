@@ -42,29 +42,6 @@ public enum VerificationEvent: Equatable, Sendable {
     case secondFactorMergeFinished(Result<MergeOutcome, AuthError>)
 }
 
-/// What a flow asks of the console: work (with what to show while it runs), a message, or to leave.
-public enum FlowStep: Equatable, Sendable {
-    case run(VerificationEffect, busy: String?)
-    case banner(Banner?)
-    case exit(FlowExit)
-}
-
-/// How a flow ends; the console decides which screen comes next.
-public enum FlowExit: Equatable, Sendable {
-    case signedIn(AuthDataResult)
-    /// The second factor of a reauthentication passed: run the operation that needed it.
-    case reauthenticated(SensitiveOperation)
-    case enrolled(User, displayName: String)
-    /// The other account's second factor passed and the link conflict's merge is done.
-    case merged(MergeOutcome, ConflictState)
-    case linked(AuthDataResult)
-    case passwordReset(email: String)
-    /// Back where the flow started (sign-in methods, or the account).
-    case cancelled
-    /// The first factor has to be given again (the pending credential expired or was refused).
-    case restartSignIn(Banner)
-}
-
 /// The emulator's outboxes as the console shows them: newest first.
 public struct Outbox: Equatable, Sendable {
     public typealias Email = AuthEmulatorOutbox.Email

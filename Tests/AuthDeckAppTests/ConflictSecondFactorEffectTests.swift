@@ -24,9 +24,9 @@ struct ConflictSecondFactorEffectTests {
 
         let anonymous = try await auth.signInAnonymously().user
         try setup.cart.add("apple", to: anonymous.uid)
-        guard case let .providerDirectoryLoaded(_, .success(list))? = await setup.runner.perform(.loadProviderDirectory(providerID: "microsoft.com")),
+        guard case let .federated(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.federated(.loadProviderDirectory(providerID: "microsoft.com"))),
               let carol = list.identities.first?.subject,
-              case let .providerAuthorized(.success(again))? = await setup.runner.perform(.authorize(microsoft, subject: carol, hideEmail: nil)),
+              case let .federated(.providerAuthorized(.success(again)))? = await setup.runner.perform(.federated(.authorize(microsoft, subject: carol, hideEmail: nil))),
               case let .linkFinished(.failure(conflict))? = await setup.runner.perform(.link(again.credential)),
               let updated = conflict.updatedCredential else {
             Issue.record("no link conflict")
@@ -34,7 +34,7 @@ struct ConflictSecondFactorEffectTests {
         }
 
         // The preview cannot see past the second factor; it says which factors there are.
-        guard case let .conflictAccountLoaded(.failure(preview))? = await setup.runner.perform(.inspectConflictAccount(updated)) else {
+        guard case let .federated(.conflictAccountLoaded(.failure(preview)))? = await setup.runner.perform(.federated(.inspectConflictAccount(updated))) else {
             Issue.record("the preview signed in without a second factor")
             return
         }
@@ -44,7 +44,7 @@ struct ConflictSecondFactorEffectTests {
 
         // The switch stops there too, with nothing changed.
         let plan = MergePlan(credential: updated, previousUid: anonymous.uid, deletePrevious: true)
-        guard case let .mergeFinished(.failure(stopped))? = await setup.runner.perform(.mergeAccounts(plan)),
+        guard case let .federated(.mergeFinished(.failure(stopped)))? = await setup.runner.perform(.federated(.mergeAccounts(plan))),
               let challenge = stopped.multiFactorChallenge, case let .phone(hint)? = challenge.hints.first else {
             Issue.record("the switch did not ask for the second factor")
             return

@@ -96,14 +96,14 @@ struct FederatedScreenSnapshotTests {
     @Test func reauthenticationChoice() {
         let user = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com")])
         var model = Fixtures.signedIn(user)
-        model.screen = .reauthMethods(.deleteAccount, selection: 1)
+        model.screen = .reauthMethods(ReauthMethods(.deleteAccount, selection: 1))
         model.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then delete the account runs by itself.")
         assertSnapshot(of: render(model), as: .lines)
     }
 
     @Test func inspectorShowsTheNonceAndTheProvidersClaims() {
         var model = ConsoleModel(backendName: "embedded · authdeck-local")
-        model.screen = .signInMethods(selection: 3)
+        model.screen = .signInMethods(SignInMethods(selection: 3))
         let raw = "0aB-._xyz0123456789ABCDEFGHIJKLM"
         let hash = OAuthProvider.sha256(raw)
         model.lastAuthorization = ProviderAuthorization(

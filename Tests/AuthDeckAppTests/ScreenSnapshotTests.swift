@@ -20,7 +20,7 @@ struct ScreenSnapshotTests {
 
     @Test func signInMethods() {
         var model = ConsoleModel(backendName: "embedded · authdeck-local")
-        model.screen = .signInMethods(selection: 1)
+        model.screen = .signInMethods(SignInMethods(selection: 1))
         assertSnapshot(of: render(model), as: .lines)
     }
 
@@ -46,7 +46,7 @@ struct ScreenSnapshotTests {
     @Test func passwordAccountAndItsConfirmations() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
         assertSnapshot(of: render(model), as: .lines, named: "account")
-        model.screen = .confirm(Confirmation(action: .deleteAccount))
+        model.screen = .confirm(Confirmation(action: .deleteAccount, over: .account(AccountFocus())))
         assertSnapshot(of: render(model), as: .lines, named: "confirm-delete")
         model.screen = .changePassword(PasswordForm())
         assertSnapshot(of: render(model), as: .lines, named: "change-password")

@@ -6,8 +6,9 @@ import TerminalUI
 
 /// The TestStore pattern for one flow: send an intent, a key or an event, then assert the whole
 /// next flow and the steps it asked for.
-struct FlowTester<Flow: ConsoleFlow & Equatable> {
+struct FlowTester<Flow: ConsoleFeature> {
     var flow: Flow
+    var context = Fixtures.signedOut
 
     init(_ flow: Flow) { self.flow = flow }
 
@@ -15,7 +16,7 @@ struct FlowTester<Flow: ConsoleFlow & Equatable> {
                           _ update: (inout Flow) -> Void = { _ in }) {
         var next = flow
         update(&next)
-        let steps = flow.perform(intent)
+        let steps = flow.perform(intent, in: context)
         #expect(steps == expected, sourceLocation: sourceLocation)
         #expect(flow == next, sourceLocation: sourceLocation)
     }
@@ -24,7 +25,7 @@ struct FlowTester<Flow: ConsoleFlow & Equatable> {
                          _ update: (inout Flow) -> Void = { _ in }) {
         var next = flow
         update(&next)
-        let steps = flow.handle(event)
+        let steps = flow.handle(.verification(event), in: context)
         #expect(steps == expected, sourceLocation: sourceLocation)
         #expect(flow == next, sourceLocation: sourceLocation)
     }

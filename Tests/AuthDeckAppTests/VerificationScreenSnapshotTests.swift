@@ -28,14 +28,14 @@ struct VerificationScreenSnapshotTests {
     }
 
     @Test func secondFactorsAndTheirRemoval() {
-        let text = render(model(.secondFactors(selection: 1)))
+        let text = render(model(.secondFactors(SecondFactors(selection: 1))))
         assertSnapshot(of: text, as: .lines, named: "list")
         #expect(text.contains("+•••••••0100"))
         #expect(text.contains("enrolled 2026-09-21"))
-        var unverified = model(.secondFactors(selection: 0), factors: [])
+        var unverified = model(.secondFactors(SecondFactors(selection: 0)), factors: [])
         unverified.user?.emailVerified = false
         assertSnapshot(of: render(unverified), as: .lines, named: "empty-unverified")
-        let confirm = render(model(.confirm(Confirmation(action: .unenroll(MfaFixtures.totpHint)))))
+        let confirm = render(model(.confirm(Confirmation(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactors(selection: 0))))))
         assertSnapshot(of: confirm, as: .lines, named: "confirm-removal")
     }
 
