@@ -14,8 +14,9 @@ extension Harness {
         #expect(response.status == 200)
     }
 
-    func lastMessage(_ requestType: String, to email: String) async throws -> ListOobCodesResponse.OobCode {
-        try #require(try await outbox.oobCodes().last { $0.email == email && $0.requestType == requestType })
+    /// The newest email of a kind this client does not open itself (sign-in links, email changes).
+    func lastMessage(_ requestType: String, to email: String) async throws -> AuthEmulatorOutbox.Email {
+        try #require(try await outbox.emails().last { $0.to == email && $0.action == .other(requestType) })
     }
 }
 
@@ -52,16 +53,16 @@ struct PasswordlessClientTests {
             let auth = harness.auth()
             try await auth.sendSignInLink(toEmail: "link@example.com", continueURL: "https://app.example.com")
             let message = try await harness.lastMessage("EMAIL_SIGNIN", to: "link@example.com")
-            #expect(auth.isSignIn(withEmailLink: message.oobLink))
+            #expect(auth.isSignIn(withEmailLink: message.link))
             #expect(!auth.isSignIn(withEmailLink: "https://app.example.com/?mode=resetPassword&oobCode=x"))
-            #expect(auth.isSignIn(withEmailLink: "https://app.page.link/?link=" + (message.oobLink.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")))
-            await expectAuthError(.invalidEmail) { _ = try await auth.signIn(withEmail: "other@example.com", link: message.oobLink) }
-            let result = try await auth.signIn(withEmail: "link@example.com", link: message.oobLink)
+            #expect(auth.isSignIn(withEmailLink: "https://app.page.link/?link=" + (message.link.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")))
+            await expectAuthError(.invalidEmail) { _ = try await auth.signIn(withEmail: "other@example.com", link: message.link) }
+            let result = try await auth.signIn(withEmail: "link@example.com", link: message.link)
             #expect(result.user.email == "link@example.com")
             #expect(result.user.emailVerified)
             #expect(result.additionalUserInfo?.isNewUser == true)
             #expect(try await auth.idTokenResult().signInProvider == EmailAuthProvider.id)
-            await expectAuthError(.invalidActionCode) { _ = try await auth.signIn(withEmail: "link@example.com", link: message.oobLink) }
+            await expectAuthError(.invalidActionCode) { _ = try await auth.signIn(withEmail: "link@example.com", link: message.link) }
         }
     }
 
