@@ -20,7 +20,8 @@ extension Harness {
     }
 }
 
-@Suite("Custom tokens, email links and email changes, in process and over HTTP", .timeLimit(.minutes(1)))
+// Generous: the whole test run shares a few cores, and a call may wait its turn.
+@Suite("Custom tokens, email links and email changes, in process and over HTTP", .timeLimit(.minutes(5)))
 struct PasswordlessClientTests {
     @Test(arguments: BackendTransport.allCases)
     func aCustomTokenSignsInWithItsDeveloperClaims(_ transport: BackendTransport) async throws {

@@ -21,7 +21,8 @@ private struct CustomTokenClaims: JWTPayload {
 
 private let json = ["Content-Type": "application/json"]
 
-@Suite("authdeck serve answers as the Firebase Auth Emulator", .timeLimit(.minutes(1)))
+// Generous: the whole test run shares a few cores, and a call may wait its turn.
+@Suite("authdeck serve answers as the Firebase Auth Emulator", .timeLimit(.minutes(5)))
 struct EmulatorParityTests {
     @Test func basicAuthorizationIsNoCredentialSoWithoutAKeyIt403s() async throws {
         try await withTestBackend(.http) { served in

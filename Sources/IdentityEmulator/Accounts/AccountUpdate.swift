@@ -6,6 +6,12 @@ extension EmbeddedBackend {
     /// `accounts:update`: profile, email and password changes and unlinking for the signed-in user;
     /// administrators (by `localId`) can also verify, disable, set claims and revoke.
     func update(_ body: UpdateBody, context: RequestContext) throws -> AccountsUpdateResponse {
+        // An app's update names its user (or an email action); claims and disabling are an administrator's.
+        if !context.isAdmin {
+            guard body.idToken != nil || body.oobCode != nil else { throw BackendFailure.unsupportedUpdateRequest }
+            guard body.customAttributes == nil else { throw BackendFailure.insufficientPermission }
+        }
+        if body.idToken != nil, body.disableUser != nil { throw BackendFailure.operationNotAllowed }
         if let oobCode = body.oobCode, body.idToken == nil, body.localId == nil { return try applyActionCode(oobCode) }
         let session: VerifiedSession?
         let localId: String

@@ -13,6 +13,8 @@ extension BackendFailure {
     static func duplicateRawIdInRequest(providerId: String, rawId: String) -> BackendFailure {
         badRequest("DUPLICATE_RAW_ID : Provider id(\(providerId)), Raw id(\(rawId))")
     }
+    static let unsupportedUpdateRequest = badRequest("INVALID_REQ_TYPE : Unsupported request parameters.")
+    static let operationNotAllowed = badRequest("OPERATION_NOT_ALLOWED")
     static let unexpectedUserId = badRequest("UNEXPECTED_PARAMETER : User ID")
     static let targetProjectNeedsAdministrator = badRequest("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
     static let phoneNumberTaken = badRequest("PHONE_NUMBER_EXISTS")

@@ -56,3 +56,19 @@ struct SessionParityTests {
         #expect(claims(of: updated.idToken)["provider_id"] == nil)
     }
 }
+
+@Suite("An app's accounts:update answers as the emulator")
+struct ClientUpdateTests {
+    @Test func anAppNamesItsUserAndCannotDisableItselfOrSetClaims() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("app@example.com")
+        let path = AccountsUpdateRequest.endpoint.emulatorPath
+        #expect(errorMessage(await harness.raw(path, body: #"{"localId":"\#(signedUp.localId)","displayName":"x"}"#))
+            == "INVALID_REQ_TYPE : Unsupported request parameters.")
+        #expect(errorMessage(await harness.raw(path, body: #"{"idToken":"\#(signedUp.idToken ?? "")","disableUser":true}"#)) == "OPERATION_NOT_ALLOWED")
+        #expect(errorMessage(await harness.raw(path, body: #"{"idToken":"\#(signedUp.idToken ?? "")","customAttributes":"{}"}"#))
+            == "INSUFFICIENT_PERMISSION")
+        #expect(try harness.stored(signedUp.localId)?.disabled == false)
+    }
+}
