@@ -6,16 +6,21 @@ import IdentityToolkit
 /// Everything goes through the `IdentityBackend`, so it works in process and against `authdeck serve`.
 public struct SimulatedIdentityProviders: Sendable {
     public let backend: any IdentityBackend
+    /// Sent with every call: on a shared backend the people added with it are this caller's alone.
+    public let ownerSecret: String?
 
-    public init(backend: any IdentityBackend) { self.backend = backend }
+    public init(backend: any IdentityBackend, ownerSecret: String? = nil) {
+        self.backend = backend
+        self.ownerSecret = ownerSecret
+    }
 
     /// The provider's client id for this project and the people it knows.
     public func directory(for providerID: String) async throws -> SimulatedIdpListResponse {
-        try await call(SimulatedIdpListRequest(providerId: providerID))
+        try await call(SimulatedIdpListRequest(providerId: providerID, ownerSecret: ownerSecret))
     }
 
     public func addIdentity(providerID: String, displayName: String, email: String) async throws -> SimulatedIdentity {
-        try await call(SimulatedIdpAddIdentityRequest(providerId: providerID, displayName: displayName, email: email))
+        try await call(SimulatedIdpAddIdentityRequest(providerId: providerID, displayName: displayName, email: email, ownerSecret: ownerSecret))
     }
 
     /// The person consents to `provider`'s request; the answer becomes a credential. The SHA-256
@@ -25,7 +30,7 @@ public struct SimulatedIdentityProviders: Sendable {
         let hashedNonce = rawNonce.map(OAuthProvider.sha256)
         let answer = try await call(SimulatedIdpAuthorizeRequest(
             providerId: provider.providerID, subject: subject, scopes: provider.scopes,
-            customParameters: provider.customParameters, nonce: hashedNonce, hideEmail: hideEmail))
+            customParameters: provider.customParameters, nonce: hashedNonce, hideEmail: hideEmail, ownerSecret: ownerSecret))
         let nonce = answer.idToken == nil ? nil : rawNonce
         return ProviderAuthorization(
             credential: Self.credential(provider.providerID, answer, rawNonce: nonce), rawNonce: nonce, hashedNonce: nonce.map(OAuthProvider.sha256),

@@ -52,7 +52,11 @@ extension EffectRunner {
         case let .resolveSignIn(resolver, assertion):
             return .secondFactorSignInFinished(await result { try await resolver.resolveSignIn(with: assertion) })
         case let .resolveMerge(resolver, assertion, plan):
-            return .secondFactorMergeFinished(await merge(plan) { try await resolver.resolveSignIn(with: assertion) })
+            return .secondFactorMergeFinished(await merge(plan) {
+                let signedIn = try await resolver.resolveSignIn(with: assertion)
+                try await self.adoptConflictProbe()
+                return signedIn
+            })
         }
     }
 

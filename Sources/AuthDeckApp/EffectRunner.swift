@@ -3,6 +3,7 @@ import AuthClient
 import Foundation
 import IdentityToolkit
 import Logging
+import Synchronization
 
 /// Performs the model's effects on the `Auth` actor and the app-data store, and turns each
 /// outcome into an event. It never touches the terminal: `send` queues the event and wakes
@@ -12,14 +13,19 @@ public final class EffectRunner: Sendable {
     private let cart: CartStore
     /// The emulator's outboxes; nil where the backend has none (a real Firebase project).
     let outbox: AuthEmulatorOutbox?
+    /// This console's owner secret for the simulated providers: on a shared backend, the people it adds are its own.
+    private let simulatedIdentityOwner: String?
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
+    /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
+    let conflictProbe = Mutex<ConflictProbe?>(nil)
 
-    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, logger: Logger,
+    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil, logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
         self.auth = auth
         self.cart = cart
         self.outbox = outbox
+        self.simulatedIdentityOwner = simulatedIdentityOwner
         self.logger = logger
         self.send = send
     }
@@ -113,7 +119,7 @@ public final class EffectRunner: Sendable {
     }
 
     private func performFederated(_ effect: ConsoleEffect) async -> ConsoleEvent? {
-        let providers = SimulatedIdentityProviders(backend: auth.backend)
+        let providers = SimulatedIdentityProviders(backend: auth.backend, ownerSecret: simulatedIdentityOwner)
         switch effect {
         case let .loadProviderDirectory(providerID):
             return .providerDirectoryLoaded(providerID: providerID, await result { try await providers.directory(for: providerID) })
@@ -129,16 +135,33 @@ public final class EffectRunner: Sendable {
         case let .inspectConflictAccount(credential):
             // A second Auth on the same backend, with nothing persisted: the operator's session stays as it is.
             let probe = Auth(backend: auth.backend)
+            let outcome = await result { try await probe.signIn(with: credential) }
+            conflictProbe.withLock { $0 = ConflictProbe(auth: probe, outcome: outcome) }
             return .conflictAccountLoaded(await result {
-                let user = try await probe.signIn(with: credential).user
-                await probe.signOut()
+                let user = try outcome.get().user
                 return AccountSnapshot(user: user, cart: try self.cart.items(of: user.uid))
             })
         case let .mergeAccounts(plan):
-            return .mergeFinished(await merge(plan) { try await self.auth.signIn(with: plan.credential) })
+            return .mergeFinished(await merge(plan) { try await self.signInToConflictAccount(plan) })
         default:
             return nil
         }
+    }
+
+    /// The merge's sign-in: the preview's own. Its credential (a `pendingToken`) signs in only once, so
+    /// the console takes over the preview's session, or gets the preview's second-factor challenge.
+    private func signInToConflictAccount(_ plan: MergePlan) async throws -> AuthDataResult {
+        guard let probe = conflictProbe.withLock({ $0 }) else { return try await auth.signIn(with: plan.credential) }
+        let signedIn = try probe.outcome.get()
+        try await adoptConflictProbe()
+        return signedIn
+    }
+
+    /// After the preview's sign-in has completed (with its second factor, if any): its session becomes the console's.
+    func adoptConflictProbe() async throws {
+        guard let probe = conflictProbe.withLock({ $0 }), await probe.auth.currentUser != nil else { return }
+        try await auth.updateCurrentUser(from: probe.auth)
+        conflictProbe.withLock { $0 = nil }
     }
 
     /// Signs in first (if that fails, or stops at a second factor, nothing has changed), then moves
@@ -186,4 +209,10 @@ public final class EffectRunner: Sendable {
     static func name(of effect: ConsoleEffect) -> String {
         String(String(describing: effect).prefix { $0 != "(" })
     }
+}
+
+/// The preview's sign-in to a link conflict's other account, kept until the merge or the next conflict.
+struct ConflictProbe: Sendable {
+    let auth: Auth
+    let outcome: Result<AuthDataResult, AuthError>
 }
