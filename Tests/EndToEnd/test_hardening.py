@@ -11,6 +11,7 @@ import stat
 import subprocess
 import tempfile
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -215,3 +216,62 @@ def test_connect_gets_a_complete_answer(served):
             assert chunk
             body += chunk
         assert json.loads(body)["error"]["code"] in (404, 405)
+
+
+def test_failed_sign_ins_tell_nothing_about_the_email_by_answer_or_time(served):
+    """An unknown email, an account without a password (Google only) and a password account answer
+    alike, in about the same time, before and after the lock-out (email-enumeration protection)."""
+    server = served()
+    key = "?key=k"
+    google_only, with_password = [], []
+    for index in range(3):
+        status, identity = call(server.url, "/emulator/auth/v1/simulatedIdp:addIdentity" + key,
+                                {"providerId": "google.com", "displayName": f"G {index}", "email": f"g{index}@example.com"})
+        assert status == 200
+        status, authorized = call(server.url, "/emulator/auth/v1/simulatedIdp:authorize" + key,
+                                  {"providerId": "google.com", "subject": identity["subject"], "scopes": ["email"]})
+        assert status == 200
+        status, signed_in = call(server.url, API + "accounts:signInWithIdp" + key,
+                                 {"requestUri": "http://localhost", "returnIdpCredential": True,
+                                  "postBody": f"providerId=google.com&id_token={authorized['idToken']}"})
+        assert status == 200 and signed_in.get("idToken"), signed_in
+        google_only.append(f"g{index}@example.com")
+        assert call(server.url, API + "accounts:signUp" + key, {"email": f"p{index}@example.com", "password": "secret-1"})[0] == 200
+        with_password.append(f"p{index}@example.com")
+    kinds = {"unknown": [f"nobody{index}@example.com" for index in range(3)], "no password": google_only, "password": with_password}
+
+    timings = {kind: [] for kind in kinds}
+    answers = {kind: set() for kind in kinds}
+    for attempt in range(7):
+        for index in range(3):
+            for kind, emails in kinds.items():
+                started = time.perf_counter()
+                status, body = call(server.url, API + "accounts:signInWithPassword" + key,
+                                    {"email": emails[index], "password": "wrong-guess"})
+                elapsed = time.perf_counter() - started
+                answers[kind].add((attempt < 5, status, body["error"]["message"].split(" ")[0]))
+                if attempt < 5:
+                    timings[kind].append(elapsed)
+    expected = {(True, 400, "INVALID_LOGIN_CREDENTIALS"), (False, 400, "TOO_MANY_ATTEMPTS_TRY_LATER")}
+    assert all(found == expected for found in answers.values()), answers
+    medians = {kind: sorted(values)[len(values) // 2] for kind, values in timings.items()}
+    # The leak was ~3 ms against ~38 ms: each kind must take at least half of the slowest.
+    assert min(medians.values()) >= 0.5 * max(medians.values()), medians
+
+
+def test_a_wrong_password_racing_the_accounts_deletion_is_never_a_server_error(served):
+    server = served()
+    statuses = []
+    for round_ in range(10):
+        email = f"racer{round_}@example.com"
+        status, account = call(server.url, API + "accounts:signUp?key=k", {"email": email, "password": "secret-1"})
+        assert status == 200
+        guesses = [threading.Thread(target=lambda: statuses.append(call(
+            server.url, API + "accounts:signInWithPassword?key=k", {"email": email, "password": "wrong-guess"})[0])) for _ in range(3)]
+        for guess in guesses:
+            guess.start()
+        time.sleep(0.005 * (round_ % 4))
+        statuses.append(call(server.url, API + "accounts:delete?key=k", {"idToken": account["idToken"]})[0])
+        for guess in guesses:
+            guess.join(30)
+    assert [status for status in statuses if status >= 500] == []
