@@ -273,3 +273,27 @@ def test_a_wrong_password_racing_the_accounts_deletion_is_never_a_server_error(s
         for guess in guesses:
             guess.join(30)
     assert [status for status in statuses if status >= 500] == []
+
+
+def test_a_read_only_identity_database_is_named_as_such():
+    # Root writes to any file: as root, the server runs as nobody for this test.
+    as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.getuid() == 0 else []
+    if as_user and not shutil.which("setpriv"):
+        pytest.skip("needs setpriv (util-linux) to drop root")
+    root = tempfile.mkdtemp(prefix="authdeck-ro-")
+    try:
+        os.chmod(root, 0o777)
+        data = os.path.join(root, "data")
+        first = subprocess.Popen([*as_user, authdeck_binary(), "serve", "--port", "0", "--data", data],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert "listening on" in first.stdout.readline()
+        first.terminate()
+        assert first.wait(10) == 0
+        database = os.path.join(data, "identity.sqlite")
+        os.chmod(database, 0o400)
+        process = subprocess.run([*as_user, authdeck_binary(), "serve", "--port", "0", "--data", data],
+                                 capture_output=True, text=True, timeout=20)
+        assert process.returncode != 0
+        assert f"The account database {database} cannot be opened for reading and writing" in process.stderr
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
