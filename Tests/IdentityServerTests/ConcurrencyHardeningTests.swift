@@ -6,7 +6,7 @@ import Testing
 
 /// Concurrent clients over HTTP: lock-out counting that cannot be outrun, no 5xx when a sign-in races
 /// the account's deletion, and two backends (two serves, a console beside a serve) on one directory.
-@Suite("authdeck serve: concurrent clients", .timeLimit(.minutes(2)))
+@Suite("authdeck serve: concurrent clients", .timeLimit(.minutes(5)))
 struct ConcurrencyHardeningTests {
     private static func statuses(_ count: Int, _ call: @escaping @Sendable () async throws -> Void) async -> [String] {
         await withTaskGroup(of: String.self) { group in
