@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import Logging
 import Synchronization
 
@@ -18,7 +17,10 @@ public final class EffectRunner: Sendable {
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
     /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
-    let conflictProbe = Mutex<ConflictProbe?>(nil)
+    private let conflictProbe = Mutex<ConflictProbe?>(nil)
+    /// Effects wait here and run one at a time, in the order the model asked for them: a cart's
+    /// add then remove, a link after the cart move it follows, arrive in that order.
+    private let queue: AsyncStream<ConsoleEffect>.Continuation
 
     public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil, logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
@@ -28,7 +30,18 @@ public final class EffectRunner: Sendable {
         self.simulatedIdentityOwner = simulatedIdentityOwner
         self.logger = logger
         self.send = send
+        let (effects, queue) = AsyncStream<ConsoleEffect>.makeStream()
+        self.queue = queue
+        // Ends with the runner: its continuation goes, the stream finishes.
+        Task { [weak self] in
+            for await effect in effects {
+                guard let self else { return }
+                if let event = await perform(effect) { send(event) }
+            }
+        }
     }
+
+    deinit { queue.finish() }
 
     /// Forwards auth-state changes and new backend exchanges as events for as long as the app runs.
     public func observe() {
@@ -37,23 +50,19 @@ public final class EffectRunner: Sendable {
         Task {
             for await user in await auth.authStateChanges() {
                 var summary: TokenSummary?
-                if user != nil, let result = try? await auth.idTokenResult() {
-                    summary = TokenSummary(claims: result.claims, shortToken: Redaction.shorten(result.token, keep: 16))
-                }
+                if user != nil, let result = try? await auth.idTokenResult() { summary = TokenSummary(result) }
                 send(.authStateChanged(user, summary))
             }
         }
-        let log = auth.backend.exchanges
         Task {
-            await log.observe { entries in send(.exchangesChanged(entries.map(InspectorEntry.init))) }
+            await auth.observeExchanges { entries in send(.exchangesChanged(entries)) }
         }
     }
 
+    /// Queues `effect` behind those not yet done; its outcome comes back through `send`.
     public func run(_ effect: ConsoleEffect) {
         logger.info("effect", metadata: ["effect": "\(Self.name(of: effect))"])
-        Task { [self] in
-            if let event = await perform(effect) { send(event) }
-        }
+        queue.yield(effect)
     }
 
     func perform(_ effect: ConsoleEffect) async -> ConsoleEvent? {
@@ -111,15 +120,15 @@ public final class EffectRunner: Sendable {
             return .verification(await perform(effect))
         case let .mergeCart(source, target):
             return cartEvent(target) { try self.cart.merge(from: source, into: target) }
-        case .loadProviderDirectory, .addSimulatedIdentity, .authorize, .inspectConflictAccount, .mergeAccounts:
-            return await performFederated(effect)
+        case let .federated(effect):
+            return .federated(await perform(effect))
         case .quit:
             return nil
         }
     }
 
-    private func performFederated(_ effect: ConsoleEffect) async -> ConsoleEvent? {
-        let providers = SimulatedIdentityProviders(backend: auth.backend, ownerSecret: simulatedIdentityOwner)
+    func perform(_ effect: FederatedEffect) async -> FederatedEvent {
+        let providers = auth.simulatedIdentityProviders(ownerSecret: simulatedIdentityOwner)
         switch effect {
         case let .loadProviderDirectory(providerID):
             return .providerDirectoryLoaded(providerID: providerID, await result { try await providers.directory(for: providerID) })
@@ -134,7 +143,7 @@ public final class EffectRunner: Sendable {
             })
         case let .inspectConflictAccount(credential):
             // A second Auth on the same backend, with nothing persisted: the operator's session stays as it is.
-            let probe = Auth(backend: auth.backend)
+            let probe = auth.sessionless()
             let outcome = await result { try await probe.signIn(with: credential) }
             conflictProbe.withLock { $0 = ConflictProbe(auth: probe, outcome: outcome) }
             return .conflictAccountLoaded(await result {
@@ -143,25 +152,19 @@ public final class EffectRunner: Sendable {
             })
         case let .mergeAccounts(plan):
             return .mergeFinished(await merge(plan) { try await self.signInToConflictAccount(plan) })
-        default:
-            return nil
         }
     }
 
-    /// The merge's sign-in: the preview's own. Its credential (a `pendingToken`) signs in only once, so
-    /// the console takes over the preview's session, or gets the preview's second-factor challenge.
+    /// The merge's sign-in is the preview's: its credential (a `pendingToken`) signs in only once.
+    /// The console takes over the preview's session, or gets its second-factor challenge, which the
+    /// console's own resolver finishes.
     private func signInToConflictAccount(_ plan: MergePlan) async throws -> AuthDataResult {
-        guard let probe = conflictProbe.withLock({ $0 }) else { return try await auth.signIn(with: plan.credential) }
+        guard let probe = conflictProbe.withLock({ probe in defer { probe = nil }; return probe }) else {
+            return try await auth.signIn(with: plan.credential)
+        }
         let signedIn = try probe.outcome.get()
-        try await adoptConflictProbe()
-        return signedIn
-    }
-
-    /// After the preview's sign-in has completed (with its second factor, if any): its session becomes the console's.
-    func adoptConflictProbe() async throws {
-        guard let probe = conflictProbe.withLock({ $0 }), await probe.auth.currentUser != nil else { return }
         try await auth.updateCurrentUser(from: probe.auth)
-        conflictProbe.withLock { $0 = nil }
+        return signedIn
     }
 
     /// Signs in first (if that fails, or stops at a second factor, nothing has changed), then moves
