@@ -28,7 +28,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         self.signer = try TokenSigner(keyPath: directory.signingKeyPath, certificatePath: directory.signingCertificatePath)
         self.providerKeys = SimulatedProviderKeys(directory: directory.identityProviderKeysDirectory)
         self.serviceAccountPath = directory.serviceAccountPath
-        self.serviceAccount = ServiceAccountSlot(path: directory.serviceAccountPath, projectId: configuration.projectId)
+        self.serviceAccount = ServiceAccountSlot(path: directory.serviceAccountPath, projectId: store.projectId)
         _ = try purgeExpiredAnonymousUsers()
     }
 

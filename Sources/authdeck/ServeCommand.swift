@@ -66,7 +66,6 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = EmbeddedBackendConfiguration()
         if let project { configuration.projectId = project }
         configuration.adminToken = token
-        configuration.listensBeyondLoopback = !IdentityServer.isLoopback(host)
         let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
         // The key an app's server signs custom tokens with; on a shared server only those are accepted.
         let serviceAccountFile: URL
