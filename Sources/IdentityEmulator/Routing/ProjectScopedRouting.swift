@@ -106,7 +106,7 @@ extension EmbeddedBackend {
     }
 
     /// One data directory serves one project; any other project id is not here.
-    private func requireServedProject(_ requested: String) throws {
-        guard requested == projectId else { throw BackendFailure.projectNotFound(requested, served: projectId) }
+    func requireServedProject(_ requested: String) throws {
+        guard requested == projectId else { throw BackendFailure.otherProject(requested, served: projectId) }
     }
 }
