@@ -8,10 +8,10 @@ import TerminalUI
 /// Wires the pieces together: terminal events and effect results go into the model, the
 /// model's effects go to the runner, and every batch of events ends with one frame.
 public enum ConsoleApp {
-    public static func run(terminal: Terminal, auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, backendName: String,
-                           logger: Logger) throws {
+    public static func run(terminal: Terminal, auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil,
+                           audience: ConsoleAudience = .everyone, backendName: String, logger: Logger) throws {
         let mailbox = Mailbox(waker: terminal.waker)
-        let runner = EffectRunner(auth: auth, cart: cart, outbox: outbox, logger: logger, send: mailbox.post)
+        let runner = EffectRunner(auth: auth, cart: cart, outbox: outbox, audience: audience, logger: logger, send: mailbox.post)
         var (model, effects) = ConsoleModel.start(backendName: backendName)
         runner.observe()
         effects.forEach(runner.run)

@@ -35,6 +35,7 @@ extension EffectRunner {
         case let .linkPhone(credential):
             return .phoneLinkFinished(await result { try await self.auth.link(with: .phone(credential)) })
         case let .startPhoneEnrollment(phone):
+            control.enrolling(phoneNumber: phone)
             return .codeSent(await result {
                 let session = try await self.auth.multiFactor.session()
                 return try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(phone, multiFactorSession: session)
@@ -61,7 +62,9 @@ extension EffectRunner {
         guard let outbox else { throw AuthError(.operationNotAllowed, serverMessage: "this backend has no outbox") }
         async let emails = outbox.oobCodes()
         async let texts = outbox.verificationCodes()
-        return Outbox(
+        // The signed-in user is counted even if its auth-state event has not arrived yet.
+        control.adopt(await auth.currentUser)
+        return control.filter(Outbox(
             emails: try await emails.reversed().map { code in
                 let action: Outbox.Email.Action = switch code.requestType {
                 case "VERIFY_EMAIL": .verifyEmail
@@ -70,6 +73,6 @@ extension EffectRunner {
                 }
                 return Outbox.Email(to: code.email, action: action, oobCode: code.oobCode, link: code.oobLink)
             },
-            texts: try await texts.reversed().map { Outbox.TextMessage(to: $0.phoneNumber, code: $0.code, verificationID: $0.sessionInfo) })
+            texts: try await texts.reversed().map { Outbox.TextMessage(to: $0.phoneNumber, code: $0.code, verificationID: $0.sessionInfo) }))
     }
 }

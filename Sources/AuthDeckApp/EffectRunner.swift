@@ -12,14 +12,17 @@ public final class EffectRunner: Sendable {
     private let cart: CartStore
     /// The emulator's outboxes; nil where the backend has none (a real Firebase project).
     let outbox: AuthEmulatorOutbox?
+    /// What of the outbox this session may read.
+    let control: SessionControl
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
 
-    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, logger: Logger,
+    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, audience: ConsoleAudience = .everyone, logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
         self.auth = auth
         self.cart = cart
         self.outbox = outbox
+        self.control = SessionControl(audience: audience)
         self.logger = logger
         self.send = send
     }
@@ -28,8 +31,10 @@ public final class EffectRunner: Sendable {
     public func observe() {
         let auth = auth
         let send = send
+        let control = control
         Task {
             for await user in await auth.authStateChanges() {
+                control.adopt(user)
                 var summary: TokenSummary?
                 if user != nil, let result = try? await auth.idTokenResult() {
                     summary = TokenSummary(claims: result.claims, shortToken: Redaction.shorten(result.token, keep: 16))
