@@ -138,6 +138,9 @@ final class ConsoleSession: ChannelInboundHandler {
         var variables = launcher.environment
         for (name, value) in environment { variables[name] = value }
         variables["TERM"] = Self.knownTerminal(term) ? term : "xterm-256color"
+        // A client that sends no locale (OpenSSH sends one only with SendEnv) most likely has a
+        // UTF-8 terminal all the same; without this, curses would fall back to ASCII.
+        if !["LANG", "LC_ALL", "LC_CTYPE"].contains(where: { environment[$0] != nil }) { variables["LANG"] = "C.UTF-8" }
         let childEnvironment = variables
         let executable = launcher.executable
         let arguments = launcher.arguments(role)
@@ -237,7 +240,10 @@ final class ConsoleSession: ChannelInboundHandler {
     fileprivate func consoleWritabilityChanged(_ writable: Bool) {
         // The console reads slower than the visitor pastes: stop reading the SSH channel, so its
         // window fills and the client waits, instead of buffering megabytes here.
-        _ = context?.channel.setOption(ChannelOptions.autoRead, value: writable)
+        guard let channel = context?.channel else { return }
+        _ = channel.setOption(ChannelOptions.autoRead, value: writable)
+        // An SSH child channel does not start reading again by itself when autoRead comes back.
+        if writable { channel.read() }
     }
 
     fileprivate func consoleOutputClosed() {
@@ -289,7 +295,10 @@ final class ConsoleSession: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        _ = console?.setOption(ChannelOptions.autoRead, value: context.channel.isWritable)
+        if let console {
+            _ = console.setOption(ChannelOptions.autoRead, value: context.channel.isWritable)
+            if context.channel.isWritable { console.read() }
+        }
         context.fireChannelWritabilityChanged()
     }
 
