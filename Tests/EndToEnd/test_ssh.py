@@ -380,3 +380,39 @@ def test_window_change_flood_and_a_megabyte_paste(ssh_server, console):
         raw.close()
     assert server.process.poll() is None
     assert "xxxxxxxx" not in server.log()
+
+
+def test_a_visitor_reads_only_messages_for_what_their_session_controls(ssh_server, console, keys):
+    from test_multi_factor import choose_method, create_account
+
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators])
+    owner = console(command=server.client(), width=80, height=24)
+    create_account(owner, "bo@example.com", "hunter22")
+
+    def ask_for_reset(c):
+        choose_method(c, "Reset a forgotten password")
+        c.wait_for("Reset a forgotten password")
+        c.type("bo@example.com")
+        c.keys("Enter")
+        c.wait_for("reset email is in the outbox")
+        c.keys("m")
+        c.wait_for("Messages: the backend's outbox")
+        time.sleep(1)
+
+    # Someone else asks for bo's reset link: it is sent, and shown to nobody but who controls bo.
+    intruder = console(command=server.client(), width=80, height=24)
+    ask_for_reset(intruder)
+    assert "Reset your password" not in intruder.screen() and "bo@example.com" not in intruder.screen()
+
+    presenter = console(command=server.client("alice", key=keys["operator"]), width=80, height=24)
+    presenter.wait_for("Choose a sign-in method", timeout=20)
+    presenter.keys("m")
+    presenter.wait_for("Reset your password")
+
+    owner.keys("o")
+    owner.wait_for("Signed out")
+    ask_for_reset(owner)
+    owner.wait_for("Reset your password")
+    shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
