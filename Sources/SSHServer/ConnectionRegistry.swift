@@ -8,10 +8,13 @@ final class ConnectionRegistry: Sendable {
         case admitted
         case full
         case tooManyFromAddress
+        /// So many are already being told "full" that this one is closed without a word.
+        case dropped
     }
 
     private struct State {
         var total = 0
+        var refusing = 0
         var perAddress: [String: Int] = [:]
         var consoles: Set<Int32> = []
     }
@@ -24,8 +27,15 @@ final class ConnectionRegistry: Sendable {
     /// Admits the connection (then `release` must follow) or says why not.
     func admit(address: String) -> Admission {
         state.withLock { state in
-            if state.total >= limits.maxSessions { return .full }
-            if state.perAddress[address, default: 0] >= limits.maxSessionsPerAddress { return .tooManyFromAddress }
+            let refusal: Admission? = if state.total >= limits.maxSessions { .full }
+                else if state.perAddress[address, default: 0] >= limits.maxSessionsPerAddress { .tooManyFromAddress }
+                else { nil }
+            if let refusal {
+                // Telling costs a handshake each; a flood of the turned-away must not cost more.
+                guard state.refusing < limits.maxSessions else { return .dropped }
+                state.refusing += 1
+                return refusal
+            }
             state.total += 1
             state.perAddress[address, default: 0] += 1
             return .admitted
@@ -39,6 +49,8 @@ final class ConnectionRegistry: Sendable {
             state.perAddress[address] = left > 0 ? left : nil
         }
     }
+
+    func refusalEnded() { state.withLock { $0.refusing -= 1 } }
 
     var openConnections: Int { state.withLock { $0.total } }
 

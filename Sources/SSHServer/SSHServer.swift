@@ -59,7 +59,11 @@ public final class SSHServer: Sendable {
             sessionHandler = {
                 ConsoleSession(identity: identity, launcher: settings.launcher, limits: settings.limits, registry: registry, logger: logger)
             }
+        case .dropped:
+            channel.close(promise: nil)
+            return
         case .full, .tooManyFromAddress:
+            channel.closeFuture.whenComplete { _ in registry.refusalEnded() }
             let message = admission == .full
                 ? "AuthDeck is full (\(settings.limits.maxSessions) sessions); try again later."
                 : "AuthDeck: too many sessions from your address (\(settings.limits.maxSessionsPerAddress)); close one and try again."

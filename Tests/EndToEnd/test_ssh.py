@@ -416,3 +416,42 @@ def test_a_visitor_reads_only_messages_for_what_their_session_controls(ssh_serve
     ask_for_reset(owner)
     owner.wait_for("Reset your password")
     shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
+
+
+def test_stopping_the_server_hangs_up_every_console(ssh_server, console):
+    server = ssh_server()
+    c = console(command=server.client())
+    c.wait_for("Choose a sign-in method", timeout=20)
+    consoles = server.consoles()
+    assert len(consoles) == 1
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(15) == 0
+    c.wait_exit(timeout=10)
+    for pid in consoles:
+        wait_until(lambda: not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z", 5,
+                   "a console outlived the server")
+
+
+def test_a_flood_of_turned_away_connections_is_dropped_unheard(ssh_server, console):
+    server = ssh_server(["--max-sessions", "1"])
+    c = console(command=server.client())
+    c.wait_for("Choose a sign-in method", timeout=20)
+    # Being told "full" takes a handshake; while one such is under way, the next is just closed.
+    being_told = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    assert being_told.recv(100).startswith(b"SSH-2.0-")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as dropped:
+        dropped.settimeout(10)
+        try:
+            assert dropped.recv(100) == b""
+        except ConnectionResetError:
+            pass
+    being_told.close()
+    # Once that one has gone (the server notices the close at once, or nearly), the next is told again.
+    for _ in range(10):
+        told = subprocess.run(server.client(extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+        if "full" in told.stderr + told.stdout:
+            break
+        time.sleep(0.3)
+    assert "full" in told.stderr + told.stdout
+    c.keys("Enter")
+    c.wait_for(UID)
