@@ -86,7 +86,7 @@ public final class SSHServer: Sendable {
                     try child.pipeline.syncOperations.addHandler(sessionHandler())
                 }
             })
-        try channel.pipeline.syncOperations.addHandlers([ssh, CloseOnError()])
+        try channel.pipeline.syncOperations.addHandlers([ssh, CloseOnError(logger: logger)])
 
         // Handshake, authentication and the session's start must fit in the login time; this
         // also ends connections that authenticate and then only ask for forwarding (-N -L).
@@ -97,11 +97,19 @@ public final class SSHServer: Sendable {
     }
 }
 
-/// Garbage instead of a handshake, a protocol error, a reset: close this connection, quietly.
+/// Garbage instead of a handshake, a protocol error, a reset: close this connection (the others
+/// go on), with a line in the log.
 private final class CloseOnError: ChannelInboundHandler, Sendable {
     typealias InboundIn = Any
 
+    let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        logger.info("ssh connection closed on an error", metadata: [
+            "address": "\(context.channel.remoteAddress?.ipAddress ?? "?")", "error": "\(String(describing: error).prefix(200))",
+        ])
         context.close(promise: nil)
     }
 }

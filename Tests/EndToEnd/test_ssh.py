@@ -180,6 +180,12 @@ def test_forwarding_is_refused(ssh_server):
     assert remote.returncode != 0
     assert "forwarding failed" in remote.stderr
 
+    # -X: swift-nio-ssh 0.15.1 cannot parse an x11-req (apple/swift-nio-ssh#221) and closes the
+    # connection: no X11 either way, and the server goes on.
+    x11 = subprocess.run(server.client(extra=["-X", "-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                         timeout=30, env=dict(os.environ, DISPLAY=":99"))
+    assert x11.returncode == 255 and "closed by remote host" in x11.stderr
+
     # -L: the tunnel's channel is refused, nothing crosses it, and a connection with no session ends.
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
