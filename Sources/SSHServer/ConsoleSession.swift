@@ -220,10 +220,11 @@ final class ConsoleSession: ChannelInboundHandler {
             let idle = NIODeadline.now() - lastInput
             if idle >= limits.idleTimeout {
                 end(notice: "AuthDeck: this session was closed after \(Self.describe(limits.idleTimeout)) without input.")
-            } else if case .running = phase {
-                scheduleIdleCheck(in: limits.idleTimeout - idle)
-            } else if case .starting = phase {
-                scheduleIdleCheck(in: limits.idleTimeout - idle)
+            } else {
+                switch phase {
+                case .starting, .running: scheduleIdleCheck(in: limits.idleTimeout - idle)
+                case .setUp, .finished: break
+                }
             }
         }
     }
