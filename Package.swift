@@ -108,7 +108,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
-            "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "AppData", "IdentityToolkit",
+            "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "IdentityTestSupport", "AppData",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),
