@@ -11,6 +11,6 @@ struct AuthDeck: AsyncParsableCommand {
             The console's options (--emulator, --project, --api-key, --data, …): `authdeck help console`.
             """,
         version: "0.1.0",
-        subcommands: [AuthDeckCommand.self, ServeCommand.self],
+        subcommands: [AuthDeckCommand.self, ServeCommand.self, SSHCommand.self],
         defaultSubcommand: AuthDeckCommand.self)
 }
