@@ -83,8 +83,10 @@ public struct ExportedUser: Codable, Sendable, Equatable {
             } })
     }
 
+    /// Standard base64 with its padding, as `firebase auth:export` writes it (the API sends web-safe, maybe unpadded).
     static func standardBase64(_ text: String) -> String {
-        text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        return standard + String(repeating: "=", count: (4 - standard.count % 4) % 4)
     }
 
     static func webSafeBase64(_ text: String) -> String {

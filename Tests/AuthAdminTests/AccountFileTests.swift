@@ -104,6 +104,9 @@ struct AccountFileTests {
         try await withAdmin(transport) { admin, served in
             let read = AccountFileReader.read(try Data(contentsOf: URL(fileURLWithPath: file)), format: format)
             #expect(read.problems.isEmpty)
+            // Standard, padded base64, as firebase auth:export writes it.
+            #expect(read.users.filter { $0.user.passwordHash.flatMap { Data(base64Encoded: $0) } != nil }.count == 25)
+            #expect(read.users.filter { $0.user.salt.flatMap { Data(base64Encoded: $0) } != nil }.count == 25)
             #expect(try await admin.importUsers(read.users, hash: hash).isEmpty)
             #expect(try await admin.page(filter: .none, sort: AccountSort(), offset: 0, limit: 50).totalCount == 26)
             #expect(try await admin.user(uid: "u-3").displayName == "Comma, Name")
