@@ -215,27 +215,31 @@ public enum AccountFileReader {
     }
 
     private static func readJSON(_ data: Data) -> (users: [(line: Int, user: ExportedUser)], problems: [AccountFileProblem]) {
-        struct File: Decodable { var users: [JSONValue]? }
+        /// One element of `users`, decoded on its own so that a bad one is a problem, not the end.
+        struct Entry: Decodable {
+            let result: Result<ExportedUser, any Error>
+            init(from decoder: any Decoder) throws { result = Result { try ExportedUser(from: decoder) } }
+        }
+        struct File: Decodable { var users: [Entry]? }
         guard let file = try? JSONDecoder().decode(File.self, from: data), let users = file.users else {
             return ([], [.init(line: 1, uid: nil, reason: "not a JSON file with a \"users\" list")])
         }
         let lines = userStartLines(data)
         var records: [(line: Int, user: ExportedUser)] = []
         var problems: [AccountFileProblem] = []
-        for (index, value) in users.enumerated() {
+        for (index, entry) in users.enumerated() {
             let line = index < lines.count ? lines[index] : 1
-            do {
-                let json = try JSONEncoder().encode(value)
-                let user = try JSONDecoder().decode(ExportedUser.self, from: json)
-                guard !user.localId.isEmpty else { throw AccountFileProblem(line: line, uid: nil, reason: "localId is empty") }
+            switch entry.result {
+            case let .success(user) where user.localId.isEmpty:
+                problems.append(.init(line: line, uid: nil, reason: "localId is empty"))
+            case let .success(user):
                 records.append((line, user))
-            } catch let problem as AccountFileProblem {
-                problems.append(problem)
-            } catch let DecodingError.keyNotFound(key, _) {
+            case let .failure(DecodingError.keyNotFound(key, _)):
                 problems.append(.init(line: line, uid: nil, reason: "\(key.stringValue) is missing"))
-            } catch let DecodingError.typeMismatch(_, context) {
-                problems.append(.init(line: line, uid: nil, reason: "\(context.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"))
-            } catch {
+            case let .failure(DecodingError.typeMismatch(_, context)):
+                let path = context.codingPath.dropFirst(2).map(\.stringValue).joined(separator: ".")
+                problems.append(.init(line: line, uid: nil, reason: "\(path) has the wrong type"))
+            case .failure:
                 problems.append(.init(line: line, uid: nil, reason: "not a user record"))
             }
         }
