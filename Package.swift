@@ -107,7 +107,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
-            "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "AppData", "IdentityToolkit",
+            "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "IdentityTestSupport", "AppData",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),
