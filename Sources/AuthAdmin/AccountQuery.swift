@@ -77,7 +77,8 @@ public struct AccountSort: Sendable, Equatable {
         self.descending = descending
     }
 
-    /// The order the client applies when the backend cannot sort; the uid breaks ties as in SQL.
+    /// The order the client applies when the backend cannot sort; the uid breaks ties (the backend
+    /// breaks them by the order accounts were stored).
     func areInIncreasingOrder(_ a: UserRecord, _ b: UserRecord) -> Bool {
         descending ? Self.ascending(field, b, a) : Self.ascending(field, a, b)
     }

@@ -73,7 +73,8 @@ private func keyFile(tokenURI: String, key: _RSA.Signing.PrivateKey) throws -> D
     ])
 }
 
-@Suite(.timeLimit(.minutes(1)))
+// Generous: under a parallel suite the cooperative pool is shared with scrypt-heavy tests.
+@Suite(.timeLimit(.minutes(3)))
 struct ServiceAccountCredentialTests {
     @Test func theAssertionVerifiesWithThePublicKeyAndCarriesGooglesClaims() async throws {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)

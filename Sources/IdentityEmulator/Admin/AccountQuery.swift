@@ -78,8 +78,9 @@ extension EmbeddedBackend {
         }
         let condition = try Self.condition(body)
         if countOnly { return ("SELECT COUNT(*) FROM user" + condition.sql, condition.arguments) }
-        // The uid breaks ties, so that pages neither repeat nor skip accounts.
-        let ordering = sortColumn == "localId" ? "localId \(direction)" : "\(sortColumn) \(direction), localId \(direction)"
+        // The rowid breaks ties, so that pages neither repeat nor skip accounts: every index holds
+        // it, so SQLite walks the sort column's index without sorting the rows an offset skips.
+        let ordering = sortColumn == "localId" ? "localId \(direction)" : "\(sortColumn) \(direction), rowid \(direction)"
         var arguments = condition.arguments
         arguments += [limit, offset]
         return ("SELECT * FROM user" + condition.sql + " ORDER BY \(ordering) LIMIT ? OFFSET ?", arguments)

@@ -45,7 +45,7 @@ import Testing
         #expect(try await ids(harness, sortBy: .userId, order: .descending) == ["u-dan", "u-cat", "u-bob", "u-ann", "anon-old", "anon-new"])
         #expect(try await ids(harness, sortBy: .createdAt) == ["anon-old", "u-ann", "u-bob", "u-cat", "anon-new", "u-dan"])
         #expect(try await ids(harness, sortBy: .createdAt, order: .descending) == ["u-dan", "anon-new", "u-cat", "u-bob", "u-ann", "anon-old"])
-        // Accounts without the field come first ascending (SQLite's NULL order), tied by uid.
+        // Accounts without the field come first ascending (SQLite's NULL order), ties in the order the accounts were stored.
         #expect(try await ids(harness, sortBy: .lastLoginAt, order: .descending).prefix(2) == ["u-ann", "u-cat"])
         #expect(try await ids(harness, sortBy: .userEmail, order: .descending).prefix(3) == ["u-bob", "u-dan", "u-ann"])
         #expect(try await ids(harness, sortBy: .name, order: .descending).prefix(2) == ["u-bob", "u-ann"])
@@ -145,6 +145,11 @@ import Testing
         #expect(prefix.contains("MULTI-INDEX OR") && prefix.contains("phoneNumber>?"), "\(prefix)")
         let lastLogin = try plan(#"{"sortBy": "LAST_LOGIN_AT", "order": "DESC", "limit": "50"}"#)
         #expect(lastLogin.contains("user_lastLoginAt"), "\(lastLogin)")
+        // A deep page walks an index: no sort of the rows the offset skips.
+        for sortBy in ["CREATED_AT", "LAST_LOGIN_AT", "USER_EMAIL", "NAME", "USER_ID"] {
+            let deep = try plan(#"{"sortBy": "\#(sortBy)", "order": "DESC", "limit": "50", "offset": "900000"}"#)
+            #expect(!deep.contains("TEMP B-TREE"), "\(sortBy): \(deep)")
+        }
         let anonymous = try plan(#"{"authdeckFilter": {"anonymous": true}}"#, countOnly: true)
         #expect(anonymous.contains("user_anonymous"), "\(anonymous)")
         let oldAnonymous = try plan(#"{"sortBy": "CREATED_AT", "authdeckFilter": {"anonymous": true, "createdBefore": "5"}}"#)
