@@ -110,7 +110,7 @@ let package = Package(
             "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "IdentityTestSupport", "AppData",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-        ], exclude: ["__Snapshots__"]),
+        ], exclude: ["Console/__Snapshots__", "Federated/__Snapshots__", "Verification/__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]
 )
