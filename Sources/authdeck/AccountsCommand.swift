@@ -50,7 +50,7 @@ struct AccountsCommand: AsyncParsableCommand {
                 let token = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "owner"
                 let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck",
                                               administrator: StaticAdministratorCredential(token: token))
-                let projectId = environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration().projectId
+                let projectId = environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
                 return try await finally({
                     let capability = try await AccountAdmin.detectCapability(of: transport, projectId: projectId)
                     return try await body(AccountAdmin(backend: transport, projectId: projectId, capability: capability))
