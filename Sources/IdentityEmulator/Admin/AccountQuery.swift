@@ -166,14 +166,6 @@ extension EmbeddedBackend {
         }
     }
 
-    /// `GET /v2/projects/{projectId}/config`: the password-hash parameters, as Google shows them.
-    func projectConfig() -> ProjectConfig {
-        let scrypt = store.scrypt
-        return ProjectConfig(name: "projects/\(projectId)/config", signIn: .init(hashConfig: .init(
-            algorithm: "SCRYPT", signerKey: scrypt.signerKey.base64EncodedString(),
-            saltSeparator: scrypt.saltSeparator.base64EncodedString(), rounds: scrypt.rounds, memoryCost: scrypt.memCost)))
-    }
-
     /// A transport whose administrator requests carry this backend's administrator credential
     /// (its admin token, else the emulator's `owner`): the operator's console on its own data.
     public func administratorTransport(exchanges: ExchangeLog = ExchangeLog()) -> InProcessTransport {
