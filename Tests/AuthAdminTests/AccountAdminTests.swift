@@ -43,7 +43,7 @@ struct AccountAdminTests {
         clock.advance(days: 1)
         // A second factor, as the Admin SDK sets one.
         let update = AdminUpdateRequest(projectId: admin.projectId, localId: "u-dan",
-                                        mfa: .init(enrollments: [AdminMfaEnrollment(mfaEnrollmentId: nil, displayName: "work", phoneInfo: "+15555550999")]))
+                                        mfa: .init(enrollments: [AdminMfaEnrollment(mfaEnrollmentId: "work-phone", displayName: "work", phoneInfo: "+15555550999")]))
         _ = try await served.makeAdministratorTransport().call(update)
     }
 

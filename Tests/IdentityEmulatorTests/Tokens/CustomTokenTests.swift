@@ -172,11 +172,15 @@ struct CustomTokenTests {
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
 
-        // The next start reads the same key; a file of another project is refused, untouched.
+        // The next start reads the same key; a file of another project (copied into its data) is refused, untouched.
         let reopened = try harness.reopened()
         #expect(try reopened.serviceAccountJSON()["private_key_id"] as? String == account["private_key_id"] as? String)
-        let other = try harness.reopened(configuration: .init(projectId: "other-project"))
-        #expect(throws: EmbeddedBackendError.serviceAccountOfAnotherProject(path, "authdeck-local")) { try other.backend.prepareServiceAccount() }
+        let elsewhere = try Harness(configuration: .init(projectId: "other-project"))
+        defer { elsewhere.remove() }
+        let copied = elsewhere.directory.appendingPathComponent("service-account.json").path
+        try? FileManager.default.removeItem(atPath: copied)
+        try FileManager.default.copyItem(atPath: path, toPath: copied)
+        #expect(throws: EmbeddedBackendError.serviceAccountOfAnotherProject(copied, "authdeck-local")) { try elsewhere.backend.prepareServiceAccount() }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         try Data("junk".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: EmbeddedBackendError.unreadableServiceAccount(path)) { try harness.reopened().backend.prepareServiceAccount() }
