@@ -70,7 +70,7 @@ let package = Package(
         ], exclude: ["__Snapshots__"]),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit"]),
         .testTarget(name: "IdentityEmulatorTests", dependencies: [
-            "IdentityEmulator", "IdentityToolkit",
+            "IdentityEmulator", "IdentityToolkit", "IdentityTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),

@@ -12,7 +12,7 @@ struct ConsoleKeysTests {
         var store = FlowStore(Fixtures.signedIn(user))
         store.send(.key(.character("a"))) { $0.screen = .addCartItem(AddCartItem(field: TextField(maxLength: CartStore.maximumNameLength))) }
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Type the item's name, or press esc.") }
-        store.type("apple")
+        store.type("apple") { $0.screen = .addCartItem(AddCartItem(field: TextField(text: "apple", maxLength: CartStore.maximumNameLength))) }
         var focus = AccountFocus()
         focus.pane = .cart
         store.send(.key(.enter), effects: [.addToCart(uid: user.uid, name: "apple")]) { $0.screen = .account(focus) }

@@ -8,12 +8,6 @@ import TerminalUI
 /// The second-factor, phone, password-reset and outbox screens at 80×24, as text.
 @Suite("Screen snapshots: second factors, phone, password reset, outbox")
 struct VerificationScreenSnapshotTests {
-    func render(_ model: ConsoleModel, size: Size = Size(width: 80, height: 24)) -> String {
-        let canvas = TextCanvas(size: size)
-        ConsoleView.draw(model, on: canvas)
-        return canvas.text
-    }
-
     static let outbox = Outbox(
         emails: [Outbox.Email(to: "ada@example.com", action: .verifyEmail, oobCode: "oobCodeOfSomeLength",
                               link: "http://localhost:9099/emulator/action?mode=verifyEmail&lang=en&oobCode=oobCodeOfSomeLength&apiKey=fake-api-key")],
