@@ -13,6 +13,7 @@ public enum ConsoleApp {
         let mailbox = Mailbox(waker: terminal.waker)
         let runner = EffectRunner(auth: auth, cart: cart, outbox: outbox, logger: logger, send: mailbox.post)
         var (model, effects) = ConsoleModel.start(backendName: backendName)
+        effects += model.handle(.resized(terminal.size))
         runner.observe()
         effects.forEach(runner.run)
         try terminal.run({ event in

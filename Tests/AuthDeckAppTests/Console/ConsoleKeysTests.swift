@@ -32,12 +32,16 @@ struct ConsoleKeysTests {
 
     @Test func ctrlCAlwaysQuitsEvenWhenBusy() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
-        model.busy = "Signing in…"
+        model.busy = "Changing the password…"
         var store = FlowStore(model)
         store.send(.key(.control("c")), effects: [.quit])
-        store.send(.key(.character("q")))
-        store.model.busy = nil
-        store.send(.key(.character("q")), effects: [.quit])
+        // Any other key waits for the answer, then acts.
+        store.send(.key(.character("q"))) { $0.typedAhead = [.character("q")] }
+        store.send(.sensitiveOperationFinished(.updatePassword("newpass1"), .success(Fixtures.passwordUser())), effects: [.quit]) {
+            $0.busy = nil
+            $0.banner = Banner(.success, "Password changed. Other sessions of this account were signed out.")
+            $0.typedAhead = []
+        }
     }
 
     @Test func helpOpensAndClosesOnEveryScreen() {

@@ -12,11 +12,13 @@ struct SignInFlowTests {
         #expect(effects == [.restoreSession])
         #expect(model.screen == .launching)
         var store = FlowStore(model)
-        store.send(.key(.character("q"))) // busy: waits
-        store.send(.sessionRestored(.success(Fixtures.anonymous)), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
+        // Typed while restoring: waits, then acts on the screen that is there.
+        store.send(.key(.character("q"))) { $0.typedAhead = [.character("q")] }
+        store.send(.sessionRestored(.success(Fixtures.anonymous)), effects: [.loadCart(uid: Fixtures.anonymous.uid), .quit]) {
             $0.busy = nil
             $0.user = Fixtures.anonymous
             $0.screen = .account(AccountFocus())
+            $0.typedAhead = []
         }
     }
 
