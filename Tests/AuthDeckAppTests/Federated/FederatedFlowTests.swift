@@ -172,6 +172,16 @@ struct FederatedFlowTests {
         guard case let .providerForm(restored) = store.model.screen else { Issue.record("not on the form"); return }
         #expect(restored.tenant.text == "contoso.com")
         #expect(restored.parameters.text == "domain_hint=contoso.com")
+        // Restored fields take edits at their end (issue 16, item 4: ctrl-u then typing used to
+        // insert before the old text, backspace did nothing).
+        for field in [restored.tenant, restored.prompt, restored.loginHint, restored.scopes, restored.parameters] {
+            #expect(field.cursor == field.text.count)
+        }
+        var edited = restored
+        edited.tenant = TextField(maxLength: 100)
+        store.send(.key(.control("u"))) { $0.screen = .providerForm(edited) }
+        edited.tenant = TextField(text: "fabrikam.com", maxLength: 100)
+        store.type("fabrikam.com") { $0.screen = .providerForm(edited) }
         store.send(.key(.escape)) {
             $0.banner = nil
             $0.screen = .signInMethods(SignInMethods(selection: 4))
