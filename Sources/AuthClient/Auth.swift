@@ -187,6 +187,18 @@ public actor Auth {
         signOutLocally()
     }
 
+    /// Firebase's `updateCurrentUser(_:)`: the user signed in on `other` (an `Auth` on the same
+    /// backend) becomes the current user here, session and all — for a credential that signs in only
+    /// once (a `pendingToken`), where signing in again is not possible.
+    @discardableResult
+    public func updateCurrentUser(from other: Auth) async throws -> User {
+        guard let adopted = await other.session else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
+        session = adopted
+        persist()
+        notify()
+        return adopted.user
+    }
+
     /// The signed-in user on an `Auth` of its own that persists nothing, as Firebase's `prevUser`
     /// stays usable after signing in to another account (the link-conflict merge deletes it then).
     public func detachedCurrentUser() -> Auth? {

@@ -14,14 +14,15 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     let actionLinkOrigin = ActionLinkOrigin()
     let logger = Logger(label: "authdeck.identity-emulator")
 
-    public var projectId: String { configuration.projectId }
+    public var projectId: String { store.projectId }
 
     public init(dataDirectory: URL, configuration: EmbeddedBackendConfiguration = .init(),
                 clock: @escaping @Sendable () -> Date = Date.init) throws {
         let directory = try DataDirectory.prepare(dataDirectory)
         self.configuration = configuration
         self.clock = clock
-        self.store = try AccountStore(path: directory.databasePath, projectId: configuration.projectId)
+        self.store = try AccountStore(path: directory.databasePath, projectId: configuration.projectId,
+                                      keysExist: FileManager.default.fileExists(atPath: directory.signingKeyPath))
         self.signer = try TokenSigner(keyPath: directory.signingKeyPath, certificatePath: directory.signingCertificatePath)
         self.providerKeys = SimulatedProviderKeys(directory: directory.identityProviderKeysDirectory)
         _ = try purgeExpiredAnonymousUsers()
@@ -80,11 +81,11 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         case SignInWithIdpRequest.endpoint.emulatorPath:
             return try encode(signInWithIdp(decode(IdpSignInBody.self, request.body)))
         case SimulatedIdpListRequest.endpoint.emulatorPath:
-            return try encode(listSimulatedIdentities(decode(SimulatedIdpListBody.self, request.body)))
+            return try encode(listSimulatedIdentities(decode(SimulatedIdpListBody.self, request.body), context: context))
         case SimulatedIdpAddIdentityRequest.endpoint.emulatorPath:
-            return try encode(addSimulatedIdentity(decode(SimulatedIdpAddIdentityBody.self, request.body)))
+            return try encode(addSimulatedIdentity(decode(SimulatedIdpAddIdentityBody.self, request.body), context: context))
         case SimulatedIdpAuthorizeRequest.endpoint.emulatorPath:
-            return try encode(authorizeAtSimulatedProvider(decode(SimulatedIdpAuthorizeBody.self, request.body)))
+            return try encode(authorizeAtSimulatedProvider(decode(SimulatedIdpAuthorizeBody.self, request.body), context: context))
         default:
             if let answer = try routeVerification(path: path, body: request.body, context: context) { return answer }
             throw BackendFailure.notFound(path)

@@ -58,6 +58,13 @@ struct AuthDeckCommand: AsyncParsableCommand {
         let logger = Logger(label: "authdeck")
 
         let choice = try backendChoice()
+        // The identity database is checked first: a damaged one stops the start before anything is created.
+        var embedded: EmbeddedBackend?
+        if choice == .embedded {
+            var configuration = EmbeddedBackendConfiguration()
+            configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
+            embedded = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
+        }
         let cart: CartStore
         do {
             cart = try CartStore(path: directory.file("appdata.sqlite").path)
@@ -69,9 +76,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
         let sessionStore = FileSessionStore(url: directory.file(choice.sessionFileName))
         switch choice {
         case .embedded:
-            var configuration = EmbeddedBackendConfiguration()
-            configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
-            let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
+            guard let backend = embedded else { return }
             let transport = backend.transport()
             try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                            outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
@@ -83,9 +88,12 @@ struct AuthDeckCommand: AsyncParsableCommand {
             let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken)
             try await withHTTPTransport(transport) { transport in
                 // The emulator's outboxes are per project; the Firebase tools name it in GCLOUD_PROJECT.
-                let projectId = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration().projectId
+                let projectId = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
+                // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
+                // at the simulated providers are its own, under a secret that lives as long as the console.
                 try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                                outbox: AuthEmulatorOutbox(backend: transport, projectId: projectId),
+                               simulatedIdentityOwner: Self.newOwnerSecret(),
                                backendName: backendName, directory: directory, logger: logger)
             }
         case let .project(_, apiKey):
@@ -97,8 +105,8 @@ struct AuthDeckCommand: AsyncParsableCommand {
         logger.info("console quit")
     }
 
-    private func runConsole(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox?, backendName: String, directory: DataDirectory,
-                            logger: Logger) throws {
+    private func runConsole(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox?, simulatedIdentityOwner: String? = nil,
+                            backendName: String, directory: DataDirectory, logger: Logger) throws {
         let terminal: Terminal
         do {
             terminal = try Terminal()
@@ -108,7 +116,14 @@ struct AuthDeckCommand: AsyncParsableCommand {
         }
         logger.info("console started", metadata: ["data": "\(directory.url.path)", "backend": "\(backendName)"])
         defer { terminal.stop() }
-        try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, backendName: backendName, logger: logger)
+        try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, simulatedIdentityOwner: simulatedIdentityOwner,
+                           backendName: backendName, logger: logger)
+    }
+
+    /// 32 random bytes as hex.
+    private static func newOwnerSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
     }
 
     /// Runs `body` and then closes the transport's connections, whether `body` threw or not.

@@ -1,13 +1,19 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
-import Synchronization
 
 /// Appends log lines to a file (mode 0600). The terminal belongs to curses, so nothing is
 /// ever logged to stdout or stderr while the console runs; secrets are never passed in.
+/// The file is opened with `O_APPEND` and each line is one write(2), so several processes on
+/// one data directory (two serves, a console beside a serve) keep every line of each other.
 struct FileLogHandler: LogHandler {
     private final class Sink: Sendable {
-        let handle: Mutex<FileHandle>
-        init(handle: FileHandle) { self.handle = Mutex(handle) }
+        let descriptor: Int32
+        init(descriptor: Int32) { self.descriptor = descriptor }
     }
 
     private let sink: Sink
@@ -16,12 +22,12 @@ struct FileLogHandler: LogHandler {
     var logLevel: Logger.Level = .info
 
     static func open(_ url: URL) throws -> @Sendable (String) -> any LogHandler {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        let descriptor = openForAppending(url.path)
+        guard descriptor >= 0 else {
+            let reason = errno == EISDIR ? "it is a directory; move it away" : String(cString: strerror(errno))
+            throw StartupError("Cannot open the log file \(url.path): \(reason).")
         }
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.seekToEnd()
-        let sink = Sink(handle: handle)
+        let sink = Sink(descriptor: descriptor)
         return { label in FileLogHandler(sink: sink, label: label) }
     }
 
@@ -39,6 +45,11 @@ struct FileLogHandler: LogHandler {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = all.keys.sorted().map { "\($0)=\(all[$0].map { "\($0)" } ?? "")" }.joined(separator: " ")
         let line = "\(Date().ISO8601Format()) \(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)\n"
-        sink.handle.withLock { try? $0.write(contentsOf: Data(line.utf8)) }
+        // One write(2) per line: with O_APPEND the kernel puts it whole at the end of the file.
+        _ = Array(line.utf8).withUnsafeBytes { write(sink.descriptor, $0.baseAddress, $0.count) }
     }
+}
+
+private func openForAppending(_ path: String) -> Int32 {
+    open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
 }

@@ -40,9 +40,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--project must be a project id: letters, digits and hyphens.")
         }
         // The variable is held to the same rule as the flag: it is what guards a reachable server.
-        if let token = resolvedAdminToken(), token.count < 16 {
-            throw ValidationError("\(adminToken == nil ? Self.adminTokenVariable : "--admin-token") must be at least 16 characters.")
+        if let token = resolvedAdminToken(), token.count < 16 || token.unicodeScalars.contains(where: Self.isBlankOrControl) {
+            throw ValidationError("\(adminToken == nil ? Self.adminTokenVariable : "--admin-token") must be at least 16 characters, without spaces or control characters.")
         }
+    }
+
+    /// Spaces would not survive an `Authorization` header, and sixteen of them guard nothing.
+    private static func isBlankOrControl(_ scalar: Unicode.Scalar) -> Bool {
+        CharacterSet.whitespacesAndNewlines.contains(scalar) || CharacterSet.controlCharacters.contains(scalar)
     }
 
     /// `--admin-token`, else `AUTHDECK_ADMIN_TOKEN` when set and not empty.

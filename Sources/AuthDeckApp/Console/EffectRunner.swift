@@ -2,6 +2,7 @@ import AppData
 import AuthClient
 import Foundation
 import Logging
+import Synchronization
 
 /// Performs the model's effects on the `Auth` actor and the app-data store, and turns each
 /// outcome into an event. It never touches the terminal: `send` queues the event and wakes
@@ -11,17 +12,22 @@ public final class EffectRunner: Sendable {
     private let cart: CartStore
     /// The emulator's outboxes; nil where the backend has none (a real Firebase project).
     let outbox: AuthEmulatorOutbox?
+    /// This console's owner secret for the simulated providers: on a shared backend, the people it adds are its own.
+    private let simulatedIdentityOwner: String?
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
+    /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
+    private let conflictProbe = Mutex<ConflictProbe?>(nil)
     /// Effects wait here and run one at a time, in the order the model asked for them: a cart's
     /// add then remove, a link after the cart move it follows, arrive in that order.
     private let queue: AsyncStream<ConsoleEffect>.Continuation
 
-    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, logger: Logger,
+    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil, logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
         self.auth = auth
         self.cart = cart
         self.outbox = outbox
+        self.simulatedIdentityOwner = simulatedIdentityOwner
         self.logger = logger
         self.send = send
         let (effects, queue) = AsyncStream<ConsoleEffect>.makeStream()
@@ -122,7 +128,7 @@ public final class EffectRunner: Sendable {
     }
 
     func perform(_ effect: FederatedEffect) async -> FederatedEvent {
-        let providers = auth.simulatedIdentityProviders
+        let providers = auth.simulatedIdentityProviders(ownerSecret: simulatedIdentityOwner)
         switch effect {
         case let .loadProviderDirectory(providerID):
             return .providerDirectoryLoaded(providerID: providerID, await result { try await providers.directory(for: providerID) })
@@ -138,14 +144,27 @@ public final class EffectRunner: Sendable {
         case let .inspectConflictAccount(credential):
             // A second Auth on the same backend, with nothing persisted: the operator's session stays as it is.
             let probe = auth.sessionless()
+            let outcome = await result { try await probe.signIn(with: credential) }
+            conflictProbe.withLock { $0 = ConflictProbe(auth: probe, outcome: outcome) }
             return .conflictAccountLoaded(await result {
-                let user = try await probe.signIn(with: credential).user
-                await probe.signOut()
+                let user = try outcome.get().user
                 return AccountSnapshot(user: user, cart: try self.cart.items(of: user.uid))
             })
         case let .mergeAccounts(plan):
-            return .mergeFinished(await merge(plan) { try await self.auth.signIn(with: plan.credential) })
+            return .mergeFinished(await merge(plan) { try await self.signInToConflictAccount(plan) })
         }
+    }
+
+    /// The merge's sign-in is the preview's: its credential (a `pendingToken`) signs in only once.
+    /// The console takes over the preview's session, or gets its second-factor challenge, which the
+    /// console's own resolver finishes.
+    private func signInToConflictAccount(_ plan: MergePlan) async throws -> AuthDataResult {
+        guard let probe = conflictProbe.withLock({ probe in defer { probe = nil }; return probe }) else {
+            return try await auth.signIn(with: plan.credential)
+        }
+        let signedIn = try probe.outcome.get()
+        try await auth.updateCurrentUser(from: probe.auth)
+        return signedIn
     }
 
     /// Signs in first (if that fails, or stops at a second factor, nothing has changed), then moves
@@ -193,4 +212,10 @@ public final class EffectRunner: Sendable {
     static func name(of effect: ConsoleEffect) -> String {
         String(String(describing: effect).prefix { $0 != "(" })
     }
+}
+
+/// The preview's sign-in to a link conflict's other account, kept until the merge or the next conflict.
+struct ConflictProbe: Sendable {
+    let auth: Auth
+    let outcome: Result<AuthDataResult, AuthError>
 }

@@ -70,7 +70,8 @@ extension EmbeddedBackend {
     private func completeFederatedSignIn(_ user: UserRecord, _ credential: PresentedIdpCredential, isNewUser: Bool,
                                          in db: Database) throws -> SignInWithIdpResponse {
         guard !user.disabled else { throw BackendFailure.userDisabled }
-        if let challenge = try secondFactorChallenge(for: user, signInProvider: credential.assertion.providerId, in: db) {
+        if let challenge = try secondFactorChallenge(for: user, signInProvider: credential.assertion.providerId,
+                                                     notAfter: credential.expiresAt, in: db) {
             var answer = response(credential, localId: user.localId, isNewUser: isNewUser, tokens: nil)
             answer.mfaPendingCredential = challenge.mfaPendingCredential
             answer.mfaInfo = challenge.mfaInfo
@@ -121,7 +122,7 @@ extension EmbeddedBackend {
     private func refusal(_ credential: PresentedIdpCredential, errorMessage: String? = nil, needConfirmation: Bool = false,
                          verifiedProviders: [String]? = nil, in db: Database) throws -> SignInWithIdpResponse {
         var answer = response(credential, localId: nil, isNewUser: nil, tokens: nil)
-        answer.pendingToken = try issuePendingToken(for: credential.assertion, in: db)
+        answer.pendingToken = try issuePendingToken(for: credential, in: db)
         answer.errorMessage = errorMessage
         answer.needConfirmation = needConfirmation ? true : nil
         answer.verifiedProvider = verifiedProviders

@@ -85,11 +85,41 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     }
 }
 
-/// Consecutive wrong passwords for one account, and the lock they caused.
+/// Password sign-in attempts for one email, and the lock they caused. Kept per email, for emails of
+/// no account too, so that a lock says nothing about whether the account exists; the email itself is
+/// stored only as its SHA-256. An attempt is counted before its password is checked.
 struct FailedSignInRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "failedSignIn"
-    var localId: String
+    static let databaseTableName = "passwordAttempt"
+    /// SHA-256 (hex) of the normalized email.
+    var emailHash: String
     var failures: Int
     /// Seconds since 1970.
     var lockedUntil: Double?
+    /// Seconds since 1970; attempts older than the lockout duration are forgotten.
+    var lastAttemptAt: Double
+
+    enum Columns {
+        static let lockedUntil = Column(CodingKeys.lockedUntil)
+        static let lastAttemptAt = Column(CodingKeys.lastAttemptAt)
+    }
+
+    static let migrationName = "v4: password attempts counted per email (known or not), before the check"
+
+    static func migrate(_ db: Database) throws {
+        try db.drop(table: "failedSignIn")
+        try db.create(table: databaseTableName) { t in
+            t.primaryKey("emailHash", .text)
+            t.column("failures", .integer).notNull()
+            t.column("lockedUntil", .double)
+            t.column("lastAttemptAt", .double).notNull().indexed()
+        }
+    }
+
+    static func emailHash(_ email: String) -> String { EmbeddedBackend.sha256Hex(email) }
+
+    /// A successful sign-in (or a password reset) clears the count of its email.
+    static func clear(email: String?, in db: Database) throws {
+        guard let email else { return }
+        _ = try deleteOne(db, key: emailHash(email))
+    }
 }

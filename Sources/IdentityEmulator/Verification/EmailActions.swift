@@ -121,7 +121,7 @@ extension EmbeddedBackend {
                 try ProviderRecord.password(localId: user.localId, email: record.email).insert(db)
             }
             try RefreshTokenRecord.revokeAll(localId: user.localId, in: db)
-            try FailedSignInRecord.deleteOne(db, key: user.localId)
+            try FailedSignInRecord.clear(email: user.email, in: db)
         }
         return ResetPasswordResponse(email: record.email, requestType: record.requestType)
     }
