@@ -104,7 +104,7 @@ struct ConflictSecondFactorFlowTests {
         // Nothing has changed yet: back on the conflict, still signed in to this account.
         store.send(.key(.escape)) {
             $0.screen = .conflict(state)
-            $0.banner = Banner(.info, "Sign-in cancelled.")
+            $0.banner = Banner(.info, "Switch cancelled: still signed in to this account, nothing merged.")
         }
         store.send(.key(.escape)) {
             $0.screen = .account(AccountFocus())

@@ -115,6 +115,22 @@ struct SecondFactorSignInFlowTests {
         tester.handle(.codeSent(.success("stray")))
     }
 
+    /// Issue 16, item 7: the screen said "The password was right" after a Google sign-in, and a
+    /// reauthentication's esc said "cancel sign-in" and "Sign-in cancelled.".
+    @Test func theWordsMatchHowTheFirstFactorPassedAndWhatEscCancels() {
+        var model = Fixtures.signedIn(MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint]))
+        model.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: MfaFixtures.challenge(firstFactor: "google.com"), purpose: .signIn))
+        #expect(render(model).contains("Google confirmed who you are; this account also has 2-step"))
+        #expect(!render(model).contains("password was right"))
+
+        let reauthentication = SecondFactorSignInFlow(challenge: MfaFixtures.challenge(reauthenticating: "uid"), purpose: .reauthenticate(.deleteAccount))
+        model.screen = .secondFactorChallenge(reauthentication)
+        #expect(render(model).contains("The password was right"))
+        #expect(!render(model).contains("sign-in"))
+        var tester = FlowTester(reauthentication)
+        tester.perform(.back, steps: [.banner(Banner(.info, "Cancelled: nothing changed; did not delete the account.")), .exit(.cancelled)])
+    }
+
     @Test func theBarOffersResendOnlyForSms() {
         var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
         flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())

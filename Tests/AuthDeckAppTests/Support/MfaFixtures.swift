@@ -13,8 +13,9 @@ enum MfaFixtures {
     static let totpHint = MultiFactorInfo.totp(totpInfo)
 
     /// Plain values, as a sign-in's error carries them: no client, no backend.
-    static func challenge(hints: [MultiFactorInfo] = [totpHint, phoneHint], reauthenticating uid: String? = nil) -> MultiFactorChallenge {
-        MultiFactorChallenge(hints: hints, firstFactorProviderID: "password", mfaPendingCredential: "pending-credential", reauthenticatingUID: uid)
+    static func challenge(hints: [MultiFactorInfo] = [totpHint, phoneHint], firstFactor: String = "password",
+                          reauthenticating uid: String? = nil) -> MultiFactorChallenge {
+        MultiFactorChallenge(hints: hints, firstFactorProviderID: firstFactor, mfaPendingCredential: "pending-credential", reauthenticatingUID: uid)
     }
 
     static let secret = TotpSecret(sharedSecretKey: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", hashingAlgorithm: "SHA1", codeLength: 6,
