@@ -25,6 +25,9 @@ public struct ConsoleModel: Equatable, Sendable {
     public var typedAhead: [Key] = []
     /// The terminal's size as last reported; behind "Terminal too small" only ctrl-c acts.
     public var terminalSize: Size?
+    /// A pending link being finished after signing in to the account that has its email: the
+    /// account changed, and the link's banner says so.
+    public var linkAfterSignIn: PendingLink?
     public var overlay: Overlay?
     public var exchanges: [BackendExchange] = []
     /// The emulator's outboxes, as last fetched.

@@ -492,12 +492,15 @@ struct FederatedFlowTests {
             $0.user = alan
             $0.screen = .account(AccountFocus())
             $0.banner = Banner(.success, "Signed in.")
+            $0.linkAfterSignIn = pending
         }
         let linked = Fixtures.passwordUser(uid: alan.uid, email: "alan@gmail.com", extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "alan@gmail.com")])
         store.send(.linkFinished(.success(AuthDataResult(user: linked, additionalUserInfo: AdditionalUserInfo(providerID: "google.com", isNewUser: false))))) {
             $0.busy = nil
             $0.user = linked
-            $0.banner = Banner(.success, "Linked google.com. The uid and app data are unchanged.")
+            // Issue 16, item 7: it said "The uid and app data are unchanged" though the uid changed.
+            $0.banner = Banner(.success, "Signed in to alan@gmail.com and linked Google to it. The guest account's cart moved here; the guest account (\(Fixtures.anonymous.uid)) is still on the backend.")
+            $0.linkAfterSignIn = nil
         }
     }
 
@@ -543,6 +546,7 @@ struct FederatedFlowTests {
             $0.user = user
             $0.screen = .account(AccountFocus())
             $0.banner = Banner(.success, "Signed in.")
+            $0.linkAfterSignIn = pending
         }
         // Cancelling the pending link tells what did not happen.
         model.busy = nil
