@@ -139,6 +139,29 @@ struct AccountFlowTests {
         }
     }
 
+    /// Issue 16, item 9: the mismatch error stayed on the account screen after esc.
+    @Test func leavingThePasswordFormTakesItsErrorAlong() {
+        var form = PasswordForm()
+        form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+        form.focusOnConfirmation = true
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        model.screen = .changePassword(form)
+        var store = FlowStore(model)
+        store.type("other") {
+            var typed = form
+            typed.confirmation = TextField(text: "other", maxLength: 128, isSecure: true)
+            $0.screen = .changePassword(typed)
+        }
+        store.send(.key(.enter)) {
+            $0.screen = .changePassword(form)
+            $0.banner = Banner(.error, "The two passwords do not match.")
+        }
+        store.send(.key(.escape)) {
+            $0.screen = .account(AccountFocus())
+            $0.banner = nil
+        }
+    }
+
     @Test func aStaleSignInAsksForThePasswordThenRetriesByItself() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
         model.busy = "Changing the password…"

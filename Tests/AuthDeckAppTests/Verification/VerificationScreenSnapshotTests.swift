@@ -92,6 +92,17 @@ struct VerificationScreenSnapshotTests {
         assertSnapshot(of: render(model(.phone(link))), as: .lines, named: "conflict")
     }
 
+    /// Issue 16, item 9: the empty outbox's text ran over the box's right border at 80 columns.
+    @Test func theEmptyOutboxKeepsItsBorder() {
+        var empty = model(.account(AccountFocus()))
+        empty.outbox = Outbox()
+        empty.overlay = .outbox(selection: 0)
+        let rows = render(empty).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.count == 24)
+        for row in rows[2...21] { #expect(row.hasSuffix("│"), "\(row)") }
+        #expect(render(empty).contains("│ here."))
+    }
+
     @Test func passwordResetAndTheOutbox() {
         var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
         signedOut.screen = .passwordReset(PasswordResetFlow(step: .sent(email: "ada@example.com")))
