@@ -63,7 +63,7 @@ extension EmbeddedBackend {
             guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
             try requireServedProject(scoped.projectId)
             guard scoped.tail == "/config", request.method.uppercased() == "GET" else { return nil }
-            return try encode(projectConfig())
+            return try encode(projectConfig() as ProjectConfigResponse)
         }
     }
 

@@ -36,7 +36,7 @@ extension EmbeddedBackend {
         try requireServedProject(project)
         switch method {
         case "GET":
-            return try encode(projectConfig())
+            return try encode(projectConfig() as ProjectConfigResponse)
         case "PATCH":
             // Anyone could otherwise turn enumeration protection off on a shared server.
             guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
