@@ -12,7 +12,8 @@ import Testing
 struct ConflictSecondFactorEffectTests {
     let microsoft = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile"])
 
-    @Test(.timeLimit(.minutes(1)), arguments: BackendTransport.allCases)
+    // Generous, as for the other HTTP suites: the whole suite runs in parallel on few cores.
+    @Test(.timeLimit(.minutes(3)), arguments: BackendTransport.allCases)
     func theSwitchStopsAtTheSecondFactorAndTheCodeFinishesTheMerge(_ transport: BackendTransport) async throws {
         try await EffectRunnerHarness.with(transport) { setup in
             let auth = setup.auth

@@ -11,7 +11,8 @@ import Testing
 struct FederatedEffectRunnerTests {
     let microsoft = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile"])
 
-    @Test(.timeLimit(.minutes(1)), arguments: BackendTransport.allCases)
+    // Generous, as for the other HTTP suites: the whole suite runs in parallel on few cores.
+    @Test(.timeLimit(.minutes(3)), arguments: BackendTransport.allCases)
     func theConsentDrawsAFreshNonceEachTime(_ transport: BackendTransport) async throws {
         try await EffectRunnerHarness.with(transport) { setup in
             let first = try await setup.consent(OAuthProvider(providerID: "apple.com", scopes: ["email"]), name: "Ada", email: "ada@example.com")
@@ -30,7 +31,7 @@ struct FederatedEffectRunnerTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: BackendTransport.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: BackendTransport.allCases)
     func theConflictIsInspectedAsideThenMergedAndTheAnonymousAccountDeleted(_ transport: BackendTransport) async throws {
         try await EffectRunnerHarness.with(transport) { setup in
             let auth = setup.auth
@@ -78,7 +79,7 @@ struct FederatedEffectRunnerTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: BackendTransport.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: BackendTransport.allCases)
     func aStaleNonAnonymousAccountIsKeptWhenItCannotBeDeleted(_ transport: BackendTransport) async throws {
         try await EffectRunnerHarness.with(transport) { setup in
             let (auth, cart, runner, clock) = (setup.auth, setup.cart, setup.runner, setup.clock)
