@@ -91,7 +91,7 @@ let package = Package(
         ], exclude: ["__Snapshots__"]),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit"]),
         .testTarget(name: "IdentityEmulatorTests", dependencies: [
-            "IdentityEmulator", "IdentityToolkit",
+            "IdentityEmulator", "IdentityToolkit", "IdentityTestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),

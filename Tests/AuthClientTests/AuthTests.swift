@@ -3,16 +3,7 @@ import Foundation
 import IdentityEmulator
 import IdentityTestSupport
 import IdentityToolkit
-import Synchronization
 import Testing
-
-/// A clock the tests move by hand; shared by the backend and the client as real time is.
-final class TestClock: Sendable {
-    private let now: Mutex<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) { now = Mutex(start) }
-    func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
-    var read: @Sendable () -> Date { { self.now.withLock { $0 } } }
-}
 
 /// A real embedded backend on SQLite in a fresh temporary directory, reached in process or over
 /// HTTP through the served backend, with one movable clock for the backend and the clients.
@@ -47,7 +38,7 @@ func expectAuthError(_ code: AuthErrorCode, sourceLocation: SourceLocation = #_s
     }
 }
 
-@Suite("Auth against the embedded backend, in process and over HTTP")
+@Suite("Auth against the embedded backend, in process and over HTTP", .timeLimit(.minutes(3)))
 struct AuthTests {
     @Test(arguments: BackendTransport.allCases)
     func anonymousSignInThenUpgradeKeepsTheUid(_ transport: BackendTransport) async throws {

@@ -34,7 +34,7 @@ let microsoft = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "e
                               customParameters: ["tenant": "common", "prompt": "select_account"])
 let facebook = OAuthProvider(providerID: "facebook.com", scopes: ["email", "public_profile"])
 
-@Suite("Federated sign-in, linking and conflicts against the embedded backend, in process and over HTTP")
+@Suite("Federated sign-in, linking and conflicts against the embedded backend, in process and over HTTP", .timeLimit(.minutes(3)))
 struct FederatedAuthTests {
     @Test func theNonceIsDrawnByRejectionSampling() {
         // 194 is the last byte kept (3 × 65 − 1); 195…255 are thrown away.

@@ -63,7 +63,7 @@ func secondFactorResolver(_ auth: Auth, _ body: () async throws -> Void) async t
     throw AuthError(.internalError)
 }
 
-@Suite("Email actions, phone and second factors against the embedded backend, in process and over HTTP")
+@Suite("Email actions, phone and second factors against the embedded backend, in process and over HTTP", .timeLimit(.minutes(3)))
 struct MultiFactorClientTests {
     @Test(arguments: BackendTransport.allCases)
     func verifyEmailAndResetAForgottenPasswordThroughTheOutbox(_ transport: BackendTransport) async throws {

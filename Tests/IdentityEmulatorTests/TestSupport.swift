@@ -1,16 +1,7 @@
 import Foundation
+import IdentityTestSupport
 import IdentityToolkit
-import Synchronization
 @testable import IdentityEmulator
-
-/// A clock the tests move by hand.
-final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_750_000_000))
-
-    var now: Date { current.withLock { $0 } }
-    var seconds: Int { Int(now.timeIntervalSince1970) }
-    func advance(_ interval: TimeInterval) { current.withLock { $0 += interval } }
-}
 
 /// One backend on a fresh temporary data directory, driven through the JSON codec.
 struct Harness {
@@ -19,7 +10,7 @@ struct Harness {
     let backend: EmbeddedBackend
     let api: InProcessTransport
 
-    init(configuration: EmbeddedBackendConfiguration = .init(), directory: URL? = nil, clock: TestClock = TestClock()) throws {
+    init(configuration: EmbeddedBackendConfiguration = .init(), directory: URL? = nil, clock: TestClock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))) throws {
         let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-emu-\(UUID().uuidString)")
         self.directory = directory
         self.clock = clock

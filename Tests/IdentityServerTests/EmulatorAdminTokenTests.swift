@@ -6,7 +6,7 @@ import Testing
 
 /// A console reading the outboxes of an `authdeck serve --admin-token`: the HTTP transport sends
 /// the token on the emulator's administrator endpoints and on nothing else.
-@Suite("Emulator admin token")
+@Suite("Emulator admin token", .timeLimit(.minutes(3)))
 struct EmulatorAdminTokenTests {
     static let adminToken = "s3cret-admin-token-0123"
 

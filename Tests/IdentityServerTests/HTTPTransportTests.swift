@@ -43,7 +43,7 @@ private func using(_ transport: HTTPTransport, _ body: (HTTPTransport) async thr
     try outcome.get()
 }
 
-@Suite("HTTP transport")
+@Suite("HTTP transport", .timeLimit(.minutes(3)))
 struct HTTPTransportTests {
     @Test func urlsFollowTheEmulatorAndProductionSchemes() async throws {
         let loopbackV6 = try #require(EmulatorAddress("[::1]:9099"))

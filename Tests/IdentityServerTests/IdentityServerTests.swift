@@ -18,7 +18,7 @@ private struct IDTokenClaims: JWTPayload {
     }
 }
 
-@Suite("authdeck serve: HTTP concerns")
+@Suite("authdeck serve: HTTP concerns", .timeLimit(.minutes(3)))
 struct IdentityServerTests {
     @Test func aBodyOverOneMebibyteIsRefusedWith413InGooglesShape() async throws {
         try await withTestBackend(.http) { served in

@@ -22,7 +22,8 @@ public struct PasswordForm: ConsoleFeature {
         case .nextField, .previousField:
             focusOnConfirmation.toggle()
         case .back:
-            return [.show(.account(AccountFocus()))]
+            // The form's error goes with it.
+            return [.banner(nil), .show(.account(AccountFocus()))]
         case .submit:
             guard focusOnConfirmation else {
                 focusOnConfirmation = true
@@ -50,8 +51,10 @@ public struct PasswordForm: ConsoleFeature {
                             label: "New password", labelWidth: labelWidth, focused: !focusOnConfirmation)
         confirmation.drawRow(on: canvas, row: inside.row + 2, column: inside.column, width: inside.width - 1,
                              label: "Repeat it", labelWidth: labelWidth, focused: focusOnConfirmation)
-        canvas.put("A sensitive change: if you signed in more than 5 minutes ago, you will be asked to confirm it's you.",
-                   row: frame.row + 9, column: frame.column + 1, style: .dim)
+        let hint = "A sensitive change: if you signed in more than 5 minutes ago, you will be asked to confirm it's you."
+        for (index, line) in TextWidth.wrap(hint, width: frame.width - 2).enumerated() {
+            canvas.put(line, row: frame.row + 9 + index, column: frame.column + 1, style: .dim)
+        }
         FormFields.placeCursorLast(focusOnConfirmation ? confirmation : newPassword, on: canvas,
                                    row: inside.row + (focusOnConfirmation ? 2 : 1), column: inside.column, width: inside.width - 1,
                                    labelWidth: labelWidth)

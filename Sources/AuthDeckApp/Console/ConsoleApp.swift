@@ -15,6 +15,7 @@ public enum ConsoleApp {
         let runner = EffectRunner(auth: auth, cart: cart, outbox: outbox, simulatedIdentityOwner: simulatedIdentityOwner,
                                   audience: audience, logger: logger, send: mailbox.post)
         var (model, effects) = ConsoleModel.start(backendName: backendName)
+        effects += model.handle(.resized(terminal.size))
         runner.observe()
         effects.forEach(runner.run)
         try terminal.run({ event in

@@ -23,7 +23,14 @@ extension ConsoleModel {
 
     mutating func handleKey(_ key: Key) -> [ConsoleEffect] {
         if key == .control("c") { return [.quit] }
-        guard busy == nil else { return [] }
+        // The screen says it waits for a resize: a key typed blind would act on what is not shown.
+        if let terminalSize, terminalSize.width < TooSmall.appMinimum.width || terminalSize.height < TooSmall.appMinimum.height {
+            return []
+        }
+        guard busy == nil else {
+            typedAhead.append(key)
+            return []
+        }
         if key == .function(1) || (key == .character("?") && !screen.editsText) {
             overlay = overlay == .help ? nil : .help
             return []

@@ -42,12 +42,23 @@ extension ConsoleModel {
 
     mutating func linkFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
         busy = nil
+        let afterSignIn = linkAfterSignIn
+        linkAfterSignIn = nil
         switch result {
         case let .success(data):
             remember(data.additionalUserInfo)
             adopt(data.user)
             screen = .account(AccountFocus())
-            banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
+            if let afterSignIn {
+                // The console switched accounts to finish this link: the uid is not the one it had.
+                var text = "Signed in to \(data.user.email ?? data.user.uid) and linked \(FederatedProvider.displayName(afterSignIn.providerID)) to it."
+                if let guest = afterSignIn.previousAnonymousUid {
+                    text += " The guest account's cart moved here; the guest account (\(guest)) is still on the backend."
+                }
+                banner = Banner(.success, text)
+            } else {
+                banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
+            }
             return []
         case let .failure(error):
             if let effects = routeLinkFailure(error) { return effects }
@@ -218,6 +229,7 @@ extension ConsoleModel {
     private mutating func continuePendingLink(_ pending: PendingLink?, signedIn user: User) -> [ConsoleEffect] {
         guard let pending else { return [.loadCart(uid: user.uid)] }
         busy = "Linking \(FederatedProvider.displayName(pending.providerID))…"
+        linkAfterSignIn = pending
         let cart: ConsoleEffect = pending.previousAnonymousUid.map { .mergeCart(from: $0, into: user.uid) } ?? .loadCart(uid: user.uid)
         return [cart, .link(pending.credential)]
     }

@@ -20,6 +20,14 @@ public struct ConsoleModel: Equatable, Sendable {
     public var banner: Banner?
     /// What is running, e.g. "Signing in…"; keys other than ctrl-c wait until it is done.
     public var busy: String?
+    /// Keys typed while something ran, applied in order once it is done, as a shell takes
+    /// type-ahead: a key whose screen went away applies to the screen that is there.
+    public var typedAhead: [Key] = []
+    /// The terminal's size as last reported; behind "Terminal too small" only ctrl-c acts.
+    public var terminalSize: Size?
+    /// A pending link being finished after signing in to the account that has its email: the
+    /// account changed, and the link's banner says so.
+    public var linkAfterSignIn: PendingLink?
     public var overlay: Overlay?
     public var exchanges: [BackendExchange] = []
     /// The emulator's outboxes, as last fetched.
@@ -45,10 +53,19 @@ public struct ConsoleModel: Equatable, Sendable {
     var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox) }
 
     public mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
+        var effects = handleEvent(event)
+        while busy == nil, !typedAhead.isEmpty, !effects.contains(.quit) {
+            effects += handleKey(typedAhead.removeFirst())
+        }
+        return effects
+    }
+
+    private mutating func handleEvent(_ event: ConsoleEvent) -> [ConsoleEffect] {
         switch event {
         case let .key(key):
             return handleKey(key)
-        case .resized:
+        case let .resized(size):
+            terminalSize = size
             return []
         case let .sessionRestored(result):
             return sessionRestored(result)

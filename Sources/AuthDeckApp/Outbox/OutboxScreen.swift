@@ -9,8 +9,10 @@ enum OutboxScreen {
         let frame = Rect(row: 1, column: 0, width: canvas.size.width, height: canvas.size.height - 2)
         let inside = Box.draw(on: canvas, frame: frame, title: "Messages: the backend's outbox (simulated email and SMS)", style: .accent)
         guard outbox.count > 0 else {
-            canvas.put("No messages. Emails (verify email, reset password) and texted codes appear here.", row: inside.row,
-                       column: inside.column + 1, style: .dim)
+            let text = "No messages. Emails (verify email, reset password) and texted codes appear here."
+            for (index, line) in TextWidth.wrap(text, width: inside.width - 2).enumerated() {
+                canvas.put(line, row: inside.row + index, column: inside.column + 1, style: .dim)
+            }
             return
         }
         let items = outbox.emails.map { ListView.Item("mail  \(TextWidth.pad($0.to, toCells: 30)) \($0.subject)") }

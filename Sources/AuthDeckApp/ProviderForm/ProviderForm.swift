@@ -83,16 +83,21 @@ public struct ProviderForm: ConsoleFeature {
         var message: String
     }
 
-    /// Back from the consent screen, the form shows what was asked.
+    /// Back from the consent screen, the form shows what was asked, each field's cursor at its
+    /// end as if just typed (setting `text` would leave it where it was, often at 0).
     mutating func restore(from provider: OAuthProvider) {
         var parameters = provider.customParameters
         if self.provider == .microsoft {
-            tenant.text = parameters.removeValue(forKey: "tenant") ?? ""
-            prompt.text = parameters.removeValue(forKey: "prompt") ?? ""
-            loginHint.text = parameters.removeValue(forKey: "login_hint") ?? ""
+            tenant = Self.filled(tenant, with: parameters.removeValue(forKey: "tenant") ?? "")
+            prompt = Self.filled(prompt, with: parameters.removeValue(forKey: "prompt") ?? "")
+            loginHint = Self.filled(loginHint, with: parameters.removeValue(forKey: "login_hint") ?? "")
         }
-        scopes.text = provider.scopes.joined(separator: " ")
-        self.parameters.text = parameters.keys.sorted().map { "\($0)=\(parameters[$0] ?? "")" }.joined(separator: " ")
+        scopes = Self.filled(scopes, with: provider.scopes.joined(separator: " "))
+        self.parameters = Self.filled(self.parameters, with: parameters.keys.sorted().map { "\($0)=\(parameters[$0] ?? "")" }.joined(separator: " "))
+    }
+
+    private static func filled(_ field: TextField, with text: String) -> TextField {
+        TextField(text: text, maxLength: field.maxLength, isSecure: field.isSecure)
     }
 
     var title: String { "\(FederatedProvider.displayName(provider.id)) request" }

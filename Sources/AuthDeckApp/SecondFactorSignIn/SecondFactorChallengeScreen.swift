@@ -11,10 +11,10 @@ enum SecondFactorChallengeScreen {
             let (title, note) = switch flow.purpose {
             case .signIn:
                 ("Second factor: choose how to confirm it's you",
-                 "The password was right; this account also has 2-step verification. SMS texts a code to the phone; an authenticator app shows one.")
+                 "\(flow.firstFactorText); this account also has 2-step verification. SMS texts a code to the phone; an authenticator app shows one.")
             case .reauthenticate:
                 ("Confirm it's you: second factor",
-                 "The password was right; this account also has 2-step verification. SMS texts a code to the phone; an authenticator app shows one.")
+                 "\(flow.firstFactorText); this account also has 2-step verification. SMS texts a code to the phone; an authenticator app shows one.")
             case let .mergeAfterConflict(conflict):
                 ("Switch: the other account's second factor",
                  "\(FederatedProvider.displayName(conflict.providerID)) signs in to the other account, which also has 2-step verification. Once its second factor passes, this account's cart is merged into it.")

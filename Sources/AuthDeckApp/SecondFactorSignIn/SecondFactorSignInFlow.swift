@@ -36,13 +36,36 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         switch step {
         case .choosingFactor:
             return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "use this factor", .choose),
-                    KeyBinding([.escape], "esc", "cancel sign-in", .back), .messages, .help]
+                    KeyBinding([.escape], "esc", cancelLabel, .back), .messages, .help]
         case let .enteringCode(hint, _, _):
             var keys = [KeyBinding([.enter], "enter", "verify", .submit)]
             if case .phone = hint { keys.append(.char("r", "text a new code", .resend)) }
             keys += [KeyBinding([.escape], "esc", "other factor", .back), .messages, .help]
             return keys
         }
+    }
+
+    /// esc in factor selection, in words true for why the factor is asked.
+    var cancelLabel: String {
+        switch purpose {
+        case .signIn: "cancel sign-in"
+        case .reauthenticate: "cancel"
+        case .mergeAfterConflict: "back to the conflict"
+        }
+    }
+
+    var cancelledBanner: Banner {
+        switch purpose {
+        case .signIn: Banner(.info, "Sign-in cancelled.")
+        case let .reauthenticate(operation): Banner(.info, "Cancelled: nothing changed; did not \(operation.title).")
+        case .mergeAfterConflict: Banner(.info, "Switch cancelled: still signed in to this account, nothing merged.")
+        }
+    }
+
+    /// How the first factor passed: a password, or a provider's sign-in.
+    var firstFactorText: String {
+        let provider = challenge.firstFactorProviderID
+        return provider == EmailAuthProvider.id ? "The password was right" : "\(FederatedProvider.displayName(provider)) confirmed who you are"
     }
 
     var title: String { "Second factor" }
@@ -88,7 +111,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
                 return [.banner(Banner(.info, "Type the 6-digit code your authenticator app shows for this account."))]
             }
         case (.choosingFactor, .back):
-            return [.banner(Banner(.info, "Sign-in cancelled.")), .exit(.cancelled)]
+            return [.banner(cancelledBanner), .exit(.cancelled)]
         case let (.enteringCode(hint, verificationID, code), .submit):
             guard code.text.count == 6 else { return [.banner(Banner(.error, "Enter all 6 digits of the code."))] }
             let assertion: MultiFactorAssertion

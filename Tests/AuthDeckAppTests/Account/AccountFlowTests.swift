@@ -11,9 +11,9 @@ struct AccountFlowTests {
         var store = FlowStore(Fixtures.signedIn(Fixtures.anonymous))
         store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 0)) }
         store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialForm(purpose: .link)) }
-        store.type("ada@example.com")
+        store.type("ada@example.com") { $0.screen = .credentialForm(Fixtures.form(.link, email: "ada@example.com", password: "", focus: .email)) }
         store.send(.key(.tab)) { $0.screen = .credentialForm(Fixtures.form(.link, email: "ada@example.com", password: "")) }
-        store.type("hunter22")
+        store.type("hunter22") { $0.screen = .credentialForm(Fixtures.form(.link, email: "ada@example.com", password: "hunter22")) }
         store.send(.key(.enter), effects: [.link(.password(email: "ada@example.com", password: "hunter22"))]) {
             $0.busy = "Linking email and password…"
         }
@@ -96,14 +96,24 @@ struct AccountFlowTests {
     @Test func changingThePasswordChecksTheConfirmation() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
         store.send(.key(.character("p"))) { $0.screen = .changePassword(PasswordForm()) }
-        store.type("newpass1")
+        store.type("newpass1") {
+            var form = PasswordForm()
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            $0.screen = .changePassword(form)
+        }
         store.send(.key(.enter)) {
             var form = PasswordForm()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.screen = .changePassword(form)
         }
-        store.type("newpass2")
+        store.type("newpass2") {
+            var form = PasswordForm()
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            form.confirmation = TextField(text: "newpass2", maxLength: 128, isSecure: true)
+            form.focusOnConfirmation = true
+            $0.screen = .changePassword(form)
+        }
         store.send(.key(.enter)) {
             var form = PasswordForm()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
@@ -111,7 +121,13 @@ struct AccountFlowTests {
             $0.screen = .changePassword(form)
             $0.banner = Banner(.error, "The two passwords do not match.")
         }
-        store.type("newpass1")
+        store.type("newpass1") {
+            var form = PasswordForm()
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            form.confirmation = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            form.focusOnConfirmation = true
+            $0.screen = .changePassword(form)
+        }
         store.send(.key(.enter), effects: [.perform(.updatePassword("newpass1"))]) {
             $0.busy = "Changing the password…"
             $0.banner = nil
@@ -120,6 +136,29 @@ struct AccountFlowTests {
             $0.busy = nil
             $0.banner = Banner(.success, "Password changed. Other sessions of this account were signed out.")
             $0.screen = .account(AccountFocus())
+        }
+    }
+
+    /// Issue 16, item 9: the mismatch error stayed on the account screen after esc.
+    @Test func leavingThePasswordFormTakesItsErrorAlong() {
+        var form = PasswordForm()
+        form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+        form.focusOnConfirmation = true
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        model.screen = .changePassword(form)
+        var store = FlowStore(model)
+        store.type("other") {
+            var typed = form
+            typed.confirmation = TextField(text: "other", maxLength: 128, isSecure: true)
+            $0.screen = .changePassword(typed)
+        }
+        store.send(.key(.enter)) {
+            $0.screen = .changePassword(form)
+            $0.banner = Banner(.error, "The two passwords do not match.")
+        }
+        store.send(.key(.escape)) {
+            $0.screen = .account(AccountFocus())
+            $0.banner = nil
         }
     }
 
@@ -132,7 +171,9 @@ struct AccountFlowTests {
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Enter your password to change the password; it then runs by itself.")
             $0.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.updatePassword("newpass1")), email: "ada@example.com"))
         }
-        store.type("hunter22")
+        store.type("hunter22") {
+            $0.screen = .credentialForm(Fixtures.form(.reauthenticate(.updatePassword("newpass1")), email: "ada@example.com", password: "hunter22"))
+        }
         store.send(.key(.enter), effects: [.reauthenticate(.password(email: "ada@example.com", password: "hunter22"), then: .updatePassword("newpass1"))]) {
             $0.busy = "Confirming it's you…"
             $0.banner = nil

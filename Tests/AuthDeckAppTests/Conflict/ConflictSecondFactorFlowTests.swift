@@ -60,8 +60,8 @@ struct ConflictSecondFactorFlowTests {
             $0.screen = .secondFactorChallenge(entering)
             $0.banner = Banner(.info, "Type the 6-digit code your authenticator app shows for this account.")
         }
-        store.type("123456")
         entering.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
+        store.type("123456") { $0.screen = .secondFactorChallenge(entering) }
         let assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
         store.send(.key(.enter), effects: [.verification(.resolveMerge(pending, assertion, Self.plan))]) {
             $0.screen = .secondFactorChallenge(entering)
@@ -104,7 +104,7 @@ struct ConflictSecondFactorFlowTests {
         // Nothing has changed yet: back on the conflict, still signed in to this account.
         store.send(.key(.escape)) {
             $0.screen = .conflict(state)
-            $0.banner = Banner(.info, "Sign-in cancelled.")
+            $0.banner = Banner(.info, "Switch cancelled: still signed in to this account, nothing merged.")
         }
         store.send(.key(.escape)) {
             $0.screen = .account(AccountFocus())
@@ -122,7 +122,7 @@ struct ConflictSecondFactorFlowTests {
         tester.handle(.codeSent(.success("verification-1")), steps: [
             .banner(Banner(.info, "A code was texted to +*******0100; it shows in the phone pane (top right).")), .run(.verification(.refreshOutbox), busy: nil),
         ]) { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: codeField()) }
-        tester.type("654321")
+        tester.type("654321") { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: MfaFixtures.code("654321")) }
         let assertion = PhoneMultiFactorGenerator.assertion(
             with: PhoneAuthProvider.credential(withVerificationID: "verification-1", verificationCode: "654321"))
         tester.perform(.submit, steps: [.banner(nil), .run(.verification(.resolveMerge(pending, assertion, Self.plan)), busy: "Checking the code, then merging…")])

@@ -12,7 +12,7 @@ struct ConsoleKeysTests {
         var store = FlowStore(Fixtures.signedIn(user))
         store.send(.key(.character("a"))) { $0.screen = .addCartItem(AddCartItem(field: TextField(maxLength: CartStore.maximumNameLength))) }
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Type the item's name, or press esc.") }
-        store.type("apple")
+        store.type("apple") { $0.screen = .addCartItem(AddCartItem(field: TextField(text: "apple", maxLength: CartStore.maximumNameLength))) }
         var focus = AccountFocus()
         focus.pane = .cart
         store.send(.key(.enter), effects: [.addToCart(uid: user.uid, name: "apple")]) { $0.screen = .account(focus) }
@@ -32,12 +32,16 @@ struct ConsoleKeysTests {
 
     @Test func ctrlCAlwaysQuitsEvenWhenBusy() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
-        model.busy = "Signing in…"
+        model.busy = "Changing the password…"
         var store = FlowStore(model)
         store.send(.key(.control("c")), effects: [.quit])
-        store.send(.key(.character("q")))
-        store.model.busy = nil
-        store.send(.key(.character("q")), effects: [.quit])
+        // Any other key waits for the answer, then acts.
+        store.send(.key(.character("q"))) { $0.typedAhead = [.character("q")] }
+        store.send(.sensitiveOperationFinished(.updatePassword("newpass1"), .success(Fixtures.passwordUser())), effects: [.quit]) {
+            $0.busy = nil
+            $0.banner = Banner(.success, "Password changed. Other sessions of this account were signed out.")
+            $0.typedAhead = []
+        }
     }
 
     @Test func helpOpensAndClosesOnEveryScreen() {

@@ -9,12 +9,6 @@ import TerminalUI
 /// Every screen drawn on the in-memory canvas at 80×24, compared as text.
 @Suite("Screen snapshots")
 struct ScreenSnapshotTests {
-    func render(_ model: ConsoleModel, size: Size = Size(width: 80, height: 24)) -> String {
-        let canvas = TextCanvas(size: size)
-        ConsoleView.draw(model, on: canvas)
-        return canvas.text
-    }
-
     static let token = TokenSummary(shortToken: "eyJhbGciOiJSUzI1…(845)", signInProvider: "anonymous",
                                     expirationDate: Date(timeIntervalSince1970: 1_790_003_600))
 

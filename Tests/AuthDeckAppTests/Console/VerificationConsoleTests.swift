@@ -30,7 +30,11 @@ struct VerificationConsoleTests {
             $0.screen = .secondFactorChallenge(flow)
             $0.banner = Banner(.info, "Type the 6-digit code your authenticator app shows for this account.")
         }
-        store.type("123456")
+        store.type("123456") {
+            var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
+            flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
+            $0.screen = .secondFactorChallenge(flow)
+        }
         let assertion = MultiFactorAssertion.totpSignIn(enrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
         store.send(.key(.enter), effects: [.verification(.resolveSignIn(challenge, assertion))]) {
             var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)

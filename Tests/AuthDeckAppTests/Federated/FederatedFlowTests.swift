@@ -5,40 +5,6 @@ import Foundation
 import Testing
 import TerminalUI
 
-enum FederatedFixtures {
-    static let ada = SimulatedIdentityProviders.Identity(subject: "001234.0123456789abcdef0123456789abcdef.0042", displayName: "Ada Lovelace", email: "ada@example.com")
-    static let appleDirectory = SimulatedIdentityProviders.Directory(providerID: "apple.com", clientID: "dev.authdeck.authdeck-local",
-                                                         issuer: "https://appleid.apple.com", identities: [ada])
-    static let carol = SimulatedIdentityProviders.Identity(subject: "5f1c3a2e-0000-4000-8000-00000000c0de", displayName: "Carol Shaw", email: "carol@contoso.com",
-                                         accountType: "work", tenantId: "1a2b3c4d-0000-4000-8000-000000000001")
-    static let bill = SimulatedIdentityProviders.Identity(subject: "00000000-0000-0000-1234-56789abcdef0", displayName: "Bill Gates", email: "bill@outlook.com",
-                                        accountType: "personal", tenantId: "9188040d-6c67-4c5b-b112-36a304b66dad")
-    static let microsoftDirectory = SimulatedIdentityProviders.Directory(providerID: "microsoft.com", clientID: "2c7a0000-0000-4000-8000-000000000000",
-                                                             issuer: "https://login.microsoftonline.com/{tenantid}/v2.0", identities: [bill, carol])
-
-    static let appleProvider = OAuthProvider(providerID: "apple.com", scopes: ["email", "name"])
-    static let appleCredential = AuthCredential.oauth(OAuthCredential(providerID: "apple.com", idToken: "eyJ.apple.sig", rawNonce: "raw-nonce"))
-    static let appleAuthorization = ProviderAuthorization(credential: appleCredential, rawNonce: "raw-nonce", hashedNonce: "abc123",
-                                                          idTokenClaims: ["nonce": .string("abc123")], grantedScopes: ["email", "name"])
-    static let microsoftCredential = AuthCredential.oauth(OAuthCredential(providerID: "microsoft.com", idToken: "eyJ.ms.sig", accessToken: "microsoft-at-1", rawNonce: "n"))
-    static let updatedMicrosoft = AuthCredential.oauth(OAuthCredential(providerID: "microsoft.com", idToken: "eyJ.ms.sig", accessToken: "microsoft-at-1", pendingToken: "pending-1"))
-    static let updatedGoogle = AuthCredential.oauth(OAuthCredential(providerID: "google.com", idToken: "eyJ.g.sig", pendingToken: "pending-g"))
-    static let updatedFacebook = AuthCredential.oauth(OAuthCredential(providerID: "facebook.com", accessToken: "facebook-at-1", pendingToken: "pending-f"))
-
-    static func appleUser(uid: String = "appleUID000000000000000000001") -> User {
-        User(uid: uid, isAnonymous: false, email: "x1@privaterelay.appleid.com", emailVerified: true, displayName: "Ada Lovelace",
-             providerData: [UserInfo(providerID: "apple.com", uid: ada.subject, displayName: "Ada Lovelace", email: "x1@privaterelay.appleid.com")],
-             metadata: UserMetadata(creationDate: Fixtures.created, lastSignInDate: Fixtures.created))
-    }
-
-    static func consent(_ provider: OAuthProvider, _ purpose: FederatedPurpose, _ directory: SimulatedIdentityProviders.Directory?, selection: Int = 0) -> ConsentState {
-        var state = ConsentState(provider: provider, purpose: purpose)
-        if let directory { state.directory = .loaded(directory) }
-        state.selection = selection
-        return state
-    }
-}
-
 @Suite("Federated flows: provider sign-in, consent, linking, conflict and merge, pending link, reauthentication")
 struct FederatedFlowTests {
     typealias F = FederatedFixtures
@@ -124,33 +90,46 @@ struct FederatedFlowTests {
             form.tenant.text = ""
             $0.screen = .providerForm(form)
         }
-        store.type("contoso.com")
-        form.tenant = TextField(text: "contoso.com", maxLength: 100)
+        store.type("contoso.com") {
+            form.tenant = TextField(text: "contoso.com", maxLength: 100)
+            $0.screen = .providerForm(form)
+        }
         store.send(.key(.tab)) {
             form.focus = .prompt
             $0.screen = .providerForm(form)
         }
-        store.type("consent")
+        store.type("consent") {
+            form.prompt = TextField(text: "consent", maxLength: 20)
+            $0.screen = .providerForm(form)
+        }
         store.send(.key(.tab)) {
             form.prompt = TextField(text: "consent", maxLength: 20)
             form.focus = .loginHint
             $0.screen = .providerForm(form)
         }
-        store.type("carol@contoso.com")
+        store.type("carol@contoso.com") {
+            form.loginHint = TextField(text: "carol@contoso.com", maxLength: 254)
+            $0.screen = .providerForm(form)
+        }
         store.send(.key(.tab)) {
             form.loginHint = TextField(text: "carol@contoso.com", maxLength: 254)
             form.focus = .scopes
             $0.screen = .providerForm(form)
         }
-        store.type(" mail.read calendars.read")
+        store.type(" mail.read calendars.read") {
+            form.scopes = TextField(text: "openid email profile mail.read calendars.read", maxLength: 300)
+            $0.screen = .providerForm(form)
+        }
         store.send(.key(.tab)) {
             form.scopes = TextField(text: "openid email profile mail.read calendars.read", maxLength: 300)
             form.focus = .parameters
             $0.screen = .providerForm(form)
         }
         // A reserved parameter is refused on the spot; nothing is sent.
-        store.type("domain_hint=contoso.com redirect_uri=https://evil.example")
-        form.parameters = TextField(text: "domain_hint=contoso.com redirect_uri=https://evil.example", maxLength: 300)
+        store.type("domain_hint=contoso.com redirect_uri=https://evil.example") {
+            form.parameters = TextField(text: "domain_hint=contoso.com redirect_uri=https://evil.example", maxLength: 300)
+            $0.screen = .providerForm(form)
+        }
         store.send(.key(.enter)) {
             $0.screen = .providerForm(form)
             $0.banner = Banner(.error, OAuthProviderError.reservedParameter("redirect_uri").description)
@@ -159,13 +138,18 @@ struct FederatedFlowTests {
             form.parameters = TextField(maxLength: 300)
             $0.screen = .providerForm(form)
         }
-        store.type("domain_hint")
-        form.parameters = TextField(text: "domain_hint", maxLength: 300)
+        store.type("domain_hint") {
+            form.parameters = TextField(text: "domain_hint", maxLength: 300)
+            $0.screen = .providerForm(form)
+        }
         store.send(.key(.enter)) {
             $0.screen = .providerForm(form)
             $0.banner = Banner(.error, "Write custom parameters as key=value, separated by spaces ('domain_hint' is not).")
         }
-        store.type("=contoso.com")
+        store.type("=contoso.com") {
+            form.parameters = TextField(text: "domain_hint=contoso.com", maxLength: 300)
+            $0.screen = .providerForm(form)
+        }
         let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile", "mail.read", "calendars.read"],
                                      customParameters: ["tenant": "contoso.com", "prompt": "consent", "login_hint": "carol@contoso.com",
                                                         "domain_hint": "contoso.com"])
@@ -188,6 +172,16 @@ struct FederatedFlowTests {
         guard case let .providerForm(restored) = store.model.screen else { Issue.record("not on the form"); return }
         #expect(restored.tenant.text == "contoso.com")
         #expect(restored.parameters.text == "domain_hint=contoso.com")
+        // Restored fields take edits at their end (issue 16, item 4: ctrl-u then typing used to
+        // insert before the old text, backspace did nothing).
+        for field in [restored.tenant, restored.prompt, restored.loginHint, restored.scopes, restored.parameters] {
+            #expect(field.cursor == field.text.count)
+        }
+        var edited = restored
+        edited.tenant = TextField(maxLength: 100)
+        store.send(.key(.control("u"))) { $0.screen = .providerForm(edited) }
+        edited.tenant = TextField(text: "fabrikam.com", maxLength: 100)
+        store.type("fabrikam.com") { $0.screen = .providerForm(edited) }
         store.send(.key(.escape)) {
             $0.banner = nil
             $0.screen = .signInMethods(SignInMethods(selection: 4))
@@ -205,15 +199,20 @@ struct FederatedFlowTests {
         }
         #expect(store.model.screen.editsText)
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Give the new identity a name.") }
-        store.type("Grace Hopper?")
+        store.type("Grace Hopper?") {
+            consent.newIdentity?.name = TextField(text: "Grace Hopper?", maxLength: 100)
+            $0.screen = .consent(consent)
+        }
         store.send(.key(.enter)) {
             consent.newIdentity?.name = TextField(text: "Grace Hopper?", maxLength: 100)
             consent.newIdentity?.focusOnEmail = true
             $0.screen = .consent(consent)
         }
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Give the new identity an email address.") }
-        store.type("grace@example.com")
-        consent.newIdentity?.email = TextField(text: "grace@example.com", maxLength: 254)
+        store.type("grace@example.com") {
+            consent.newIdentity?.email = TextField(text: "grace@example.com", maxLength: 254)
+            $0.screen = .consent(consent)
+        }
         store.send(.key(.enter), effects: [.federated(.addSimulatedIdentity(providerID: "apple.com", name: "Grace Hopper?", email: "grace@example.com"))]) {
             $0.banner = nil
             $0.busy = "Adding the identity…"
@@ -481,7 +480,7 @@ struct FederatedFlowTests {
         store.send(.key(.enter)) {
             $0.screen = .credentialForm(CredentialForm(purpose: .signInToLink(pending), email: "alan@gmail.com"))
         }
-        store.type("hunter22")
+        store.type("hunter22") { $0.screen = .credentialForm(Fixtures.form(.signInToLink(pending), email: "alan@gmail.com", password: "hunter22")) }
         store.send(.key(.enter), effects: [.signIn(.password(email: "alan@gmail.com", password: "hunter22"))]) {
             $0.busy = "Signing in…"
             $0.screen = .credentialForm(Fixtures.form(.signInToLink(pending), email: "alan@gmail.com", password: "hunter22"))
@@ -493,12 +492,15 @@ struct FederatedFlowTests {
             $0.user = alan
             $0.screen = .account(AccountFocus())
             $0.banner = Banner(.success, "Signed in.")
+            $0.linkAfterSignIn = pending
         }
         let linked = Fixtures.passwordUser(uid: alan.uid, email: "alan@gmail.com", extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "alan@gmail.com")])
         store.send(.linkFinished(.success(AuthDataResult(user: linked, additionalUserInfo: AdditionalUserInfo(providerID: "google.com", isNewUser: false))))) {
             $0.busy = nil
             $0.user = linked
-            $0.banner = Banner(.success, "Linked google.com. The uid and app data are unchanged.")
+            // Issue 16, item 7: it said "The uid and app data are unchanged" though the uid changed.
+            $0.banner = Banner(.success, "Signed in to alan@gmail.com and linked Google to it. The guest account's cart moved here; the guest account (\(Fixtures.anonymous.uid)) is still on the backend.")
+            $0.linkAfterSignIn = nil
         }
     }
 
@@ -544,6 +546,7 @@ struct FederatedFlowTests {
             $0.user = user
             $0.screen = .account(AccountFocus())
             $0.banner = Banner(.success, "Signed in.")
+            $0.linkAfterSignIn = pending
         }
         // Cancelling the pending link tells what did not happen.
         model.busy = nil

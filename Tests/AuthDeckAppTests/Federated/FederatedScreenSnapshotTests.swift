@@ -11,12 +11,6 @@ import TerminalUI
 struct FederatedScreenSnapshotTests {
     typealias F = FederatedFixtures
 
-    func render(_ model: ConsoleModel) -> String {
-        let canvas = TextCanvas(size: Size(width: 80, height: 24))
-        ConsoleView.draw(model, on: canvas)
-        return canvas.text
-    }
-
     @Test func microsoftRequestForm() {
         var model = ConsoleModel(backendName: "embedded · authdeck-local")
         var form = ProviderForm(provider: .microsoft, purpose: .signIn)

@@ -10,7 +10,7 @@ struct PasswordResetFlowTests {
         var tester = FlowTester(PasswordResetFlow())
         #expect(tester.flow.editsText)
         tester.perform(.submit, steps: [.banner(Banner(.error, "Enter the account's email address."))])
-        tester.type("ada@example.com")
+        tester.type("ada@example.com") { $0.step = .enteringEmail(TextField(text: "ada@example.com", maxLength: 254)) }
         tester.perform(.submit, steps: [.banner(nil), .run(.verification(.sendPasswordReset(email: "ada@example.com")), busy: "Sending the reset email…")])
         let invalid = AuthError.server("INVALID_EMAIL")
         tester.handle(.passwordResetSent(.failure(invalid)), steps: [.banner(.error(invalid))])
@@ -22,21 +22,37 @@ struct PasswordResetFlowTests {
         tester.perform(.back, steps: [.banner(nil), .exit(.cancelled)])
 
         tester = FlowTester(.choosingPassword(code: "oob", email: "ada@example.com"))
-        tester.type("newpass1")
+        tester.type("newpass1") {
+            var form = PasswordForm()
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
+        }
         tester.perform(.submit) {
             var form = PasswordForm()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }
-        tester.type("newpass2")
+        tester.type("newpass2") {
+            var form = PasswordForm()
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            form.confirmation = TextField(text: "newpass2", maxLength: 128, isSecure: true)
+            form.focusOnConfirmation = true
+            $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
+        }
         tester.perform(.submit, steps: [.banner(Banner(.error, "The two passwords do not match."))]) {
             var form = PasswordForm()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }
-        tester.type("newpass1")
+        tester.type("newpass1") {
+            var form = PasswordForm()
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            form.confirmation = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            form.focusOnConfirmation = true
+            $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
+        }
         tester.perform(.submit, steps: [.banner(nil), .run(.verification(.confirmPasswordReset(code: "oob", newPassword: "newpass1")), busy: "Setting the new password…")])
         let weak = AuthError.server("WEAK_PASSWORD : Password should be at least 6 characters")
         tester.handle(.passwordResetConfirmed(.failure(weak)), steps: [.banner(.error(weak))]) {

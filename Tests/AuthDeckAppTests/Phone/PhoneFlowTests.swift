@@ -10,18 +10,18 @@ struct PhoneFlowTests {
 
     @Test func phoneSignIn() {
         var tester = FlowTester(PhoneFlow(purpose: .signIn))
-        tester.type("+1 555x")
+        tester.type("+1 555x") { $0.step = .enteringNumber(MfaFixtures.field("+1 555", maxLength: 24)) }
         tester.perform(.submit, steps: [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]) {
             $0.step = .enteringNumber(MfaFixtures.field("+1 555", maxLength: 24))
         }
-        tester.type("5550100")
+        tester.type("5550100") { $0.step = .enteringNumber(MfaFixtures.field("+1 5555550100", maxLength: 24)) }
         tester.perform(.submit, steps: [.banner(nil), .run(.verification(.verifyPhoneNumber("+15555550100")), busy: "Texting a code to +15555550100…")])
         let invalid = AuthError.server("INVALID_PHONE_NUMBER : Invalid format.")
         tester.handle(.codeSent(.failure(invalid)), steps: [.banner(.error(invalid, advice: PhoneNumberText.formatHint))])
         tester.handle(.codeSent(.success("v1")), steps: [texted, .run(.verification(.refreshOutbox), busy: nil)]) {
             $0.step = .enteringCode(phone: "+15555550100", verificationID: "v1", code: codeField())
         }
-        tester.type("000000")
+        tester.type("000000") { $0.step = .enteringCode(phone: "+15555550100", verificationID: "v1", code: MfaFixtures.code("000000")) }
         let credential = PhoneAuthProvider.credential(withVerificationID: "v1", verificationCode: "000000")
         tester.perform(.submit, steps: [.banner(nil), .run(.verification(.signInWithPhone(credential)), busy: "Signing in…")])
         let wrong = AuthError.server("INVALID_CODE")

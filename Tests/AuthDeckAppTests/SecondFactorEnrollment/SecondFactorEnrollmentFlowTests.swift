@@ -11,7 +11,7 @@ struct SecondFactorEnrollmentFlowTests {
     @Test func smsNumberCodeNameThenEnrolled() {
         var tester = FlowTester(SecondFactorEnrollmentFlow.sms(accountName: "ada@example.com"))
         #expect(!tester.flow.editsText)
-        tester.type("555abc")
+        tester.type("555abc") { $0.step = .enteringNumber(MfaFixtures.field("555", maxLength: 24)) }
         tester.perform(.submit, steps: [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]) {
             $0.step = .enteringNumber(MfaFixtures.field("555", maxLength: 24))
         }
@@ -24,9 +24,9 @@ struct SecondFactorEnrollmentFlowTests {
         tester.handle(.codeSent(.success("v2")), steps: [texted, .run(.verification(.refreshOutbox), busy: nil)]) {
             $0.step = .enteringSmsCode(phone: "+15555550100", verificationID: "v2", code: codeField())
         }
-        tester.type("12345")
+        tester.type("12345") { $0.step = .enteringSmsCode(phone: "+15555550100", verificationID: "v2", code: MfaFixtures.code("12345")) }
         tester.perform(.submit, steps: [.banner(Banner(.error, "Enter all 6 digits of the code."))])
-        tester.type("6")
+        tester.type("6") { $0.step = .enteringSmsCode(phone: "+15555550100", verificationID: "v2", code: MfaFixtures.code("123456")) }
         tester.perform(.submit, steps: [.banner(nil)]) {
             $0.step = .namingPhone(phone: "+15555550100", verificationID: "v2", code: "123456", name: MfaFixtures.field("Phone ending 0100", maxLength: 40))
         }
@@ -37,11 +37,15 @@ struct SecondFactorEnrollmentFlowTests {
         tester.perform(.submit, steps: [.banner(nil)]) {
             $0.step = .namingPhone(phone: "+15555550100", verificationID: "v2", code: "123456", name: MfaFixtures.field("Phone ending 0100", maxLength: 40))
         }
-        tester.flow.edit(.control("u"))
+        tester.edit(.control("u")) {
+            $0.step = .namingPhone(phone: "+15555550100", verificationID: "v2", code: "123456", name: TextField(maxLength: 40))
+        }
         tester.perform(.submit, steps: [.banner(Banner(.error, "Give the factor a name, e.g. \"Work phone\"."))]) {
             $0.step = .namingPhone(phone: "+15555550100", verificationID: "v2", code: "123456", name: TextField(maxLength: 40))
         }
-        tester.type("Work phone ")
+        tester.type("Work phone ") {
+            $0.step = .namingPhone(phone: "+15555550100", verificationID: "v2", code: "123456", name: MfaFixtures.field("Work phone ", maxLength: 40))
+        }
         let credential = PhoneAuthProvider.credential(withVerificationID: "v2", verificationCode: "123456")
         tester.perform(.submit, steps: [.banner(nil), .run(.verification(.enroll(.phone(credential), displayName: "Work phone")), busy: "Enrolling Work phone…")])
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.phoneHint])
@@ -93,9 +97,9 @@ struct SecondFactorEnrollmentFlowTests {
         tester.perform(.submit, steps: [.banner(nil)]) { $0.step = .enteringTotpCode(secret, code: codeField()) }
         tester.perform(.back, steps: [.banner(nil)]) { $0.step = .scanning(secret) }
         tester.perform(.submit, steps: [.banner(nil)]) { $0.step = .enteringTotpCode(secret, code: codeField()) }
-        tester.type("98")
+        tester.type("98") { $0.step = .enteringTotpCode(secret, code: MfaFixtures.code("98")) }
         tester.perform(.submit, steps: [.banner(Banner(.error, "Enter the 6 digits the app shows now."))])
-        tester.type("7654")
+        tester.type("7654") { $0.step = .enteringTotpCode(secret, code: MfaFixtures.code("987654")) }
         tester.perform(.submit, steps: [.banner(nil)]) {
             $0.step = .namingApp(secret, code: "987654", name: MfaFixtures.field("Authenticator app", maxLength: 40))
         }

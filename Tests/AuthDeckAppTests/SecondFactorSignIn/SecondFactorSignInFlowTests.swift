@@ -21,13 +21,13 @@ struct SecondFactorSignInFlowTests {
         tester.perform(.choose, steps: [.banner(Banner(.info, "Type the 6-digit code your authenticator app shows for this account."))]) {
             $0.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
         }
-        tester.type("12a3")
-        tester.flow.edit(.paste("4 5-6\n7"))
+        tester.type("12a3") { $0.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123")) }
+        tester.edit(.paste("4 5-6\n7")) { $0.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456")) }
         #expect(tester.flow.step == .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456")))
         tester.perform(.resend)
-        tester.flow.edit(.backspace)
+        tester.edit(.backspace) { $0.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("12345")) }
         tester.perform(.submit, steps: [.banner(Banner(.error, "Enter all 6 digits of the code."))])
-        tester.type("6")
+        tester.type("6") { $0.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456")) }
         let assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
         tester.perform(.submit, steps: [.banner(nil), .run(.verification(.resolveSignIn(challenge, assertion)), busy: "Checking the code…")])
         let result = MfaFixtures.signedIn(MfaFixtures.verifiedUser())
@@ -42,13 +42,13 @@ struct SecondFactorSignInFlowTests {
         tester.handle(.codeSent(.success("verification-1")), steps: [
             .banner(Banner(.info, "A code was texted to +*******0100; it shows in the phone pane (top right).")), .run(.verification(.refreshOutbox), busy: nil),
         ]) { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: codeField()) }
-        tester.type("654321")
+        tester.type("654321") { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: MfaFixtures.code("654321")) }
         // A new code replaces the old verification and clears what was typed.
         tester.perform(.resend, steps: [.banner(nil), .run(.verification(.startSecondFactorSignIn(MfaFixtures.phoneInfo, challenge)), busy: "Texting a code to +*******0100…")])
         tester.handle(.codeSent(.success("verification-2")), steps: [
             .banner(Banner(.info, "A code was texted to +*******0100; it shows in the phone pane (top right).")), .run(.verification(.refreshOutbox), busy: nil),
         ]) { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-2", code: codeField()) }
-        tester.type("111222")
+        tester.type("111222") { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-2", code: MfaFixtures.code("111222")) }
         let credential = PhoneAuthProvider.credential(withVerificationID: "verification-2", verificationCode: "111222")
         tester.perform(.submit, steps: [.banner(nil), .run(.verification(.resolveSignIn(challenge, PhoneMultiFactorGenerator.assertion(with: credential))), busy: "Checking the code…")])
     }
@@ -113,6 +113,22 @@ struct SecondFactorSignInFlowTests {
         tester.handle(.enrolled(.success(MfaFixtures.verifiedUser())))
         tester.perform(.up) { $0.step = .choosingFactor(selection: 0) }
         tester.handle(.codeSent(.success("stray")))
+    }
+
+    /// Issue 16, item 7: the screen said "The password was right" after a Google sign-in, and a
+    /// reauthentication's esc said "cancel sign-in" and "Sign-in cancelled.".
+    @Test func theWordsMatchHowTheFirstFactorPassedAndWhatEscCancels() {
+        var model = Fixtures.signedIn(MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint]))
+        model.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: MfaFixtures.challenge(firstFactor: "google.com"), purpose: .signIn))
+        #expect(render(model).contains("Google confirmed who you are; this account also has 2-step"))
+        #expect(!render(model).contains("password was right"))
+
+        let reauthentication = SecondFactorSignInFlow(challenge: MfaFixtures.challenge(reauthenticating: "uid"), purpose: .reauthenticate(.deleteAccount))
+        model.screen = .secondFactorChallenge(reauthentication)
+        #expect(render(model).contains("The password was right"))
+        #expect(!render(model).contains("sign-in"))
+        var tester = FlowTester(reauthentication)
+        tester.perform(.back, steps: [.banner(Banner(.info, "Cancelled: nothing changed; did not delete the account.")), .exit(.cancelled)])
     }
 
     @Test func theBarOffersResendOnlyForSms() {

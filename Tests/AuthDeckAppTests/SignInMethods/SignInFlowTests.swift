@@ -12,11 +12,13 @@ struct SignInFlowTests {
         #expect(effects == [.restoreSession])
         #expect(model.screen == .launching)
         var store = FlowStore(model)
-        store.send(.key(.character("q"))) // busy: waits
-        store.send(.sessionRestored(.success(Fixtures.anonymous)), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
+        // Typed while restoring: waits, then acts on the screen that is there.
+        store.send(.key(.character("q"))) { $0.typedAhead = [.character("q")] }
+        store.send(.sessionRestored(.success(Fixtures.anonymous)), effects: [.loadCart(uid: Fixtures.anonymous.uid), .quit]) {
             $0.busy = nil
             $0.user = Fixtures.anonymous
             $0.screen = .account(AccountFocus())
+            $0.typedAhead = []
         }
     }
 
@@ -82,11 +84,11 @@ struct SignInFlowTests {
         model.screen = .signInMethods(SignInMethods(selection: 1))
         var store = FlowStore(model)
         store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialForm(purpose: .signIn)) }
-        store.type("ada@example.com")
+        store.type("ada@example.com") { $0.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: "", focus: .email)) }
         store.send(.key(.enter)) {
             $0.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: ""))
         }
-        store.type("hunter22")
+        store.type("hunter22") { $0.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: "hunter22")) }
         store.send(.key(.enter), effects: [.signIn(.password(email: "ada@example.com", password: "hunter22"))]) {
             $0.busy = "Signing in…"
         }
@@ -168,7 +170,7 @@ struct SignInFlowTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .credentialForm(CredentialForm(purpose: .signIn))
         var store = FlowStore(model)
-        store.type("q?i")
+        store.type("q?i") { $0.screen = .credentialForm(Fixtures.form(.signIn, email: "q?i", password: "", focus: .email)) }
         #expect(store.model.overlay == nil)
         guard case let .credentialForm(form) = store.model.screen else {
             Issue.record("left the form")

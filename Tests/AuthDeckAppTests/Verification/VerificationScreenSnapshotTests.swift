@@ -8,12 +8,6 @@ import TerminalUI
 /// The second-factor, phone, password-reset and outbox screens at 80×24, as text.
 @Suite("Screen snapshots: second factors, phone, password reset, outbox")
 struct VerificationScreenSnapshotTests {
-    func render(_ model: ConsoleModel, size: Size = Size(width: 80, height: 24)) -> String {
-        let canvas = TextCanvas(size: size)
-        ConsoleView.draw(model, on: canvas)
-        return canvas.text
-    }
-
     static let outbox = Outbox(
         emails: [Outbox.Email(to: "ada@example.com", action: .verifyEmail, oobCode: "oobCodeOfSomeLength",
                               link: "http://localhost:9099/emulator/action?mode=verifyEmail&lang=en&oobCode=oobCodeOfSomeLength&apiKey=fake-api-key")],
@@ -96,6 +90,17 @@ struct VerificationScreenSnapshotTests {
         link.step = .conflict(phone: "+15555550100", credential: .phone(PhoneAuthCredential(proof: .temporaryProof("p", phoneNumber: "+15555550100"))),
                               signInSelected: true)
         assertSnapshot(of: render(model(.phone(link))), as: .lines, named: "conflict")
+    }
+
+    /// Issue 16, item 9: the empty outbox's text ran over the box's right border at 80 columns.
+    @Test func theEmptyOutboxKeepsItsBorder() {
+        var empty = model(.account(AccountFocus()))
+        empty.outbox = Outbox()
+        empty.overlay = .outbox(selection: 0)
+        let rows = render(empty).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.count == 24)
+        for row in rows[2...21] { #expect(row.hasSuffix("│"), "\(row)") }
+        #expect(render(empty).contains("│ here."))
     }
 
     @Test func passwordResetAndTheOutbox() {

@@ -5,27 +5,6 @@ import Foundation
 import Testing
 import TerminalUI
 
-/// The TestStore pattern: send one event, then assert the whole next state and the effects.
-struct FlowStore {
-    var model: ConsoleModel
-
-    init(_ model: ConsoleModel) { self.model = model }
-
-    mutating func send(_ event: ConsoleEvent, effects expectedEffects: [ConsoleEffect] = [],
-                       sourceLocation: SourceLocation = #_sourceLocation,
-                       _ update: (inout ConsoleModel) -> Void = { _ in }) {
-        var expected = model
-        update(&expected)
-        let effects = model.handle(event)
-        #expect(effects == expectedEffects, sourceLocation: sourceLocation)
-        #expect(model == expected, sourceLocation: sourceLocation)
-    }
-
-    mutating func type(_ text: String) {
-        for character in text { _ = model.handle(.key(.character(character))) }
-    }
-}
-
 enum Fixtures {
     static let created = Date(timeIntervalSince1970: 1_790_000_000)
 

@@ -4,37 +4,6 @@ import Foundation
 import Testing
 import TerminalUI
 
-/// The TestStore pattern for one flow: send an intent, a key or an event, then assert the whole
-/// next flow and the steps it asked for.
-struct FlowTester<Flow: ConsoleFeature> {
-    var flow: Flow
-    var context = Fixtures.signedOut
-
-    init(_ flow: Flow) { self.flow = flow }
-
-    mutating func perform(_ intent: Intent, steps expected: [FlowStep] = [], sourceLocation: SourceLocation = #_sourceLocation,
-                          _ update: (inout Flow) -> Void = { _ in }) {
-        var next = flow
-        update(&next)
-        let steps = flow.perform(intent, in: context)
-        #expect(steps == expected, sourceLocation: sourceLocation)
-        #expect(flow == next, sourceLocation: sourceLocation)
-    }
-
-    mutating func handle(_ event: VerificationEvent, steps expected: [FlowStep] = [], sourceLocation: SourceLocation = #_sourceLocation,
-                         _ update: (inout Flow) -> Void = { _ in }) {
-        var next = flow
-        update(&next)
-        let steps = flow.handle(.verification(event), in: context)
-        #expect(steps == expected, sourceLocation: sourceLocation)
-        #expect(flow == next, sourceLocation: sourceLocation)
-    }
-
-    mutating func type(_ text: String) {
-        for character in text { flow.edit(.character(character)) }
-    }
-}
-
 enum MfaFixtures {
     static let phoneInfo = PhoneMultiFactorInfo(uid: "phoneFactor000000000000000001", displayName: "Work phone",
                                                 enrollmentDate: Fixtures.created, phoneNumber: "+*******0100")
@@ -44,8 +13,9 @@ enum MfaFixtures {
     static let totpHint = MultiFactorInfo.totp(totpInfo)
 
     /// Plain values, as a sign-in's error carries them: no client, no backend.
-    static func challenge(hints: [MultiFactorInfo] = [totpHint, phoneHint], reauthenticating uid: String? = nil) -> MultiFactorChallenge {
-        MultiFactorChallenge(hints: hints, firstFactorProviderID: "password", mfaPendingCredential: "pending-credential", reauthenticatingUID: uid)
+    static func challenge(hints: [MultiFactorInfo] = [totpHint, phoneHint], firstFactor: String = "password",
+                          reauthenticating uid: String? = nil) -> MultiFactorChallenge {
+        MultiFactorChallenge(hints: hints, firstFactorProviderID: firstFactor, mfaPendingCredential: "pending-credential", reauthenticatingUID: uid)
     }
 
     static let secret = TotpSecret(sharedSecretKey: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", hashingAlgorithm: "SHA1", codeLength: 6,

@@ -1,0 +1,39 @@
+import AppData
+@testable import AuthDeckApp
+import AuthClient
+import Foundation
+import IdentityEmulator
+import IdentityTestSupport
+import Logging
+
+/// The effect runner as the console has it: a real `Auth` on a real embedded backend, reached in
+/// process or over HTTP, a real cart store, and one movable clock for the backend and the client.
+struct EffectRunnerHarness {
+    let served: TestBackend
+    let clock: TestClock
+    let auth: Auth
+    let cart: CartStore
+    let runner: EffectRunner
+
+    var backend: EmbeddedBackend { served.backend }
+
+    /// Runs `body` with a fresh harness; the backend, its server and its directory go away afterwards.
+    static func with(_ transport: BackendTransport, _ body: (EffectRunnerHarness) async throws -> Void) async throws {
+        let clock = TestClock()
+        try await withTestBackend(transport, clock: clock.read) { served in
+            let auth = Auth(backend: served.makeTransport(), clock: clock.read)
+            let cart = try CartStore()
+            let runner = EffectRunner(auth: auth, cart: cart, logger: Logger(label: "test"), send: { _ in })
+            try await body(EffectRunnerHarness(served: served, clock: clock, auth: auth, cart: cart, runner: runner))
+        }
+    }
+
+    /// An identity at the simulated provider and a consent, through the runner as the console does it.
+    func consent(_ provider: OAuthProvider, name: String, email: String) async throws -> ProviderAuthorization {
+        guard case let .federated(.simulatedIdentityAdded(_, .success(identity)))? = await runner.perform(
+            .federated(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email))) else { throw AuthError(.internalError) }
+        guard case let .federated(.providerAuthorized(.success(authorization)))? = await runner.perform(
+            .federated(.authorize(provider, subject: identity.subject, hideEmail: nil))) else { throw AuthError(.internalError) }
+        return authorization
+    }
+}
