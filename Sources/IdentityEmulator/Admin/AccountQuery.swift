@@ -166,12 +166,12 @@ extension EmbeddedBackend {
         }
     }
 
-    /// `GET /v2/projects/{projectId}/config`: the password-hash parameters, as Google shows them.
-    func projectConfig() -> ProjectConfig {
+    /// The password-hash parameters as `GET /v2/projects/{projectId}/config` shows them to administrators.
+    func passwordHashConfig() -> ProjectConfig.HashConfig {
         let scrypt = store.scrypt
-        return ProjectConfig(name: "projects/\(projectId)/config", signIn: .init(hashConfig: .init(
-            algorithm: "SCRYPT", signerKey: scrypt.signerKey.base64EncodedString(),
-            saltSeparator: scrypt.saltSeparator.base64EncodedString(), rounds: scrypt.rounds, memoryCost: scrypt.memCost)))
+        return ProjectConfig.HashConfig(algorithm: "SCRYPT", signerKey: scrypt.signerKey.base64EncodedString(),
+                                        saltSeparator: scrypt.saltSeparator.base64EncodedString(), rounds: scrypt.rounds,
+                                        memoryCost: scrypt.memCost)
     }
 
     /// A transport whose administrator requests carry this backend's administrator credential

@@ -7,8 +7,6 @@ import IdentityToolkit
 struct ProjectScopedPath: Equatable {
     enum Service: Equatable {
         case identityToolkit
-        /// `/v2/projects/{projectId}/config` (the password-hash parameters).
-        case identityToolkitV2
         case emulator
     }
 
@@ -19,7 +17,6 @@ struct ProjectScopedPath: Equatable {
 
     private static let prefixes: [(String, Service)] = [
         ("/identitytoolkit.googleapis.com/v1/projects/", .identityToolkit),
-        ("/identitytoolkit.googleapis.com/v2/projects/", .identityToolkitV2),
         ("/emulator/v1/projects/", .emulator),
     ]
 
@@ -58,12 +55,6 @@ extension EmbeddedBackend {
             // method is no endpoint (a DELETE on `/accounts` must not create an account).
             guard request.method.uppercased() == (scoped.tail == "/accounts:batchGet" ? "GET" : "POST") else { return nil }
             return try routeAdminEndpoint(scoped.tail, request: request, query: query, context: context)
-        case .identityToolkitV2:
-            let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
-            guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
-            try requireServedProject(scoped.projectId)
-            guard scoped.tail == "/config", request.method.uppercased() == "GET" else { return nil }
-            return try encode(projectConfig())
         }
     }
 

@@ -12,7 +12,12 @@ struct RecaptchaParamsResponse: Encodable {
 /// The v2 project configuration (`projects.getConfig`): the emulator's three settings.
 struct ProjectConfigResponse: Encodable {
     struct BlockingFunctions: Encodable {}
-    var signIn: EmulatorProjectConfig.SignIn
+    struct SignIn: Encodable {
+        var allowDuplicateEmails: Bool?
+        /// The password-hash parameters: for administrators only (the signer key is a secret).
+        var hashConfig: ProjectConfig.HashConfig?
+    }
+    var signIn: SignIn
     var blockingFunctions = BlockingFunctions()
     var emailPrivacyConfig: EmulatorProjectConfig.EmailPrivacyConfig
 }
@@ -36,7 +41,7 @@ extension EmbeddedBackend {
         try requireServedProject(project)
         switch method {
         case "GET":
-            return try encode(projectConfig())
+            return try encode(projectConfig(withHashConfig: context.isAdmin))
         case "PATCH":
             // Anyone could otherwise turn enumeration protection off on a shared server.
             guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
@@ -47,9 +52,10 @@ extension EmbeddedBackend {
         }
     }
 
-    func projectConfig() throws -> ProjectConfigResponse {
+    func projectConfig(withHashConfig: Bool = false) throws -> ProjectConfigResponse {
         let current = try emulatorProjectConfig()
-        return ProjectConfigResponse(signIn: current.signIn ?? .init(allowDuplicateEmails: false),
+        return ProjectConfigResponse(signIn: .init(allowDuplicateEmails: current.signIn?.allowDuplicateEmails ?? false,
+                                                   hashConfig: withHashConfig ? passwordHashConfig() : nil),
                                      emailPrivacyConfig: current.emailPrivacyConfig ?? .init(enableImprovedEmailPrivacy: true))
     }
 
