@@ -166,14 +166,6 @@ extension EmbeddedBackend {
         }
     }
 
-    /// The password-hash parameters as `GET /v2/projects/{projectId}/config` shows them to administrators.
-    func passwordHashConfig() -> ProjectConfig.HashConfig {
-        let scrypt = store.scrypt
-        return ProjectConfig.HashConfig(algorithm: "SCRYPT", signerKey: scrypt.signerKey.base64EncodedString(),
-                                        saltSeparator: scrypt.saltSeparator.base64EncodedString(), rounds: scrypt.rounds,
-                                        memoryCost: scrypt.memCost)
-    }
-
     /// A transport whose administrator requests carry this backend's administrator credential
     /// (its admin token, else the emulator's `owner`): the operator's console on its own data.
     public func administratorTransport(exchanges: ExchangeLog = ExchangeLog()) -> InProcessTransport {
