@@ -3,7 +3,7 @@ import Foundation
 import IdentityTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct AccountActionTests {
     @Test(arguments: BackendTransport.allCases)
     func bulkActionsReportPerAccountAndAreAudited(_ transport: BackendTransport) async throws {

@@ -23,27 +23,29 @@ func withAdmin<T>(_ transport: BackendTransport, capability: AccountAdmin.Capabi
     }
 }
 
-@Suite(.timeLimit(.minutes(2)))
+// Generous: in the whole parallel suite these wait behind scrypt-heavy tests for the cooperative pool.
+@Suite(.timeLimit(.minutes(5)))
 struct AccountAdminTests {
     static let everywhere: [(BackendTransport, AccountAdmin.Capability)] = [
         (.inProcess, .authdeck), (.http, .authdeck), (.inProcess, .firebaseEmulator), (.http, .firebaseEmulator),
     ]
 
     /// Seven accounts; two anonymous ones 40 and 2 days old, one disabled, one unverified, one with a second factor.
-    private func seed(_ admin: AccountAdmin, clock: MovableClock, served: TestBackend) async throws {
+    /// Passwords only where a test signs in: scrypt is the slow part of a parallel suite.
+    private func seed(_ admin: AccountAdmin, clock: MovableClock, served: TestBackend, passwords: Bool = false) async throws {
         _ = try await admin.createUser(uid: "anon-old")
         clock.advance(days: 38)
         _ = try await admin.createUser(uid: "anon-new")
         clock.advance(days: 1)
-        _ = try await admin.createUser(uid: "u-ann", email: "Ann@example.com", password: "secret-ann", displayName: "Ann", emailVerified: true)
-        _ = try await admin.createUser(uid: "u-bob", email: "bob@example.com", password: "secret-bob", displayName: "Bob", disabled: true)
+        _ = try await admin.createUser(uid: "u-ann", email: "Ann@example.com", password: passwords ? "secret-ann" : nil, displayName: "Ann", emailVerified: true)
+        _ = try await admin.createUser(uid: "u-bob", email: "bob@example.com", displayName: "Bob", disabled: true)
         _ = try await admin.createUser(uid: "u-cat", phoneNumber: "+15555550123")
         _ = try await admin.createUser(uid: "u-dan", email: "annex@example.org", emailVerified: true)
         _ = try await admin.createUser(uid: "u-eve", email: "eve@example.org", emailVerified: true)
         clock.advance(days: 1)
         // A second factor, as the Admin SDK sets one.
         let update = AdminUpdateRequest(projectId: admin.projectId, localId: "u-dan",
-                                        mfa: .init(enrollments: [AdminMfaEnrollment(mfaEnrollmentId: "work-phone", displayName: "work", phoneInfo: "+15555550999")]))
+                                        mfa: .init(enrollments: [AdminMfaEnrollment(mfaEnrollmentId: "factor-work", displayName: "work", phoneInfo: "+15555550999")]))
         _ = try await served.makeAdministratorTransport().call(update)
     }
 
@@ -82,7 +84,7 @@ struct AccountAdminTests {
     func actionsChangeWhatTheAdminAPISays(_ transport: BackendTransport) async throws {
         let clock = MovableClock()
         try await withAdmin(transport, clock: clock) { admin, served in
-            try await seed(admin, clock: clock, served: served)
+            try await seed(admin, clock: clock, served: served, passwords: true)
             try await admin.setDisabled(true, uid: "u-ann")
             #expect(try await admin.user(uid: "u-ann").disabled)
             try await admin.setDisabled(false, uid: "u-ann")

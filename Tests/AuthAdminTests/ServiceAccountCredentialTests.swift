@@ -74,7 +74,7 @@ private func keyFile(tokenURI: String, key: _RSA.Signing.PrivateKey) throws -> D
 }
 
 // Generous: under a parallel suite the cooperative pool is shared with scrypt-heavy tests.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServiceAccountCredentialTests {
     @Test func theAssertionVerifiesWithThePublicKeyAndCarriesGooglesClaims() async throws {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
