@@ -71,6 +71,7 @@ let package = Package(
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit"]),
         .testTarget(name: "IdentityEmulatorTests", dependencies: [
             "IdentityEmulator", "IdentityToolkit",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),

@@ -114,6 +114,7 @@ struct AccountStore: Sendable {
         }
         migrator.registerMigration(FederatedSchema.migrationName, migrate: FederatedSchema.create)
         registerVerificationMigration(&migrator)
+        registerAnonymousCleanupMigration(&migrator)
         return migrator
     }
 
