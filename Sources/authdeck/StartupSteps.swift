@@ -5,16 +5,16 @@ import Logging
 /// The start-up steps the console and `authdeck serve` share. A failure is a `StartupError`:
 /// one clear line, since the command line itself was fine.
 enum StartupSteps {
-    /// Prepares the data directory (`--data`, else the default) and sends the process's log to
-    /// `authdeck.log` in it.
-    static func openDataDirectory(explicit: String?) throws -> DataDirectory {
+    /// Prepares the data directory (`--data`, else the default) and sends the process's log, from
+    /// `logLevel` up, to `authdeck.log` in it.
+    static func openDataDirectory(explicit: String?, logLevel: Logger.Level = .info) throws -> DataDirectory {
         let directory: DataDirectory
         do {
             directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: explicit))
         } catch {
             throw StartupError(String(describing: error))
         }
-        LoggingSystem.bootstrap(try FileLogHandler.open(directory.file("authdeck.log")))
+        LoggingSystem.bootstrap(try FileLogHandler.open(directory.file("authdeck.log"), level: logLevel))
         return directory
     }
 

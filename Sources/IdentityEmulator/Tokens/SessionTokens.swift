@@ -8,13 +8,25 @@ struct SecondFactor: Equatable {
     var mfaEnrollmentId: String
 }
 
+/// ID-token claims gathered inside a transaction, signed once it has committed: RSA inside the
+/// write transaction made every other writer wait for each signature.
+struct UnsignedIdToken {
+    fileprivate let claims: [String: Any]
+    fileprivate let signer: TokenSigner
+
+    func signed() throws -> String { try signer.sign(claims: claims) }
+}
+
 /// The tokens a successful sign-in returns.
 struct IssuedTokens {
     static let lifetime: Int64 = 3600
     static let expiresIn = String(lifetime)
 
-    let idToken: String
+    let unsignedIdToken: UnsignedIdToken
     let refreshToken: String
+
+    /// Signs: read it after the transaction that started the session.
+    var idToken: String { get throws { try unsignedIdToken.signed() } }
 }
 
 extension EmbeddedBackend {
@@ -29,17 +41,17 @@ extension EmbeddedBackend {
     /// A new ID token and a new stored refresh token for one session of `user`.
     func startSession(for user: UserRecord, signInProvider: String, authTime: Int64, secondFactor: SecondFactor? = nil,
                       in db: Database) throws -> IssuedTokens {
-        let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
-                                      secondFactor: secondFactor)
+        let idToken = idToken(for: user, providers: try user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
+                              secondFactor: secondFactor)
         let refreshToken = SecureRandom.bytes(48).base64URLEncodedString()
         try RefreshTokenRecord(tokenHash: Self.refreshTokenHash(refreshToken), localId: user.localId, signInProvider: signInProvider,
                                authTime: authTime, createdAt: nowSeconds, secondFactor: secondFactor?.factor.rawValue,
                                secondFactorIdentifier: secondFactor?.mfaEnrollmentId).insert(db)
-        return IssuedTokens(idToken: idToken, refreshToken: refreshToken)
+        return IssuedTokens(unsignedIdToken: idToken, refreshToken: refreshToken)
     }
 
-    func mintIdToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
-                     secondFactor: SecondFactor? = nil) throws -> String {
+    func idToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
+                 secondFactor: SecondFactor? = nil) -> UnsignedIdToken {
         var claims: [String: Any] = [:]
         if let custom = user.customAttributes,
            let object = try? JSONSerialization.jsonObject(with: Data(custom.utf8)) as? [String: Any] {
@@ -74,7 +86,7 @@ extension EmbeddedBackend {
         }
         claims["firebase"] = firebase
         if signInProvider == "anonymous" && user.isAnonymous(providers: providers) { claims["provider_id"] = "anonymous" }
-        return try signer.sign(claims: claims)
+        return UnsignedIdToken(claims: claims, signer: signer)
     }
 
     static func refreshTokenHash(_ token: String) -> String {
