@@ -91,7 +91,7 @@ let package = Package(
         ]),
         .testTarget(name: "AppDataTests", dependencies: ["AppData"]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
-            "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "AppData", "IdentityToolkit",
+            "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "IdentityTestSupport", "AppData",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),

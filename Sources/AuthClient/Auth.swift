@@ -7,7 +7,7 @@ public actor Auth {
     /// Tokens are refreshed this long before they expire, as the Firebase SDKs do.
     static let refreshMargin: TimeInterval = 5 * 60
 
-    public nonisolated let backend: any IdentityBackend
+    nonisolated let backend: any IdentityBackend
     private let store: (any SessionStore)?
     private let clock: @Sendable () -> Date
     private(set) var session: PersistedSession?
@@ -234,14 +234,13 @@ public actor Auth {
     }
 
     /// The one place every sign-in response passes through: an answer with `mfaPendingCredential`
-    /// and no tokens becomes `secondFactorRequired`, carrying a resolver for the hints.
+    /// and no tokens becomes `secondFactorRequired`, carrying the challenge (hints and pending credential).
     func firstFactorTokens(_ response: some FirstFactorResponse, providerID: String, reauthenticating uid: String?) throws -> SignInTokens {
         if response.idToken == nil, let pending = response.mfaPendingCredential {
-            let resolver = MultiFactorResolver(hints: (response.mfaInfo ?? []).compactMap(MultiFactorInfo.init),
-                                               session: MultiFactorSession(kind: .signIn(mfaPendingCredential: pending), auth: self),
-                                               firstFactorProviderID: providerID, reauthenticatingUID: uid)
             var error = AuthError(.secondFactorRequired)
-            error.resolver = resolver
+            error.multiFactorChallenge = MultiFactorChallenge(hints: (response.mfaInfo ?? []).compactMap(MultiFactorInfo.init),
+                                                              firstFactorProviderID: providerID, mfaPendingCredential: pending,
+                                                              reauthenticatingUID: uid)
             throw error
         }
         return SignInTokens(localId: response.localId, idToken: response.idToken, refreshToken: response.refreshToken,

@@ -6,8 +6,9 @@ import IdentityToolkit
 public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: AuthErrorCode
     public var serverMessage: String?
-    /// With `secondFactorRequired`: the enrolled factors, and how to finish signing in with one.
-    public var resolver: MultiFactorResolver?
+    /// With `secondFactorRequired`: the enrolled factors and the pending credential; `Auth.multiFactorResolver(for:)`
+    /// finishes the sign-in with one of them.
+    public var multiFactorChallenge: MultiFactorChallenge?
     /// `credentialAlreadyInUse`, `emailAlreadyInUse`, `accountExistsWithDifferentCredential`: a
     /// credential that signs in to the account that owns the identity, without the provider again.
     public var updatedCredential: AuthCredential?

@@ -18,6 +18,9 @@ public struct IDTokenResult: Sendable, Equatable {
     public var signInProvider: String? { claims["firebase"]?["sign_in_provider"]?.stringValue }
     public var signInSecondFactor: String? { claims["firebase"]?["sign_in_second_factor"]?.stringValue }
 
+    /// The token with all but its first `count` characters hidden, for showing on screen.
+    public func shortenedToken(keeping count: Int) -> String { Redaction.shorten(token, keep: count) }
+
     private func date(_ claim: String) -> Date? {
         claims[claim]?.numberValue.map { Date(timeIntervalSince1970: $0) }
     }

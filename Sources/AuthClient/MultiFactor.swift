@@ -197,18 +197,59 @@ public struct TotpSecret: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Firebase's `MultiFactorResolver`: raised with `secondFactorRequired`, it lists the enrolled
-/// factors (hints) and finishes the sign-in — or the reauthentication — with one of them.
-public struct MultiFactorResolver: Sendable, Equatable {
+/// What a second-factor sign-in waits on, as plain values: the enrolled factors (hints) and the
+/// first factor's pending credential. A `secondFactorRequired` error carries it; an app keeps it in
+/// its state while the user chooses a factor, and turns it into a resolver on its `Auth` to finish
+/// (`Auth.multiFactorResolver(for:)`, the JS SDK's `getMultiFactorResolver`).
+public struct MultiFactorChallenge: Sendable, Equatable, CustomStringConvertible {
     public let hints: [MultiFactorInfo]
-    public let session: MultiFactorSession
     /// The first factor's provider (`password`, `google.com`, …).
     public let firstFactorProviderID: String
+    let mfaPendingCredential: String
     /// Set when the first factor was a reauthentication: the result must be the same user.
     let reauthenticatingUID: String?
 
+    public init(hints: [MultiFactorInfo], firstFactorProviderID: String, mfaPendingCredential: String, reauthenticatingUID: String? = nil) {
+        self.hints = hints
+        self.firstFactorProviderID = firstFactorProviderID
+        self.mfaPendingCredential = mfaPendingCredential
+        self.reauthenticatingUID = reauthenticatingUID
+    }
+
+    /// The pending credential is a credential: never printed.
+    public var description: String {
+        "MultiFactorChallenge(\(hints.map(\.factorID)), first factor \(firstFactorProviderID))"
+    }
+}
+
+/// Firebase's `MultiFactorResolver`: the hints of a `secondFactorRequired` error, and how to
+/// finish the sign-in — or the reauthentication — with one of them.
+public struct MultiFactorResolver: Sendable, Equatable {
+    public let challenge: MultiFactorChallenge
+    public let session: MultiFactorSession
+
+    init(challenge: MultiFactorChallenge, auth: Auth) {
+        self.challenge = challenge
+        session = MultiFactorSession(kind: .signIn(mfaPendingCredential: challenge.mfaPendingCredential), auth: auth)
+    }
+
+    public var hints: [MultiFactorInfo] { challenge.hints }
+    public var firstFactorProviderID: String { challenge.firstFactorProviderID }
+
     public func resolveSignIn(with assertion: MultiFactorAssertion) async throws -> AuthDataResult {
         try await session.auth.resolveSecondFactor(self, with: assertion)
+    }
+}
+
+extension Auth {
+    /// The resolver that finishes `challenge` on this client.
+    public nonisolated func multiFactorResolver(for challenge: MultiFactorChallenge) -> MultiFactorResolver {
+        MultiFactorResolver(challenge: challenge, auth: self)
+    }
+
+    /// The resolver of a `secondFactorRequired` error; nil for any other error.
+    public nonisolated func multiFactorResolver(for error: AuthError) -> MultiFactorResolver? {
+        error.multiFactorChallenge.map(multiFactorResolver(for:))
     }
 }
 
@@ -297,7 +338,7 @@ extension Auth {
             throw AuthError(.missingMultiFactorInfo, serverMessage: "an enrollment assertion cannot finish a sign-in")
         }
         let response = try await perform(request)
-        if let expected = resolver.reauthenticatingUID {
+        if let expected = resolver.challenge.reauthenticatingUID {
             guard IDTokenResult(token: response.idToken)?.claims["sub"]?.stringValue == expected else { throw AuthError(.userMismatch) }
         }
         let user = try await establishSession(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: nil, anonymous: false)

@@ -5,17 +5,67 @@ import IdentityToolkit
 /// `OAuthProvider.getCredentialWith(_:)` opening the Firebase Auth Emulator's provider widget.
 /// Everything goes through the `IdentityBackend`, so it works in process and against `authdeck serve`.
 public struct SimulatedIdentityProviders: Sendable {
-    public let backend: any IdentityBackend
+    let backend: any IdentityBackend
 
     public init(backend: any IdentityBackend) { self.backend = backend }
 
-    /// The provider's client id for this project and the people it knows.
-    public func directory(for providerID: String) async throws -> SimulatedIdpListResponse {
-        try await call(SimulatedIdpListRequest(providerId: providerID))
+    /// A person the simulated provider knows.
+    public struct Identity: Sendable, Equatable {
+        /// The provider's stable id for the person (`sub`; Microsoft: the `oid`).
+        public var subject: String
+        public var displayName: String?
+        public var email: String?
+        /// Microsoft: `personal` (a Microsoft account) or `work` (work or school); nil elsewhere.
+        public var accountType: String?
+        /// Microsoft: the directory (`tid`) the account lives in.
+        public var tenantId: String?
+        /// True once the person has consented to this app: Apple then no longer shares the name,
+        /// and keeps the email choice made the first time.
+        public var authorized: Bool
+        /// Apple: whether the person chose Hide My Email (set on the first authorization).
+        public var emailHidden: Bool?
+
+        public init(subject: String, displayName: String? = nil, email: String? = nil, accountType: String? = nil,
+                    tenantId: String? = nil, authorized: Bool = false, emailHidden: Bool? = nil) {
+            self.subject = subject
+            self.displayName = displayName
+            self.email = email
+            self.accountType = accountType
+            self.tenantId = tenantId
+            self.authorized = authorized
+            self.emailHidden = emailHidden
+        }
+
+        init(_ wire: SimulatedIdentity) {
+            self.init(subject: wire.subject, displayName: wire.displayName, email: wire.email, accountType: wire.accountType,
+                      tenantId: wire.tenantId, authorized: wire.authorized, emailHidden: wire.emailHidden)
+        }
     }
 
-    public func addIdentity(providerID: String, displayName: String, email: String) async throws -> SimulatedIdentity {
-        try await call(SimulatedIdpAddIdentityRequest(providerId: providerID, displayName: displayName, email: email))
+    /// A provider as configured for this project, and the people it knows.
+    public struct Directory: Sendable, Equatable {
+        public var providerID: String
+        /// The app's id at the provider (`aud` of its ID tokens): what the Firebase console keeps per provider.
+        public var clientID: String
+        public var issuer: String
+        public var identities: [Identity]
+
+        public init(providerID: String, clientID: String, issuer: String, identities: [Identity]) {
+            self.providerID = providerID
+            self.clientID = clientID
+            self.issuer = issuer
+            self.identities = identities
+        }
+    }
+
+    /// The provider's client id for this project and the people it knows.
+    public func directory(for providerID: String) async throws -> Directory {
+        let list = try await call(SimulatedIdpListRequest(providerId: providerID))
+        return Directory(providerID: list.providerId, clientID: list.clientId, issuer: list.issuer, identities: list.identities.map(Identity.init))
+    }
+
+    public func addIdentity(providerID: String, displayName: String, email: String) async throws -> Identity {
+        Identity(try await call(SimulatedIdpAddIdentityRequest(providerId: providerID, displayName: displayName, email: email)))
     }
 
     /// The person consents to `provider`'s request; the answer becomes a credential. The SHA-256

@@ -1,13 +1,12 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// The signed-in account: who it is, how it signs in, its token, and its app data.
 enum AccountScreen {
-    static func draw(_ model: ConsoleModel, focus: AccountFocus, on canvas: any Canvas, in frame: Rect) {
-        guard let user = model.user else {
+    static func draw(_ context: ConsoleContext, focus: AccountFocus, on canvas: any Canvas, in frame: Rect) {
+        guard let user = context.user else {
             canvas.put("Not signed in.", row: frame.row, column: frame.column + 1, style: .dim)
             return
         }
@@ -16,10 +15,9 @@ enum AccountScreen {
         let badge = user.isAnonymous ? " ANONYMOUS " : (user.isDisabled ? " DISABLED " : nil)
         if let badge { canvas.put(badge, row: frame.row, column: column + 9, style: .badge) }
 
-        let token = model.token
-        let firebase = token?.claims["firebase"]
-        let provider = (firebase?["sign_in_provider"]?.stringValue ?? "—") + (firebase?["sign_in_second_factor"]?.stringValue.map { " + \($0)" } ?? "")
-        let expires = token?.claims["exp"]?.numberValue.map { ConsoleView.dateText(Date(timeIntervalSince1970: $0)) } ?? "—"
+        let token = context.token
+        let provider = (token?.signInProvider ?? "—") + (token?.signInSecondFactor.map { " + \($0)" } ?? "")
+        let expires = token?.expirationDate.map(ConsoleView.dateText) ?? "—"
         let rows: [(String, String)] = [
             ("uid", user.uid),
             ("email", user.email.map { "\($0) (\(user.emailVerified ? "verified" : "not verified"))" } ?? "—"),
@@ -47,11 +45,11 @@ enum AccountScreen {
                 .draw(on: canvas, in: providers, focused: focus.pane == .providers)
         }
         let cartBox = Box.draw(on: canvas, frame: Rect(row: listTop, column: frame.column + leftWidth + 1, width: frame.width - leftWidth - 1, height: listHeight),
-                               title: "Cart (app data, \(itemCount(model.cart.reduce(0) { $0 + $1.quantity })))", style: focus.pane == .cart ? .accent : .dim)
-        if model.cart.isEmpty {
+                               title: "Cart (app data, \(itemCount(context.cart.reduce(0) { $0 + $1.quantity })))", style: focus.pane == .cart ? .accent : .dim)
+        if context.cart.isEmpty {
             canvas.put("empty: press a to add an item", row: cartBox.row, column: cartBox.column + 1, style: .dim)
         } else {
-            ListView(items: model.cart.map { ListView.Item("\($0.quantity) \(canvas.symbols.times) \($0.name)") }, selection: focus.cartSelection)
+            ListView(items: context.cart.map { ListView.Item("\($0.quantity) \(canvas.symbols.times) \($0.name)") }, selection: focus.cartSelection)
                 .draw(on: canvas, in: cartBox, focused: focus.pane == .cart)
         }
         let focusedBox = focus.pane == .providers ? providers : cartBox
@@ -81,7 +79,7 @@ enum AccountScreen {
 /// Every backend call: method, path, status, latency; the selected one's bodies (secrets
 /// shortened) and the claims of any ID token it returned.
 enum InspectorScreen {
-    static func draw(_ entries: [InspectorEntry], selection: Int, authorization: ProviderAuthorization? = nil,
+    static func draw(_ entries: [BackendExchange], selection: Int, authorization: ProviderAuthorization? = nil,
                      additionalUserInfo: AdditionalUserInfo? = nil, on canvas: any Canvas) {
         let frame = Rect(row: 1, column: 0, width: canvas.size.width, height: canvas.size.height - 2)
         let inside = Box.draw(on: canvas, frame: frame, title: "Inspector: \(entries.count) backend calls (secrets shortened)", style: .accent)

@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// Everything the console reacts to: keys, and the results of effects.
@@ -16,13 +15,9 @@ public enum ConsoleEvent: Equatable, Sendable {
     case reauthenticationFinished(SensitiveOperation, Result<AuthDataResult, AuthError>)
     case sensitiveOperationFinished(SensitiveOperation, Result<User?, AuthError>)
     case cartChanged(uid: String, Result<[CartItem], AppDataError>)
-    case exchangesChanged([InspectorEntry])
-    case providerDirectoryLoaded(providerID: String, Result<SimulatedIdpListResponse, AuthError>)
-    case simulatedIdentityAdded(providerID: String, Result<SimulatedIdentity, AuthError>)
-    case providerAuthorized(Result<ProviderAuthorization, AuthError>)
-    case conflictAccountLoaded(Result<AccountSnapshot, AuthError>)
-    case mergeFinished(Result<MergeOutcome, AuthError>)
+    case exchangesChanged([BackendExchange])
     case verification(VerificationEvent)
+    case federated(FederatedEvent)
 }
 
 /// A saved session that could not be read; the file is left in place.
@@ -54,14 +49,7 @@ public enum ConsoleEffect: Equatable, Sendable {
     case deleteAppData(uid: String)
     /// An anonymous account's cart follows the operator to the account signed in to.
     case mergeCart(from: String, into: String)
-    case loadProviderDirectory(providerID: String)
-    case addSimulatedIdentity(providerID: String, name: String, email: String)
-    /// Consent at the simulated provider; the runner draws the nonce (nothing random in the model).
-    case authorize(OAuthProvider, subject: String, hideEmail: Bool?)
-    /// Signs in with the updated credential on the side, without touching the session, to show
-    /// the account that owns the identity.
-    case inspectConflictAccount(AuthCredential)
-    case mergeAccounts(MergePlan)
     case verification(VerificationEffect)
+    case federated(FederatedEffect)
     case quit
 }

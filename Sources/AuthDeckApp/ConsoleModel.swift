@@ -1,11 +1,17 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
-/// The console's view model: a pure state machine. `handle` takes an event and returns the
+/// The console's root model: a pure state machine. `handle` takes an event and returns the
 /// effects to run; it reads no clock, does no I/O and draws nothing.
+///
+/// It keeps only what crosses screens — the signed-in user and their token and cart, the
+/// overlays, what is running, the banner, the inspector's data — and the current `Screen`, whose
+/// feature (`ConsoleFeature`) owns that screen's state, keys, effects and view. The root routes
+/// keys and the feature's own events to it and applies the `FlowStep`s it answers with; the
+/// session's events (signed in, linked, the session ended…) it handles itself, since they decide
+/// which screen comes next whatever screen asked.
 public struct ConsoleModel: Equatable, Sendable {
     public var screen: Screen = .launching
     public var user: User?
@@ -15,7 +21,7 @@ public struct ConsoleModel: Equatable, Sendable {
     /// What is running, e.g. "Signing in…"; keys other than ctrl-c wait until it is done.
     public var busy: String?
     public var overlay: Overlay?
-    public var exchanges: [InspectorEntry] = []
+    public var exchanges: [BackendExchange] = []
     /// The emulator's outboxes, as last fetched.
     public var outbox = Outbox()
     /// The last consent at a simulated provider: the inspector shows its nonce and ID-token claims.
@@ -35,6 +41,9 @@ public struct ConsoleModel: Equatable, Sendable {
         return (model, [.restoreSession])
     }
 
+    /// What the features read of the root.
+    var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox) }
+
     public mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         switch event {
         case let .key(key):
@@ -42,176 +51,103 @@ public struct ConsoleModel: Equatable, Sendable {
         case .resized:
             return []
         case let .sessionRestored(result):
-            busy = nil
-            switch result {
-            case let .success(user?):
-                adopt(user)
-                screen = .account(AccountFocus())
-                return [.loadCart(uid: user.uid)]
-            case .success(nil):
-                screen = .signInMethods(selection: 0)
-            case let .failure(error):
-                screen = .signInMethods(selection: 0)
-                banner = Banner(.error, "The saved session could not be read; sign in again. The file was left in place.",
-                                detail: error.reason)
-            }
-            return []
+            return sessionRestored(result)
         case let .authStateChanged(user, token):
             return authStateChanged(user, token)
         case let .signInFinished(result):
-            busy = nil
-            switch result {
-            case let .success(data):
-                let pending = screen.pendingLink
-                remember(data.additionalUserInfo)
-                adopt(data.user)
-                screen = .account(AccountFocus())
-                banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
-                return continuePendingLink(pending, signedIn: data.user)
-            case let .failure(error):
-                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .signIn) }
-                if let effects = routeSignInFailure(error) { return effects }
-                showFailureOnForm(error)
-                return []
-            }
+            return signInFinished(result)
         case let .linkFinished(result):
-            busy = nil
-            switch result {
-            case let .success(data):
-                remember(data.additionalUserInfo)
-                adopt(data.user)
-                screen = .account(AccountFocus())
-                banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
-            case let .failure(error):
-                if let effects = routeLinkFailure(error) { return effects }
-                showFailureOnForm(error)
-            }
-            return []
+            return linkFinished(result)
         case let .unlinkFinished(providerID, result):
-            busy = nil
-            switch result {
-            case let .success(user):
-                adopt(user)
-                banner = Banner(.success, "Unlinked \(providerID).")
-            case let .failure(error):
-                banner = .error(error)
-            }
-            screen = .account(clampedFocus())
-            return []
+            return unlinkFinished(providerID, result)
         case let .reauthenticationFinished(operation, result):
-            switch result {
-            case .success:
-                busy = "Retrying: \(operation.title)…"
-                return [.perform(operation)]
-            case let .failure(error):
-                busy = nil
-                if let resolver = error.resolver { return challengeSecondFactor(resolver, purpose: .reauthenticate(operation)) }
-                showFailureOnForm(error)
-                return []
-            }
+            return reauthenticationFinished(operation, result)
         case let .sensitiveOperationFinished(operation, result):
-            busy = nil
-            switch result {
-            case .success:
-                switch operation {
-                case .updatePassword:
-                    banner = Banner(.success, "Password changed. Other sessions of this account were signed out.")
-                    screen = .account(AccountFocus())
-                    return []
-                case .deleteAccount:
-                    let uid = user?.uid
-                    banner = Banner(.success, "Account deleted.")
-                    screen = .signInMethods(selection: 0)
-                    return uid.map { [.deleteAppData(uid: $0)] } ?? []
-                case let .unenroll(factor):
-                    if case let .success(user?) = result { adopt(user) }
-                    banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
-                    screen = .secondFactors(selection: 0)
-                    return []
-                }
-            case let .failure(error) where error.code == .requiresRecentLogin:
-                return requireReauthentication(for: operation)
-            case let .failure(error):
-                banner = .error(error)
-                return []
-            }
+            return sensitiveOperationFinished(operation, result)
         case let .cartChanged(uid, result):
-            guard uid == user?.uid else { return [] }
-            switch result {
-            case let .success(items):
-                cart = items
-                if case var .account(focus) = screen {
-                    focus.cartSelection = min(focus.cartSelection, max(items.count - 1, 0))
-                    screen = .account(focus)
-                }
-            case let .failure(error):
-                banner = Banner(.error, "The app data could not be changed.", detail: error.reason)
-            }
-            return []
-        case let .verification(event):
-            return handleVerification(event)
+            return cartChanged(uid, result)
         case let .exchangesChanged(entries):
             exchanges = entries
             if case let .inspector(selection) = overlay {
                 overlay = .inspector(selection: min(selection, max(entries.count - 1, 0)))
             }
             return []
-        case .providerDirectoryLoaded, .simulatedIdentityAdded, .providerAuthorized, .conflictAccountLoaded, .mergeFinished:
-            return handleFederated(event)
+        case let .verification(event):
+            return handleVerification(event)
+        case let .federated(event):
+            busy = nil
+            // The inspector shows the consent that produced the credential.
+            if case let .providerAuthorized(.success(authorization)) = event, case .consent = screen { lastAuthorization = authorization }
+            return forward(.federated(event))
         }
     }
 
-    /// A failed submit keeps the email, never the password, and focuses what needs fixing.
-    mutating func showFailureOnForm(_ error: AuthError) {
-        banner = .error(error)
-        guard case var .credentialForm(form) = screen else { return }
-        form.password.text = ""
-        form.focus = error.code == .invalidEmail ? .email : .password
-        screen = .credentialForm(form)
+    /// A result of the current feature's own work: it decides what follows.
+    mutating func forward(_ event: FeatureEvent) -> [ConsoleEffect] {
+        update { feature, context in feature.handle(event, in: context) }
     }
 
-    mutating func adopt(_ user: User) {
-        if self.user?.uid != user.uid { cart = [] }
-        self.user = user
+    /// Runs `body` on the feature of the current screen, stores it back, then applies its steps.
+    mutating func update(_ body: (inout any ConsoleFeature, ConsoleContext) -> [FlowStep]) -> [ConsoleEffect] {
+        var feature = screen.feature
+        let steps = body(&feature, context)
+        screen = feature.screen
+        return apply(steps)
     }
 
-    private mutating func authStateChanged(_ newUser: User?, _ newToken: TokenSummary?) -> [ConsoleEffect] {
-        token = newToken
-        guard let newUser else {
-            let wasSignedIn = user != nil
-            user = nil
-            cart = []
-            if screen.needsUser {
-                screen = .signInMethods(selection: 0)
-                busy = nil
-                if wasSignedIn, banner?.kind != .success {
-                    banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
-                }
+    mutating func apply(_ steps: [FlowStep]) -> [ConsoleEffect] {
+        var effects: [ConsoleEffect] = []
+        for step in steps {
+            switch step {
+            case let .run(effect, busyText):
+                if let busyText { busy = busyText }
+                effects.append(effect)
+            case let .banner(newBanner):
+                banner = newBanner
+            case let .show(next):
+                screen = next
+            case let .exit(exit):
+                effects += leaveFlow(exit)
             }
-            return []
         }
-        let changedAccount = user?.uid != newUser.uid
-        adopt(newUser)
-        return changedAccount ? [.loadCart(uid: newUser.uid)] : []
+        return effects
     }
 
-    private mutating func requireReauthentication(for operation: SensitiveOperation) -> [ConsoleEffect] {
-        if let user, let effects = requireFederatedReauthentication(of: user, for: operation) { return effects }
-        guard let user, let email = user.providerData.first(where: { $0.providerID == EmailAuthProvider.id })?.email ?? user.email else {
-            banner = Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
-                            detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+    private mutating func leaveFlow(_ exit: FlowExit) -> [ConsoleEffect] {
+        switch exit {
+        case let .signedIn(result):
+            let withSecondFactor = if case .secondFactorChallenge = screen { true } else { false }
+            adopt(result.user)
             screen = .account(AccountFocus())
+            banner = Banner(.success, result.additionalUserInfo?.isNewUser == true
+                ? "Account created." : (withSecondFactor ? "Signed in with a second factor." : "Signed in."))
+            return [.loadCart(uid: result.user.uid)]
+        case let .reauthenticated(operation):
+            busy = "Retrying: \(operation.title)…"
+            return [.perform(operation)]
+        case let .merged(outcome, conflict):
+            return finishMerge(outcome, after: conflict)
+        case let .enrolled(user, displayName):
+            adopt(user)
+            screen = .secondFactors(SecondFactors(selection: max(user.enrolledFactors.count - 1, 0)))
+            banner = Banner(.success, "Enrolled \"\(displayName)\". Signing in now asks for a second factor.")
+            return []
+        case let .linked(result):
+            adopt(result.user)
+            screen = .account(AccountFocus())
+            banner = Banner(.success, "Linked \(result.user.phoneNumber ?? "the phone number"). The uid and app data are unchanged.")
+            return []
+        case let .passwordReset(email):
+            screen = .credentialForm(CredentialForm(purpose: .signIn, email: email))
+            banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")
+            return []
+        case .cancelled:
+            screen = screen.feature.screenBefore(in: context)
+            return []
+        case let .restartSignIn(restartBanner):
+            screen = user == nil ? .signInMethods(.selecting(.emailPassword)) : .account(AccountFocus())
+            banner = restartBanner
             return []
         }
-        banner = Banner(.info, "Your last sign-in was too long ago. Enter your password to \(operation.title); it then runs by itself.")
-        screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: email))
-        return []
-    }
-
-    private func clampedFocus() -> AccountFocus {
-        var focus = AccountFocus()
-        if case let .account(current) = screen { focus = current }
-        focus.providerSelection = min(focus.providerSelection, max((user?.providerData.count ?? 0) - 1, 0))
-        return focus
     }
 }

@@ -1,6 +1,5 @@
 import AuthClient
 import Foundation
-import IdentityToolkit
 
 extension EffectRunner {
     func perform(_ effect: VerificationEffect) async -> VerificationEvent {
@@ -45,13 +44,16 @@ extension EffectRunner {
             })
         case let .enroll(assertion, displayName):
             return .enrolled(await result { try await self.auth.multiFactor.enroll(with: assertion, displayName: displayName) })
-        case let .startSecondFactorSignIn(hint, resolver):
+        case let .startSecondFactorSignIn(hint, challenge):
+            let session = auth.multiFactorResolver(for: challenge).session
             return .codeSent(await result {
-                try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(with: hint, multiFactorSession: resolver.session)
+                try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(with: hint, multiFactorSession: session)
             })
-        case let .resolveSignIn(resolver, assertion):
+        case let .resolveSignIn(challenge, assertion):
+            let resolver = auth.multiFactorResolver(for: challenge)
             return .secondFactorSignInFinished(await result { try await resolver.resolveSignIn(with: assertion) })
-        case let .resolveMerge(resolver, assertion, plan):
+        case let .resolveMerge(challenge, assertion, plan):
+            let resolver = auth.multiFactorResolver(for: challenge)
             return .secondFactorMergeFinished(await merge(plan) { try await resolver.resolveSignIn(with: assertion) })
         }
     }
@@ -59,17 +61,8 @@ extension EffectRunner {
     /// Newest first, as a phone or a mail client lists messages.
     private func readOutbox() async throws -> Outbox {
         guard let outbox else { throw AuthError(.operationNotAllowed, serverMessage: "this backend has no outbox") }
-        async let emails = outbox.oobCodes()
-        async let texts = outbox.verificationCodes()
-        return Outbox(
-            emails: try await emails.reversed().map { code in
-                let action: Outbox.Email.Action = switch code.requestType {
-                case "VERIFY_EMAIL": .verifyEmail
-                case "PASSWORD_RESET": .resetPassword
-                default: .other(code.requestType)
-                }
-                return Outbox.Email(to: code.email, action: action, oobCode: code.oobCode, link: code.oobLink)
-            },
-            texts: try await texts.reversed().map { Outbox.TextMessage(to: $0.phoneNumber, code: $0.code, verificationID: $0.sessionInfo) })
+        async let emails = outbox.emails()
+        async let texts = outbox.texts()
+        return Outbox(emails: try await emails.reversed(), texts: try await texts.reversed())
     }
 }

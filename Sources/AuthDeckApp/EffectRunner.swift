@@ -1,7 +1,6 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import Logging
 
 /// Performs the model's effects on the `Auth` actor and the app-data store, and turns each
@@ -14,6 +13,9 @@ public final class EffectRunner: Sendable {
     let outbox: AuthEmulatorOutbox?
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
+    /// Effects wait here and run one at a time, in the order the model asked for them: a cart's
+    /// add then remove, a link after the cart move it follows, arrive in that order.
+    private let queue: AsyncStream<ConsoleEffect>.Continuation
 
     public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
@@ -22,7 +24,18 @@ public final class EffectRunner: Sendable {
         self.outbox = outbox
         self.logger = logger
         self.send = send
+        let (effects, queue) = AsyncStream<ConsoleEffect>.makeStream()
+        self.queue = queue
+        // Ends with the runner: its continuation goes, the stream finishes.
+        Task { [weak self] in
+            for await effect in effects {
+                guard let self else { return }
+                if let event = await perform(effect) { send(event) }
+            }
+        }
     }
+
+    deinit { queue.finish() }
 
     /// Forwards auth-state changes and new backend exchanges as events for as long as the app runs.
     public func observe() {
@@ -31,23 +44,19 @@ public final class EffectRunner: Sendable {
         Task {
             for await user in await auth.authStateChanges() {
                 var summary: TokenSummary?
-                if user != nil, let result = try? await auth.idTokenResult() {
-                    summary = TokenSummary(claims: result.claims, shortToken: Redaction.shorten(result.token, keep: 16))
-                }
+                if user != nil, let result = try? await auth.idTokenResult() { summary = TokenSummary(result) }
                 send(.authStateChanged(user, summary))
             }
         }
-        let log = auth.backend.exchanges
         Task {
-            await log.observe { entries in send(.exchangesChanged(entries.map(InspectorEntry.init))) }
+            await auth.observeExchanges { entries in send(.exchangesChanged(entries)) }
         }
     }
 
+    /// Queues `effect` behind those not yet done; its outcome comes back through `send`.
     public func run(_ effect: ConsoleEffect) {
         logger.info("effect", metadata: ["effect": "\(Self.name(of: effect))"])
-        Task { [self] in
-            if let event = await perform(effect) { send(event) }
-        }
+        queue.yield(effect)
     }
 
     func perform(_ effect: ConsoleEffect) async -> ConsoleEvent? {
@@ -105,15 +114,15 @@ public final class EffectRunner: Sendable {
             return .verification(await perform(effect))
         case let .mergeCart(source, target):
             return cartEvent(target) { try self.cart.merge(from: source, into: target) }
-        case .loadProviderDirectory, .addSimulatedIdentity, .authorize, .inspectConflictAccount, .mergeAccounts:
-            return await performFederated(effect)
+        case let .federated(effect):
+            return .federated(await perform(effect))
         case .quit:
             return nil
         }
     }
 
-    private func performFederated(_ effect: ConsoleEffect) async -> ConsoleEvent? {
-        let providers = SimulatedIdentityProviders(backend: auth.backend)
+    func perform(_ effect: FederatedEffect) async -> FederatedEvent {
+        let providers = auth.simulatedIdentityProviders
         switch effect {
         case let .loadProviderDirectory(providerID):
             return .providerDirectoryLoaded(providerID: providerID, await result { try await providers.directory(for: providerID) })
@@ -128,7 +137,7 @@ public final class EffectRunner: Sendable {
             })
         case let .inspectConflictAccount(credential):
             // A second Auth on the same backend, with nothing persisted: the operator's session stays as it is.
-            let probe = Auth(backend: auth.backend)
+            let probe = auth.sessionless()
             return .conflictAccountLoaded(await result {
                 let user = try await probe.signIn(with: credential).user
                 await probe.signOut()
@@ -136,8 +145,6 @@ public final class EffectRunner: Sendable {
             })
         case let .mergeAccounts(plan):
             return .mergeFinished(await merge(plan) { try await self.auth.signIn(with: plan.credential) })
-        default:
-            return nil
         }
     }
 

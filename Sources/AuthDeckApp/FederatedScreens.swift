@@ -1,13 +1,12 @@
 import AppData
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// The sign-in methods of the account: linked, and not linked yet.
 enum LinkingScreen {
-    static func draw(_ model: ConsoleModel, state: LinkingState, on canvas: any Canvas, in frame: Rect) {
-        guard let user = model.user else { return }
+    static func draw(_ context: ConsoleContext, state: LinkingState, on canvas: any Canvas, in frame: Rect) {
+        guard let user = context.user else { return }
         let column = frame.column + 1
         canvas.put("Sign-in methods of this account", row: frame.row, column: column, style: .title)
         canvas.put(TextWidth.truncate("uid \(user.uid): link more ways to sign in to it; unlink any but the last.", toCells: frame.width - 2),
@@ -121,7 +120,7 @@ enum ConsentScreen {
         case .reauthenticate: "to confirm it's you"
         }
         var clientId = ""
-        if case let .loaded(list) = consent.directory { clientId = " (client id \(list.clientId))" }
+        if case let .loaded(list) = consent.directory { clientId = " (client id \(list.clientID))" }
         canvas.put(TextWidth.truncate("AuthDeck\(clientId) asks \(asks).", toCells: frame.width - 2), row: frame.row + 1, column: column, style: .normal)
         canvas.put(TextWidth.truncate("Scopes:     \(consent.provider.scopes.isEmpty ? "(none)" : consent.provider.scopes.joined(separator: " "))", toCells: frame.width - 2),
                    row: frame.row + 2, column: column, style: .normal)
@@ -164,7 +163,7 @@ enum ConsentScreen {
         }
     }
 
-    static func line(_ identity: SimulatedIdentity, width: Int) -> String {
+    static func line(_ identity: SimulatedIdentityProviders.Identity, width: Int) -> String {
         var parts = [TextWidth.pad(identity.displayName ?? "—", toCells: 18), TextWidth.pad(identity.email ?? "—", toCells: 26)]
         var notes: [String] = []
         if let type = identity.accountType { notes.append(type) }
@@ -304,24 +303,6 @@ enum PendingLinkScreen {
     }
 }
 
-/// A stale sign-in of an account with several methods: choose one to confirm it's you.
-enum ReauthMethodsScreen {
-    static func draw(_ model: ConsoleModel, operation: SensitiveOperation, selection: Int, on canvas: any Canvas, in frame: Rect) {
-        guard let user = model.user else { return }
-        canvas.put("Confirm it's you to \(operation.title)", row: frame.row, column: frame.column + 1, style: .title)
-        let methods = ConsoleModel.reauthenticationMethods(of: user)
-        let box = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2),
-                           title: "Sign in again with", style: .accent)
-        let items = methods.map { method in
-            ListView.Item(FederatedProvider.displayName(method) + (method == EmailAuthProvider.id ? " (\(user.email ?? ""))" : ""))
-        }
-        ListView(items: items, selection: selection).draw(on: canvas, in: box)
-        canvas.placeCursor(row: box.row + selection, column: box.column)
-        canvas.put(TextWidth.truncate("Another account than this one is refused (userMismatch).", toCells: frame.width - 2),
-                   row: box.row + box.height + 1, column: frame.column + 1, style: .dim)
-    }
-}
-
 /// The inspector's lines about the last consent: the nonce, its hash, and the provider's claims.
 enum FederatedInspector {
     static func lines(_ authorization: ProviderAuthorization, additionalUserInfo: AdditionalUserInfo?, width: Int) -> [(String, Style)] {
@@ -354,7 +335,7 @@ enum FederatedInspector {
     }
 }
 
-extension InspectorEntry {
+extension BackendExchange {
     /// The calls whose story the last consent tells: the provider's answer and the sign-in with it.
     var isFederatedStep: Bool {
         path.hasSuffix("simulatedIdp:authorize") || path.hasSuffix("accounts:signInWithIdp")

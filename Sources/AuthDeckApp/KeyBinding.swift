@@ -44,4 +44,12 @@ public struct KeyBinding: Equatable, Sendable {
     static let inspectorInForm = KeyBinding([.function(2)], "F2", "inspector", .inspector)
     static let messages = KeyBinding([.character("m")], "m", "messages", .messages)
     static let messagesInForm = KeyBinding([.function(3)], "F3", "messages", .messages)
+
+    /// A form's keys: printable keys are typed, so commands are on enter, tab, esc and function keys.
+    static let formKeys: [KeyBinding] = [
+        KeyBinding([.enter], "enter", "submit", .submit),
+        KeyBinding([.tab, .down], "tab", "next", .nextField),
+        KeyBinding([.backTab, .up], "shift-tab", "previous field", .previousField, inBar: false),
+        .back, .helpInForm, .inspectorInForm,
+    ]
 }

@@ -4,7 +4,7 @@ import TerminalUI
 
 /// "Forgot password": the reset email goes to the outbox; opening it there asks for the new
 /// password, and the sign-in form follows with the email filled in.
-public struct PasswordResetFlow: Equatable, Sendable {
+public struct PasswordResetFlow: ConsoleFeature {
     public enum Step: Equatable, Sendable {
         case enteringEmail(TextField)
         /// The request went out; the email (if the account exists) is in the outbox.
@@ -28,7 +28,7 @@ public struct PasswordResetFlow: Equatable, Sendable {
         return true
     }
 
-    var bindings: [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding] {
         switch step {
         case .enteringEmail:
             return [KeyBinding([.enter], "enter", "send reset email", .submit), KeyBinding([.escape], "esc", "cancel", .back),
@@ -42,12 +42,24 @@ public struct PasswordResetFlow: Equatable, Sendable {
         }
     }
 
-    mutating func perform(_ intent: Intent) -> [FlowStep] {
+    var title: String { "Reset password" }
+    var needsUser: Bool { false }
+    var screen: Screen { .passwordReset(self) }
+
+    func screenBefore(in context: ConsoleContext) -> Screen {
+        context.user == nil ? .signInMethods(.selecting(.resetPassword)) : context.home
+    }
+
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
+        PasswordResetScreen.draw(self, on: canvas, in: frame)
+    }
+
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.enteringEmail(field), .submit):
             let email = field.text.trimmingCharacters(in: .whitespaces)
             guard !email.isEmpty else { return [.banner(Banner(.error, "Enter the account's email address."))] }
-            return [.banner(nil), .run(.sendPasswordReset(email: email), busy: "Sending the reset email…")]
+            return [.banner(nil), .run(.verification(.sendPasswordReset(email: email)), busy: "Sending the reset email…")]
         case (.enteringEmail, .back), (.sent, .back), (.choosingPassword, .back):
             return [.banner(nil), .exit(.cancelled)]
         case (.choosingPassword(let code, let email, var form), .nextField), (.choosingPassword(let code, let email, var form), .previousField):
@@ -64,7 +76,7 @@ public struct PasswordResetFlow: Equatable, Sendable {
                 step = .choosingPassword(code: code, email: email, form)
                 return [.banner(Banner(.error, "The two passwords do not match."))]
             }
-            return [.banner(nil), .run(.confirmPasswordReset(code: code, newPassword: form.newPassword.text), busy: "Setting the new password…")]
+            return [.banner(nil), .run(.verification(.confirmPasswordReset(code: code, newPassword: form.newPassword.text)), busy: "Setting the new password…")]
         default:
             break
         }
@@ -84,12 +96,13 @@ public struct PasswordResetFlow: Equatable, Sendable {
         }
     }
 
-    mutating func handle(_ event: VerificationEvent) -> [FlowStep] {
+    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .verification(event) = event else { return [] }
         switch event {
         case let .passwordResetSent(.success(email)):
             step = .sent(email: email)
             return [.banner(Banner(.info, "If an account uses \(email), a reset email is now in the outbox: press m and open it.")),
-                    .run(.refreshOutbox, busy: nil)]
+                    .run(.verification(.refreshOutbox), busy: nil)]
         case let .passwordResetSent(.failure(error)):
             return [.banner(.error(error))]
         case let .passwordResetConfirmed(.success(email)):
@@ -104,7 +117,7 @@ public struct PasswordResetFlow: Equatable, Sendable {
             default:
                 return [.banner(.error(error))]
             }
-        default:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .codeSent, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
             return []
         }
     }

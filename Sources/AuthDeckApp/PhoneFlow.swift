@@ -5,7 +5,7 @@ import TerminalUI
 /// A phone number as a first factor: sign in with it, or link it to the signed-in account.
 /// Linking a number another account owns offers that account, through the temporary proof the
 /// backend handed back, without texting a second code.
-public struct PhoneFlow: Equatable, Sendable {
+public struct PhoneFlow: ConsoleFeature {
     public enum Purpose: Equatable, Sendable { case signIn, link }
 
     public enum Step: Equatable, Sendable {
@@ -30,7 +30,7 @@ public struct PhoneFlow: Equatable, Sendable {
         }
     }
 
-    var bindings: [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding] {
         switch step {
         case .enteringNumber:
             return [KeyBinding([.enter], "enter", "text a code", .submit), KeyBinding([.escape], "esc", "cancel", .back), .help]
@@ -43,24 +43,35 @@ public struct PhoneFlow: Equatable, Sendable {
         }
     }
 
-    mutating func perform(_ intent: Intent) -> [FlowStep] {
+    var needsUser: Bool { purpose == .link }
+    var screen: Screen { .phone(self) }
+
+    func screenBefore(in context: ConsoleContext) -> Screen {
+        purpose == .signIn ? .signInMethods(.selecting(.phone)) : context.home
+    }
+
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
+        PhoneScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
+    }
+
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.enteringNumber(field), .submit):
             guard let phone = PhoneNumberText.e164(field.text) else {
                 return [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]
             }
-            return [.banner(nil), .run(.verifyPhoneNumber(phone), busy: "Texting a code to \(phone)…")]
+            return [.banner(nil), .run(.verification(.verifyPhoneNumber(phone)), busy: "Texting a code to \(phone)…")]
         case (.enteringNumber, .back):
             return [.banner(nil), .exit(.cancelled)]
         case let (.enteringCode(phone, verificationID, code), .submit):
             guard code.text.count == 6 else { return [.banner(Banner(.error, "Enter all 6 digits of the code."))] }
             let credential = PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code.text)
             switch purpose {
-            case .signIn: return [.banner(nil), .run(.signInWithPhone(credential), busy: "Signing in…")]
-            case .link: return [.banner(nil), .run(.linkPhone(credential), busy: "Linking \(phone)…")]
+            case .signIn: return [.banner(nil), .run(.verification(.signInWithPhone(credential)), busy: "Signing in…")]
+            case .link: return [.banner(nil), .run(.verification(.linkPhone(credential)), busy: "Linking \(phone)…")]
             }
         case let (.enteringCode(phone, _, _), .resend):
-            return [.banner(nil), .run(.verifyPhoneNumber(phone), busy: "Texting a new code to \(phone)…")]
+            return [.banner(nil), .run(.verification(.verifyPhoneNumber(phone)), busy: "Texting a new code to \(phone)…")]
         case let (.enteringCode(phone, _, _), .back):
             step = .enteringNumber(TextField(text: phone, maxLength: 24))
             return [.banner(nil)]
@@ -69,7 +80,7 @@ public struct PhoneFlow: Equatable, Sendable {
         case (.conflict(_, _, false), .choose), (.conflict, .cancel):
             return [.banner(Banner(.info, "The number was not linked.")), .exit(.cancelled)]
         case let (.conflict(_, .phone(credential), true), .choose):
-            return [.banner(nil), .run(.signInWithPhone(credential), busy: "Signing in to the account that owns the number…")]
+            return [.banner(nil), .run(.verification(.signInWithPhone(credential)), busy: "Signing in to the account that owns the number…")]
         default:
             break
         }
@@ -89,7 +100,8 @@ public struct PhoneFlow: Equatable, Sendable {
         }
     }
 
-    mutating func handle(_ event: VerificationEvent) -> [FlowStep] {
+    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .verification(event) = event else { return [] }
         switch event {
         case let .codeSent(.success(verificationID)):
             let phone: String
@@ -100,7 +112,7 @@ public struct PhoneFlow: Equatable, Sendable {
             }
             step = .enteringCode(phone: phone, verificationID: verificationID, code: codeField())
             return [.banner(Banner(.info, "A code was texted to \(phone); it shows in the phone pane (top right).")),
-                    .run(.refreshOutbox, busy: nil)]
+                    .run(.verification(.refreshOutbox), busy: nil)]
         case let .codeSent(.failure(error)):
             return [.banner(.error(error, advice: error.code == .invalidPhoneNumber ? PhoneNumberText.formatHint : ""))]
         case let .phoneSignInFinished(.success(result)):
@@ -109,7 +121,7 @@ public struct PhoneFlow: Equatable, Sendable {
             return [.exit(.linked(result))]
         case let .phoneSignInFinished(.failure(error)), let .phoneLinkFinished(.failure(error)):
             return failed(error)
-        default:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .passwordResetSent, .passwordResetConfirmed, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
             return []
         }
     }

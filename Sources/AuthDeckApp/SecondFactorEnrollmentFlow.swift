@@ -5,7 +5,7 @@ import TerminalUI
 /// Enrolling a second factor. SMS: phone number (E.164) → the texted code → a name. TOTP: the
 /// secret as a QR code and as text → the app's current code → a name. The backend checks the
 /// code only when the name is submitted, so a wrong code sends the user back to it.
-public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
+public struct SecondFactorEnrollmentFlow: ConsoleFeature {
     public enum Step: Equatable, Sendable {
         case enteringNumber(TextField)
         case enteringSmsCode(phone: String, verificationID: String, code: TextField)
@@ -28,7 +28,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
 
     public static func totp(accountName: String) -> (SecondFactorEnrollmentFlow, [FlowStep]) {
         (SecondFactorEnrollmentFlow(accountName: accountName, step: .generatingSecret),
-         [.banner(nil), .run(.generateTotpSecret, busy: "Asking for a new TOTP secret…")])
+         [.banner(nil), .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
     }
 
     var isTotp: Bool {
@@ -46,7 +46,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
         }
     }
 
-    var bindings: [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding] {
         let back = KeyBinding([.escape], "esc", "back", .back)
         switch step {
         case .enteringNumber:
@@ -64,13 +64,23 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
         }
     }
 
-    mutating func perform(_ intent: Intent) -> [FlowStep] {
+    var title: String { isTotp ? "Add an authenticator app" : "Add an SMS factor" }
+    var needsUser: Bool { true }
+    var screen: Screen { .enrollment(self) }
+
+    func screenBefore(in context: ConsoleContext) -> Screen { .secondFactors(SecondFactors(selection: 0)) }
+
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
+        EnrollmentScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
+    }
+
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.enteringNumber(field), .submit):
             guard let phone = PhoneNumberText.e164(field.text) else {
                 return [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]
             }
-            return [.banner(nil), .run(.startPhoneEnrollment(phone), busy: "Texting a code to \(phone)…")]
+            return [.banner(nil), .run(.verification(.startPhoneEnrollment(phone)), busy: "Texting a code to \(phone)…")]
         case (.enteringNumber, .back), (.scanning, .back):
             return [.banner(nil), .exit(.cancelled)]
         case let (.enteringSmsCode(phone, verificationID, code), .submit):
@@ -79,7 +89,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
                                 name: TextField(text: "Phone ending \(phone.suffix(4))", maxLength: 40))
             return [.banner(nil)]
         case let (.enteringSmsCode(phone, _, _), .resend):
-            return [.banner(nil), .run(.startPhoneEnrollment(phone), busy: "Texting a new code to \(phone)…")]
+            return [.banner(nil), .run(.verification(.startPhoneEnrollment(phone)), busy: "Texting a new code to \(phone)…")]
         case let (.enteringSmsCode(phone, _, _), .back):
             step = .enteringNumber(TextField(text: phone, maxLength: 24))
             return [.banner(nil)]
@@ -87,7 +97,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
             let displayName = name.text.trimmingCharacters(in: .whitespaces)
             guard !displayName.isEmpty else { return [.banner(Banner(.error, "Give the factor a name, e.g. \"Work phone\"."))] }
             let credential = PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code)
-            return [.banner(nil), .run(.enroll(PhoneMultiFactorGenerator.assertion(with: credential), displayName: displayName),
+            return [.banner(nil), .run(.verification(.enroll(PhoneMultiFactorGenerator.assertion(with: credential), displayName: displayName)),
                                        busy: "Enrolling \(displayName)…")]
         case let (.namingPhone(phone, verificationID, code, _), .back):
             step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: TextField(text: code, maxLength: 6))
@@ -105,8 +115,8 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
         case let (.namingApp(secret, code, name), .submit):
             let displayName = name.text.trimmingCharacters(in: .whitespaces)
             guard !displayName.isEmpty else { return [.banner(Banner(.error, "Give the factor a name, e.g. \"Authenticator app\"."))] }
-            return [.banner(nil), .run(.enroll(TotpMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code),
-                                               displayName: displayName), busy: "Enrolling \(displayName)…")]
+            return [.banner(nil), .run(.verification(.enroll(TotpMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code),
+                                               displayName: displayName)), busy: "Enrolling \(displayName)…")]
         case let (.namingApp(secret, code, _), .back):
             step = .enteringTotpCode(secret, code: TextField(text: code, maxLength: 6))
             return [.banner(nil)]
@@ -137,7 +147,8 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
         }
     }
 
-    mutating func handle(_ event: VerificationEvent) -> [FlowStep] {
+    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .verification(event) = event else { return [] }
         switch event {
         case let .codeSent(.success(verificationID)):
             let phone: String
@@ -148,7 +159,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
             }
             step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: codeField())
             return [.banner(Banner(.info, "A code was texted to \(phone); it shows in the phone pane (top right).")),
-                    .run(.refreshOutbox, busy: nil)]
+                    .run(.verification(.refreshOutbox), busy: nil)]
         case let .codeSent(.failure(error)):
             return [.banner(.error(error, advice: Self.advice(for: error)))]
         case let .totpSecretGenerated(.success(secret)):
@@ -165,7 +176,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
             }
         case let .enrolled(.failure(error)):
             return enrollmentFailed(error)
-        default:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .secondFactorSignInFinished, .secondFactorMergeFinished:
             return []
         }
     }
@@ -185,7 +196,7 @@ public struct SecondFactorEnrollmentFlow: Equatable, Sendable {
         case (.namingApp, .sessionExpired), (.namingApp, .tooManyRequests), (.namingApp, .invalidVerificationID):
             step = .generatingSecret
             return [.banner(.error(error, advice: "That secret can no longer be used: scan the new QR code.")),
-                    .run(.generateTotpSecret, busy: "Asking for a new TOTP secret…")]
+                    .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")]
         case (_, .secondFactorAlreadyEnrolled), (_, .maximumSecondFactorCountExceeded), (_, .unverifiedEmail), (_, .unsupportedFirstFactor):
             return [.banner(.error(error, advice: Self.advice(for: error))), .exit(.cancelled)]
         default:

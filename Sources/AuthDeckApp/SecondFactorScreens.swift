@@ -4,8 +4,8 @@ import TerminalUI
 
 /// The account's second factors: type, name, number (masked) and enrollment date.
 enum SecondFactorsScreen {
-    static func draw(_ model: ConsoleModel, selection: Int, on canvas: any Canvas, in frame: Rect) {
-        guard let user = model.user else { return }
+    static func draw(_ context: ConsoleContext, selection: Int, on canvas: any Canvas, in frame: Rect) {
+        guard let user = context.user else { return }
         let column = frame.column + 1
         canvas.put("2-step verification: second factors", row: frame.row, column: column, style: .title)
         let factors = user.enrolledFactors

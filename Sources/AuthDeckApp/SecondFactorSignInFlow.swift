@@ -3,8 +3,8 @@ import Foundation
 import TerminalUI
 
 /// The second-factor challenge: after the first factor the backend asked for a second, so the
-/// user picks one of the resolver's hints; SMS texts a code first, TOTP asks for the app's code.
-public struct SecondFactorSignInFlow: Equatable, Sendable {
+/// user picks one of the challenge's hints; SMS texts a code first, TOTP asks for the app's code.
+public struct SecondFactorSignInFlow: ConsoleFeature {
     public enum Purpose: Equatable, Sendable {
         case signIn
         /// A reauthentication for `operation`, which runs once the second factor passes.
@@ -19,19 +19,20 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
         case enteringCode(MultiFactorInfo, verificationID: String?, code: TextField)
     }
 
-    public let resolver: MultiFactorResolver
+    /// The hints and pending credential; the effect runner finishes it on the console's `Auth`.
+    public let challenge: MultiFactorChallenge
     public let purpose: Purpose
     public var step: Step
 
-    public init(resolver: MultiFactorResolver, purpose: Purpose) {
-        self.resolver = resolver
+    public init(challenge: MultiFactorChallenge, purpose: Purpose) {
+        self.challenge = challenge
         self.purpose = purpose
         step = .choosingFactor(selection: 0)
     }
 
-    var hints: [MultiFactorInfo] { resolver.hints }
+    var hints: [MultiFactorInfo] { challenge.hints }
 
-    var bindings: [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding] {
         switch step {
         case .choosingFactor:
             return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "use this factor", .choose),
@@ -44,7 +45,34 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
         }
     }
 
-    mutating func perform(_ intent: Intent) -> [FlowStep] {
+    var title: String { "Second factor" }
+    var needsUser: Bool { purpose != .signIn }
+    var screen: Screen { .secondFactorChallenge(self) }
+
+    /// The backend asked for a second factor after a first one: factor selection takes over.
+    static func challenge(_ challenge: MultiFactorChallenge, purpose: Purpose) -> [FlowStep] {
+        let banner = if case let .mergeAfterConflict(conflict) = purpose {
+            Banner(.info, "The account that has \(FederatedProvider.displayName(conflict.providerID)) has 2-step verification: choose its second factor.")
+        } else {
+            Banner(.info, "This account has 2-step verification: choose a second factor.")
+        }
+        return [.show(.secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: purpose))), .banner(banner)]
+    }
+
+    func screenBefore(in context: ConsoleContext) -> Screen {
+        switch purpose {
+        case .signIn: .signInMethods(.selecting(.emailPassword))
+        // Back to the conflict, where the operator can cancel or try again.
+        case let .mergeAfterConflict(conflict): .conflict(conflict)
+        case .reauthenticate: context.home
+        }
+    }
+
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
+        SecondFactorChallengeScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
+    }
+
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.choosingFactor(selection), .up):
             step = .choosingFactor(selection: max(selection - 1, 0))
@@ -73,9 +101,9 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
                 assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code.text)
             }
             if case let .mergeAfterConflict(conflict) = purpose {
-                return [.banner(nil), .run(.resolveMerge(resolver, assertion, conflict.mergePlan), busy: "Checking the code, then merging…")]
+                return [.banner(nil), .run(.verification(.resolveMerge(challenge, assertion, conflict.mergePlan)), busy: "Checking the code, then merging…")]
             }
-            return [.banner(nil), .run(.resolveSignIn(resolver, assertion), busy: "Checking the code…")]
+            return [.banner(nil), .run(.verification(.resolveSignIn(challenge, assertion)), busy: "Checking the code…")]
         case let (.enteringCode(.phone(info), _, _), .resend):
             return [.banner(nil), sendCode(to: info)]
         case let (.enteringCode(hint, _, _), .back):
@@ -93,13 +121,14 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
         step = .enteringCode(hint, verificationID: verificationID, code: code)
     }
 
-    mutating func handle(_ event: VerificationEvent) -> [FlowStep] {
+    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .verification(event) = event else { return [] }
         switch event {
         case let .codeSent(.success(verificationID)):
             guard let hint = selectedPhoneHint else { return [] }
             step = .enteringCode(hint, verificationID: verificationID, code: codeField())
             return [.banner(Banner(.info, "A code was texted to \(Self.number(of: hint)); it shows in the phone pane (top right).")),
-                    .run(.refreshOutbox, busy: nil)]
+                    .run(.verification(.refreshOutbox), busy: nil)]
         case let .codeSent(.failure(error)):
             return failed(error)
         case let .secondFactorSignInFinished(.success(result)):
@@ -113,7 +142,7 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
             return [.exit(.merged(outcome, conflict))]
         case let .secondFactorSignInFinished(.failure(error)), let .secondFactorMergeFinished(.failure(error)):
             return failed(error)
-        default:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled:
             return []
         }
     }
@@ -130,7 +159,7 @@ public struct SecondFactorSignInFlow: Equatable, Sendable {
     }
 
     private func sendCode(to info: PhoneMultiFactorInfo) -> FlowStep {
-        .run(.startSecondFactorSignIn(info, resolver), busy: "Texting a code to \(PhoneNumberText.masked(info.phoneNumber))…")
+        .run(.verification(.startSecondFactorSignIn(info, challenge)), busy: "Texting a code to \(PhoneNumberText.masked(info.phoneNumber))…")
     }
 
     private mutating func failed(_ error: AuthError) -> [FlowStep] {

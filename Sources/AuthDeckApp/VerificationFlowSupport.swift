@@ -1,6 +1,5 @@
 import AuthClient
 import Foundation
-import IdentityToolkit
 import TerminalUI
 
 /// Work the verification, phone and second-factor flows ask for; `EffectRunner` performs it on
@@ -20,10 +19,10 @@ public enum VerificationEffect: Equatable, Sendable {
     case generateTotpSecret
     case enroll(MultiFactorAssertion, displayName: String)
     /// Texts a code to an enrolled phone factor during a second-factor sign-in.
-    case startSecondFactorSignIn(PhoneMultiFactorInfo, MultiFactorResolver)
-    case resolveSignIn(MultiFactorResolver, MultiFactorAssertion)
+    case startSecondFactorSignIn(PhoneMultiFactorInfo, MultiFactorChallenge)
+    case resolveSignIn(MultiFactorChallenge, MultiFactorAssertion)
     /// Finishes the sign-in to the other account of a link conflict, then merges as `plan` says.
-    case resolveMerge(MultiFactorResolver, MultiFactorAssertion, MergePlan)
+    case resolveMerge(MultiFactorChallenge, MultiFactorAssertion, MergePlan)
 }
 
 /// The outcome of a `VerificationEffect`.
@@ -43,65 +42,10 @@ public enum VerificationEvent: Equatable, Sendable {
     case secondFactorMergeFinished(Result<MergeOutcome, AuthError>)
 }
 
-/// What a flow asks of the console: work (with what to show while it runs), a message, or to leave.
-public enum FlowStep: Equatable, Sendable {
-    case run(VerificationEffect, busy: String?)
-    case banner(Banner?)
-    case exit(FlowExit)
-}
-
-/// How a flow ends; the console decides which screen comes next.
-public enum FlowExit: Equatable, Sendable {
-    case signedIn(AuthDataResult)
-    /// The second factor of a reauthentication passed: run the operation that needed it.
-    case reauthenticated(SensitiveOperation)
-    case enrolled(User, displayName: String)
-    /// The other account's second factor passed and the link conflict's merge is done.
-    case merged(MergeOutcome, ConflictState)
-    case linked(AuthDataResult)
-    case passwordReset(email: String)
-    /// Back where the flow started (sign-in methods, or the account).
-    case cancelled
-    /// The first factor has to be given again (the pending credential expired or was refused).
-    case restartSignIn(Banner)
-}
-
 /// The emulator's outboxes as the console shows them: newest first.
 public struct Outbox: Equatable, Sendable {
-    public struct Email: Equatable, Sendable {
-        public enum Action: Equatable, Sendable { case verifyEmail, resetPassword, other(String) }
-        public var to: String
-        public var action: Action
-        public var oobCode: String
-        public var link: String
-
-        public init(to: String, action: Action, oobCode: String, link: String) {
-            self.to = to
-            self.action = action
-            self.oobCode = oobCode
-            self.link = link
-        }
-
-        var subject: String {
-            switch action {
-            case .verifyEmail: "Verify your email"
-            case .resetPassword: "Reset your password"
-            case let .other(type): type
-            }
-        }
-    }
-
-    public struct TextMessage: Equatable, Sendable {
-        public var to: String
-        public var code: String
-        public var verificationID: String
-
-        public init(to: String, code: String, verificationID: String) {
-            self.to = to
-            self.code = code
-            self.verificationID = verificationID
-        }
-    }
+    public typealias Email = AuthEmulatorOutbox.Email
+    public typealias TextMessage = AuthEmulatorOutbox.TextMessage
 
     public var emails: [Email]
     public var texts: [TextMessage]
@@ -118,6 +62,16 @@ public struct Outbox: Equatable, Sendable {
 
     /// Emails then texts, as the outbox overlay lists them.
     var count: Int { emails.count + texts.count }
+}
+
+extension AuthEmulatorOutbox.Email {
+    var subject: String {
+        switch action {
+        case .verifyEmail: "Verify your email"
+        case .resetPassword: "Reset your password"
+        case let .other(type): type
+        }
+    }
 }
 
 /// Phone numbers as people type them and as E.164 wants them.

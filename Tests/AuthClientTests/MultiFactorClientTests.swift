@@ -9,14 +9,14 @@ extension Harness {
     var outbox: AuthEmulatorOutbox { AuthEmulatorOutbox(backend: served.makeTransport(), projectId: served.backend.projectId) }
 
     func code(for verificationID: String) async throws -> String {
-        try #require(try await outbox.verificationCodes().first { $0.sessionInfo == verificationID }?.code)
+        try #require(try await outbox.texts().first { $0.verificationID == verificationID }?.code)
     }
 
     /// Signs up and verifies the email through the outbox, as MFA requires.
     func verifiedUser(_ auth: Auth, _ email: String, _ password: String = "hunter22") async throws -> User {
         _ = try await auth.createUser(email: email, password: password)
         try await auth.sendEmailVerification()
-        let oob = try #require(try await outbox.oobCodes().last { $0.email == email && $0.requestType == "VERIFY_EMAIL" })
+        let oob = try #require(try await outbox.emails().last { $0.to == email && $0.action == .verifyEmail })
         try await auth.applyActionCode(oob.oobCode)
         return try #require(await auth.currentUser)
     }
@@ -52,12 +52,12 @@ func base32Decode(_ text: String) -> Data? {
     return Data(bytes)
 }
 
-/// The error a sign-in raised, which must be `secondFactorRequired` with a resolver.
-func secondFactorResolver(_ body: () async throws -> Void) async throws -> MultiFactorResolver {
+/// The error a sign-in on `auth` raised, which must be `secondFactorRequired` with a challenge; its resolver on `auth`.
+func secondFactorResolver(_ auth: Auth, _ body: () async throws -> Void) async throws -> MultiFactorResolver {
     do {
         try await body()
     } catch let error as AuthError where error.code == .secondFactorRequired {
-        return try #require(error.resolver)
+        return try #require(auth.multiFactorResolver(for: error))
     }
     Issue.record("the sign-in did not ask for a second factor")
     throw AuthError(.internalError)
@@ -76,8 +76,8 @@ struct MultiFactorClientTests {
             await auth.signOut()
             try await auth.sendPasswordReset(withEmail: "nobody@example.com")
             try await auth.sendPasswordReset(withEmail: "ada@example.com")
-            let reset = try #require(try await harness.outbox.oobCodes().last { $0.requestType == "PASSWORD_RESET" })
-            #expect(reset.email == "ada@example.com")
+            let reset = try #require(try await harness.outbox.emails().last { $0.action == .resetPassword })
+            #expect(reset.to == "ada@example.com")
             #expect(try await auth.verifyPasswordResetCode(reset.oobCode) == "ada@example.com")
             await expectAuthError(.weakPassword) { try await auth.confirmPasswordReset(withCode: reset.oobCode, newPassword: "12345") }
             try await auth.confirmPasswordReset(withCode: reset.oobCode, newPassword: "new-pass-1")
@@ -102,7 +102,7 @@ struct MultiFactorClientTests {
             #expect(try await auth.idTokenResult().signInSecondFactor == "phone")
 
             await auth.signOut()
-            let resolver = try await secondFactorResolver { _ = try await auth.signIn(email: "ada@example.com", password: "hunter22") }
+            let resolver = try await secondFactorResolver(auth) { _ = try await auth.signIn(email: "ada@example.com", password: "hunter22") }
             #expect(await auth.currentUser == nil)
             #expect(resolver.firstFactorProviderID == "password")
             guard case let .phone(hint)? = resolver.hints.first else { Issue.record("no phone hint"); return }
@@ -144,7 +144,7 @@ struct MultiFactorClientTests {
 
             await auth.signOut()
             harness.clock.advance(30)
-            let resolver = try await secondFactorResolver { _ = try await auth.signIn(email: "ada@example.com", password: "hunter22") }
+            let resolver = try await secondFactorResolver(auth) { _ = try await auth.signIn(email: "ada@example.com", password: "hunter22") }
             #expect(resolver.hints == [.totp(info)])
             let result = try await resolver.resolveSignIn(with: TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: harness.totp(secret)))
             #expect(try await auth.idTokenResult().signInSecondFactor == "totp")
@@ -163,7 +163,7 @@ struct MultiFactorClientTests {
             await expectAuthError(.requiresRecentLogin) { try await auth.multiFactor.unenroll(with: factor) }
             await expectAuthError(.multiFactorInfoNotFound) { try await auth.multiFactor.unenroll(withFactorUID: "unknown") }
 
-            let resolver = try await secondFactorResolver {
+            let resolver = try await secondFactorResolver(auth) {
                 _ = try await auth.reauthenticate(with: EmailAuthProvider.credential(withEmail: "ada@example.com", password: "hunter22"))
             }
             guard case let .phone(hint)? = resolver.hints.first else { Issue.record("no hint"); return }
@@ -185,7 +185,7 @@ struct MultiFactorClientTests {
             let bob = harness.auth(session: "bob.json")
             _ = try await harness.verifiedUser(bob, "bob@example.com")
             try await harness.enrollPhone(bob, "+15555550200", name: "Bob")
-            let bobResolver = try await secondFactorResolver {
+            let bobResolver = try await secondFactorResolver(ada) {
                 _ = try await ada.reauthenticate(with: EmailAuthProvider.credential(withEmail: "bob@example.com", password: "hunter22"))
             }
             guard case let .phone(hint)? = bobResolver.hints.first else { Issue.record("no hint"); return }
@@ -226,7 +226,7 @@ struct MultiFactorClientTests {
             _ = try await harness.verifiedUser(auth, "ada@example.com")
             try await harness.enrollPhone(auth, "+15555550100", name: "Work phone")
             await auth.signOut()
-            let resolver = try await secondFactorResolver { _ = try await auth.signIn(email: "ada@example.com", password: "hunter22") }
+            let resolver = try await secondFactorResolver(auth) { _ = try await auth.signIn(email: "ada@example.com", password: "hunter22") }
             guard case let .phone(hint)? = resolver.hints.first, case let .signIn(pending) = resolver.session.kind else { return }
             let tampered = MultiFactorSession(kind: .signIn(mfaPendingCredential: String(pending.dropLast(4)) + "AAAA"), auth: auth)
             await expectAuthError(.invalidMultiFactorSession) {
@@ -319,7 +319,7 @@ struct MultiFactorClientTests {
             try await harness.enrollPhone(auth, "+15555550100", name: "Work phone")
             await auth.signOut()
             let consent = try await harness.consent(google, name: "Alan Turing", email: "alan@gmail.com")
-            let resolver = try await secondFactorResolver { _ = try await auth.signIn(with: consent.credential) }
+            let resolver = try await secondFactorResolver(auth) { _ = try await auth.signIn(with: consent.credential) }
             #expect(resolver.firstFactorProviderID == "google.com")
             guard case let .phone(hint)? = resolver.hints.first else { Issue.record("no phone hint"); return }
             let verificationID = try await PhoneAuthProvider.provider(auth: auth).verifyPhoneNumber(with: hint, multiFactorSession: resolver.session)

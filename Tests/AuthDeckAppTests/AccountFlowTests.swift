@@ -2,7 +2,6 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
-import IdentityToolkit
 import Testing
 import TerminalUI
 
@@ -60,12 +59,13 @@ struct AccountFlowTests {
         var focus = AccountFocus()
         focus.providerSelection = 1
         var store = FlowStore(Fixtures.signedIn(user, focus: focus))
-        store.send(.key(.character("u"))) { $0.screen = .confirm(Confirmation(action: .unlink(providerID: "phone"))) }
-        store.send(.key(.enter)) { $0.screen = .account(AccountFocus()) }
+        store.send(.key(.character("u"))) { $0.screen = .confirm(Confirmation(action: .unlink(providerID: "phone"), over: .account(focus))) }
+        // Cancelled, the dialog returns to the account as it was: the phone still selected.
+        store.send(.key(.enter)) { $0.screen = .account(focus) }
         store = FlowStore(Fixtures.signedIn(user, focus: focus))
-        store.send(.key(.character("u"))) { $0.screen = .confirm(Confirmation(action: .unlink(providerID: "phone"))) }
+        store.send(.key(.character("u"))) { $0.screen = .confirm(Confirmation(action: .unlink(providerID: "phone"), over: .account(focus))) }
         store.send(.key(.right)) {
-            var confirmation = Confirmation(action: .unlink(providerID: "phone"))
+            var confirmation = Confirmation(action: .unlink(providerID: "phone"), over: .account(focus))
             confirmation.confirmSelected = true
             $0.screen = .confirm(confirmation)
         }
@@ -83,7 +83,7 @@ struct AccountFlowTests {
 
     @Test func unlinkFailuresAreShown() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
-        model.screen = .confirm(Confirmation(action: .unlink(providerID: "phone")))
+        model.screen = .confirm(Confirmation(action: .unlink(providerID: "phone"), over: .account(AccountFocus())))
         model.busy = "Unlinking phone…"
         var store = FlowStore(model)
         store.send(.unlinkFinished(providerID: "phone", .failure(AuthError(.noSuchProvider)))) {
@@ -174,14 +174,14 @@ struct AccountFlowTests {
     @Test func deletingTheAccountAsksFirstAndRemovesItsAppData() {
         let user = Fixtures.passwordUser()
         var store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount)) }
+        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount, over: .account(AccountFocus()))) }
         store.send(.key(.character("n"))) { $0.screen = .account(AccountFocus()) }
-        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount)) }
+        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount, over: .account(AccountFocus()))) }
         store.send(.key(.character("y")), effects: [.perform(.deleteAccount)]) { $0.busy = "Deleting the account…" }
         store.send(.sensitiveOperationFinished(.deleteAccount, .success(nil)), effects: [.deleteAppData(uid: user.uid)]) {
             $0.busy = nil
             $0.banner = Banner(.success, "Account deleted.")
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
         }
         store.send(.authStateChanged(nil, nil)) {
             $0.user = nil
@@ -190,11 +190,11 @@ struct AccountFlowTests {
 
     @Test func signingOutOfAnAnonymousAccountWarnsFirst() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.anonymous))
-        store.send(.key(.character("o"))) { $0.screen = .confirm(Confirmation(action: .signOutAnonymous)) }
+        store.send(.key(.character("o"))) { $0.screen = .confirm(Confirmation(action: .signOutAnonymous, over: .account(AccountFocus()))) }
         store.send(.key(.escape)) { $0.screen = .account(AccountFocus()) }
-        store.send(.key(.character("o"))) { $0.screen = .confirm(Confirmation(action: .signOutAnonymous)) }
+        store.send(.key(.character("o"))) { $0.screen = .confirm(Confirmation(action: .signOutAnonymous, over: .account(AccountFocus()))) }
         store.send(.key(.character("y")), effects: [.signOut]) {
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
             $0.banner = Banner(.success, "Signed out.")
         }
     }
@@ -202,7 +202,7 @@ struct AccountFlowTests {
     @Test func signingOutOfAPasswordAccountIsImmediate() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
         store.send(.key(.character("o")), effects: [.signOut]) {
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
             $0.banner = Banner(.success, "Signed out.")
         }
     }
@@ -211,16 +211,16 @@ struct AccountFlowTests {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
         store.send(.authStateChanged(nil, nil)) {
             $0.user = nil
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
             $0.banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
         }
     }
 
     @Test func aNewUserFromTheAuthStateLoadsItsCart() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(selection: 0)
+        model.screen = .signInMethods(SignInMethods(selection: 0))
         var store = FlowStore(model)
-        let token = TokenSummary(claims: ["sub": .string("x")], shortToken: "eyJ…")
+        let token = TokenSummary(shortToken: "eyJ…", signInProvider: "anonymous", expirationDate: nil)
         store.send(.authStateChanged(Fixtures.anonymous, token), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
             $0.user = Fixtures.anonymous
             $0.token = token
@@ -234,7 +234,7 @@ struct ConsoleKeysTests {
     @Test func addingAndRemovingCartItems() {
         let user = Fixtures.anonymous
         var store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("a"))) { $0.screen = .addCartItem(TextField(maxLength: CartStore.maximumNameLength)) }
+        store.send(.key(.character("a"))) { $0.screen = .addCartItem(AddCartItem(field: TextField(maxLength: CartStore.maximumNameLength))) }
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Type the item's name, or press esc.") }
         store.type("apple")
         var focus = AccountFocus()
@@ -279,8 +279,8 @@ struct ConsoleKeysTests {
     @Test func theInspectorMovesThroughExchanges() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
         let entries = (0..<3).map { index in
-            InspectorEntry(Exchange(date: Fixtures.created, method: "POST", path: "/p\(index)", status: 200, latency: 0.01,
-                                    requestBody: Data("{}".utf8), responseBody: Data("{}".utf8)))
+            BackendExchange(date: Fixtures.created, method: "POST", path: "/p\(index)", status: 200, latency: 0.01,
+                                    requestBody: Data("{}".utf8), responseBody: Data("{}".utf8))
         }
         store.send(.exchangesChanged(entries)) { $0.exchanges = entries }
         store.send(.key(.character("i"))) { $0.overlay = .inspector(selection: 2) }

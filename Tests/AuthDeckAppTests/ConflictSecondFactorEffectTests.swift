@@ -3,7 +3,7 @@ import AppData
 import AuthClient
 import Foundation
 import IdentityEmulator
-import IdentityToolkit
+import IdentityTestSupport
 import Testing
 
 /// The link-conflict merge into an account with a second factor, against a real embedded backend
@@ -20,15 +20,13 @@ struct ConflictSecondFactorEffectTests {
         _ = try await auth.link(with: try await setup.consent(microsoft, name: "Carol", email: "carol@contoso.com").credential)
         await auth.signOut()
         // An administrator gives the other account a phone factor.
-        let enroll = WireRequest(path: AccountsUpdateRequest.endpoint.emulatorPath, headers: ["Authorization": "Bearer owner"],
-                                 body: Data(#"{"localId":"\#(other.uid)","mfa":{"enrollments":[{"phoneInfo":"+15555550100","displayName":"Bob's phone"}]}}"#.utf8))
-        #expect(await setup.backend.handle(enroll).status == 200)
+        #expect(await setup.backend.enrollPhoneFactor(uid: other.uid, phoneNumber: "+15555550100", displayName: "Bob's phone") == 200)
 
         let anonymous = try await auth.signInAnonymously().user
         try setup.cart.add("apple", to: anonymous.uid)
-        guard case let .providerDirectoryLoaded(_, .success(list))? = await setup.runner.perform(.loadProviderDirectory(providerID: "microsoft.com")),
+        guard case let .federated(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.federated(.loadProviderDirectory(providerID: "microsoft.com"))),
               let carol = list.identities.first?.subject,
-              case let .providerAuthorized(.success(again))? = await setup.runner.perform(.authorize(microsoft, subject: carol, hideEmail: nil)),
+              case let .federated(.providerAuthorized(.success(again)))? = await setup.runner.perform(.federated(.authorize(microsoft, subject: carol, hideEmail: nil))),
               case let .linkFinished(.failure(conflict))? = await setup.runner.perform(.link(again.credential)),
               let updated = conflict.updatedCredential else {
             Issue.record("no link conflict")
@@ -36,18 +34,18 @@ struct ConflictSecondFactorEffectTests {
         }
 
         // The preview cannot see past the second factor; it says which factors there are.
-        guard case let .conflictAccountLoaded(.failure(preview))? = await setup.runner.perform(.inspectConflictAccount(updated)) else {
+        guard case let .federated(.conflictAccountLoaded(.failure(preview)))? = await setup.runner.perform(.federated(.inspectConflictAccount(updated))) else {
             Issue.record("the preview signed in without a second factor")
             return
         }
         #expect(preview.code == .secondFactorRequired)
-        #expect(preview.resolver?.hints.map(\.displayName) == ["Bob's phone"])
+        #expect(preview.multiFactorChallenge?.hints.map(\.displayName) == ["Bob's phone"])
         #expect(await auth.currentUser?.uid == anonymous.uid)
 
         // The switch stops there too, with nothing changed.
         let plan = MergePlan(credential: updated, previousUid: anonymous.uid, deletePrevious: true)
-        guard case let .mergeFinished(.failure(stopped))? = await setup.runner.perform(.mergeAccounts(plan)),
-              let resolver = stopped.resolver, case let .phone(hint)? = resolver.hints.first else {
+        guard case let .federated(.mergeFinished(.failure(stopped)))? = await setup.runner.perform(.federated(.mergeAccounts(plan))),
+              let challenge = stopped.multiFactorChallenge, case let .phone(hint)? = challenge.hints.first else {
             Issue.record("the switch did not ask for the second factor")
             return
         }
@@ -55,14 +53,14 @@ struct ConflictSecondFactorEffectTests {
         #expect(await auth.currentUser?.uid == anonymous.uid)
         #expect(try setup.cart.items(of: anonymous.uid) == [CartItem(uid: anonymous.uid, name: "apple", quantity: 1)])
 
-        guard case let .verification(.codeSent(.success(verificationID)))? = await setup.runner.perform(.verification(.startSecondFactorSignIn(hint, resolver))) else {
+        guard case let .verification(.codeSent(.success(verificationID)))? = await setup.runner.perform(.verification(.startSecondFactorSignIn(hint, challenge))) else {
             Issue.record("no code texted")
             return
         }
         let outbox = AuthEmulatorOutbox(backend: setup.backend.transport(), projectId: setup.backend.projectId)
-        let code = try #require(try await outbox.verificationCodes().first { $0.sessionInfo == verificationID }?.code)
+        let code = try #require(try await outbox.texts().first { $0.verificationID == verificationID }?.code)
         let assertion = PhoneMultiFactorGenerator.assertion(with: PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code))
-        guard case let .verification(.secondFactorMergeFinished(.success(outcome)))? = await setup.runner.perform(.verification(.resolveMerge(resolver, assertion, plan))) else {
+        guard case let .verification(.secondFactorMergeFinished(.success(outcome)))? = await setup.runner.perform(.verification(.resolveMerge(challenge, assertion, plan))) else {
             Issue.record("the merge failed")
             return
         }
@@ -71,8 +69,6 @@ struct ConflictSecondFactorEffectTests {
         #expect(await auth.currentUser?.uid == other.uid)
         #expect(try setup.cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "apple", quantity: 1), CartItem(uid: other.uid, name: "book", quantity: 1)])
         #expect(try setup.cart.items(of: anonymous.uid).isEmpty)
-        let lookup = WireRequest(path: AccountsLookupRequest.endpoint.emulatorPath, headers: ["Authorization": "Bearer owner"],
-                                 body: try WireCoding.encoder().encode(AccountsLookupRequest(localId: [anonymous.uid])))
-        #expect(try WireCoding.decode(AccountsLookupResponse.self, from: await setup.backend.handle(lookup)).users == nil)
+        #expect(try await setup.backend.accountExists(uid: anonymous.uid) == false)
     }
 }

@@ -15,16 +15,16 @@ struct ConflictSecondFactorFlowTests {
                                           cart: [CartItem(uid: Fixtures.anonymous.uid, name: "apple", quantity: 2)])
     static let plan = MergePlan(credential: F.updatedMicrosoft, previousUid: Fixtures.anonymous.uid, deletePrevious: true)
 
-    static func secondFactorRequired(_ resolver: MultiFactorResolver) -> AuthError {
+    static func secondFactorRequired(_ pending: MultiFactorChallenge) -> AuthError {
         var error = AuthError(.secondFactorRequired)
-        error.resolver = resolver
+        error.multiFactorChallenge = pending
         return error
     }
 
     /// The conflict screen once the other account turned out to need its second factor, "switch + merge" chosen.
     static func conflictNeedingSecondFactor() -> ConflictState {
         var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
-        state.other = .needsSecondFactor(MfaFixtures.resolver().hints)
+        state.other = .needsSecondFactor(MfaFixtures.challenge().hints)
         state.choice = 1
         return state
     }
@@ -35,7 +35,7 @@ struct ConflictSecondFactorFlowTests {
         model.screen = .conflict(state)
         var store = FlowStore(model)
         // The preview's sign-in (on an Auth of its own) stopped at the second factor.
-        store.send(.conflictAccountLoaded(.failure(Self.secondFactorRequired(MfaFixtures.resolver())))) {
+        store.send(.federated(.conflictAccountLoaded(.failure(Self.secondFactorRequired(MfaFixtures.challenge()))))) {
             state.other = .needsSecondFactor([MfaFixtures.totpHint, MfaFixtures.phoneHint])
             $0.screen = .conflict(state)
         }
@@ -44,12 +44,12 @@ struct ConflictSecondFactorFlowTests {
             state.choice = 1
             $0.screen = .conflict(state)
         }
-        store.send(.key(.enter), effects: [.mergeAccounts(Self.plan)]) { $0.busy = "Merging into the account that has Microsoft…" }
+        store.send(.key(.enter), effects: [.federated(.mergeAccounts(Self.plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
 
-        // The console's own sign-in stops there too: its resolver (on the console's Auth) drives the challenge.
-        let resolver = MfaFixtures.resolver()
-        let challenge = SecondFactorSignInFlow(resolver: resolver, purpose: .mergeAfterConflict(state))
-        store.send(.mergeFinished(.failure(Self.secondFactorRequired(resolver)))) {
+        // The console's own sign-in stops there too: its pending challenge (finished on the console's Auth) drives the factor selection.
+        let pending = MfaFixtures.challenge()
+        let challenge = SecondFactorSignInFlow(challenge: pending, purpose: .mergeAfterConflict(state))
+        store.send(.federated(.mergeFinished(.failure(Self.secondFactorRequired(pending))))) {
             $0.busy = nil
             $0.screen = .secondFactorChallenge(challenge)
             $0.banner = Banner(.info, "The account that has Microsoft has 2-step verification: choose its second factor.")
@@ -63,7 +63,7 @@ struct ConflictSecondFactorFlowTests {
         store.type("123456")
         entering.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
         let assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
-        store.send(.key(.enter), effects: [.verification(.resolveMerge(resolver, assertion, Self.plan))]) {
+        store.send(.key(.enter), effects: [.verification(.resolveMerge(pending, assertion, Self.plan))]) {
             $0.screen = .secondFactorChallenge(entering)
             $0.banner = nil
             $0.busy = "Checking the code, then merging…"
@@ -81,8 +81,8 @@ struct ConflictSecondFactorFlowTests {
 
     @Test func aWrongCodeStaysInTheChallengeAndBackingOutReturnsToTheConflict() {
         let state = Self.conflictNeedingSecondFactor()
-        let resolver = MfaFixtures.resolver()
-        var challenge = SecondFactorSignInFlow(resolver: resolver, purpose: .mergeAfterConflict(state))
+        let pending = MfaFixtures.challenge()
+        var challenge = SecondFactorSignInFlow(challenge: pending, purpose: .mergeAfterConflict(state))
         challenge.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("000000"))
         var model = Fixtures.signedIn(Fixtures.anonymous)
         model.screen = .secondFactorChallenge(challenge)
@@ -114,18 +114,18 @@ struct ConflictSecondFactorFlowTests {
 
     @Test func theFlowTextsTheCodeThenMergesWithIt() {
         let state = Self.conflictNeedingSecondFactor()
-        let resolver = MfaFixtures.resolver()
-        var flow = SecondFactorSignInFlow(resolver: resolver, purpose: .mergeAfterConflict(state))
+        let pending = MfaFixtures.challenge()
+        var flow = SecondFactorSignInFlow(challenge: pending, purpose: .mergeAfterConflict(state))
         flow.step = .choosingFactor(selection: 1)
         var tester = FlowTester(flow)
-        tester.perform(.choose, steps: [.banner(nil), .run(.startSecondFactorSignIn(MfaFixtures.phoneInfo, resolver), busy: "Texting a code to +*******0100…")])
+        tester.perform(.choose, steps: [.banner(nil), .run(.verification(.startSecondFactorSignIn(MfaFixtures.phoneInfo, pending)), busy: "Texting a code to +*******0100…")])
         tester.handle(.codeSent(.success("verification-1")), steps: [
-            .banner(Banner(.info, "A code was texted to +*******0100; it shows in the phone pane (top right).")), .run(.refreshOutbox, busy: nil),
+            .banner(Banner(.info, "A code was texted to +*******0100; it shows in the phone pane (top right).")), .run(.verification(.refreshOutbox), busy: nil),
         ]) { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: codeField()) }
         tester.type("654321")
         let assertion = PhoneMultiFactorGenerator.assertion(
             with: PhoneAuthProvider.credential(withVerificationID: "verification-1", verificationCode: "654321"))
-        tester.perform(.submit, steps: [.banner(nil), .run(.resolveMerge(resolver, assertion, Self.plan), busy: "Checking the code, then merging…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.resolveMerge(pending, assertion, Self.plan)), busy: "Checking the code, then merging…")])
         let outcome = MergeOutcome(result: MfaFixtures.signedIn(Fixtures.passwordUser()))
         tester.handle(.secondFactorMergeFinished(.success(outcome)), steps: [.exit(.merged(outcome, state))])
         // An expired pending credential means starting over from the account.

@@ -3,7 +3,7 @@ import AppData
 import AuthClient
 import Foundation
 import IdentityEmulator
-import IdentityToolkit
+import IdentityTestSupport
 import Logging
 import Synchronization
 import Testing
@@ -28,10 +28,10 @@ struct FederatedEffectRunnerTests {
 
         /// An identity at the simulated provider and a consent, through the runner as the console does it.
         func consent(_ provider: OAuthProvider, name: String, email: String) async throws -> ProviderAuthorization {
-            guard case let .simulatedIdentityAdded(_, .success(identity))? = await runner.perform(
-                .addSimulatedIdentity(providerID: provider.providerID, name: name, email: email)) else { throw AuthError(.internalError) }
-            guard case let .providerAuthorized(.success(authorization))? = await runner.perform(
-                .authorize(provider, subject: identity.subject, hideEmail: nil)) else { throw AuthError(.internalError) }
+            guard case let .federated(.simulatedIdentityAdded(_, .success(identity)))? = await runner.perform(
+                .federated(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email))) else { throw AuthError(.internalError) }
+            guard case let .federated(.providerAuthorized(.success(authorization)))? = await runner.perform(
+                .federated(.authorize(provider, subject: identity.subject, hideEmail: nil))) else { throw AuthError(.internalError) }
             return authorization
         }
     }
@@ -47,7 +47,7 @@ struct FederatedEffectRunnerTests {
         #expect(first.idTokenClaims?["nonce"]?.stringValue == first.hashedNonce)
         let facebook = try await setup.consent(OAuthProvider(providerID: "facebook.com", scopes: ["email"]), name: "Mark", email: "mark@example.com")
         #expect(facebook.rawNonce == nil)
-        guard case let .providerDirectoryLoaded(_, .success(list))? = await setup.runner.perform(.loadProviderDirectory(providerID: "apple.com")) else {
+        guard case let .federated(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.federated(.loadProviderDirectory(providerID: "apple.com"))) else {
             Issue.record("no directory")
             return
         }
@@ -67,7 +67,7 @@ struct FederatedEffectRunnerTests {
         try setup.cart.add("apple", to: anonymous.uid)
         try setup.cart.add("book", to: anonymous.uid)
         let carol = try #require(await carolSubject(setup))
-        guard case let .providerAuthorized(.success(again))? = await setup.runner.perform(.authorize(microsoft, subject: carol, hideEmail: nil)) else {
+        guard case let .federated(.providerAuthorized(.success(again)))? = await setup.runner.perform(.federated(.authorize(microsoft, subject: carol, hideEmail: nil))) else {
             Issue.record("no consent")
             return
         }
@@ -78,7 +78,7 @@ struct FederatedEffectRunnerTests {
         #expect(conflict.code == .credentialAlreadyInUse)
         let updated = try #require(conflict.updatedCredential)
 
-        guard case let .conflictAccountLoaded(.success(snapshot))? = await setup.runner.perform(.inspectConflictAccount(updated)) else {
+        guard case let .federated(.conflictAccountLoaded(.success(snapshot)))? = await setup.runner.perform(.federated(.inspectConflictAccount(updated))) else {
             Issue.record("the other account was not shown")
             return
         }
@@ -88,7 +88,7 @@ struct FederatedEffectRunnerTests {
         #expect(await auth.currentUser?.uid == anonymous.uid)
 
         let plan = MergePlan(credential: updated, previousUid: anonymous.uid, deletePrevious: true)
-        guard case let .mergeFinished(.success(outcome))? = await setup.runner.perform(.mergeAccounts(plan)) else {
+        guard case let .federated(.mergeFinished(.success(outcome)))? = await setup.runner.perform(.federated(.mergeAccounts(plan))) else {
             Issue.record("the merge failed")
             return
         }
@@ -98,9 +98,7 @@ struct FederatedEffectRunnerTests {
         #expect(try setup.cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "apple", quantity: 1), CartItem(uid: other.uid, name: "book", quantity: 2)])
         #expect(try setup.cart.items(of: anonymous.uid).isEmpty)
         // An administrator's lookup finds no such account any more.
-        let lookup = WireRequest(path: AccountsLookupRequest.endpoint.emulatorPath, headers: ["Authorization": "Bearer owner"],
-                                 body: try WireCoding.encoder().encode(AccountsLookupRequest(localId: [anonymous.uid])))
-        #expect(try WireCoding.decode(AccountsLookupResponse.self, from: await setup.backend.handle(lookup)).users == nil)
+        #expect(try await setup.backend.accountExists(uid: anonymous.uid) == false)
     }
 
     @Test func aStaleNonAnonymousAccountIsKeptWhenItCannotBeDeleted() async throws {
@@ -117,7 +115,7 @@ struct FederatedEffectRunnerTests {
         clock.advance(10 * 60)
         let plan = MergePlan(credential: EmailAuthProvider.credential(withEmail: "bob@example.com", password: "hunter22"),
                              previousUid: previous.uid, deletePrevious: true)
-        guard case let .mergeFinished(.success(outcome))? = await runner.perform(.mergeAccounts(plan)) else {
+        guard case let .federated(.mergeFinished(.success(outcome)))? = await runner.perform(.federated(.mergeAccounts(plan))) else {
             Issue.record("the merge failed")
             return
         }
@@ -128,7 +126,7 @@ struct FederatedEffectRunnerTests {
     }
 
     private func carolSubject(_ setup: Setup) async throws -> String? {
-        guard case let .providerDirectoryLoaded(_, .success(list))? = await setup.runner.perform(.loadProviderDirectory(providerID: "microsoft.com")) else {
+        guard case let .federated(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.federated(.loadProviderDirectory(providerID: "microsoft.com"))) else {
             return nil
         }
         return list.identities.first?.subject

@@ -2,19 +2,18 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
-import IdentityToolkit
 import Testing
 import TerminalUI
 
 enum FederatedFixtures {
-    static let ada = SimulatedIdentity(subject: "001234.0123456789abcdef0123456789abcdef.0042", displayName: "Ada Lovelace", email: "ada@example.com")
-    static let appleDirectory = SimulatedIdpListResponse(providerId: "apple.com", clientId: "dev.authdeck.authdeck-local",
+    static let ada = SimulatedIdentityProviders.Identity(subject: "001234.0123456789abcdef0123456789abcdef.0042", displayName: "Ada Lovelace", email: "ada@example.com")
+    static let appleDirectory = SimulatedIdentityProviders.Directory(providerID: "apple.com", clientID: "dev.authdeck.authdeck-local",
                                                          issuer: "https://appleid.apple.com", identities: [ada])
-    static let carol = SimulatedIdentity(subject: "5f1c3a2e-0000-4000-8000-00000000c0de", displayName: "Carol Shaw", email: "carol@contoso.com",
+    static let carol = SimulatedIdentityProviders.Identity(subject: "5f1c3a2e-0000-4000-8000-00000000c0de", displayName: "Carol Shaw", email: "carol@contoso.com",
                                          accountType: "work", tenantId: "1a2b3c4d-0000-4000-8000-000000000001")
-    static let bill = SimulatedIdentity(subject: "00000000-0000-0000-1234-56789abcdef0", displayName: "Bill Gates", email: "bill@outlook.com",
+    static let bill = SimulatedIdentityProviders.Identity(subject: "00000000-0000-0000-1234-56789abcdef0", displayName: "Bill Gates", email: "bill@outlook.com",
                                         accountType: "personal", tenantId: "9188040d-6c67-4c5b-b112-36a304b66dad")
-    static let microsoftDirectory = SimulatedIdpListResponse(providerId: "microsoft.com", clientId: "2c7a0000-0000-4000-8000-000000000000",
+    static let microsoftDirectory = SimulatedIdentityProviders.Directory(providerID: "microsoft.com", clientID: "2c7a0000-0000-4000-8000-000000000000",
                                                              issuer: "https://login.microsoftonline.com/{tenantid}/v2.0", identities: [bill, carol])
 
     static let appleProvider = OAuthProvider(providerID: "apple.com", scopes: ["email", "name"])
@@ -32,7 +31,7 @@ enum FederatedFixtures {
              metadata: UserMetadata(creationDate: Fixtures.created, lastSignInDate: Fixtures.created))
     }
 
-    static func consent(_ provider: OAuthProvider, _ purpose: FederatedPurpose, _ directory: SimulatedIdpListResponse?, selection: Int = 0) -> ConsentState {
+    static func consent(_ provider: OAuthProvider, _ purpose: FederatedPurpose, _ directory: SimulatedIdentityProviders.Directory?, selection: Int = 0) -> ConsentState {
         var state = ConsentState(provider: provider, purpose: purpose)
         if let directory { state.directory = .loaded(directory) }
         state.selection = selection
@@ -46,13 +45,13 @@ struct FederatedFlowTests {
 
     @Test func signInWithAppleHidingTheEmail() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(selection: 3)
+        model.screen = .signInMethods(SignInMethods(selection: 3))
         var store = FlowStore(model)
         store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signIn)) }
-        store.send(.key(.enter), effects: [.loadProviderDirectory(providerID: "apple.com")]) {
+        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signIn))
         }
-        store.send(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory))) {
+        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
         }
         #expect(store.model.bindings.map(\.action).contains("hide email"))
@@ -63,10 +62,10 @@ struct FederatedFlowTests {
         }
         var consenting = F.consent(F.appleProvider, .signIn, F.appleDirectory)
         consenting.hideEmail = true
-        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: true)]) {
+        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: true))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.providerAuthorized(.success(F.appleAuthorization)), effects: [.signIn(F.appleCredential)]) {
+        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Signing in with Apple…"
         }
@@ -82,7 +81,7 @@ struct FederatedFlowTests {
         }
         // A password sign-in has no provider profile: the inspector keeps the last one.
         store.send(.key(.character("o")), effects: [.signOut]) {
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
             $0.banner = Banner(.success, "Signed out.")
         }
         store.send(.signInFinished(.success(AuthDataResult(user: Fixtures.passwordUser(), additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false)))),
@@ -97,13 +96,13 @@ struct FederatedFlowTests {
         var known = F.ada
         known.authorized = true
         known.emailHidden = true
-        let directory = SimulatedIdpListResponse(providerId: "apple.com", clientId: "c", issuer: "i", identities: [known])
+        let directory = SimulatedIdentityProviders.Directory(providerID: "apple.com", clientID: "c", issuer: "i", identities: [known])
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .consent(F.consent(F.appleProvider, .signIn, directory))
         #expect(!model.bindings.map(\.action).contains("hide email"))
         var store = FlowStore(model)
         store.send(.key(.character("h")))
-        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: known.subject, hideEmail: nil)]) {
+        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: known.subject, hideEmail: nil))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
         // On the "add a new identity" row the choice is open: it is for the identity about to be added.
@@ -170,12 +169,12 @@ struct FederatedFlowTests {
         let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile", "mail.read", "calendars.read"],
                                      customParameters: ["tenant": "contoso.com", "prompt": "consent", "login_hint": "carol@contoso.com",
                                                         "domain_hint": "contoso.com"])
-        store.send(.key(.enter), effects: [.loadProviderDirectory(providerID: "microsoft.com")]) {
+        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "microsoft.com"))]) {
             $0.banner = nil
             $0.screen = .consent(ConsentState(provider: provider, purpose: .signIn))
         }
         // login_hint picks Carol, as Microsoft's account chooser does.
-        store.send(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory))) {
+        store.send(.federated(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
             $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 1))
         }
         #expect(!store.model.bindings.map(\.action).contains("hide email"))
@@ -191,7 +190,7 @@ struct FederatedFlowTests {
         #expect(restored.parameters.text == "domain_hint=contoso.com")
         store.send(.key(.escape)) {
             $0.banner = nil
-            $0.screen = .signInMethods(selection: 4)
+            $0.screen = .signInMethods(SignInMethods(selection: 4))
         }
     }
 
@@ -215,17 +214,17 @@ struct FederatedFlowTests {
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Give the new identity an email address.") }
         store.type("grace@example.com")
         consent.newIdentity?.email = TextField(text: "grace@example.com", maxLength: 254)
-        store.send(.key(.enter), effects: [.addSimulatedIdentity(providerID: "apple.com", name: "Grace Hopper?", email: "grace@example.com")]) {
+        store.send(.key(.enter), effects: [.federated(.addSimulatedIdentity(providerID: "apple.com", name: "Grace Hopper?", email: "grace@example.com"))]) {
             $0.banner = nil
             $0.busy = "Adding the identity…"
             $0.screen = .consent(consent)
         }
-        store.send(.simulatedIdentityAdded(providerID: "apple.com", .failure(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com.")))) {
+        store.send(.federated(.simulatedIdentityAdded(providerID: "apple.com", .failure(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))))) {
             $0.busy = nil
             $0.banner = .error(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))
         }
-        let grace = SimulatedIdentity(subject: "000999.ffff.0001", displayName: "Grace Hopper?", email: "grace@example.com")
-        store.send(.simulatedIdentityAdded(providerID: "apple.com", .success(grace))) {
+        let grace = SimulatedIdentityProviders.Identity(subject: "000999.ffff.0001", displayName: "Grace Hopper?", email: "grace@example.com")
+        store.send(.federated(.simulatedIdentityAdded(providerID: "apple.com", .success(grace)))) {
             var list = F.appleDirectory
             list.identities.append(grace)
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, list, selection: 1))
@@ -256,7 +255,7 @@ struct FederatedFlowTests {
         var model = ConsoleModel(backendName: "emulator")
         model.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signIn))
         var store = FlowStore(model)
-        store.send(.providerDirectoryLoaded(providerID: "apple.com", .failure(.server("NOT_FOUND : no endpoint at /emulator/auth/v1/simulatedIdp:list")))) {
+        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .failure(.server("NOT_FOUND : no endpoint at /emulator/auth/v1/simulatedIdp:list"))))) {
             var consent = ConsentState(provider: F.appleProvider, purpose: .signIn)
             consent.directory = .unavailable("This backend has no simulated providers. They come with the embedded backend and `authdeck serve`; "
                 + "the Firebase Auth Emulator's provider widget works only in a browser, and production needs the real provider in an app.")
@@ -265,7 +264,7 @@ struct FederatedFlowTests {
         #expect(store.model.bindings.map(\.intent) == [.back, .help, .inspector])
         store.send(.key(.enter))
         // A late answer for another provider changes nothing.
-        store.send(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory)))
+        store.send(.federated(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
     }
 
     @Test func aRefusedConsentStaysOnTheScreen() {
@@ -274,7 +273,7 @@ struct FederatedFlowTests {
         model.busy = "Waiting for the simulated Apple…"
         var store = FlowStore(model)
         let refusal = AuthError.server("AADSTS50020 : User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.")
-        store.send(.providerAuthorized(.failure(refusal))) {
+        store.send(.federated(.providerAuthorized(.failure(refusal)))) {
             $0.busy = nil
             $0.banner = .error(refusal)
         }
@@ -284,6 +283,22 @@ struct FederatedFlowTests {
             $0.busy = nil
             $0.banner = .error(.server("MISSING_OR_INVALID_NONCE : Duplicate credential received. Please try again with a new credential."))
         }
+    }
+
+    /// Issue 13, item 14: the dialog used to draw over the account screen and go back there.
+    @Test func unlinkingFromTheSignInMethodsAsksOverThemAndCancellingReturnsThere() {
+        let two = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1234", email: "ada@gmail.com")])
+        var model = Fixtures.signedIn(two)
+        model.screen = .linking(LinkingState(selection: 1))
+        var store = FlowStore(model)
+        let dialog = Confirmation(action: .unlink(providerID: "google.com"), over: .linking(LinkingState(selection: 1)))
+        store.send(.key(.character("u"))) { $0.screen = .confirm(dialog) }
+        let canvas = TextCanvas(size: Size(width: 80, height: 24))
+        ConsoleView.draw(store.model, on: canvas)
+        #expect(canvas.text.contains("Sign-in methods of this account"))
+        #expect(canvas.text.contains("Unlink google.com"))
+        #expect(!canvas.text.contains("Linked providers"))
+        store.send(.key(.escape)) { $0.screen = .linking(LinkingState(selection: 1)) }
     }
 
     @Test func theLinkingScreenListsLinkedAndNotLinkedMethods() {
@@ -314,7 +329,9 @@ struct FederatedFlowTests {
         store = FlowStore(Fixtures.signedIn(two))
         store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 2)) }
         store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 1)) }
-        store.send(.key(.character("u"))) { $0.screen = .confirm(Confirmation(action: .unlink(providerID: "google.com"))) }
+        store.send(.key(.character("u"))) {
+            $0.screen = .confirm(Confirmation(action: .unlink(providerID: "google.com"), over: .linking(LinkingState(selection: 1))))
+        }
     }
 
     @Test func linkingAnIdentityOfAnotherAnonymousBornAccountMergesAndDeletes() {
@@ -323,11 +340,11 @@ struct FederatedFlowTests {
         let microsoft = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile"], customParameters: ["tenant": "common"])
         model.screen = .consent(F.consent(microsoft, .link, F.microsoftDirectory, selection: 1))
         var store = FlowStore(model)
-        store.send(.key(.enter), effects: [.authorize(microsoft, subject: F.carol.subject, hideEmail: nil)]) {
+        store.send(.key(.enter), effects: [.federated(.authorize(microsoft, subject: F.carol.subject, hideEmail: nil))]) {
             $0.busy = "Waiting for the simulated Microsoft…"
         }
         let authorization = ProviderAuthorization(credential: F.microsoftCredential, rawNonce: "n", hashedNonce: "h", idTokenClaims: nil, grantedScopes: [])
-        store.send(.providerAuthorized(.success(authorization)), effects: [.link(F.microsoftCredential)]) {
+        store.send(.federated(.providerAuthorized(.success(authorization))), effects: [.link(F.microsoftCredential)]) {
             $0.lastAuthorization = authorization
             $0.busy = "Linking Microsoft…"
         }
@@ -336,7 +353,7 @@ struct FederatedFlowTests {
         let conflict = AuthError(.credentialAlreadyInUse, serverMessage: "FEDERATED_USER_ID_ALREADY_LINKED", updatedCredential: F.updatedMicrosoft,
                                  email: "carol@contoso.com")
         var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
-        store.send(.linkFinished(.failure(conflict)), effects: [.inspectConflictAccount(F.updatedMicrosoft)]) {
+        store.send(.linkFinished(.failure(conflict)), effects: [.federated(.inspectConflictAccount(F.updatedMicrosoft))]) {
             $0.busy = nil
             $0.screen = .conflict(state)
         }
@@ -344,7 +361,7 @@ struct FederatedFlowTests {
         store.send(.key(.right))
         let other = AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com",
                                     providerIDs: ["microsoft.com", "password"], cart: [CartItem(uid: "bobUID0000000000000000000001", name: "book", quantity: 1)])
-        store.send(.conflictAccountLoaded(.success(other))) {
+        store.send(.federated(.conflictAccountLoaded(.success(other)))) {
             state.other = .loaded(other)
             $0.screen = .conflict(state)
         }
@@ -355,7 +372,7 @@ struct FederatedFlowTests {
         }
         store.send(.key(.right))
         let plan = MergePlan(credential: F.updatedMicrosoft, previousUid: Fixtures.anonymous.uid, deletePrevious: true)
-        store.send(.key(.enter), effects: [.mergeAccounts(plan)]) { $0.busy = "Merging into the account that has Microsoft…" }
+        store.send(.key(.enter), effects: [.federated(.mergeAccounts(plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
                                         extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
         // The session moves to the other account while the merge runs; the screen stays until it is done.
@@ -364,7 +381,7 @@ struct FederatedFlowTests {
             $0.cart = []
         }
         let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
-        store.send(.mergeFinished(.success(MergeOutcome(result: data))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.screen = .account(AccountFocus())
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(Fixtures.anonymous.uid) was merged into it. \(Fixtures.anonymous.uid) was deleted.")
@@ -385,12 +402,12 @@ struct FederatedFlowTests {
             state.choice = 1
             $0.screen = .conflict(state)
         }
-        store.send(.key(.enter), effects: [.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: false))]) {
+        store.send(.key(.enter), effects: [.federated(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: false)))]) {
             $0.busy = "Merging into the account that has Microsoft…"
         }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com")
         let data = AuthDataResult(user: bob, additionalUserInfo: nil)
-        store.send(.mergeFinished(.success(MergeOutcome(result: data))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
             $0.screen = .account(AccountFocus())
@@ -401,11 +418,11 @@ struct FederatedFlowTests {
         state.choice = 2
         model.screen = .conflict(state)
         store = FlowStore(model)
-        store.send(.key(.enter), effects: [.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: true))]) {
+        store.send(.key(.enter), effects: [.federated(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: true)))]) {
             $0.busy = "Merging into the account that has Microsoft…"
         }
         let tooOld = AuthError.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
-        store.send(.mergeFinished(.success(MergeOutcome(result: data, deletionFailure: tooOld))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data, deletionFailure: tooOld)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
             $0.screen = .account(AccountFocus())
@@ -420,7 +437,7 @@ struct FederatedFlowTests {
         model.screen = .conflict(state)
         var store = FlowStore(model)
         let failure = AuthError.server("USER_DISABLED")
-        store.send(.conflictAccountLoaded(.failure(failure))) {
+        store.send(.federated(.conflictAccountLoaded(.failure(failure)))) {
             state.other = .failed(failure)
             $0.screen = .conflict(state)
         }
@@ -438,9 +455,9 @@ struct FederatedFlowTests {
         model.busy = "Merging into the account that has Microsoft…"
         model.user = nil
         store = FlowStore(model)
-        store.send(.mergeFinished(.failure(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired.")))) {
+        store.send(.federated(.mergeFinished(.failure(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))))) {
             $0.busy = nil
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
             $0.banner = .error(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))
         }
     }
@@ -508,16 +525,16 @@ struct FederatedFlowTests {
             $0.screen = .pendingLink(state)
         }
         store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signInToLink(pending))) }
-        store.send(.key(.enter), effects: [.loadProviderDirectory(providerID: "apple.com")]) {
+        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signInToLink(pending)))
         }
-        store.send(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory))) {
+        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.screen = .consent(F.consent(F.appleProvider, .signInToLink(pending), F.appleDirectory))
         }
-        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false)]) {
+        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.providerAuthorized(.success(F.appleAuthorization)), effects: [.signIn(F.appleCredential)]) {
+        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Signing in with Apple…"
         }
@@ -533,31 +550,31 @@ struct FederatedFlowTests {
         model.screen = .pendingLink(PendingLinkState(pending: pending))
         store = FlowStore(model)
         store.send(.key(.escape)) {
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
             $0.banner = Banner(.info, "Cancelled: Facebook was not linked to any account.")
         }
     }
 
     @Test func aStaleSignInIsConfirmedWithTheAccountsProviderThenTheOperationRuns() {
         var store = FlowStore(Fixtures.signedIn(F.appleUser()))
-        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount)) }
+        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount, over: .account(AccountFocus()))) }
         store.send(.key(.character("y")), effects: [.perform(.deleteAccount)]) { $0.busy = "Deleting the account…" }
         store.send(.sensitiveOperationFinished(.deleteAccount, .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
             $0.busy = nil
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Sign in with Apple again to delete the account; it then runs by itself.")
             $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
         }
-        store.send(.key(.enter), effects: [.loadProviderDirectory(providerID: "apple.com")]) {
+        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.banner = nil
             $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .reauthenticate(.deleteAccount)))
         }
-        store.send(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory))) {
+        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.screen = .consent(F.consent(F.appleProvider, .reauthenticate(.deleteAccount), F.appleDirectory))
         }
-        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false)]) {
+        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.providerAuthorized(.success(F.appleAuthorization)), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Confirming it's you with Apple…"
         }
@@ -565,11 +582,11 @@ struct FederatedFlowTests {
             $0.busy = nil
             $0.banner = .error(.init(.userMismatch))
         }
-        store.send(.key(.enter), effects: [.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false)]) {
+        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.banner = nil
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.providerAuthorized(.success(F.appleAuthorization)), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
             $0.busy = "Confirming it's you with Apple…"
         }
         store.send(.reauthenticationFinished(.deleteAccount, .success(AuthDataResult(user: F.appleUser(), additionalUserInfo: nil))),
@@ -595,10 +612,10 @@ struct FederatedFlowTests {
         store.send(.sensitiveOperationFinished(.updatePassword("newpass1"), .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
             $0.busy = nil
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then change the password runs by itself.")
-            $0.screen = .reauthMethods(.updatePassword("newpass1"), selection: 0)
+            $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 0))
         }
-        #expect(ConsoleModel.reauthenticationMethods(of: user) == ["password", "google.com"])
-        store.send(.key(.down)) { $0.screen = .reauthMethods(.updatePassword("newpass1"), selection: 1) }
+        #expect(ReauthMethods.methods(of: user) == ["password", "google.com"])
+        store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 1)) }
         store.send(.key(.down))
         store.send(.key(.enter)) {
             $0.banner = nil
@@ -609,7 +626,7 @@ struct FederatedFlowTests {
             $0.banner = Banner(.info, "Cancelled: did not change the password.")
         }
         model.busy = nil
-        model.screen = .reauthMethods(.updatePassword("newpass1"), selection: 0)
+        model.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 0))
         store = FlowStore(model)
         store.send(.key(.enter)) {
             $0.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.updatePassword("newpass1")), email: "ada@example.com"))
@@ -627,7 +644,7 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         store.send(.authStateChanged(nil, nil)) {
             $0.user = nil
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
             $0.banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
         }
         model.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))

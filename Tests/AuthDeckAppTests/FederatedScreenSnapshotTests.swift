@@ -2,7 +2,6 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
-import IdentityToolkit
 import SnapshotTesting
 import Testing
 import TerminalUI
@@ -97,14 +96,14 @@ struct FederatedScreenSnapshotTests {
     @Test func reauthenticationChoice() {
         let user = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com")])
         var model = Fixtures.signedIn(user)
-        model.screen = .reauthMethods(.deleteAccount, selection: 1)
+        model.screen = .reauthMethods(ReauthMethods(.deleteAccount, selection: 1))
         model.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then delete the account runs by itself.")
         assertSnapshot(of: render(model), as: .lines)
     }
 
     @Test func inspectorShowsTheNonceAndTheProvidersClaims() {
         var model = ConsoleModel(backendName: "embedded · authdeck-local")
-        model.screen = .signInMethods(selection: 3)
+        model.screen = .signInMethods(SignInMethods(selection: 3))
         let raw = "0aB-._xyz0123456789ABCDEFGHIJKLM"
         let hash = OAuthProvider.sha256(raw)
         model.lastAuthorization = ProviderAuthorization(
@@ -112,8 +111,8 @@ struct FederatedScreenSnapshotTests {
             idTokenClaims: ["iss": .string("https://appleid.apple.com"), "nonce": .string(hash), "email": .string("x1@privaterelay.appleid.com")],
             grantedScopes: ["email", "name"])
         let request = Data(#"{"hideEmail":true,"nonce":"\#(hash)","providerId":"apple.com","scopes":["email","name"],"subject":"001234.x.0042"}"#.utf8)
-        model.exchanges = [InspectorEntry(Exchange(date: Fixtures.created, method: "POST", path: "/emulator/auth/v1/simulatedIdp:authorize",
-                                                   status: 200, latency: 0.004, requestBody: request, responseBody: Data(#"{"providerId":"apple.com"}"#.utf8)))]
+        model.exchanges = [BackendExchange(date: Fixtures.created, method: "POST", path: "/emulator/auth/v1/simulatedIdp:authorize",
+                                                   status: 200, latency: 0.004, requestBody: request, responseBody: Data(#"{"providerId":"apple.com"}"#.utf8))]
         model.lastAdditionalUserInfo = AdditionalUserInfo(providerID: "apple.com", isNewUser: true, profile: ["is_private_email": .string("true")])
         model.overlay = .inspector(selection: 0)
         let text = render(model)

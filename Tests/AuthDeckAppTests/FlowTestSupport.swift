@@ -2,7 +2,6 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
-import IdentityToolkit
 import Testing
 import TerminalUI
 
@@ -29,6 +28,9 @@ struct FlowStore {
 
 enum Fixtures {
     static let created = Date(timeIntervalSince1970: 1_790_000_000)
+
+    /// What a feature sees of the console when nobody is signed in.
+    static let signedOut = ConsoleContext(user: nil, token: nil, cart: [], outbox: Outbox())
 
     static let anonymous = User(uid: "anonUID0000000000000000000001", isAnonymous: true,
                                 metadata: UserMetadata(creationDate: created, lastSignInDate: created))

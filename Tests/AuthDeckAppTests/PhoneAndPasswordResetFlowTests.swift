@@ -15,22 +15,22 @@ struct PhoneAndPasswordResetFlowTests {
             $0.step = .enteringNumber(MfaFixtures.field("+1 555", maxLength: 24))
         }
         tester.type("5550100")
-        tester.perform(.submit, steps: [.banner(nil), .run(.verifyPhoneNumber("+15555550100"), busy: "Texting a code to +15555550100…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.verifyPhoneNumber("+15555550100")), busy: "Texting a code to +15555550100…")])
         let invalid = AuthError.server("INVALID_PHONE_NUMBER : Invalid format.")
         tester.handle(.codeSent(.failure(invalid)), steps: [.banner(.error(invalid, advice: PhoneNumberText.formatHint))])
-        tester.handle(.codeSent(.success("v1")), steps: [texted, .run(.refreshOutbox, busy: nil)]) {
+        tester.handle(.codeSent(.success("v1")), steps: [texted, .run(.verification(.refreshOutbox), busy: nil)]) {
             $0.step = .enteringCode(phone: "+15555550100", verificationID: "v1", code: codeField())
         }
         tester.type("000000")
         let credential = PhoneAuthProvider.credential(withVerificationID: "v1", verificationCode: "000000")
-        tester.perform(.submit, steps: [.banner(nil), .run(.signInWithPhone(credential), busy: "Signing in…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.signInWithPhone(credential)), busy: "Signing in…")])
         let wrong = AuthError.server("INVALID_CODE")
         tester.handle(.phoneSignInFinished(.failure(wrong)), steps: [.banner(.error(wrong, advice: "Check the text and type the code again."))]) {
             $0.step = .enteringCode(phone: "+15555550100", verificationID: "v1", code: codeField())
         }
         let expired = AuthError.server("SESSION_EXPIRED")
         tester.handle(.phoneSignInFinished(.failure(expired)), steps: [.banner(.error(expired, advice: "Press r to text a new code."))])
-        tester.perform(.resend, steps: [.banner(nil), .run(.verifyPhoneNumber("+15555550100"), busy: "Texting a new code to +15555550100…")])
+        tester.perform(.resend, steps: [.banner(nil), .run(.verification(.verifyPhoneNumber("+15555550100")), busy: "Texting a new code to +15555550100…")])
         let mfaUser = AuthError.server("UNSUPPORTED_FIRST_FACTOR : A phone number cannot be set as a first factor on an SMS based MFA user.")
         tester.handle(.phoneSignInFinished(.failure(mfaUser)), steps: [
             .banner(.error(mfaUser, advice: "Sign in with that account's email and password instead.")), .exit(.cancelled),
@@ -46,7 +46,7 @@ struct PhoneAndPasswordResetFlowTests {
         flow.step = .enteringCode(phone: "+15555550100", verificationID: "v1", code: MfaFixtures.code("123456"))
         var tester = FlowTester(flow)
         let credential = PhoneAuthProvider.credential(withVerificationID: "v1", verificationCode: "123456")
-        tester.perform(.submit, steps: [.banner(nil), .run(.linkPhone(credential), busy: "Linking +15555550100…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.linkPhone(credential)), busy: "Linking +15555550100…")])
         let proof = PhoneAuthCredential(proof: .temporaryProof("proof", phoneNumber: "+15555550100"))
         var conflict = AuthError(.credentialAlreadyInUse)
         conflict.updatedCredential = .phone(proof)
@@ -55,7 +55,7 @@ struct PhoneAndPasswordResetFlowTests {
         }
         tester.perform(.choose, steps: [.banner(Banner(.info, "The number was not linked.")), .exit(.cancelled)])
         tester.perform(.toggle) { $0.step = .conflict(phone: "+15555550100", credential: .phone(proof), signInSelected: true) }
-        tester.perform(.choose, steps: [.banner(nil), .run(.signInWithPhone(proof), busy: "Signing in to the account that owns the number…")])
+        tester.perform(.choose, steps: [.banner(nil), .run(.verification(.signInWithPhone(proof)), busy: "Signing in to the account that owns the number…")])
         let other = AuthDataResult(user: Fixtures.passwordUser(uid: "other"), additionalUserInfo: AdditionalUserInfo(providerID: "phone", isNewUser: false))
         tester.handle(.phoneSignInFinished(.success(other)), steps: [.exit(.signedIn(other))])
         tester.perform(.cancel, steps: [.banner(Banner(.info, "The number was not linked.")), .exit(.cancelled)])
@@ -72,12 +72,12 @@ struct PhoneAndPasswordResetFlowTests {
         #expect(tester.flow.editsText)
         tester.perform(.submit, steps: [.banner(Banner(.error, "Enter the account's email address."))])
         tester.type("ada@example.com")
-        tester.perform(.submit, steps: [.banner(nil), .run(.sendPasswordReset(email: "ada@example.com"), busy: "Sending the reset email…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.sendPasswordReset(email: "ada@example.com")), busy: "Sending the reset email…")])
         let invalid = AuthError.server("INVALID_EMAIL")
         tester.handle(.passwordResetSent(.failure(invalid)), steps: [.banner(.error(invalid))])
         tester.handle(.passwordResetSent(.success("ada@example.com")), steps: [
             .banner(Banner(.info, "If an account uses ada@example.com, a reset email is now in the outbox: press m and open it.")),
-            .run(.refreshOutbox, busy: nil),
+            .run(.verification(.refreshOutbox), busy: nil),
         ]) { $0.step = .sent(email: "ada@example.com") }
         #expect(!tester.flow.editsText)
         tester.perform(.back, steps: [.banner(nil), .exit(.cancelled)])
@@ -98,7 +98,7 @@ struct PhoneAndPasswordResetFlowTests {
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }
         tester.type("newpass1")
-        tester.perform(.submit, steps: [.banner(nil), .run(.confirmPasswordReset(code: "oob", newPassword: "newpass1"), busy: "Setting the new password…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.confirmPasswordReset(code: "oob", newPassword: "newpass1")), busy: "Setting the new password…")])
         let weak = AuthError.server("WEAK_PASSWORD : Password should be at least 6 characters")
         tester.handle(.passwordResetConfirmed(.failure(weak)), steps: [.banner(.error(weak))]) {
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", PasswordForm())

@@ -2,7 +2,6 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
-import IdentityToolkit
 import SnapshotTesting
 import Testing
 import TerminalUI
@@ -16,13 +15,12 @@ struct ScreenSnapshotTests {
         return canvas.text
     }
 
-    static let token = TokenSummary(
-        claims: ["exp": .number(1_790_003_600), "firebase": .object(["sign_in_provider": .string("anonymous")])],
-        shortToken: "eyJhbGciOiJSUzI1…(845)")
+    static let token = TokenSummary(shortToken: "eyJhbGciOiJSUzI1…(845)", signInProvider: "anonymous",
+                                    expirationDate: Date(timeIntervalSince1970: 1_790_003_600))
 
     @Test func signInMethods() {
         var model = ConsoleModel(backendName: "embedded · authdeck-local")
-        model.screen = .signInMethods(selection: 1)
+        model.screen = .signInMethods(SignInMethods(selection: 1))
         assertSnapshot(of: render(model), as: .lines)
     }
 
@@ -48,7 +46,7 @@ struct ScreenSnapshotTests {
     @Test func passwordAccountAndItsConfirmations() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
         assertSnapshot(of: render(model), as: .lines, named: "account")
-        model.screen = .confirm(Confirmation(action: .deleteAccount))
+        model.screen = .confirm(Confirmation(action: .deleteAccount, over: .account(AccountFocus())))
         assertSnapshot(of: render(model), as: .lines, named: "confirm-delete")
         model.screen = .changePassword(PasswordForm())
         assertSnapshot(of: render(model), as: .lines, named: "change-password")
@@ -66,8 +64,8 @@ struct ScreenSnapshotTests {
         model.overlay = .help
         assertSnapshot(of: render(model), as: .lines, named: "help")
         let body = Data(#"{"idToken":"eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1MSIsImZpcmViYXNlIjp7InNpZ25faW5fcHJvdmlkZXIiOiJwYXNzd29yZCJ9fQ.","refreshToken":"AMf-vBx0123456789abcdef"}"#.utf8)
-        model.exchanges = [InspectorEntry(Exchange(date: Fixtures.created, method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
-                                                   status: 200, latency: 0.012, requestBody: Data(#"{"email":"ada@example.com","password":"hunter22"}"#.utf8), responseBody: body))]
+        model.exchanges = [BackendExchange(date: Fixtures.created, method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+                                                   status: 200, latency: 0.012, requestBody: Data(#"{"email":"ada@example.com","password":"hunter22"}"#.utf8), responseBody: body)]
         model.overlay = .inspector(selection: 0)
         let text = render(model)
         assertSnapshot(of: text, as: .lines, named: "inspector")
@@ -78,9 +76,9 @@ struct ScreenSnapshotTests {
 
     @Test func theInspectorShowsThatAnOutboxCallCarriedTheAdminTokenButNotTheToken() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
-        model.exchanges = [InspectorEntry(Exchange(date: Fixtures.created, method: "GET", path: "/emulator/v1/projects/p/oobCodes", status: 200,
+        model.exchanges = [BackendExchange(date: Fixtures.created, method: "GET", path: "/emulator/v1/projects/p/oobCodes", status: 200,
                                                    latency: 0.004, requestBody: Data(), responseBody: Data(#"{"oobCodes":[]}"#.utf8),
-                                                   authorization: "Bearer •••(23)"))]
+                                                   authorization: "Bearer •••(23)")]
         model.overlay = .inspector(selection: 0)
         let text = render(model)
         #expect(text.contains("auth   Bearer •••(23)"))

@@ -16,12 +16,12 @@ struct SecondFactorEnrollmentFlowTests {
             $0.step = .enteringNumber(MfaFixtures.field("555", maxLength: 24))
         }
         tester.flow.step = .enteringNumber(MfaFixtures.field("+1 (555) 555-0100", maxLength: 24))
-        tester.perform(.submit, steps: [.banner(nil), .run(.startPhoneEnrollment("+15555550100"), busy: "Texting a code to +15555550100…")])
-        tester.handle(.codeSent(.success("v1")), steps: [texted, .run(.refreshOutbox, busy: nil)]) {
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.startPhoneEnrollment("+15555550100")), busy: "Texting a code to +15555550100…")])
+        tester.handle(.codeSent(.success("v1")), steps: [texted, .run(.verification(.refreshOutbox), busy: nil)]) {
             $0.step = .enteringSmsCode(phone: "+15555550100", verificationID: "v1", code: codeField())
         }
-        tester.perform(.resend, steps: [.banner(nil), .run(.startPhoneEnrollment("+15555550100"), busy: "Texting a new code to +15555550100…")])
-        tester.handle(.codeSent(.success("v2")), steps: [texted, .run(.refreshOutbox, busy: nil)]) {
+        tester.perform(.resend, steps: [.banner(nil), .run(.verification(.startPhoneEnrollment("+15555550100")), busy: "Texting a new code to +15555550100…")])
+        tester.handle(.codeSent(.success("v2")), steps: [texted, .run(.verification(.refreshOutbox), busy: nil)]) {
             $0.step = .enteringSmsCode(phone: "+15555550100", verificationID: "v2", code: codeField())
         }
         tester.type("12345")
@@ -43,7 +43,7 @@ struct SecondFactorEnrollmentFlowTests {
         }
         tester.type("Work phone ")
         let credential = PhoneAuthProvider.credential(withVerificationID: "v2", verificationCode: "123456")
-        tester.perform(.submit, steps: [.banner(nil), .run(.enroll(.phone(credential), displayName: "Work phone"), busy: "Enrolling Work phone…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.enroll(.phone(credential), displayName: "Work phone")), busy: "Enrolling Work phone…")])
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.phoneHint])
         tester.handle(.enrolled(.success(user)), steps: [.exit(.enrolled(user, displayName: "Work phone"))])
     }
@@ -83,9 +83,9 @@ struct SecondFactorEnrollmentFlowTests {
 
     @Test func totpSecretCodeNameThenEnrolled() {
         let (flow, steps) = SecondFactorEnrollmentFlow.totp(accountName: "ada@example.com")
-        #expect(steps == [.banner(nil), .run(.generateTotpSecret, busy: "Asking for a new TOTP secret…")])
+        #expect(steps == [.banner(nil), .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
         #expect(flow.step == .generatingSecret)
-        #expect(flow.bindings.isEmpty)
+        #expect(flow.bindings(in: Fixtures.signedOut).isEmpty)
         var tester = FlowTester(flow)
         let secret = MfaFixtures.secret
         tester.handle(.totpSecretGenerated(.success(secret))) { $0.step = .scanning(secret) }
@@ -103,7 +103,7 @@ struct SecondFactorEnrollmentFlowTests {
         tester.perform(.submit, steps: [.banner(nil)]) {
             $0.step = .namingApp(secret, code: "987654", name: MfaFixtures.field("Authenticator app", maxLength: 40))
         }
-        tester.perform(.submit, steps: [.banner(nil), .run(.enroll(.totpEnrollment(secret, oneTimePassword: "987654"), displayName: "Authenticator app"),
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.enroll(.totpEnrollment(secret, oneTimePassword: "987654"), displayName: "Authenticator app")),
                                                            busy: "Enrolling Authenticator app…")])
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint])
         tester.handle(.enrolled(.success(user)), steps: [.exit(.enrolled(user, displayName: "Authenticator app"))])
@@ -121,7 +121,7 @@ struct SecondFactorEnrollmentFlowTests {
         let expired = AuthError.server("SESSION_EXPIRED")
         tester.handle(.enrolled(.failure(expired)), steps: [
             .banner(.error(expired, advice: "That secret can no longer be used: scan the new QR code.")),
-            .run(.generateTotpSecret, busy: "Asking for a new TOTP secret…"),
+            .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…"),
         ]) { $0.step = .generatingSecret }
         let unsupported = AuthError.server("UNSUPPORTED_FIRST_FACTOR : MFA is not available for the given first factor.")
         tester.handle(.totpSecretGenerated(.failure(unsupported)), steps: [

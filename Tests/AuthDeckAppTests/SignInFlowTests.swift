@@ -2,7 +2,6 @@ import AppData
 @testable import AuthDeckApp
 import AuthClient
 import Foundation
-import IdentityToolkit
 import Testing
 import TerminalUI
 
@@ -25,7 +24,7 @@ struct SignInFlowTests {
         var store = FlowStore(ConsoleModel.start(backendName: "embedded").0)
         store.send(.sessionRestored(.success(nil))) {
             $0.busy = nil
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
         }
     }
 
@@ -33,27 +32,27 @@ struct SignInFlowTests {
         var store = FlowStore(ConsoleModel.start(backendName: "embedded").0)
         store.send(.sessionRestored(.failure(SessionRestoreError(reason: "dataCorrupted")))) {
             $0.busy = nil
-            $0.screen = .signInMethods(selection: 0)
+            $0.screen = .signInMethods(SignInMethods(selection: 0))
             $0.banner = Banner(.error, "The saved session could not be read; sign in again. The file was left in place.", detail: "dataCorrupted")
         }
     }
 
     @Test func movingThroughTheMethodsStopsAtTheEnds() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(selection: 0)
+        model.screen = .signInMethods(SignInMethods(selection: 0))
         var store = FlowStore(model)
         store.send(.key(.up))
-        store.send(.key(.down)) { $0.screen = .signInMethods(selection: 1) }
-        store.send(.key(.character("j"))) { $0.screen = .signInMethods(selection: 2) }
+        store.send(.key(.down)) { $0.screen = .signInMethods(SignInMethods(selection: 1)) }
+        store.send(.key(.character("j"))) { $0.screen = .signInMethods(SignInMethods(selection: 2)) }
         let last = SignInMethod.allCases.count - 1
-        for index in 3...last { store.send(.key(.down)) { $0.screen = .signInMethods(selection: index) } }
+        for index in 3...last { store.send(.key(.down)) { $0.screen = .signInMethods(SignInMethods(selection: index)) } }
         store.send(.key(.down))
-        store.send(.key(.character("k"))) { $0.screen = .signInMethods(selection: last - 1) }
+        store.send(.key(.character("k"))) { $0.screen = .signInMethods(SignInMethods(selection: last - 1)) }
     }
 
     @Test func anonymousSignInSucceeds() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(selection: 0)
+        model.screen = .signInMethods(SignInMethods(selection: 0))
         var store = FlowStore(model)
         store.send(.key(.enter), effects: [.signInAnonymously]) { $0.busy = "Signing in anonymously…" }
         let result = AuthDataResult(user: Fixtures.anonymous, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: true))
@@ -67,7 +66,7 @@ struct SignInFlowTests {
 
     @Test func anonymousSignInFailureIsShown() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(selection: 0)
+        model.screen = .signInMethods(SignInMethods(selection: 0))
         model.busy = "Signing in anonymously…"
         var store = FlowStore(model)
         let error = AuthError.server("ADMIN_ONLY_OPERATION")
@@ -80,7 +79,7 @@ struct SignInFlowTests {
 
     @Test func emailSignInTypesBothFieldsAndSubmits() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(selection: 1)
+        model.screen = .signInMethods(SignInMethods(selection: 1))
         var store = FlowStore(model)
         store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialForm(purpose: .signIn)) }
         store.type("ada@example.com")
@@ -158,11 +157,11 @@ struct SignInFlowTests {
         var store = FlowStore(model)
         store.send(.key(.tab)) { $0.screen = .credentialForm(Fixtures.form(.createAccount, email: "", password: "", focus: .password)) }
         store.send(.key(.backTab)) { $0.screen = .credentialForm(Fixtures.form(.createAccount, email: "", password: "", focus: .email)) }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: 2) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: 2)) }
         var signIn = ConsoleModel(backendName: "embedded")
         signIn.screen = .credentialForm(CredentialForm(purpose: .signIn))
         store = FlowStore(signIn)
-        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: 1) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: 1)) }
     }
 
     @Test func lettersTypedInAFormAreTextNotCommands() {

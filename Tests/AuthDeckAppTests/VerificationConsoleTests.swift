@@ -7,9 +7,9 @@ import TerminalUI
 
 @Suite("Console: second factors, email actions, phone and the outbox")
 struct VerificationConsoleTests {
-    static func challenge(_ resolver: MultiFactorResolver) -> AuthError {
+    static func challenge(_ challenge: MultiFactorChallenge) -> AuthError {
         var error = AuthError(.secondFactorRequired)
-        error.resolver = resolver
+        error.multiFactorChallenge = challenge
         return error
     }
 
@@ -17,23 +17,23 @@ struct VerificationConsoleTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: "hunter22"))
         model.busy = "Signing in…"
-        let resolver = MfaFixtures.resolver()
+        let challenge = MfaFixtures.challenge()
         var store = FlowStore(model)
-        store.send(.signInFinished(.failure(Self.challenge(resolver)))) {
+        store.send(.signInFinished(.failure(Self.challenge(challenge)))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: .signIn))
+            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn))
             $0.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
         store.send(.key(.enter)) {
-            var flow = SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)
+            var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
             flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
             $0.screen = .secondFactorChallenge(flow)
             $0.banner = Banner(.info, "Type the 6-digit code your authenticator app shows for this account.")
         }
         store.type("123456")
         let assertion = MultiFactorAssertion.totpSignIn(enrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
-        store.send(.key(.enter), effects: [.verification(.resolveSignIn(resolver, assertion))]) {
-            var flow = SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)
+        store.send(.key(.enter), effects: [.verification(.resolveSignIn(challenge, assertion))]) {
+            var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
             flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
             $0.screen = .secondFactorChallenge(flow)
             $0.banner = nil
@@ -53,11 +53,11 @@ struct VerificationConsoleTests {
         var model = Fixtures.signedIn(user)
         model.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint)), email: user.email ?? ""))
         model.busy = "Confirming it's you…"
-        let resolver = MfaFixtures.resolver(hints: [MfaFixtures.totpHint], reauthenticating: user.uid)
+        let challenge = MfaFixtures.challenge(hints: [MfaFixtures.totpHint], reauthenticating: user.uid)
         var store = FlowStore(model)
-        store.send(.reauthenticationFinished(.unenroll(MfaFixtures.totpHint), .failure(Self.challenge(resolver)))) {
+        store.send(.reauthenticationFinished(.unenroll(MfaFixtures.totpHint), .failure(Self.challenge(challenge)))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint))))
+            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint))))
             $0.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
         store.send(.verification(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))),
@@ -67,21 +67,21 @@ struct VerificationConsoleTests {
         store.send(.sensitiveOperationFinished(.unenroll(MfaFixtures.totpHint), .success(MfaFixtures.verifiedUser()))) {
             $0.busy = nil
             $0.user = MfaFixtures.verifiedUser()
-            $0.screen = .secondFactors(selection: 0)
+            $0.screen = .secondFactors(SecondFactors(selection: 0))
             $0.banner = Banner(.success, "Removed the second factor \"Authenticator app\". Other sessions were signed out.")
         }
     }
 
     @Test func aPendingCredentialThatExpiredSendsTheUserBackToTheSignIn() {
         var model = ConsoleModel(backendName: "embedded")
-        let resolver = MfaFixtures.resolver()
-        model.screen = .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: .signIn))
+        let challenge = MfaFixtures.challenge()
+        model.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn))
         model.busy = "Texting a code to +*******0100…"
         var store = FlowStore(model)
         let expired = AuthError.server("INVALID_MFA_PENDING_CREDENTIAL : The MFA pending credential has expired")
         store.send(.verification(.codeSent(.failure(expired)))) {
             $0.busy = nil
-            $0.screen = .signInMethods(selection: 1)
+            $0.screen = .signInMethods(SignInMethods(selection: 1))
             $0.banner = .error(expired, advice: "Sign in again.")
         }
     }
@@ -116,7 +116,7 @@ struct VerificationConsoleTests {
 
     @Test func openingAResetEmailAsksForTheNewPasswordAndThenTheSignIn() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(selection: 0)
+        model.screen = .signInMethods(SignInMethods(selection: 0))
         model.outbox = Outbox(emails: [Outbox.Email(to: "ada@example.com", action: .resetPassword, oobCode: "oob-2", link: "link")])
         var store = FlowStore(model)
         store.send(.key(.character("m")), effects: [.verification(.refreshOutbox)]) { $0.overlay = .outbox(selection: 0) }
@@ -129,7 +129,7 @@ struct VerificationConsoleTests {
             $0.screen = .credentialForm(CredentialForm(purpose: .signIn, email: "ada@example.com"))
             $0.banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")
         }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: 1) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: 1)) }
         let offline = AuthError(.operationNotAllowed, serverMessage: "this backend has no outbox")
         store.send(.key(.character("m")), effects: [.verification(.refreshOutbox)]) { $0.overlay = .outbox(selection: 0) }
         store.send(.verification(.outboxChanged(.failure(offline)))) { $0.banner = .error(offline, advice: "This backend has no outbox to read.") }
@@ -140,12 +140,18 @@ struct VerificationConsoleTests {
     @Test func managingSecondFactors() {
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint])
         var store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("f"))) { $0.screen = .secondFactors(selection: 0) }
-        store.send(.key(.down)) { $0.screen = .secondFactors(selection: 1) }
+        store.send(.key(.character("f"))) { $0.screen = .secondFactors(SecondFactors(selection: 0)) }
+        store.send(.key(.down)) { $0.screen = .secondFactors(SecondFactors(selection: 1)) }
         store.send(.key(.down))
-        store.send(.key(.character("x"))) { $0.screen = .confirm(Confirmation(action: .unenroll(MfaFixtures.phoneHint))) }
-        store.send(.key(.escape)) { $0.screen = .secondFactors(selection: 0) }
-        store.send(.key(.character("x"))) { $0.screen = .confirm(Confirmation(action: .unenroll(MfaFixtures.totpHint))) }
+        store.send(.key(.character("x"))) {
+            $0.screen = .confirm(Confirmation(action: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactors(selection: 1))))
+        }
+        // Cancelled, the dialog returns to the list as it was: the phone still selected.
+        store.send(.key(.escape)) { $0.screen = .secondFactors(SecondFactors(selection: 1)) }
+        store.send(.key(.up)) { $0.screen = .secondFactors(SecondFactors(selection: 0)) }
+        store.send(.key(.character("x"))) {
+            $0.screen = .confirm(Confirmation(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactors(selection: 0))))
+        }
         store.send(.key(.character("y")), effects: [.perform(.unenroll(MfaFixtures.totpHint))]) { $0.busy = "Removing Authenticator app…" }
         store.send(.sensitiveOperationFinished(.unenroll(MfaFixtures.totpHint), .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
             $0.busy = nil
@@ -154,9 +160,9 @@ struct VerificationConsoleTests {
         }
 
         store = FlowStore(Fixtures.signedIn(user))
-        store.model.screen = .secondFactors(selection: 0)
+        store.model.screen = .secondFactors(SecondFactors(selection: 0))
         store.send(.key(.character("s"))) { $0.screen = .enrollment(.sms(accountName: "ada@example.com")) }
-        store.send(.key(.escape)) { $0.screen = .secondFactors(selection: 0) }
+        store.send(.key(.escape)) { $0.screen = .secondFactors(SecondFactors(selection: 0)) }
         store.send(.key(.character("t")), effects: [.verification(.generateTotpSecret)]) {
             $0.screen = .enrollment(SecondFactorEnrollmentFlow.totp(accountName: "ada@example.com").0)
             $0.busy = "Asking for a new TOTP secret…"
@@ -170,7 +176,7 @@ struct VerificationConsoleTests {
         let enrolled = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint, MfaFixtures.totpHint])
         store.send(.verification(.enrolled(.success(enrolled)))) {
             $0.user = enrolled
-            $0.screen = .secondFactors(selection: 2)
+            $0.screen = .secondFactors(SecondFactors(selection: 2))
             $0.banner = Banner(.success, "Enrolled \"App\". Signing in now asks for a second factor.")
         }
         store.send(.key(.escape)) {
@@ -183,13 +189,13 @@ struct VerificationConsoleTests {
         let phone = SignInMethod.allCases.firstIndex(of: .phone) ?? 0
         let reset = SignInMethod.allCases.firstIndex(of: .resetPassword) ?? 0
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(selection: phone)
+        model.screen = .signInMethods(SignInMethods(selection: phone))
         var store = FlowStore(model)
         store.send(.key(.enter)) { $0.screen = .phone(PhoneFlow(purpose: .signIn)) }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: phone) }
-        store.model.screen = .signInMethods(selection: reset)
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: phone)) }
+        store.model.screen = .signInMethods(SignInMethods(selection: reset))
         store.send(.key(.enter)) { $0.screen = .passwordReset(PasswordResetFlow()) }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(selection: reset) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: reset)) }
 
         let user = Fixtures.passwordUser()
         store = FlowStore(Fixtures.signedIn(user))
@@ -207,19 +213,19 @@ struct VerificationConsoleTests {
 
     @Test func everyBarKeyOfTheNewScreensDoesSomething() {
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint])
-        let resolver = MfaFixtures.resolver()
-        var codeStep = SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)
+        let challenge = MfaFixtures.challenge()
+        var codeStep = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
         codeStep.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "v", code: MfaFixtures.code("123456"))
         var phoneCode = PhoneFlow(purpose: .signIn)
         phoneCode.step = .enteringCode(phone: "+15555550100", verificationID: "v", code: MfaFixtures.code("123456"))
         let screens: [Screen] = [
-            .secondFactors(selection: 0),
+            .secondFactors(SecondFactors(selection: 0)),
             .enrollment(.sms(accountName: "ada@example.com")),
             .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .enteringSmsCode(phone: "+15555550100", verificationID: "v", code: MfaFixtures.code("123456")))),
             .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .scanning(MfaFixtures.secret))),
             .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("123456")))),
             .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .namingApp(MfaFixtures.secret, code: "123456", name: MfaFixtures.field("A", maxLength: 40)))),
-            .secondFactorChallenge(SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)),
+            .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)),
             .secondFactorChallenge(codeStep),
             .phone(PhoneFlow(purpose: .link)), .phone(phoneCode),
             .passwordReset(PasswordResetFlow()), .passwordReset(PasswordResetFlow(step: .sent(email: "a@b.c"))),

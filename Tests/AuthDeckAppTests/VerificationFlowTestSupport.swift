@@ -1,14 +1,14 @@
-@testable import AuthClient
+import AuthClient
 @testable import AuthDeckApp
 import Foundation
-import IdentityEmulator
 import Testing
 import TerminalUI
 
 /// The TestStore pattern for one flow: send an intent, a key or an event, then assert the whole
 /// next flow and the steps it asked for.
-struct FlowTester<Flow: ConsoleFlow & Equatable> {
+struct FlowTester<Flow: ConsoleFeature> {
     var flow: Flow
+    var context = Fixtures.signedOut
 
     init(_ flow: Flow) { self.flow = flow }
 
@@ -16,7 +16,7 @@ struct FlowTester<Flow: ConsoleFlow & Equatable> {
                           _ update: (inout Flow) -> Void = { _ in }) {
         var next = flow
         update(&next)
-        let steps = flow.perform(intent)
+        let steps = flow.perform(intent, in: context)
         #expect(steps == expected, sourceLocation: sourceLocation)
         #expect(flow == next, sourceLocation: sourceLocation)
     }
@@ -25,7 +25,7 @@ struct FlowTester<Flow: ConsoleFlow & Equatable> {
                          _ update: (inout Flow) -> Void = { _ in }) {
         var next = flow
         update(&next)
-        let steps = flow.handle(event)
+        let steps = flow.handle(.verification(event), in: context)
         #expect(steps == expected, sourceLocation: sourceLocation)
         #expect(flow == next, sourceLocation: sourceLocation)
     }
@@ -36,14 +36,6 @@ struct FlowTester<Flow: ConsoleFlow & Equatable> {
 }
 
 enum MfaFixtures {
-    /// A real client on a real (empty) embedded backend: the resolvers below only carry it; flows
-    /// never call it.
-    static let auth: Auth = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-app-\(UUID().uuidString)")
-        guard let backend = try? EmbeddedBackend(dataDirectory: directory) else { fatalError("no embedded backend at \(directory.path)") }
-        return Auth(backend: backend.transport())
-    }()
-
     static let phoneInfo = PhoneMultiFactorInfo(uid: "phoneFactor000000000000000001", displayName: "Work phone",
                                                 enrollmentDate: Fixtures.created, phoneNumber: "+*******0100")
     static let totpInfo = TotpMultiFactorInfo(uid: "totpFactor0000000000000000001", displayName: "Authenticator app",
@@ -51,9 +43,9 @@ enum MfaFixtures {
     static let phoneHint = MultiFactorInfo.phone(phoneInfo)
     static let totpHint = MultiFactorInfo.totp(totpInfo)
 
-    static func resolver(hints: [MultiFactorInfo] = [totpHint, phoneHint], reauthenticating uid: String? = nil) -> MultiFactorResolver {
-        MultiFactorResolver(hints: hints, session: MultiFactorSession(kind: .signIn(mfaPendingCredential: "pending-credential"), auth: auth),
-                            firstFactorProviderID: "password", reauthenticatingUID: uid)
+    /// Plain values, as a sign-in's error carries them: no client, no backend.
+    static func challenge(hints: [MultiFactorInfo] = [totpHint, phoneHint], reauthenticating uid: String? = nil) -> MultiFactorChallenge {
+        MultiFactorChallenge(hints: hints, firstFactorProviderID: "password", mfaPendingCredential: "pending-credential", reauthenticatingUID: uid)
     }
 
     static let secret = TotpSecret(sharedSecretKey: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", hashingAlgorithm: "SHA1", codeLength: 6,

@@ -28,14 +28,14 @@ struct VerificationScreenSnapshotTests {
     }
 
     @Test func secondFactorsAndTheirRemoval() {
-        let text = render(model(.secondFactors(selection: 1)))
+        let text = render(model(.secondFactors(SecondFactors(selection: 1))))
         assertSnapshot(of: text, as: .lines, named: "list")
         #expect(text.contains("+•••••••0100"))
         #expect(text.contains("enrolled 2026-09-21"))
-        var unverified = model(.secondFactors(selection: 0), factors: [])
+        var unverified = model(.secondFactors(SecondFactors(selection: 0)), factors: [])
         unverified.user?.emailVerified = false
         assertSnapshot(of: render(unverified), as: .lines, named: "empty-unverified")
-        let confirm = render(model(.confirm(Confirmation(action: .unenroll(MfaFixtures.totpHint)))))
+        let confirm = render(model(.confirm(Confirmation(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactors(selection: 0))))))
         assertSnapshot(of: confirm, as: .lines, named: "confirm-removal")
     }
 
@@ -71,8 +71,8 @@ struct VerificationScreenSnapshotTests {
     @Test func factorSelectionAndCodeEntry() {
         var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
         signedOut.outbox = Self.outbox
-        let resolver = MfaFixtures.resolver()
-        var flow = SecondFactorSignInFlow(resolver: resolver, purpose: .signIn)
+        let challenge = MfaFixtures.challenge()
+        var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
         flow.step = .choosingFactor(selection: 1)
         signedOut.screen = .secondFactorChallenge(flow)
         signedOut.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")

@@ -6,7 +6,7 @@ import NIOPosix
 
 /// Sends typed requests over HTTP to the Firebase Auth Emulator (or `authdeck serve`) or to
 /// Google's production endpoints. The JSON is the same as in process; server errors decode to
-/// the same `IdentityToolkitError.server`, so one `AuthErrorCode` mapping serves every backend.
+/// the same `IdentityToolkitError.server`, so one mapping to `AuthErrorCode` (in AuthClient) serves every backend.
 ///
 /// Owns an `HTTPClient`: call `shutdown()` once the transport is no longer used.
 public final class HTTPTransport: IdentityBackend {

@@ -1,0 +1,89 @@
+import AppData
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// One screen of the console, written one way. The conforming value is the screen's state (a
+/// case of `Screen` carries it); it answers for its keys (`bindings`, `perform`), its typing
+/// (`edit`), the results of its own effects (`handle`), and its drawing (`draw`). What crosses
+/// screens — the signed-in user, the cart, the outbox — it reads from the `ConsoleContext` and
+/// never changes itself: it asks the root `ConsoleModel` for work, a message or another screen
+/// with `FlowStep`s.
+///
+/// A key press, end to end: the terminal's `Key` → `ConsoleModel.handle(.key)` → the binding of
+/// the current feature whose keys contain it → `perform(intent)` → `FlowStep.run(effect)` →
+/// `EffectRunner` (on the `Auth` actor or the cart store) → a `ConsoleEvent` back through the
+/// mailbox → `ConsoleModel.handle` → the session's own events there, the feature's own
+/// (`FeatureEvent`) to `handle` → the next frame from `draw`.
+protocol ConsoleFeature: Equatable, Sendable {
+    /// The title bar's name for the screen.
+    var title: String { get }
+    /// Screens that only make sense with a signed-in user: they give way to the sign-in methods
+    /// when the session ends.
+    var needsUser: Bool { get }
+    /// Printable keys are typed into a field rather than taken as commands (`q`, `?`).
+    var editsText: Bool { get }
+    /// The keys valid now, in the order the bar shows them.
+    func bindings(in context: ConsoleContext) -> [KeyBinding]
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep]
+    /// A key no binding took: typing into the focused field.
+    mutating func edit(_ key: Key)
+    /// A result of one of this feature's effects, while the feature is on screen.
+    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep]
+    /// Where `FlowExit.cancelled` leads back to.
+    func screenBefore(in context: ConsoleContext) -> Screen
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect)
+    /// The screen that shows this state.
+    var screen: Screen { get }
+}
+
+extension ConsoleFeature {
+    var editsText: Bool { false }
+    mutating func edit(_ key: Key) {}
+    /// For screens that start no work of their own.
+    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] { [] }
+    func screenBefore(in context: ConsoleContext) -> Screen { context.home }
+}
+
+/// What crosses screens, as features read it.
+struct ConsoleContext: Sendable {
+    var user: User?
+    var token: TokenSummary?
+    var cart: [CartItem]
+    var outbox: Outbox
+
+    /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
+    var home: Screen { user == nil ? .signInMethods(SignInMethods(selection: 0)) : .account(AccountFocus()) }
+}
+
+/// The results of effects that belong to one feature; the session's own results the root handles.
+public enum FeatureEvent: Equatable, Sendable {
+    case verification(VerificationEvent)
+    case federated(FederatedEvent)
+}
+
+/// What a feature asks of the console: work (with what to show while it runs), a message,
+/// another screen, or to leave with an outcome.
+public enum FlowStep: Equatable, Sendable {
+    case run(ConsoleEffect, busy: String?)
+    case banner(Banner?)
+    /// Another screen takes over: a form, a dialog over this one, the screen before.
+    case show(Screen)
+    case exit(FlowExit)
+}
+
+/// How a flow ends; the console decides which screen comes next.
+public enum FlowExit: Equatable, Sendable {
+    case signedIn(AuthDataResult)
+    /// The second factor of a reauthentication passed: run the operation that needed it.
+    case reauthenticated(SensitiveOperation)
+    case enrolled(User, displayName: String)
+    /// The other account's second factor passed and the link conflict's merge is done.
+    case merged(MergeOutcome, ConflictState)
+    case linked(AuthDataResult)
+    case passwordReset(email: String)
+    /// Back where the flow started (`screenBefore`).
+    case cancelled
+    /// The first factor has to be given again (the pending credential expired or was refused).
+    case restartSignIn(Banner)
+}

@@ -1,0 +1,267 @@
+import AppData
+import AuthClient
+import Foundation
+
+/// The session's events: they change who is signed in (or whether an operation ran), so they
+/// decide the next screen whatever screen asked.
+extension ConsoleModel {
+    mutating func sessionRestored(_ result: Result<User?, SessionRestoreError>) -> [ConsoleEffect] {
+        busy = nil
+        switch result {
+        case let .success(user?):
+            adopt(user)
+            screen = .account(AccountFocus())
+            return [.loadCart(uid: user.uid)]
+        case .success(nil):
+            screen = .signInMethods(SignInMethods(selection: 0))
+        case let .failure(error):
+            screen = .signInMethods(SignInMethods(selection: 0))
+            banner = Banner(.error, "The saved session could not be read; sign in again. The file was left in place.",
+                            detail: error.reason)
+        }
+        return []
+    }
+
+    mutating func signInFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
+        busy = nil
+        switch result {
+        case let .success(data):
+            let pending = screen.pendingLink
+            remember(data.additionalUserInfo)
+            adopt(data.user)
+            screen = .account(AccountFocus())
+            banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
+            return continuePendingLink(pending, signedIn: data.user)
+        case let .failure(error):
+            if let challenge = error.multiFactorChallenge { return apply(SecondFactorSignInFlow.challenge(challenge, purpose: .signIn)) }
+            if let effects = routeSignInFailure(error) { return effects }
+            showFailureOnForm(error)
+            return []
+        }
+    }
+
+    mutating func linkFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
+        busy = nil
+        switch result {
+        case let .success(data):
+            remember(data.additionalUserInfo)
+            adopt(data.user)
+            screen = .account(AccountFocus())
+            banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
+            return []
+        case let .failure(error):
+            if let effects = routeLinkFailure(error) { return effects }
+            showFailureOnForm(error)
+            return []
+        }
+    }
+
+    mutating func unlinkFinished(_ providerID: String, _ result: Result<User, AuthError>) -> [ConsoleEffect] {
+        busy = nil
+        switch result {
+        case let .success(user):
+            adopt(user)
+            banner = Banner(.success, "Unlinked \(providerID).")
+        case let .failure(error):
+            banner = .error(error)
+        }
+        screen = .account(clampedFocus())
+        return []
+    }
+
+    mutating func reauthenticationFinished(_ operation: SensitiveOperation, _ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
+        switch result {
+        case .success:
+            busy = "Retrying: \(operation.title)…"
+            return [.perform(operation)]
+        case let .failure(error):
+            busy = nil
+            if let challenge = error.multiFactorChallenge {
+                return apply(SecondFactorSignInFlow.challenge(challenge, purpose: .reauthenticate(operation)))
+            }
+            showFailureOnForm(error)
+            return []
+        }
+    }
+
+    mutating func sensitiveOperationFinished(_ operation: SensitiveOperation, _ result: Result<User?, AuthError>) -> [ConsoleEffect] {
+        busy = nil
+        switch result {
+        case .success:
+            switch operation {
+            case .updatePassword:
+                banner = Banner(.success, "Password changed. Other sessions of this account were signed out.")
+                screen = .account(AccountFocus())
+                return []
+            case .deleteAccount:
+                let uid = user?.uid
+                banner = Banner(.success, "Account deleted.")
+                screen = .signInMethods(SignInMethods(selection: 0))
+                return uid.map { [.deleteAppData(uid: $0)] } ?? []
+            case let .unenroll(factor):
+                if case let .success(user?) = result { adopt(user) }
+                banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
+                screen = .secondFactors(SecondFactors(selection: 0))
+                return []
+            }
+        case let .failure(error) where error.code == .requiresRecentLogin:
+            return requireReauthentication(for: operation)
+        case let .failure(error):
+            banner = .error(error)
+            return []
+        }
+    }
+
+    mutating func cartChanged(_ uid: String, _ result: Result<[CartItem], AppDataError>) -> [ConsoleEffect] {
+        guard uid == user?.uid else { return [] }
+        switch result {
+        case let .success(items):
+            cart = items
+            if case var .account(focus) = screen {
+                focus.cartSelection = min(focus.cartSelection, max(items.count - 1, 0))
+                screen = .account(focus)
+            }
+        case let .failure(error):
+            banner = Banner(.error, "The app data could not be changed.", detail: error.reason)
+        }
+        return []
+    }
+
+    /// A failed submit on a credential form keeps the email, never the password.
+    mutating func showFailureOnForm(_ error: AuthError) {
+        banner = .error(error)
+        guard case var .credentialForm(form) = screen else { return }
+        form.failed(error)
+        screen = .credentialForm(form)
+    }
+
+    mutating func adopt(_ user: User) {
+        if self.user?.uid != user.uid { cart = [] }
+        self.user = user
+    }
+
+    /// Only a provider's answer has a profile; a password sign-in leaves the last one shown.
+    mutating func remember(_ info: AdditionalUserInfo?) {
+        if let info, info.profile != nil { lastAdditionalUserInfo = info }
+    }
+
+    mutating func authStateChanged(_ newUser: User?, _ newToken: TokenSummary?) -> [ConsoleEffect] {
+        token = newToken
+        guard let newUser else {
+            let wasSignedIn = user != nil
+            user = nil
+            cart = []
+            if screen.needsUser {
+                screen = .signInMethods(SignInMethods(selection: 0))
+                busy = nil
+                if wasSignedIn, banner?.kind != .success {
+                    banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
+                }
+            }
+            return []
+        }
+        let changedAccount = user?.uid != newUser.uid
+        adopt(newUser)
+        return changedAccount ? [.loadCart(uid: newUser.uid)] : []
+    }
+
+    /// A stale sign-in: the password again, the one provider again, or a choice among them.
+    private mutating func requireReauthentication(for operation: SensitiveOperation) -> [ConsoleEffect] {
+        if let user, ReauthMethods.methods(of: user).contains(where: { $0 != EmailAuthProvider.id }) {
+            let methods = ReauthMethods.methods(of: user)
+            if methods.count == 1, let provider = FederatedProvider.named(methods[0]) {
+                banner = Banner(.info, "Your last sign-in was too long ago. Sign in with \(provider.name) again to \(operation.title); it then runs by itself.")
+                screen = .providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation)))
+            } else {
+                banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then \(operation.title) runs by itself.")
+                screen = .reauthMethods(ReauthMethods(operation, selection: 0))
+            }
+            return []
+        }
+        guard let user, let email = user.providerData.first(where: { $0.providerID == EmailAuthProvider.id })?.email ?? user.email else {
+            banner = Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
+                            detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            screen = .account(AccountFocus())
+            return []
+        }
+        banner = Banner(.info, "Your last sign-in was too long ago. Enter your password to \(operation.title); it then runs by itself.")
+        screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: email))
+        return []
+    }
+
+    private func clampedFocus() -> AccountFocus {
+        var focus = AccountFocus()
+        if case let .account(current) = screen { focus = current }
+        focus.providerSelection = min(focus.providerSelection, max((user?.providerData.count ?? 0) - 1, 0))
+        return focus
+    }
+
+    /// The merge is done: the console is on the other account, with the previous one's cart.
+    mutating func finishMerge(_ outcome: MergeOutcome, after conflict: ConflictState) -> [ConsoleEffect] {
+        adopt(outcome.result.user)
+        screen = .account(AccountFocus())
+        let previous = conflict.previous.uid
+        let fate = switch outcome.deletionFailure {
+        case nil where conflict.choiceOption == .mergeAndKeep: "\(previous) was kept."
+        case nil: "\(previous) was deleted."
+        case let failure?:
+            "\(previous) could not be deleted (\(failure.message)) and was kept with an empty cart"
+                + (conflict.previous.isAnonymous ? "; anonymous clean-up removes it after 30 days." : ".")
+        }
+        banner = Banner(outcome.deletionFailure == nil ? .success : .info,
+                        "Signed in to the account that has \(FederatedProvider.displayName(conflict.providerID)); the cart of \(previous) was merged into it. \(fate)")
+        return [.loadCart(uid: outcome.result.user.uid)]
+    }
+
+    /// After signing in to the account of a pending credential: link it, and bring the
+    /// anonymous account's cart along.
+    private mutating func continuePendingLink(_ pending: PendingLink?, signedIn user: User) -> [ConsoleEffect] {
+        guard let pending else { return [.loadCart(uid: user.uid)] }
+        busy = "Linking \(FederatedProvider.displayName(pending.providerID))…"
+        let cart: ConsoleEffect = pending.previousAnonymousUid.map { .mergeCart(from: $0, into: user.uid) } ?? .loadCart(uid: user.uid)
+        return [cart, .link(pending.credential)]
+    }
+
+    /// accountExistsWithDifferentCredential: sign in to that account the way it knows, then link.
+    private mutating func routeSignInFailure(_ error: AuthError) -> [ConsoleEffect]? {
+        guard error.code == .accountExistsWithDifferentCredential, let credential = error.updatedCredential else { return nil }
+        screen = .pendingLink(PendingLinkState(pending: PendingLink(credential: credential, email: error.email, reason: .accountExists)))
+        banner = nil
+        return []
+    }
+
+    /// credentialAlreadyInUse → the conflict screen; emailAlreadyInUse with a provider → the pending link.
+    private mutating func routeLinkFailure(_ error: AuthError) -> [ConsoleEffect]? {
+        guard let user, let credential = error.updatedCredential else { return nil }
+        switch error.code {
+        case .credentialAlreadyInUse:
+            screen = .conflict(ConflictState(credential: credential, email: error.email, previous: AccountSnapshot(user: user, cart: cart)))
+            banner = nil
+            return [.federated(.inspectConflictAccount(credential))]
+        case .emailAlreadyInUse:
+            let pending = PendingLink(credential: credential, email: error.email, reason: .emailInUse,
+                                      previousAnonymousUid: user.isAnonymous ? user.uid : nil)
+            screen = .pendingLink(PendingLinkState(pending: pending))
+            banner = nil
+            return []
+        default:
+            return nil
+        }
+    }
+}
+
+extension Screen {
+    /// The pending credential a sign-in on this screen is meant to link afterwards.
+    var pendingLink: PendingLink? {
+        switch self {
+        case let .credentialForm(form):
+            if case let .signInToLink(pending) = form.purpose { return pending }
+        case let .consent(consent):
+            if case let .signInToLink(pending) = consent.purpose { return pending }
+        case .launching, .signInMethods, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .enrollment,
+             .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods:
+            break
+        }
+        return nil
+    }
+}

@@ -1,0 +1,74 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// The sign-in methods of the account in two lists, linked and not yet linked (Keycloak's
+/// account console "Linked accounts"): link another, or unlink one.
+public struct LinkingState: ConsoleFeature {
+    public var selection: Int
+
+    public init(selection: Int) { self.selection = selection }
+
+    /// Every method the console can link, in the order it lists them.
+    static let methods = [EmailAuthProvider.id] + FederatedProvider.allCases.map(\.id)
+
+    static func linked(_ user: User) -> [String] { user.providerData.map(\.providerID) }
+
+    static func notLinked(_ user: User) -> [String] {
+        let linked = Set(linked(user))
+        return methods.filter { !linked.contains($0) }
+    }
+
+    static func rows(_ user: User) -> [String] { linked(user) + notLinked(user) }
+
+    /// Opens on the first method not linked yet: what the operator most likely came for.
+    static func initial(for user: User) -> LinkingState {
+        LinkingState(selection: min(linked(user).count, max(rows(user).count - 1, 0)))
+    }
+
+    var title: String { "Sign-in methods" }
+    var needsUser: Bool { true }
+    var screen: Screen { .linking(self) }
+
+    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+        guard let user = context.user else { return [.back] }
+        let rows = Self.rows(user)
+        let onLinked = selection < Self.linked(user).count
+        var keys: [KeyBinding] = [.moveUp, .moveDown]
+        if !rows.isEmpty, !onLinked { keys.append(KeyBinding([.enter], "enter", "link", .choose)) }
+        if onLinked { keys.append(.char("u", "unlink", .unlink)) }
+        return keys + [.back, .help, .inspector]
+    }
+
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+        guard let user = context.user else { return [] }
+        let rows = Self.rows(user)
+        let linked = Self.linked(user)
+        switch intent {
+        case .up: selection = max(selection - 1, 0)
+        case .down: selection = min(selection + 1, max(rows.count - 1, 0))
+        case .back:
+            return [.show(.account(AccountFocus()))]
+        case .choose:
+            guard rows.indices.contains(selection), selection >= linked.count else { return [] }
+            if let provider = FederatedProvider.named(rows[selection]) {
+                return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .link)))]
+            }
+            return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .link)))]
+        case .unlink:
+            guard linked.indices.contains(selection) else { return [] }
+            let provider = linked[selection]
+            guard linked.count > 1 else {
+                return [.banner(Banner(.error, "\(provider) is this account's only way to sign in; link another method before unlinking it."))]
+            }
+            return [.banner(nil), .show(.confirm(Confirmation(action: .unlink(providerID: provider), over: screen)))]
+        default:
+            break
+        }
+        return []
+    }
+
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
+        LinkingScreen.draw(context, state: self, on: canvas, in: frame)
+    }
+}

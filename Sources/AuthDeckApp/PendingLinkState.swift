@@ -1,0 +1,68 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// A credential the backend verified but could not use yet (accountExistsWithDifferentCredential,
+/// emailAlreadyInUse): it is linked once the operator has signed in to the account with that email.
+public struct PendingLink: Equatable, Sendable {
+    public enum Reason: Equatable, Sendable { case accountExists, emailInUse }
+
+    public var credential: AuthCredential
+    public var email: String?
+    public var reason: Reason
+    /// An anonymous account the operator was on: its cart follows to the account signed in to.
+    public var previousAnonymousUid: String?
+
+    public init(credential: AuthCredential, email: String?, reason: Reason, previousAnonymousUid: String? = nil) {
+        self.credential = credential
+        self.email = email
+        self.reason = reason
+        self.previousAnonymousUid = previousAnonymousUid
+    }
+
+    var providerID: String { credential.provider }
+}
+
+/// The pending link's screen: how to sign in to the account that has the email.
+public struct PendingLinkState: ConsoleFeature {
+    public var pending: PendingLink
+    public var selection = 0
+
+    public init(pending: PendingLink) { self.pending = pending }
+
+    /// The ways to sign in to the account with that email: anything but the pending provider itself.
+    var methods: [String] {
+        [EmailAuthProvider.id] + FederatedProvider.allCases.map(\.id).filter { $0 != pending.providerID }
+    }
+
+    var title: String { "Account exists" }
+    /// It carries what it shows itself and leads on whether or not a session remains.
+    var needsUser: Bool { false }
+    var screen: Screen { .pendingLink(self) }
+
+    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
+    }
+
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+        switch intent {
+        case .up: selection = max(selection - 1, 0)
+        case .down: selection = min(selection + 1, methods.count - 1)
+        case .back:
+            return [.banner(Banner(.info, "Cancelled: \(FederatedProvider.displayName(pending.providerID)) was not linked to any account.")),
+                    .show(context.home)]
+        case .choose:
+            if let provider = FederatedProvider.named(methods[selection]) {
+                return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signInToLink(pending))))]
+            }
+            return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .signInToLink(pending), email: pending.email ?? "")))]
+        default:
+            break
+        }
+        return []
+    }
+
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
+        PendingLinkScreen.draw(self, on: canvas, in: frame)
+    }
+}

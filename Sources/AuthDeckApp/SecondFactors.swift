@@ -1,0 +1,48 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// The account's second factors: type, name, number (masked) and enrollment date; add or remove one.
+public struct SecondFactors: ConsoleFeature {
+    public var selection: Int
+
+    public init(selection: Int) { self.selection = selection }
+
+    var title: String { "Second factors" }
+    var needsUser: Bool { true }
+    var screen: Screen { .secondFactors(self) }
+
+    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+        var keys: [KeyBinding] = [.moveUp, .moveDown, .char("s", "add SMS", .enrollSms), .char("t", "add authenticator", .enrollTotp)]
+        if !(context.user?.enrolledFactors.isEmpty ?? true) { keys.append(.char("x", "remove", .unlink)) }
+        keys += [KeyBinding([.escape], "esc", "back", .back), .messages, .help]
+        return keys
+    }
+
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+        guard let user = context.user else { return [] }
+        let factors = user.enrolledFactors
+        let accountName = user.email ?? user.phoneNumber ?? user.uid
+        switch intent {
+        case .up: selection = max(selection - 1, 0)
+        case .down: selection = min(selection + 1, max(factors.count - 1, 0))
+        case .enrollSms:
+            return [.banner(nil), .show(.enrollment(.sms(accountName: accountName)))]
+        case .enrollTotp:
+            let (flow, steps) = SecondFactorEnrollmentFlow.totp(accountName: accountName)
+            return [.show(.enrollment(flow))] + steps
+        case .unlink:
+            guard factors.indices.contains(selection) else { return [] }
+            return [.banner(nil), .show(.confirm(Confirmation(action: .unenroll(factors[selection]), over: screen)))]
+        case .back:
+            return [.banner(nil), .show(.account(AccountFocus()))]
+        default:
+            break
+        }
+        return []
+    }
+
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
+        SecondFactorsScreen.draw(context, selection: selection, on: canvas, in: frame)
+    }
+}

@@ -1,0 +1,100 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// The first screen when signed out: every way to sign in, one line each, the selected one explained.
+public struct SignInMethods: ConsoleFeature {
+    public var selection: Int
+
+    public init(selection: Int) { self.selection = selection }
+
+    /// The screen with `method` selected: where leaving that method's form leads back to.
+    static func selecting(_ method: SignInMethod) -> SignInMethods {
+        SignInMethods(selection: SignInMethod.allCases.firstIndex(of: method) ?? 0)
+    }
+
+    var title: String { "Sign in" }
+    var needsUser: Bool { false }
+    var screen: Screen { .signInMethods(self) }
+
+    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), .messages, .inspector, .help, .quit]
+    }
+
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+        let methods = SignInMethod.allCases
+        switch intent {
+        case .up: selection = max(selection - 1, 0)
+        case .down: selection = min(selection + 1, methods.count - 1)
+        case .choose:
+            switch methods[selection] {
+            case .anonymous:
+                return [.banner(nil), .run(.signInAnonymously, busy: "Signing in anonymously…")]
+            case .emailPassword: return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .signIn)))]
+            case .createAccount: return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .createAccount)))]
+            case .phone: return [.banner(nil), .show(.phone(PhoneFlow(purpose: .signIn)))]
+            case .resetPassword: return [.banner(nil), .show(.passwordReset(PasswordResetFlow()))]
+            case .apple, .microsoft, .google, .facebook:
+                guard let provider = methods[selection].federated else { return [.banner(nil)] }
+                return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signIn)))]
+            }
+        default: break
+        }
+        return []
+    }
+
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
+        canvas.put("Choose a sign-in method", row: frame.row, column: frame.column + 1, style: .title)
+        let methods = SignInMethod.allCases
+        let list = ListView(items: methods.map { ListView.Item($0.title) }, selection: selection)
+        let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2))
+        list.draw(on: canvas, in: inside, focused: true)
+        canvas.placeCursor(row: inside.row + selection, column: inside.column)
+        let detailRow = frame.row + methods.count + 5
+        for (index, line) in TextWidth.wrap(methods[selection].detail, width: frame.width - 2).enumerated() {
+            canvas.put(line, row: detailRow + index, column: frame.column + 1, style: .dim)
+        }
+    }
+}
+
+/// The sign-in methods offered; only those that work are listed.
+public enum SignInMethod: CaseIterable, Equatable, Sendable {
+    case anonymous, emailPassword, createAccount
+    case apple, microsoft, google, facebook
+    case phone, resetPassword
+
+    var title: String {
+        switch self {
+        case .anonymous: "Continue as guest (anonymous)"
+        case .emailPassword: "Sign in with email and password"
+        case .createAccount: "Create an account with email and password"
+        case .phone: "Sign in with a phone number (SMS code)"
+        case .resetPassword: "Reset a forgotten password"
+        case .apple, .microsoft, .google, .facebook: "Sign in with \(federated?.name ?? "")"
+        }
+    }
+
+    var detail: String {
+        switch self {
+        case .anonymous: "A new account with a uid and no credentials. Upgrade it later by linking one."
+        case .emailPassword: "Sign in to an existing email/password account."
+        case .createAccount: "A new account; the password needs at least 6 characters."
+        case .phone: "A code is texted to the number (the phone pane shows it); a new number creates an account."
+        case .resetPassword: "A reset link is emailed to the account (open it from the outbox, m)."
+        case .apple: "Simulated Sign in with Apple: a nonce binds the ID token to this request; Hide My Email on the first consent."
+        case .microsoft: "Simulated Microsoft identity platform: tenant, prompt, login hint and extra scopes such as mail.read."
+        case .google: "Simulated Google: an ID token and an access token."
+        case .facebook: "Simulated Facebook Login: an access token only; Facebook emails count as unverified."
+        }
+    }
+
+    var federated: FederatedProvider? {
+        switch self {
+        case .anonymous, .emailPassword, .createAccount, .phone, .resetPassword: nil
+        case .apple: .apple
+        case .microsoft: .microsoft
+        case .google: .google
+        case .facebook: .facebook
+        }
+    }
+}
