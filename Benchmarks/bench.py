@@ -404,9 +404,10 @@ def main():
     parser.add_argument("--quick", action="store_true", help="one short repetition of everything: the suite still works")
     parser.add_argument("--build", default="release")
     parser.add_argument("--only", default="", help="comma-separated groups: console, serve, batch")
+    parser.add_argument("--repetitions", type=int, default=5)
     args = parser.parse_args()
 
-    repetitions = 1 if args.quick else 5
+    repetitions = 1 if args.quick else args.repetitions
     seconds = 1 if args.quick else 4
     presses = 20 if args.quick else 200
     accounts = 2_000 if args.quick else 100_000
