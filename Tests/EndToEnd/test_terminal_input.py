@@ -1,8 +1,10 @@
 """End to end: what a terminal may send besides key presses (invalid UTF-8, an escape and a
 character at once, answers to queries) never quits the console; only `q` does."""
+import time
+
 import pytest
 
-HELP = "move down"
+HELP = "quit at once, from anywhere"  # only the help overlay says this
 
 
 def still_running(c):
@@ -10,8 +12,10 @@ def still_running(c):
     c.keys("?")
     c.wait_for(HELP)
     c.keys("Escape")
-    c.wait_for("Choose a sign-in method")
-    assert HELP not in c.screen()
+    deadline = time.monotonic() + 15
+    while HELP in c.screen():
+        assert time.monotonic() < deadline, f"help did not close; screen was:\n{c.screen()}"
+        time.sleep(0.1)
 
 
 @pytest.mark.parametrize("hex_bytes", ["e9", "80", "ff", "c0 af", "e2 82", "ed a0 80", "e9 61"])
