@@ -56,8 +56,9 @@ extension Auth {
         Auth(backend: backend)
     }
 
-    /// The simulated providers of this client's backend.
-    public nonisolated var simulatedIdentityProviders: SimulatedIdentityProviders {
-        SimulatedIdentityProviders(backend: backend)
+    /// The simulated providers of this client's backend. On a shared backend the people added with
+    /// `ownerSecret` are that caller's alone.
+    public nonisolated func simulatedIdentityProviders(ownerSecret: String? = nil) -> SimulatedIdentityProviders {
+        SimulatedIdentityProviders(backend: backend, ownerSecret: ownerSecret)
     }
 }

@@ -6,8 +6,13 @@ import IdentityToolkit
 /// Everything goes through the `IdentityBackend`, so it works in process and against `authdeck serve`.
 public struct SimulatedIdentityProviders: Sendable {
     let backend: any IdentityBackend
+    /// Sent with every call: on a shared backend the people added with it are this caller's alone.
+    let ownerSecret: String?
 
-    public init(backend: any IdentityBackend) { self.backend = backend }
+    public init(backend: any IdentityBackend, ownerSecret: String? = nil) {
+        self.backend = backend
+        self.ownerSecret = ownerSecret
+    }
 
     /// A person the simulated provider knows.
     public struct Identity: Sendable, Equatable {
@@ -60,12 +65,12 @@ public struct SimulatedIdentityProviders: Sendable {
 
     /// The provider's client id for this project and the people it knows.
     public func directory(for providerID: String) async throws -> Directory {
-        let list = try await call(SimulatedIdpListRequest(providerId: providerID))
+        let list = try await call(SimulatedIdpListRequest(providerId: providerID, ownerSecret: ownerSecret))
         return Directory(providerID: list.providerId, clientID: list.clientId, issuer: list.issuer, identities: list.identities.map(Identity.init))
     }
 
     public func addIdentity(providerID: String, displayName: String, email: String) async throws -> Identity {
-        Identity(try await call(SimulatedIdpAddIdentityRequest(providerId: providerID, displayName: displayName, email: email)))
+        Identity(try await call(SimulatedIdpAddIdentityRequest(providerId: providerID, displayName: displayName, email: email, ownerSecret: ownerSecret)))
     }
 
     /// The person consents to `provider`'s request; the answer becomes a credential. The SHA-256
@@ -75,7 +80,7 @@ public struct SimulatedIdentityProviders: Sendable {
         let hashedNonce = rawNonce.map(OAuthProvider.sha256)
         let answer = try await call(SimulatedIdpAuthorizeRequest(
             providerId: provider.providerID, subject: subject, scopes: provider.scopes,
-            customParameters: provider.customParameters, nonce: hashedNonce, hideEmail: hideEmail))
+            customParameters: provider.customParameters, nonce: hashedNonce, hideEmail: hideEmail, ownerSecret: ownerSecret))
         let nonce = answer.idToken == nil ? nil : rawNonce
         return ProviderAuthorization(
             credential: Self.credential(provider.providerID, answer, rawNonce: nonce), rawNonce: nonce, hashedNonce: nonce.map(OAuthProvider.sha256),

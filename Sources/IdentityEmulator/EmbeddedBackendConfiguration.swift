@@ -2,7 +2,12 @@ import Foundation
 
 /// How the embedded backend behaves. The defaults are those of a new Firebase project.
 public struct EmbeddedBackendConfiguration: Sendable {
-    public var projectId: String
+    /// The project a new data directory gets when none is asked for.
+    public static let defaultProjectId = "authdeck-local"
+
+    /// The project the data must belong to; nil: whichever it belongs to (`defaultProjectId` for new
+    /// data). A data directory keeps its project: asking for another is refused, never relabelled.
+    public var projectId: String?
     /// When on, a failed password sign-in never says whether the email exists (`INVALID_LOGIN_CREDENTIALS`).
     public var emailEnumerationProtection: Bool
     /// Seconds after sign-in during which password change, email change and deletion are allowed.
@@ -32,8 +37,14 @@ public struct EmbeddedBackendConfiguration: Sendable {
     /// When set, administrator calls need `Authorization: Bearer <adminToken>`, and the emulator's
     /// `Bearer owner` and `ya29.` conventions are refused (`authdeck serve --admin-token`).
     public var adminToken: String?
+    /// Whether people who do not trust each other reach this backend: an admin token is what makes
+    /// `authdeck serve` safe off loopback, and what `authdeck ssh` gives the backend it serves its
+    /// visitors, so it is the mark. A shared backend keeps each caller's simulated identities to that
+    /// caller, and only the administrator's vouch for their email (see `SimulatedIdentityScope`); custom
+    /// tokens must be signed by the project's service account there.
+    public var isShared: Bool { adminToken != nil }
 
-    public init(projectId: String = "authdeck-local", emailEnumerationProtection: Bool = true,
+    public init(projectId: String? = nil, emailEnumerationProtection: Bool = true,
                 recentLoginWindow: TimeInterval = 300, maxFailedPasswordAttempts: Int = 5,
                 lockoutDuration: TimeInterval = 900, anonymousAccountLifetime: TimeInterval = 30 * 24 * 3600,
                 adminToken: String? = nil) {

@@ -50,14 +50,26 @@ public struct IdentityServer: Sendable {
     }
 }
 
+/// A request's context with its connection, which a CONNECT answer closes.
+struct ServerRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
 /// Hands each HTTP request to the backend as a `WireRequest` and its answer back as HTTP.
 struct BackendResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerRequestContext
 
     let backend: any WireHandler
     let logger: Logger
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        if request.method == .connect { return Self.refuseConnect(on: context.channel) }
         let started = ContinuousClock.now
         let answer = await answer(request)
         let elapsed = ContinuousClock.now - started
@@ -91,6 +103,17 @@ struct BackendResponder: HTTPResponder {
         return await backend.handle(WireRequest(
             method: request.method.rawValue, path: request.head.path ?? "/", headers: headers,
             body: Data(body.readableBytesView)))
+    }
+
+    /// A proxy request. SwiftNIO sends no body and no length in any answer to CONNECT (a 2xx one would
+    /// open a tunnel), so the client reads the answer to the end of the connection: the connection's
+    /// output is closed once the 405 is written, which ends the answer cleanly.
+    private static func refuseConnect(on channel: any Channel) -> Response {
+        Response(status: .methodNotAllowed, headers: [.allow: "GET, POST", .connection: "close"],
+                 body: ResponseBody { writer in
+                     try await writer.finish(nil)
+                     channel.close(mode: .output, promise: nil)
+                 })
     }
 
     static let payloadTooLarge = WireResponse(status: 413, body: WireCoding.errorBody(

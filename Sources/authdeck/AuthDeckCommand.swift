@@ -38,6 +38,9 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project); AUTHDECK_API_KEY keeps it out of the process list.", valueName: "KEY"))
     var apiKey: String?
 
+    @Option(name: .long, help: ArgumentHelp("Set by `authdeck ssh` for its consoles: the session lives in memory only, and a visitor's outbox shows only its own messages.", valueName: "visitor|operator", visibility: .hidden))
+    var sshRole: SSHConsoleRole?
+
     func validate() throws {
         let choice = try backendChoice()
         if let recentLoginWindow {
@@ -58,6 +61,13 @@ struct AuthDeckCommand: AsyncParsableCommand {
         let logger = Logger(label: "authdeck")
 
         let choice = try backendChoice()
+        // The identity database is checked first: a damaged one stops the start before anything is created.
+        var embedded: EmbeddedBackend?
+        if choice == .embedded {
+            var configuration = EmbeddedBackendConfiguration()
+            configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
+            embedded = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
+        }
         let cart: CartStore
         do {
             cart = try CartStore(path: directory.file("appdata.sqlite").path)
@@ -65,13 +75,11 @@ struct AuthDeckCommand: AsyncParsableCommand {
             logger.critical("cannot open the data", metadata: ["error": "\(error)"])
             throw StartupError(String(describing: error))
         }
-        let backendName = choice.statusName(dataDirectory: directory.url, home: ProcessInfo.processInfo.environment["HOME"])
-        let sessionStore = FileSessionStore(url: directory.file(choice.sessionFileName))
+        let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.url, home: ProcessInfo.processInfo.environment["HOME"])
+        let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: directory.file(choice.sessionFileName)) : InMemorySessionStore()
         switch choice {
         case .embedded:
-            var configuration = EmbeddedBackendConfiguration()
-            configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
-            let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
+            guard let backend = embedded else { return }
             let transport = backend.transport()
             try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                                  outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
@@ -83,10 +91,13 @@ struct AuthDeckCommand: AsyncParsableCommand {
             let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken)
             try await withHTTPTransport(transport) { transport in
                 // The emulator's outboxes are per project; the Firebase tools name it in GCLOUD_PROJECT.
-                let projectId = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration().projectId
+                let projectId = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
+                // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
+                // at the simulated providers are its own, under a secret that lives as long as the console.
                 try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
-                                     outbox: AuthEmulatorOutbox(backend: transport, projectId: projectId),
-                                     backendName: backendName, directory: directory, logger: logger)
+                               outbox: AuthEmulatorOutbox(backend: transport, projectId: projectId),
+                               simulatedIdentityOwner: Self.newOwnerSecret(),
+                               backendName: backendName, directory: directory, logger: logger)
             }
         case let .project(_, apiKey):
             try await withHTTPTransport(HTTPTransport(target: .production, apiKey: apiKey)) { transport in
@@ -98,10 +109,11 @@ struct AuthDeckCommand: AsyncParsableCommand {
     }
 
     /// The terminal is made, used and given back on its own thread (`TerminalThread`).
-    private func runConsole(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox?, backendName: String, directory: DataDirectory,
-                            logger: Logger) async throws {
+    private func runConsole(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox?, simulatedIdentityOwner: String? = nil,
+                            backendName: String, directory: DataDirectory, logger: Logger) async throws {
         let noColor = noColor
         let dataPath = directory.url.path
+        let audience = sshRole?.audience ?? .everyone
         try await TerminalThread.run {
             let terminal: Terminal
             do {
@@ -112,8 +124,15 @@ struct AuthDeckCommand: AsyncParsableCommand {
             }
             logger.info("console started", metadata: ["data": "\(dataPath)", "backend": "\(backendName)"])
             defer { terminal.stop() }
-            try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, backendName: backendName, logger: logger)
+            try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, simulatedIdentityOwner: simulatedIdentityOwner,
+                               audience: audience, backendName: backendName, logger: logger)
         }
+    }
+
+    /// 32 random bytes as hex.
+    private static func newOwnerSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
     }
 
     /// Runs `body` and then closes the transport's connections, whether `body` threw or not.
@@ -135,4 +154,25 @@ struct AuthDeckCommand: AsyncParsableCommand {
 struct StartupError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// What a console started by `authdeck ssh` is for.
+enum SSHConsoleRole: String, ExpressibleByArgument {
+    case visitor
+    case `operator`
+
+    /// The title bar says, all the time, that the backend is shared.
+    var statusName: String {
+        switch self {
+        case .visitor: "shared demo server"
+        case .operator: "shared demo server (operator)"
+        }
+    }
+
+    var audience: ConsoleAudience {
+        switch self {
+        case .visitor: .visitor
+        case .operator: .everyone
+        }
+    }
 }

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where AuthDeck keeps its files: `--data DIR`, else `$XDG_DATA_HOME/authdeck`,
 /// else `~/.local/share/authdeck`.
@@ -23,6 +28,7 @@ struct DataDirectory {
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw DataDirectoryError.notADirectory(url.path) }
+            tightenPermissions(url.path)
         } else {
             do {
                 try manager.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -35,6 +41,15 @@ struct DataDirectory {
     }
 
     func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// An existing directory of ours that others may read (0755) becomes 0700: it holds keys and
+    /// accounts. A shared directory (sticky, like /tmp) or somebody else's is left alone.
+    private static func tightenPermissions(_ path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_uid == getuid(), status.st_mode & S_ISVTX == 0,
+              status.st_mode & 0o077 != 0 else { return }
+        chmod(path, 0o700)
+    }
 }
 
 enum DataDirectoryError: Error, CustomStringConvertible {

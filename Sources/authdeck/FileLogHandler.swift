@@ -1,43 +1,42 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import Synchronization
 
 /// Appends log lines to a file (mode 0600). The terminal belongs to curses, so nothing is
 /// ever logged to stdout or stderr while the console runs; secrets are never passed in.
-/// The file is bounded: past `sizeLimit` it becomes `authdeck.log.1` (replacing the one before)
-/// and a new one starts, so a serve answering thousands of requests a second keeps at most
-/// twice the limit on disk.
+/// The file is opened with `O_APPEND` and each line is one write(2), so several processes on
+/// one data directory (two serves, a console beside a serve) keep every line of each other.
+/// It is bounded: past `sizeLimit` it becomes `authdeck.log.1` (replacing the one before) and a
+/// new one starts, so a serve answering thousands of requests a second keeps at most twice that.
 struct FileLogHandler: LogHandler {
-    static let sizeLimit: UInt64 = 8 * 1024 * 1024
+    static let sizeLimit = 8 * 1024 * 1024
 
     private final class Sink: Sendable {
-        let url: URL
-        let handle: Mutex<FileHandle>
+        let path: String
+        let descriptor: Mutex<Int32>
 
-        init(url: URL) throws {
-            self.url = url
-            handle = Mutex(try Self.openForAppending(url))
+        init(path: String, descriptor: Int32) {
+            self.path = path
+            self.descriptor = Mutex(descriptor)
         }
 
         func write(_ line: String) {
-            handle.withLock { handle in
-                try? handle.write(contentsOf: Data(line.utf8))
-                guard let size = try? handle.offset(), size > FileLogHandler.sizeLimit else { return }
-                try? handle.close()
-                let rotated = URL(fileURLWithPath: url.path + ".1")
-                _ = try? FileManager.default.removeItem(at: rotated)
-                _ = try? FileManager.default.moveItem(at: url, to: rotated)
-                if let fresh = try? Self.openForAppending(url) { handle = fresh }
+            descriptor.withLock { descriptor in
+                // One write(2) per line: with O_APPEND the kernel puts it whole at the end of the file.
+                writeWhole(descriptor, line)
+                var status = stat()
+                guard fstat(descriptor, &status) == 0, status.st_size > FileLogHandler.sizeLimit else { return }
+                _ = rename(path, path + ".1")
+                let fresh = openForAppending(path)
+                guard fresh >= 0 else { return }
+                close(descriptor)
+                descriptor = fresh
             }
-        }
-
-        private static func openForAppending(_ url: URL) throws -> FileHandle {
-            if !FileManager.default.fileExists(atPath: url.path) {
-                _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            let handle = try FileHandle(forWritingTo: url)
-            try handle.seekToEnd()
-            return handle
         }
     }
 
@@ -47,7 +46,12 @@ struct FileLogHandler: LogHandler {
     var logLevel: Logger.Level
 
     static func open(_ url: URL, level: Logger.Level = .info) throws -> @Sendable (String) -> any LogHandler {
-        let sink = try Sink(url: url)
+        let descriptor = openForAppending(url.path)
+        guard descriptor >= 0 else {
+            let reason = errno == EISDIR ? "it is a directory; move it away" : String(cString: strerror(errno))
+            throw StartupError("Cannot open the log file \(url.path): \(reason).")
+        }
+        let sink = Sink(path: url.path, descriptor: descriptor)
         return { label in FileLogHandler(sink: sink, label: label, level: level) }
     }
 
@@ -65,7 +69,14 @@ struct FileLogHandler: LogHandler {
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = all.keys.sorted().map { "\($0)=\(all[$0].map { "\($0)" } ?? "")" }.joined(separator: " ")
-        let line = "\(Date().ISO8601Format()) \(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)\n"
-        sink.write(line)
+        sink.write("\(Date().ISO8601Format()) \(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)\n")
     }
+}
+
+private func openForAppending(_ path: String) -> Int32 {
+    open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+}
+
+private func writeWhole(_ descriptor: Int32, _ line: String) {
+    _ = Array(line.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
 }

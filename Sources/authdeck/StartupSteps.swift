@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import IdentityEmulator
 import Logging
 
@@ -7,7 +12,10 @@ import Logging
 enum StartupSteps {
     /// Prepares the data directory (`--data`, else the default) and sends the process's log, from
     /// `logLevel` up, to `authdeck.log` in it.
+    /// Everything it creates is owner-only: the umask is set before the first file exists, so SQLite's
+    /// WAL and shared-memory files, the log and the session files are 0600 and directories 0700.
     static func openDataDirectory(explicit: String?, logLevel: Logger.Level = .info) throws -> DataDirectory {
+        umask(0o077)
         let directory: DataDirectory
         do {
             directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: explicit))

@@ -23,7 +23,7 @@ extension EmbeddedBackend {
     /// index, never the phone number's (where "no number" is almost every account).
     static let expiredAnonymousAccounts = """
         SELECT localId FROM user INDEXED BY \(AccountStore.anonymousCreatedAtIndex)
-        WHERE email IS NULL AND phoneNumber IS NULL AND createdAt < ?
+        WHERE email IS NULL AND phoneNumber IS NULL AND NOT customAuth AND createdAt < ?
           AND NOT EXISTS (SELECT 1 FROM provider WHERE provider.localId = user.localId)
         """
 }

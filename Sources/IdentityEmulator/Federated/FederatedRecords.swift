@@ -22,11 +22,18 @@ struct SimulatedIdentityRecord: Codable, FetchableRecord, PersistableRecord, Sen
     var authorizedAt: Int64?
     /// Milliseconds since 1970.
     var createdAt: Int64
+    /// The SHA-256 (hex) of the creator's owner secret on a shared backend; empty for identities of
+    /// the administrator or of a backend that is not shared.
+    var ownerHash: String = ""
+    /// Whether the provider vouches for the email (Apple's and Google's `email_verified`): not for
+    /// identities that anyone but the administrator added on a shared backend.
+    var emailVerified: Bool = true
 
     enum Columns {
         static let providerId = Column(CodingKeys.providerId)
         static let email = Column(CodingKeys.email)
         static let createdAt = Column(CodingKeys.createdAt)
+        static let ownerHash = Column(CodingKeys.ownerHash)
     }
 }
 
@@ -76,20 +83,11 @@ struct PendingIdpCredentialRecord: Codable, FetchableRecord, PersistableRecord, 
 
 enum FederatedSchema {
     static let migrationName = "v2: simulated identity providers, IdP access tokens, used IdP tokens, pending IdP credentials"
+    static let ownershipMigrationName = "v3: simulated identities belong to their creator and may not vouch for their email"
 
     static func create(in db: Database) throws {
         try db.create(table: SimulatedIdentityRecord.databaseTableName) { t in
-            t.column("providerId", .text).notNull()
-            t.column("subject", .text).notNull()
-            t.column("displayName", .text)
-            t.column("email", .text)
-            t.column("accountType", .text)
-            t.column("tenantId", .text)
-            t.column("emailHidden", .boolean)
-            t.column("relayEmail", .text)
-            t.column("authorizedAt", .integer)
-            t.column("createdAt", .integer).notNull()
-            t.primaryKey(["providerId", "subject"])
+            simulatedIdentityColumns(t)
             t.uniqueKey(["providerId", "email"])
         }
         try db.create(table: IdpAccessTokenRecord.databaseTableName) { t in
@@ -109,5 +107,34 @@ enum FederatedSchema {
             t.column("assertion", .blob).notNull()
             t.column("expiresAt", .integer).notNull().indexed()
         }
+    }
+
+    /// SQLite cannot change a unique key in place: the table is rebuilt with the email unique per
+    /// owner (one caller's identities never reveal or block another's), existing rows unowned and vouched for.
+    static func addOwnership(in db: Database) throws {
+        let columns = "providerId, subject, displayName, email, accountType, tenantId, emailHidden, relayEmail, authorizedAt, createdAt"
+        try db.create(table: "simulatedIdentity_new") { t in
+            simulatedIdentityColumns(t)
+            t.column("ownerHash", .text).notNull().defaults(to: "")
+            t.column("emailVerified", .boolean).notNull().defaults(to: true)
+            t.uniqueKey(["providerId", "ownerHash", "email"])
+        }
+        try db.execute(sql: "INSERT INTO simulatedIdentity_new (\(columns)) SELECT \(columns) FROM \(SimulatedIdentityRecord.databaseTableName)")
+        try db.drop(table: SimulatedIdentityRecord.databaseTableName)
+        try db.rename(table: "simulatedIdentity_new", to: SimulatedIdentityRecord.databaseTableName)
+    }
+
+    private static func simulatedIdentityColumns(_ t: TableDefinition) {
+        t.column("providerId", .text).notNull()
+        t.column("subject", .text).notNull()
+        t.column("displayName", .text)
+        t.column("email", .text)
+        t.column("accountType", .text)
+        t.column("tenantId", .text)
+        t.column("emailHidden", .boolean)
+        t.column("relayEmail", .text)
+        t.column("authorizedAt", .integer)
+        t.column("createdAt", .integer).notNull()
+        t.primaryKey(["providerId", "subject"])
     }
 }

@@ -14,12 +14,14 @@ struct IdpSignInBody: Decodable {
 
 struct SimulatedIdpListBody: Decodable {
     var providerId: String?
+    var ownerSecret: String?
 }
 
 struct SimulatedIdpAddIdentityBody: Decodable {
     var providerId: String?
     var displayName: String?
     var email: String?
+    var ownerSecret: String?
 }
 
 struct SimulatedIdpAuthorizeBody: Decodable {
@@ -29,6 +31,7 @@ struct SimulatedIdpAuthorizeBody: Decodable {
     var customParameters: [String: String]?
     var nonce: String?
     var hideEmail: Bool?
+    var ownerSecret: String?
 }
 
 /// The provider's answer as `accounts:signInWithIdp` receives it: `postBody` is a query string, and

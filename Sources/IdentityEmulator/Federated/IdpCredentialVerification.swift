@@ -27,16 +27,27 @@ struct VerifiedAssertion: Codable, Equatable, Sendable {
 }
 
 /// A credential as presented in one request: the assertion, the provider's tokens (echoed back),
-/// and — for single-use ID tokens — what must be recorded so it is never accepted again.
+/// when what it came from expires, and what makes it single-use: an ID token to record so it is
+/// never accepted again, or the `pendingToken` to spend.
 struct PresentedIdpCredential {
     var assertion: VerifiedAssertion
     var idToken: String?
     var accessToken: String?
     var singleUse: IdpTokenUseRecord?
+    /// Seconds since 1970: the ID token's `exp`, the access token's or the pending token's expiry.
+    var expiresAt: Int64?
+    /// The SHA-256 of the `pendingToken` this credential was presented as.
+    var pendingTokenHash: String?
 }
 
 extension BackendFailure {
     static let missingRequestUri = badRequest("MISSING_REQUEST_URI")
+    static let invalidRequestUri = badRequest("INVALID_REQUEST_URI")
+    /// The emulator names the request URI with the post body's fields merged into its query.
+    static func invalidCredentialOrProviderId(requestUri: String, postBody: String?) -> BackendFailure {
+        let merged = postBody.flatMap { $0.isEmpty ? nil : $0 }.map { requestUri + (requestUri.contains("?") ? "&" : "?") + $0 } ?? requestUri
+        return badRequest("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(merged)")
+    }
     static let invalidProviderId = badRequest("INVALID_PROVIDER_ID : Provider Id is not supported.")
     static let invalidPendingToken = badRequest("INVALID_PENDING_TOKEN : The pending token is unknown or has expired.")
     static let missingNonce = badRequest("MISSING_OR_INVALID_NONCE : Nonce is missing in the request.")
@@ -52,7 +63,8 @@ extension EmbeddedBackend {
     /// asking the provider about it; or a `pendingToken` from an earlier answer.
     func presentedCredential(_ body: IdpSignInBody) throws -> PresentedIdpCredential {
         if let pendingToken = body.pendingToken, !pendingToken.isEmpty {
-            return PresentedIdpCredential(assertion: try pendingAssertion(pendingToken))
+            let (assertion, expiresAt) = try pendingAssertion(pendingToken)
+            return PresentedIdpCredential(assertion: assertion, expiresAt: expiresAt, pendingTokenHash: Self.sha256Hex(pendingToken))
         }
         let post = IdpPostBody(postBody: body.postBody, requestUri: body.requestUri)
         let provider = try simulatedProvider(post.providerId)
@@ -65,7 +77,7 @@ extension EmbeddedBackend {
             let token = try verifyAccessToken(accessToken, provider: provider, subject: nil)
             let identity = try simulatedIdentity(provider, subject: token.subject)
             return PresentedIdpCredential(assertion: assertion(provider, identity: identity, claims: [:], scope: token.scope),
-                                          accessToken: accessToken)
+                                          accessToken: accessToken, expiresAt: token.expiresAt)
         }
         if post.code != nil {
             throw BackendFailure.invalidIdpResponse("The simulated providers do not exchange authorization codes; send the id_token or access_token.")
@@ -106,7 +118,7 @@ extension EmbeddedBackend {
         verified.rawId = subject
         if provider.kind == .apple, verified.displayName == nil { verified.displayName = Self.appleName(appleUser) }
         let singleUse = provider.singleUseIdTokens ? IdpTokenUseRecord(tokenHash: Self.sha256Hex(idToken), expiresAt: exp) : nil
-        return PresentedIdpCredential(assertion: verified, idToken: idToken, accessToken: accessToken, singleUse: singleUse)
+        return PresentedIdpCredential(assertion: verified, idToken: idToken, accessToken: accessToken, singleUse: singleUse, expiresAt: exp)
     }
 
     /// The token's `nonce` claim must be the hex SHA-256 of the raw nonce sent with the credential;
@@ -159,7 +171,7 @@ extension EmbeddedBackend {
                                      rawUserInfo: Self.jsonText(claims))
         case .google:
             let profile: [String: Any?] = [
-                "id": claims["sub"] ?? identity?.subject, "email": email, "verified_email": email != nil,
+                "id": claims["sub"] ?? identity?.subject, "email": email, "verified_email": email != nil && Self.isTrue(claims["email_verified"]),
                 "name": claims["name"], "given_name": claims["given_name"], "family_name": claims["family_name"],
                 "picture": claims["picture"], "granted_scopes": scope,
             ]
@@ -167,7 +179,8 @@ extension EmbeddedBackend {
             return VerifiedAssertion(
                 providerId: provider.id, rawId: identity?.subject ?? "",
                 email: fromAccessToken && scopes.contains("email") ? identity?.email : email,
-                emailVerified: fromAccessToken ? scopes.contains("email") : email != nil,
+                emailVerified: fromAccessToken ? scopes.contains("email") && identity?.emailVerified == true
+                    : email != nil && Self.isTrue(claims["email_verified"]),
                 displayName: fromAccessToken && scopes.contains("profile") ? identity?.displayName : claims["name"] as? String,
                 photoUrl: fromAccessToken && scopes.contains("profile") ? identity.map(Self.googlePicture) : claims["picture"] as? String,
                 rawUserInfo: Self.jsonText(profile.compactMapValues { $0 }))
@@ -203,26 +216,33 @@ extension EmbeddedBackend {
 
     // MARK: Pending credentials and single-use tokens
 
-    /// A `pendingToken` standing for an assertion the client could not use yet (link conflict, needConfirmation).
-    func issuePendingToken(for assertion: VerifiedAssertion, in db: Database) throws -> String {
+    /// A `pendingToken` standing for a credential the client could not use yet (link conflict,
+    /// needConfirmation). It works once, and no longer than the credential it stands for.
+    func issuePendingToken(for credential: PresentedIdpCredential, in db: Database) throws -> String {
         let token = SecureRandom.bytes(32).base64URLEncodedString()
         try PendingIdpCredentialRecord.filter(PendingIdpCredentialRecord.Columns.expiresAt <= nowSeconds).deleteAll(db)
-        try PendingIdpCredentialRecord(tokenHash: Self.sha256Hex(token), assertion: try JSONEncoder().encode(assertion),
-                                       expiresAt: nowSeconds + Self.pendingTokenLifetime).insert(db)
+        let expiresAt = min(nowSeconds + Self.pendingTokenLifetime, credential.expiresAt ?? .max)
+        try PendingIdpCredentialRecord(tokenHash: Self.sha256Hex(token), assertion: try JSONEncoder().encode(credential.assertion),
+                                       expiresAt: expiresAt).insert(db)
         return token
     }
 
-    private func pendingAssertion(_ token: String) throws -> VerifiedAssertion {
+    private func pendingAssertion(_ token: String) throws -> (VerifiedAssertion, expiresAt: Int64) {
         let record = try store.read { db in try PendingIdpCredentialRecord.fetchOne(db, key: Self.sha256Hex(token)) }
         guard let record, record.expiresAt > nowSeconds,
               let assertion = try? JSONDecoder().decode(VerifiedAssertion.self, from: record.assertion) else {
             throw BackendFailure.invalidPendingToken
         }
-        return assertion
+        return (assertion, record.expiresAt)
     }
 
-    /// Records a single-use ID token; the second use is refused, as Firebase refuses a replayed Apple token.
+    /// Spends a single-use credential in the transaction that uses it: a `pendingToken` is deleted
+    /// (a second use, even a concurrent one, finds it gone), an Apple ID token is recorded (the
+    /// second use is refused, as Firebase refuses a replayed Apple token).
     func consumeSingleUseToken(_ credential: PresentedIdpCredential, in db: Database) throws {
+        if let pendingTokenHash = credential.pendingTokenHash {
+            guard try PendingIdpCredentialRecord.deleteOne(db, key: pendingTokenHash) else { throw BackendFailure.invalidPendingToken }
+        }
         guard let use = credential.singleUse else { return }
         guard try IdpTokenUseRecord.fetchOne(db, key: use.tokenHash) == nil else { throw BackendFailure.duplicateCredential }
         try IdpTokenUseRecord.filter(IdpTokenUseRecord.Columns.expiresAt <= nowSeconds).deleteAll(db)

@@ -3,21 +3,78 @@ import Foundation
 import GRDB
 import IdentityToolkit
 
-extension EmbeddedBackend {
-    /// `simulatedIdp:list`: the provider's client id and issuer for this project, and the people it knows.
-    func listSimulatedIdentities(_ body: SimulatedIdpListBody) throws -> SimulatedIdpListResponse {
-        let provider = try simulatedProvider(body.providerId)
-        let identities = try store.read { db in
-            try SimulatedIdentityRecord.filter(SimulatedIdentityRecord.Columns.providerId == provider.id)
-                .order(SimulatedIdentityRecord.Columns.createdAt).fetchAll(db)
+/// Whose simulated identities a caller sees, uses and adds. A backend that is not shared is one
+/// person's demo: everyone sees everything, and Apple and Google vouch for every email as they do
+/// in life. On a shared backend a caller other than the administrator sees only the identities added
+/// with their own owner secret, and those carry unverified emails, so Firebase's own rules answer
+/// `needConfirmation` rather than link them to (or take over) an account with that email.
+enum SimulatedIdentityScope: Equatable {
+    case everyone
+    case owner(hash: String)
+    /// A caller on a shared backend without an owner secret: nothing to see, nothing to add.
+    case nobody
+
+    /// Owner secrets are random values per console; a short one could be guessed.
+    static let minimumSecretLength = 16
+
+    init(secret: String?, context: RequestContext, shared: Bool) throws {
+        guard shared, !context.isAdmin else {
+            self = .everyone
+            return
         }
+        guard let secret, !secret.isEmpty else {
+            self = .nobody
+            return
+        }
+        guard secret.count >= Self.minimumSecretLength else {
+            throw BackendFailure.invalidArgument("ownerSecret must be at least \(Self.minimumSecretLength) characters.")
+        }
+        self = .owner(hash: EmbeddedBackend.sha256Hex(secret))
+    }
+
+    /// The `ownerHash` of identities added in this scope.
+    var ownerHash: String {
+        if case let .owner(hash) = self { return hash }
+        return ""
+    }
+
+    func includes(_ identity: SimulatedIdentityRecord) -> Bool {
+        switch self {
+        case .everyone: true
+        case let .owner(hash): identity.ownerHash == hash
+        case .nobody: false
+        }
+    }
+}
+
+extension EmbeddedBackend {
+    func simulatedIdentityScope(_ secret: String?, context: RequestContext) throws -> SimulatedIdentityScope {
+        try SimulatedIdentityScope(secret: secret, context: context, shared: configuration.isShared)
+    }
+
+    /// `simulatedIdp:list`: the provider's client id and issuer for this project, and the people it knows
+    /// (on a shared backend, those the caller added).
+    func listSimulatedIdentities(_ body: SimulatedIdpListBody, context: RequestContext) throws -> SimulatedIdpListResponse {
+        let provider = try simulatedProvider(body.providerId)
+        let scope = try simulatedIdentityScope(body.ownerSecret, context: context)
+        var query = SimulatedIdentityRecord.filter(SimulatedIdentityRecord.Columns.providerId == provider.id)
+        switch scope {
+        case .everyone: break
+        case let .owner(hash): query = query.filter(SimulatedIdentityRecord.Columns.ownerHash == hash)
+        case .nobody: query = query.none()
+        }
+        let identities = try store.read { db in try query.order(SimulatedIdentityRecord.Columns.createdAt).fetchAll(db) }
         return SimulatedIdpListResponse(providerId: provider.id, clientId: provider.clientId(projectId: projectId),
                                         issuer: provider.issuer(tenantId: nil), identities: identities.map(\.wire))
     }
 
     /// `simulatedIdp:addIdentity`: a new person, with an id in the provider's own format.
-    func addSimulatedIdentity(_ body: SimulatedIdpAddIdentityBody) throws -> SimulatedIdentity {
+    func addSimulatedIdentity(_ body: SimulatedIdpAddIdentityBody, context: RequestContext) throws -> SimulatedIdentity {
         let provider = try simulatedProvider(body.providerId)
+        let scope = try simulatedIdentityScope(body.ownerSecret, context: context)
+        guard scope != .nobody else {
+            throw BackendFailure.invalidArgument("This backend is shared: a simulated identity needs an ownerSecret, and belongs to whoever holds it.")
+        }
         let name = (body.displayName ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 100, !name.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) else {
             throw BackendFailure.invalidArgument("A simulated identity needs a name of 1 to 100 printable characters.")
@@ -26,9 +83,11 @@ extension EmbeddedBackend {
         guard let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
         let (subject, accountType, tenantId) = provider.newSubject(email: email)
         let record = SimulatedIdentityRecord(providerId: provider.id, subject: subject, displayName: name, email: email,
-                                             accountType: accountType, tenantId: tenantId, createdAt: nowMilliseconds)
+                                             accountType: accountType, tenantId: tenantId, createdAt: nowMilliseconds,
+                                             ownerHash: scope.ownerHash, emailVerified: scope == .everyone)
         try store.write { db in
             let taken = try SimulatedIdentityRecord.filter(SimulatedIdentityRecord.Columns.providerId == provider.id
+                && SimulatedIdentityRecord.Columns.ownerHash == scope.ownerHash
                 && SimulatedIdentityRecord.Columns.email == email).fetchCount(db) > 0
             guard !taken else { throw BackendFailure.invalidArgument("\(provider.id) already has an identity with the email \(email).") }
             try record.insert(db)
@@ -37,8 +96,9 @@ extension EmbeddedBackend {
     }
 
     /// `simulatedIdp:authorize`: the person consents, and the provider answers as its token endpoint would.
-    func authorizeAtSimulatedProvider(_ body: SimulatedIdpAuthorizeBody) throws -> SimulatedIdpAuthorizeResponse {
+    func authorizeAtSimulatedProvider(_ body: SimulatedIdpAuthorizeBody, context: RequestContext) throws -> SimulatedIdpAuthorizeResponse {
         let provider = try simulatedProvider(body.providerId)
+        let scope = try simulatedIdentityScope(body.ownerSecret, context: context)
         let parameters = body.customParameters ?? [:]
         if let reserved = parameters.keys.sorted().first(where: SimulatedProvider.reservedParameters.contains) {
             throw BackendFailure.invalidArgument("'\(reserved)' is set by the SDK itself and cannot be a custom parameter.")
@@ -53,7 +113,8 @@ extension EmbeddedBackend {
         let clientId = provider.clientId(projectId: projectId)
 
         return try store.write { db in
-            guard var identity = try SimulatedIdentityRecord.fetchOne(db, key: ["providerId": provider.id, "subject": subject]) else {
+            guard var identity = try SimulatedIdentityRecord.fetchOne(db, key: ["providerId": provider.id, "subject": subject]),
+                  scope.includes(identity) else {
                 throw BackendFailure.badRequest("IDENTITY_NOT_FOUND : \(provider.id) knows no identity \(subject).")
             }
             let firstAuthorization = identity.authorizedAt == nil
@@ -117,14 +178,14 @@ extension EmbeddedBackend {
                 let hidden = identity.emailHidden == true
                 claims["email"] = hidden ? identity.relayEmail ?? email : email
                 // Apple writes these two as strings.
-                claims["email_verified"] = "true"
+                claims["email_verified"] = identity.emailVerified ? "true" : "false"
                 claims["is_private_email"] = hidden ? "true" : "false"
             }
         case .google:
             claims["azp"] = clientId
             if let email {
                 claims["email"] = email
-                claims["email_verified"] = true
+                claims["email_verified"] = identity.emailVerified
             }
             if scopes.contains("profile") {
                 claims["name"] = identity.displayName

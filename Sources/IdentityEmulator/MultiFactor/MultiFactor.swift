@@ -17,7 +17,10 @@ extension EmbeddedBackend {
         try store.read { try secondFactorChallenge(for: user, signInProvider: signInProvider, in: $0) }
     }
 
-    func secondFactorChallenge(for user: UserRecord, signInProvider: String, in db: Database) throws -> SecondFactorChallenge? {
+    /// `notAfter`: when the first factor's credential expires (an Apple ID token's ten minutes); the
+    /// pending credential never outlives it.
+    func secondFactorChallenge(for user: UserRecord, signInProvider: String, notAfter: Int64? = nil,
+                               in db: Database) throws -> SecondFactorChallenge? {
         let enrollments = try user.enrollments(in: db)
         guard !enrollments.isEmpty else { return nil }
         let now = nowSeconds
@@ -25,7 +28,9 @@ extension EmbeddedBackend {
         // for an ID token (nor an ID token for it).
         let credential = try signer.sign(claims: [
             "iss": Self.pendingCredentialIssuer, "aud": projectId, "sub": user.localId,
-            "sign_in_provider": signInProvider, "iat": now, "exp": now + Int64(configuration.mfaPendingCredentialLifetime),
+            // `jti`: two sign-ins in one second get different credentials, each spent on its own.
+            "jti": SecureRandom.bytes(16).base64URLEncodedString(), "sign_in_provider": signInProvider, "iat": now,
+            "exp": min(now + Int64(configuration.mfaPendingCredentialLifetime), notAfter ?? .max),
         ])
         return (credential, enrollments.map { $0.wire(maskingPhone: true) })
     }
@@ -43,19 +48,22 @@ extension EmbeddedBackend {
         }
     }
 
-    /// The user and first factor a pending credential vouches for.
-    private func verifyPendingCredential(_ credential: String) throws -> (user: UserRecord, signInProvider: String) {
+    /// The user and first factor a pending credential vouches for, and when it expires.
+    private func verifyPendingCredential(_ credential: String) throws -> (user: UserRecord, signInProvider: String, expiresAt: Int64) {
         guard let payload = signer.verifiedPayload(of: credential),
               let claims = try? JSONDecoder().decode(PendingCredentialClaims.self, from: payload),
               claims.iss == Self.pendingCredentialIssuer, claims.aud == projectId else {
             throw BackendFailure.invalidMfaPendingCredential
         }
         guard claims.exp > nowSeconds else { throw BackendFailure.expiredMfaPendingCredential }
+        guard try !store.read({ try SpentPendingCredentialRecord.isSpent(credential, in: $0) }) else {
+            throw BackendFailure.invalidMfaPendingCredential
+        }
         guard let user = try store.read({ try UserRecord.fetchOne($0, key: claims.sub) }) else { throw BackendFailure.userNotFound }
         guard !user.disabled else { throw BackendFailure.userDisabled }
         // A password change or revocation since the first factor voids it.
         guard claims.iat >= user.validSince else { throw BackendFailure.invalidMfaPendingCredential }
-        return (user, claims.signInProvider)
+        return (user, claims.signInProvider, claims.exp)
     }
 
     // MARK: Enrollment
@@ -191,7 +199,7 @@ extension EmbeddedBackend {
     func startMfaSignIn(_ body: StartMfaSignInBody) throws -> StartMfaSignInResponse {
         guard let credential = body.mfaPendingCredential, !credential.isEmpty else { throw BackendFailure.missingMfaPendingCredential }
         guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { throw BackendFailure.missingMfaEnrollmentId }
-        let (user, _) = try verifyPendingCredential(credential)
+        let (user, _, _) = try verifyPendingCredential(credential)
         let record = try store.write { db in
             guard let enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
                 throw BackendFailure.mfaEnrollmentNotFound
@@ -207,7 +215,7 @@ extension EmbeddedBackend {
     func finalizeMfaSignIn(_ body: FinalizeMfaSignInBody) throws -> MfaTokensResponse {
         guard let credential = body.mfaPendingCredential, !credential.isEmpty else { throw BackendFailure.missingPendingCredentialOnFinalize }
         guard body.phoneVerificationInfo != nil || body.totpVerificationInfo != nil else { throw BackendFailure.mfaProviderNotSupported }
-        let (user, signInProvider) = try verifyPendingCredential(credential)
+        let (user, signInProvider, expiresAt) = try verifyPendingCredential(credential)
         let secondFactor: SecondFactor = try store.writeCommittingFailure { db in
             if let phone = body.phoneVerificationInfo {
                 let sms: SmsVerificationRecord
@@ -248,8 +256,10 @@ extension EmbeddedBackend {
             return .success(SecondFactor(factor: .totp, mfaEnrollmentId: enrollmentId))
         }
         let tokens = try store.write { db in
+            // Spent in the transaction that completes the sign-in: a second finalize, even a concurrent one, is refused.
+            try SpentPendingCredentialRecord.spend(credential, expiresAt: expiresAt, now: nowSeconds, in: db)
             guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
-            try FailedSignInRecord.deleteOne(db, key: current.localId)
+            try FailedSignInRecord.clear(email: current.email, in: db)
             current.lastLoginAt = nowMilliseconds
             try current.update(db)
             return try startSession(for: current, signInProvider: signInProvider, authTime: nowSeconds, secondFactor: secondFactor, in: db)
@@ -289,6 +299,7 @@ extension MfaEnrollmentRecord {
         MfaEnrollment(mfaEnrollmentId: mfaEnrollmentId, displayName: displayName,
                       enrolledAt: EmbeddedBackend.rfc3339(milliseconds: enrolledAt),
                       phoneInfo: phoneNumber.map { maskingPhone ? Self.masked($0) : $0 },
+                      unobfuscatedPhoneInfo: maskingPhone ? nil : phoneNumber,
                       totpInfo: factor == .totp ? MfaEnrollment.TotpInfo() : nil)
     }
 

@@ -6,27 +6,31 @@ extension EmbeddedBackend {
     /// Salt for the decoy hash of an unknown email, so that its answer takes as long as a real check.
     private static let decoySalt = Data(repeating: 0x5A, count: 16)
 
-    /// `accounts:signInWithPassword`, with per-account lockout after consecutive failures.
+    /// `accounts:signInWithPassword`, with a lock-out after consecutive failures. Every attempt is
+    /// counted before its password is checked, in the transaction that reads the account, so parallel
+    /// guesses cannot check more passwords than allowed. An unknown email, an account without a
+    /// password and a locked one cost one scrypt like any other attempt, and (with email-enumeration
+    /// protection) answer alike, so neither the answer nor its time tells whether the email exists.
     func signInWithPassword(_ body: PasswordSignInBody) throws -> SignInWithPasswordResponse {
-        guard let rawEmail = body.email, let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
+        guard let rawEmail = body.email else { throw BackendFailure.missingEmail }
+        guard let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
         guard let password = body.password, !password.isEmpty else { throw BackendFailure.missingPassword }
         let protected = try isEmailEnumerationProtected()
 
-        let found = try store.read { db -> (UserRecord, FailedSignInRecord?, ScryptParameters?)? in
-            guard let user = try UserRecord.find(email: email, in: db) else { return nil }
-            return (user, try FailedSignInRecord.fetchOne(db, key: user.localId), try importedHashParameters(of: user, in: db))
+        let (locked, found) = try store.write { db -> (Bool, (UserRecord, ScryptParameters?)?) in
+            let locked = try countPasswordAttempt(email: email, in: db)
+            guard let user = try UserRecord.find(email: email, in: db) else { return (locked, nil) }
+            return (locked, (user, try importedHashParameters(of: user, in: db)))
         }
-        guard let (user, failures, importedParameters) = found else {
+        var matches = false
+        if !locked, let (user, importedParameters) = found, let hash = user.passwordHash, let salt = user.salt {
+            matches = try (importedParameters ?? store.scrypt).verify(password: password, salt: salt, expected: hash)
+        } else {
             _ = try? store.scrypt.hash(password: password, salt: Self.decoySalt)
-            throw protected ? BackendFailure.invalidLoginCredentials : BackendFailure.emailNotFound
         }
-        if let lockedUntil = failures?.lockedUntil, lockedUntil > clock().timeIntervalSince1970 {
-            throw BackendFailure.tooManyAttempts
-        }
-        guard let hash = user.passwordHash, let salt = user.salt,
-              try (importedParameters ?? store.scrypt).verify(password: password, salt: salt, expected: hash) else {
-            try recordFailedSignIn(localId: user.localId)
-            throw protected ? BackendFailure.invalidLoginCredentials : BackendFailure.invalidPassword
+        guard !locked else { throw BackendFailure.tooManyAttempts }
+        guard matches, let (user, importedParameters) = found else {
+            throw protected ? BackendFailure.invalidLoginCredentials : found == nil ? BackendFailure.emailNotFound : BackendFailure.invalidPassword
         }
         guard !user.disabled else { throw BackendFailure.userDisabled }
         let rehash = try importedParameters.map { _ in
@@ -38,8 +42,11 @@ extension EmbeddedBackend {
         // last sign-in stays as it was until the second factor passes.
         let challenge = try secondFactorChallenge(for: user, signInProvider: "password")
         let (signedIn, tokens) = try store.write { db -> (UserRecord, IssuedTokens?) in
-            try FailedSignInRecord.deleteOne(db, key: user.localId)
-            guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
+            try FailedSignInRecord.clear(email: email, in: db)
+            // Deleted while its password was being checked: as if it had never been there.
+            guard var current = try UserRecord.fetchOne(db, key: user.localId) else {
+                throw protected ? BackendFailure.invalidLoginCredentials : BackendFailure.emailNotFound
+            }
             if challenge == nil { current.lastLoginAt = nowMilliseconds }
             if let rehash, let checked = user.passwordHash { try replaceImportedHash(of: &current, checked: checked, with: rehash, in: db) }
             try current.update(db)
@@ -54,20 +61,27 @@ extension EmbeddedBackend {
                                           expiresIn: IssuedTokens.expiresIn)
     }
 
-    /// Counts a wrong password; the count that reaches the limit locks the account for `lockoutDuration`.
-    private func recordFailedSignIn(localId: String) throws {
+    /// Takes one of the email's allowed attempts, or answers true when it is locked. The attempt that
+    /// reaches the limit locks the email for `lockoutDuration` (a correct password then clears it);
+    /// attempts older than that are forgotten, and so are their rows.
+    private func countPasswordAttempt(email: String, in db: Database) throws -> Bool {
         let now = clock().timeIntervalSince1970
-        try store.write { db in
-            var record = try FailedSignInRecord.fetchOne(db, key: localId) ?? FailedSignInRecord(localId: localId, failures: 0)
-            if let lockedUntil = record.lockedUntil, lockedUntil <= now {
-                record = FailedSignInRecord(localId: localId, failures: 0)
-            }
-            record.failures += 1
-            if record.failures >= configuration.maxFailedPasswordAttempts {
-                record.lockedUntil = now + configuration.lockoutDuration
-                logger.notice("account locked after repeated failed sign-ins", metadata: ["localId": "\(localId)"])
-            }
-            try record.save(db)
+        let forgetBefore = now - configuration.lockoutDuration
+        try FailedSignInRecord.filter(FailedSignInRecord.Columns.lastAttemptAt < forgetBefore
+            && (FailedSignInRecord.Columns.lockedUntil == nil || FailedSignInRecord.Columns.lockedUntil <= now)).deleteAll(db)
+        let key = FailedSignInRecord.emailHash(email)
+        var record = try FailedSignInRecord.fetchOne(db, key: key) ?? FailedSignInRecord(emailHash: key, failures: 0, lastAttemptAt: now)
+        if let lockedUntil = record.lockedUntil {
+            if lockedUntil > now { return true }
+            record = FailedSignInRecord(emailHash: key, failures: 0, lastAttemptAt: now)
         }
+        record.failures += 1
+        record.lastAttemptAt = now
+        if record.failures >= configuration.maxFailedPasswordAttempts {
+            record.lockedUntil = now + configuration.lockoutDuration
+            logger.notice("password sign-in locked after repeated attempts", metadata: ["emailHash": "\(key.prefix(12))"])
+        }
+        try record.save(db)
+        return false
     }
 }

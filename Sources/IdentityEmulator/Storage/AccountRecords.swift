@@ -37,6 +37,12 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var createdAt: Int64
     var lastLoginAt: Int64?
     var lastRefreshAt: Int64?
+    /// Signed in with a custom token at least once (`customAuth`): not anonymous, though it has no provider.
+    var customAuth: Bool = false
+    /// Signed in with an email link at least once: `emailLink` is one of its sign-in methods.
+    var emailLinkSignin: Bool = false
+    /// The email before the first change, where a `RECOVER_EMAIL` message goes (`initialEmail`).
+    var initialEmail: String?
 
     enum Columns {
         static let localId = Column(CodingKeys.localId)
@@ -47,7 +53,8 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
 }
 
 // Rows are read by column, not through `Decodable`: GRDB's decoder was most of the time of
-// listing 100,000 accounts (`batchGet`), and of every lookup.
+// listing 100,000 accounts (`batchGet`), and of every lookup. A new column needs its line here
+// (a property with a default value would otherwise keep the default silently).
 extension UserRecord {
     init(row: Row) throws {
         localId = row["localId"]
@@ -65,6 +72,9 @@ extension UserRecord {
         createdAt = row["createdAt"]
         lastLoginAt = row["lastLoginAt"]
         lastRefreshAt = row["lastRefreshAt"]
+        customAuth = row["customAuth"]
+        emailLinkSignin = row["emailLinkSignin"]
+        initialEmail = row["initialEmail"]
     }
 }
 
@@ -100,7 +110,7 @@ extension ProviderRecord {
 }
 
 /// A refresh token, known only by its SHA-256 so that a copy of the database cannot resume sessions.
-/// Rows outlive their user so that a token of a deleted account answers `TOKEN_EXPIRED`, not `INVALID_REFRESH_TOKEN`.
+/// Rows outlive their user; a token of a deleted account answers `INVALID_REFRESH_TOKEN`, as in the emulator.
 struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "refreshToken"
     var tokenHash: String
@@ -113,6 +123,8 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     /// `phone` or `totp` when the session was started with a second factor, and which enrollment.
     var secondFactor: String?
     var secondFactorIdentifier: String?
+    /// The developer claims of a custom token (a JSON object), in every ID token of the session.
+    var extraClaims: String?
 
     enum Columns {
         static let localId = Column(CodingKeys.localId)
@@ -120,11 +132,41 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     }
 }
 
-/// Consecutive wrong passwords for one account, and the lock they caused.
+/// Password sign-in attempts for one email, and the lock they caused. Kept per email, for emails of
+/// no account too, so that a lock says nothing about whether the account exists; the email itself is
+/// stored only as its SHA-256. An attempt is counted before its password is checked.
 struct FailedSignInRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "failedSignIn"
-    var localId: String
+    static let databaseTableName = "passwordAttempt"
+    /// SHA-256 (hex) of the normalized email.
+    var emailHash: String
     var failures: Int
     /// Seconds since 1970.
     var lockedUntil: Double?
+    /// Seconds since 1970; attempts older than the lockout duration are forgotten.
+    var lastAttemptAt: Double
+
+    enum Columns {
+        static let lockedUntil = Column(CodingKeys.lockedUntil)
+        static let lastAttemptAt = Column(CodingKeys.lastAttemptAt)
+    }
+
+    static let migrationName = "v4: password attempts counted per email (known or not), before the check"
+
+    static func migrate(_ db: Database) throws {
+        try db.drop(table: "failedSignIn")
+        try db.create(table: databaseTableName) { t in
+            t.primaryKey("emailHash", .text)
+            t.column("failures", .integer).notNull()
+            t.column("lockedUntil", .double)
+            t.column("lastAttemptAt", .double).notNull().indexed()
+        }
+    }
+
+    static func emailHash(_ email: String) -> String { EmbeddedBackend.sha256Hex(email) }
+
+    /// A successful sign-in (or a password reset) clears the count of its email.
+    static func clear(email: String?, in db: Database) throws {
+        guard let email else { return }
+        _ = try deleteOne(db, key: emailHash(email))
+    }
 }

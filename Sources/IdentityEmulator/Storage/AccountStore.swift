@@ -1,49 +1,94 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The SQLite database of the embedded backend (WAL, through a GRDB `DatabasePool`).
 struct AccountStore: Sendable {
     let pool: DatabasePool
     let scrypt: ScryptParameters
+    /// The project the data belongs to: its tokens, links and outbox name it.
+    let projectId: String
 
     private static let sqliteHeader = Data("SQLite format 3\u{0}".utf8)
+    /// How long a write waits for another process's (a second serve, a console beside a serve).
+    static let busyTimeout: TimeInterval = 5
 
-    /// Opens (or creates) the database. An existing file that is not SQLite is refused before
-    /// SQLite touches it, so a wrong `--data` never destroys somebody's file.
-    init(path: String, projectId: String) throws {
-        try Self.checkExistingFile(at: path)
+    /// Opens (or creates) the database. An existing file is checked before anything writes to it —
+    /// SQLite's header, an intact structure, a schema this version knows, the project it belongs
+    /// to — so a wrong `--data`, a damaged file or a newer AuthDeck's database is refused untouched.
+    /// `projectId` nil: the data's own project (`defaultProjectId` for a new one).
+    init(path: String, projectId requested: String?, keysExist: Bool) throws {
         do {
+            let stored = try Self.inspectExistingFile(at: path, keysExist: keysExist)
+            if let stored, let requested, stored != requested {
+                throw EmbeddedBackendError.projectMismatch(path: path, stored: stored, requested: requested)
+            }
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
+            configuration.busyMode = .timeout(Self.busyTimeout)
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
-            scrypt = try pool.write { db in
-                if let existing = try ProjectConfigRecord.fetchOne(db) { return existing.scrypt }
+            (scrypt, projectId) = try pool.write { db in
+                if let existing = try ProjectConfigRecord.fetchOne(db) { return (existing.scrypt, existing.projectId) }
                 let parameters = ScryptParameters.generate()
+                let projectId = requested ?? EmbeddedBackendConfiguration.defaultProjectId
                 try ProjectConfigRecord(projectId: projectId, signerKey: parameters.signerKey, saltSeparator: parameters.saltSeparator,
                                         rounds: parameters.rounds, memCost: parameters.memCost).insert(db)
-                return parameters
+                return (parameters, projectId)
+            }
+            if let requested, projectId != requested {
+                // Another process created the project between the check and the write.
+                throw EmbeddedBackendError.projectMismatch(path: path, stored: projectId, requested: requested)
             }
         } catch let error as DatabaseError {
-            switch error.resultCode {
-            case .SQLITE_NOTADB, .SQLITE_CORRUPT: throw EmbeddedBackendError.corruptDatabase(path)
-            case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: throw EmbeddedBackendError.dataDirectoryNotWritable(path)
-            default: throw EmbeddedBackendError.storageFailure(error.message ?? "\(error.resultCode)")
-            }
+            throw Self.startupError(error, path: path)
         }
     }
 
-    private static func checkExistingFile(at path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
-            // SQLite gives its WAL and shared-memory files the mode of the database file.
-            try DataDirectory.createPrivateFile(at: path, contents: Data())
-            return
+    private static func startupError(_ error: DatabaseError, path: String) -> EmbeddedBackendError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: .corruptDatabase(path)
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: .databaseNotWritable(path)
+        default: .storageFailure(error.message ?? "\(error.resultCode)")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw EmbeddedBackendError.dataDirectoryNotWritable(path) }
-        defer { try? handle.close() }
+    }
+
+    /// Checks an existing database without writing to it and returns its project id; creates an
+    /// empty owner-only file when there is none (SQLite gives its WAL and shared-memory files the
+    /// mode of the database file).
+    private static func inspectExistingFile(at path: String, keysExist: Bool) throws -> String? {
+        guard FileManager.default.fileExists(atPath: path) else {
+            try DataDirectory.createPrivateFile(at: path, contents: Data())
+            return nil
+        }
+        guard access(path, R_OK | W_OK) == 0 else { throw EmbeddedBackendError.databaseNotWritable(path) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw EmbeddedBackendError.databaseNotWritable(path) }
         let header = (try? handle.read(upToCount: sqliteHeader.count)) ?? Data()
-        // An empty file is what a fresh start leaves if it was interrupted; SQLite initialises it.
-        guard header.isEmpty || header == sqliteHeader else { throw EmbeddedBackendError.corruptDatabase(path) }
+        try? handle.close()
+        if header.isEmpty {
+            // An interrupted first start leaves an empty file and no keys; an empty file beside the
+            // keys of a backend that has run is a database that lost its contents.
+            guard !keysExist else { throw EmbeddedBackendError.emptiedDatabase(path) }
+            return nil
+        }
+        guard header == sqliteHeader else { throw EmbeddedBackendError.corruptDatabase(path) }
+        // Read-only: the check never writes, not even the checkpoint SQLite makes when a connection closes.
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+            guard check == ["ok"] else { throw EmbeddedBackendError.corruptDatabase(path) }
+            guard try !migrator.hasBeenSuperseded(db) else { throw EmbeddedBackendError.newerDatabase(path) }
+            guard try db.tableExists(ProjectConfigRecord.databaseTableName) else { return nil }
+            return try String.fetchOne(db, sql: "SELECT projectId FROM \(ProjectConfigRecord.databaseTableName) WHERE id = 1")
+        }
     }
 
     private static var migrator: DatabaseMigrator {
@@ -94,7 +139,8 @@ struct AccountStore: Sendable {
                 t.column("createdAt", .integer).notNull()
                 t.column("revoked", .boolean).notNull().defaults(to: false)
             }
-            try db.create(table: FailedSignInRecord.databaseTableName) { t in
+            // Replaced by `FailedSignInRecord`'s table in v4.
+            try db.create(table: "failedSignIn") { t in
                 t.primaryKey("localId", .text).references(UserRecord.databaseTableName, onDelete: .cascade)
                 t.column("failures", .integer).notNull()
                 t.column("lockedUntil", .double)
@@ -114,6 +160,11 @@ struct AccountStore: Sendable {
         }
         migrator.registerMigration(FederatedSchema.migrationName, migrate: FederatedSchema.create)
         registerVerificationMigration(&migrator)
+        migrator.registerMigration(FederatedSchema.ownershipMigrationName, migrate: FederatedSchema.addOwnership)
+        migrator.registerMigration(FailedSignInRecord.migrationName, migrate: FailedSignInRecord.migrate)
+        migrator.registerMigration(SpentPendingCredentialRecord.migrationName, migrate: SpentPendingCredentialRecord.migrate)
+        registerPasswordlessMigration(&migrator)
+        registerAccountQueryMigration(&migrator)
         registerAnonymousCleanupMigration(&migrator)
         return migrator
     }
@@ -131,9 +182,9 @@ extension UserRecord {
         try ProviderRecord.filter(ProviderRecord.Columns.localId == localId).order(ProviderRecord.Columns.providerId).fetchAll(db)
     }
 
-    /// No email, no phone, no linked provider: what Firebase calls an anonymous account.
+    /// No email, no phone, no linked provider, never a custom token: what Firebase calls an anonymous account.
     func isAnonymous(providers: [ProviderRecord]) -> Bool {
-        email == nil && phoneNumber == nil && providers.isEmpty
+        email == nil && phoneNumber == nil && providers.isEmpty && !customAuth
     }
 }
 

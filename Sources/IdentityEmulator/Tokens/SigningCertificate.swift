@@ -7,18 +7,22 @@ import X509
 /// A self-signed X.509 certificate for the ID-token signing key. Google publishes its signer's
 /// keys as certificates (`{kid: PEM}`), and verifiers such as the Admin SDKs take them in that
 /// form. Kept beside the key so that it is the same across restarts; made anew only when it is
-/// missing, unreadable, for another key, or about to expire.
+/// missing, for another key, or about to expire. One that does not parse is damage, not something
+/// to paper over: it is refused and left as it is.
 enum SigningCertificate {
     static let commonName = "securetoken.system.gserviceaccount.com"
     static let lifetime: TimeInterval = 5 * 365 * 24 * 3600
 
     /// The PEM text of the certificate at `path` for `key`, creating or replacing it when needed.
     static func loadOrCreate(at path: String, for key: _RSA.Signing.PrivateKey, now: Date = Date()) throws -> String {
-        if let data = FileManager.default.contents(atPath: path),
-           let certificate = try? Certificate(pemEncoded: String(decoding: data, as: UTF8.self)),
-           certificate.publicKey == Certificate.PublicKey(key.publicKey),
-           certificate.notValidAfter > now.addingTimeInterval(24 * 3600) {
-            return String(decoding: data, as: UTF8.self)
+        if FileManager.default.fileExists(atPath: path) {
+            guard let data = FileManager.default.contents(atPath: path),
+                  let certificate = try? Certificate(pemEncoded: String(decoding: data, as: UTF8.self)) else {
+                throw EmbeddedBackendError.unreadableFile(path)
+            }
+            if certificate.publicKey == Certificate.PublicKey(key.publicKey), certificate.notValidAfter > now.addingTimeInterval(24 * 3600) {
+                return String(decoding: data, as: UTF8.self)
+            }
         }
         let pem = try make(for: key, now: now)
         try DataDirectory.replacePrivateFile(at: path, contents: Data(pem.utf8))

@@ -4,6 +4,11 @@ import Foundation
 // Emulator's provider widget (`/emulator/auth/handler`), as JSON endpoints under `/emulator/auth/v1/`,
 // so the consent screen works in process and against `authdeck serve` alike. The project is the
 // one the API key belongs to, as for every client endpoint. Production has no such endpoints.
+//
+// On a shared backend (`authdeck serve` with an admin token, the one `authdeck ssh` serves) the people a
+// caller adds belong to that caller: each request carries the caller's `ownerSecret` (a random value per
+// console), and the provider shows and authorizes only the people added with the same secret. Elsewhere
+// the secret is ignored.
 
 /// One person known to a simulated provider.
 public struct SimulatedIdentity: Codable, Sendable, Equatable {
@@ -39,8 +44,13 @@ public struct SimulatedIdpListRequest: IdentityRequest, Equatable {
     public typealias Response = SimulatedIdpListResponse
 
     public var providerId: String
+    /// Shared backends: only the people added with this secret are listed.
+    public var ownerSecret: String?
 
-    public init(providerId: String) { self.providerId = providerId }
+    public init(providerId: String, ownerSecret: String? = nil) {
+        self.providerId = providerId
+        self.ownerSecret = ownerSecret
+    }
 }
 
 public struct SimulatedIdpListResponse: Codable, Sendable, Equatable {
@@ -66,11 +76,14 @@ public struct SimulatedIdpAddIdentityRequest: IdentityRequest, Equatable {
     public var providerId: String
     public var displayName: String
     public var email: String
+    /// Shared backends: the person belongs to whoever holds this secret (required there).
+    public var ownerSecret: String?
 
-    public init(providerId: String, displayName: String, email: String) {
+    public init(providerId: String, displayName: String, email: String, ownerSecret: String? = nil) {
         self.providerId = providerId
         self.displayName = displayName
         self.email = email
+        self.ownerSecret = ownerSecret
     }
 }
 
@@ -87,15 +100,18 @@ public struct SimulatedIdpAuthorizeRequest: IdentityRequest, Equatable {
     public var nonce: String?
     /// Apple, first authorization only: hide the email behind a private relay address.
     public var hideEmail: Bool?
+    /// Shared backends: only a person added with this secret can be authorized.
+    public var ownerSecret: String?
 
     public init(providerId: String, subject: String, scopes: [String] = [], customParameters: [String: String] = [:],
-                nonce: String? = nil, hideEmail: Bool? = nil) {
+                nonce: String? = nil, hideEmail: Bool? = nil, ownerSecret: String? = nil) {
         self.providerId = providerId
         self.subject = subject
         self.scopes = scopes
         self.customParameters = customParameters
         self.nonce = nonce
         self.hideEmail = hideEmail
+        self.ownerSecret = ownerSecret
     }
 }
 

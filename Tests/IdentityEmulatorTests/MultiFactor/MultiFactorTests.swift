@@ -128,8 +128,10 @@ import Testing
         #expect(firebase["sign_in_provider"] as? String == "password")
         #expect(int(claims(of: done.idToken)["auth_time"]) == harness.clock.seconds)
         #expect(try await harness.lookup(done.idToken)?.lastLoginAt == String(Int64(harness.clock.seconds) * 1000))
+        // A used code does not finish a new sign-in.
+        let again = try #require(try await harness.signIn("ada@example.com").mfaPendingCredential)
         await #expect(throws: server("INVALID_SESSION_INFO")) {
-            try await harness.api.call(FinalizeMfaSignInRequest(mfaPendingCredential: pending,
+            try await harness.api.call(FinalizeMfaSignInRequest(mfaPendingCredential: again,
                                                                 phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: sessionInfo, code: code)))
         }
     }
@@ -173,8 +175,14 @@ import Testing
                                                                       totpVerificationInfo: TotpVerificationInfo(verificationCode: code)))
         #expect(firebaseClaims(of: done.idToken)["sign_in_second_factor"] as? String == "totp")
         #expect(firebaseClaims(of: done.idToken)["second_factor_identifier"] as? String == factor.mfaEnrollmentId)
-        await #expect(throws: server("INVALID_CODE")) {
+        // The spent pending credential is refused; a new sign-in cannot replay the code either.
+        await #expect(throws: server("INVALID_MFA_PENDING_CREDENTIAL")) {
             try await harness.api.call(FinalizeMfaSignInRequest(mfaPendingCredential: pending, mfaEnrollmentId: factor.mfaEnrollmentId,
+                                                                totpVerificationInfo: TotpVerificationInfo(verificationCode: code)))
+        }
+        let again = try #require(try await harness.signIn("ada@example.com").mfaPendingCredential)
+        await #expect(throws: server("INVALID_CODE")) {
+            try await harness.api.call(FinalizeMfaSignInRequest(mfaPendingCredential: again, mfaEnrollmentId: factor.mfaEnrollmentId,
                                                                 totpVerificationInfo: TotpVerificationInfo(verificationCode: code)))
         }
     }

@@ -1,0 +1,59 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// Changing the password: the new one twice. A sensitive operation: a stale sign-in is confirmed first.
+public struct PasswordForm: ConsoleFeature {
+    public var newPassword = TextField(maxLength: 128, isSecure: true)
+    public var confirmation = TextField(maxLength: 128, isSecure: true)
+    public var focusOnConfirmation = false
+
+    public init() {}
+
+    var title: String { "Change password" }
+    var needsUser: Bool { true }
+    var editsText: Bool { true }
+    var screen: Screen { .changePassword(self) }
+
+    func bindings(in context: ConsoleContext) -> [KeyBinding] { KeyBinding.formKeys }
+
+    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+        switch intent {
+        case .nextField, .previousField:
+            focusOnConfirmation.toggle()
+        case .back:
+            return [.show(.account(AccountFocus()))]
+        case .submit:
+            guard focusOnConfirmation else {
+                focusOnConfirmation = true
+                return []
+            }
+            guard newPassword.text == confirmation.text else {
+                confirmation.text = ""
+                return [.banner(Banner(.error, "The two passwords do not match."))]
+            }
+            return [.banner(nil), .run(.perform(.updatePassword(newPassword.text)), busy: "Changing the password…")]
+        default: break
+        }
+        return []
+    }
+
+    mutating func edit(_ key: Key) {
+        if focusOnConfirmation { _ = confirmation.handle(key) } else { _ = newPassword.handle(key) }
+    }
+
+    func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
+        let labelWidth = CredentialForm.labelWidth
+        canvas.put("Change the password", row: frame.row, column: frame.column + 1, style: .title)
+        let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 70), height: 6))
+        newPassword.drawRow(on: canvas, row: inside.row + 1, column: inside.column, width: inside.width - 1,
+                            label: "New password", labelWidth: labelWidth, focused: !focusOnConfirmation)
+        confirmation.drawRow(on: canvas, row: inside.row + 2, column: inside.column, width: inside.width - 1,
+                             label: "Repeat it", labelWidth: labelWidth, focused: focusOnConfirmation)
+        canvas.put("A sensitive change: if you signed in more than 5 minutes ago, you will be asked to confirm it's you.",
+                   row: frame.row + 9, column: frame.column + 1, style: .dim)
+        FormFields.placeCursorLast(focusOnConfirmation ? confirmation : newPassword, on: canvas,
+                                   row: inside.row + (focusOnConfirmation ? 2 : 1), column: inside.column, width: inside.width - 1,
+                                   labelWidth: labelWidth)
+    }
+}

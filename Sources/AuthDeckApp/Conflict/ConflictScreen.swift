@@ -1,0 +1,94 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// The link conflict: both accounts side by side, and the choice.
+enum ConflictScreen {
+    static func draw(_ conflict: ConflictState, on canvas: any Canvas, in frame: Rect) {
+        let column = frame.column + 1
+        let name = FederatedProvider.displayName(conflict.providerID)
+        canvas.put(TextWidth.truncate("This \(name) identity already belongs to another account", toCells: frame.width - 2),
+                   row: frame.row, column: column, style: .title)
+        canvas.put(TextWidth.truncate("credentialAlreadyInUse (17025): the backend sent an updated credential; no second trip to \(name).", toCells: frame.width - 2),
+                   row: frame.row + 1, column: column, style: .dim)
+        let half = (frame.width - 1) / 2
+        let height = max(6, frame.height - 7)
+        let left = Box.draw(on: canvas, frame: Rect(row: frame.row + 3, column: frame.column, width: half, height: height),
+                            title: "This account", style: .dim)
+        drawAccount(conflict.previous, on: canvas, in: left)
+        let right = Box.draw(on: canvas, frame: Rect(row: frame.row + 3, column: frame.column + half + 1, width: frame.width - half - 1, height: height),
+                             title: "The account that has \(name)", style: .accent)
+        switch conflict.other {
+        case .loading:
+            canvas.put("Looking it up…", row: right.row, column: right.column + 1, style: .dim)
+        case let .loaded(snapshot):
+            drawAccount(snapshot, on: canvas, in: right)
+        case let .needsSecondFactor(hints):
+            var lines: [(String, Style)] = [("It has 2-step verification:", .normal)]
+            lines += hints.map { hint in
+                switch hint {
+                case let .phone(info): ("  SMS  \(info.phoneNumber) \(info.displayName ?? "")", .normal)
+                case let .totp(info): ("  TOTP \(info.displayName ?? "authenticator app")", .normal)
+                }
+            }
+            lines += TextWidth.wrap("Its uid, email and cart show once its second factor passes; switching asks for it.",
+                                    width: right.width - 2).map { ($0, .dim) }
+            for (index, line) in lines.prefix(right.height).enumerated() {
+                canvas.put(TextWidth.truncate(line.0, toCells: right.width - 2), row: right.row + index, column: right.column + 1, style: line.1)
+            }
+        case let .failed(error):
+            for (index, line) in TextWidth.wrap("Could not sign in to it: \(error.description)", width: right.width - 2).prefix(right.height).enumerated() {
+                canvas.put(line, row: right.row + index, column: right.column + 1, style: .error)
+            }
+        }
+        let options = conflict.options
+        var buttonColumn = column
+        let buttonRow = frame.row + 3 + height + 1
+        for (index, option) in options.enumerated() {
+            let text = label(option, previousIsAnonymous: conflict.previous.isAnonymous)
+            let button = index == conflict.choice ? "[>\(text)<]" : "[ \(text) ]"
+            canvas.put(button, row: buttonRow, column: buttonColumn, style: index == conflict.choice ? Style(.selected, bold: true, reverse: true) : .normal)
+            if index == conflict.choice { canvas.placeCursor(row: buttonRow, column: buttonColumn + 2) }
+            buttonColumn += TextWidth.cells(button) + 1
+        }
+        canvas.put(TextWidth.truncate(explanation(conflict.choiceOption, conflict: conflict), toCells: frame.width - 2),
+                   row: buttonRow + 1, column: column, style: .dim)
+    }
+
+    static func label(_ option: ConflictState.Option, previousIsAnonymous: Bool) -> String {
+        switch option {
+        case .cancel: "Cancel"
+        case .mergeAndKeep: "Switch + merge cart"
+        case .mergeAndDelete: previousIsAnonymous ? "Switch + merge cart" : "Switch + merge + delete this"
+        }
+    }
+
+    static func explanation(_ option: ConflictState.Option, conflict: ConflictState) -> String {
+        let needsSecondFactor = if case .needsSecondFactor = conflict.other { true } else { false }
+        return switch option {
+        case .cancel: "Stay on this account; it keeps its cart, the other keeps the provider."
+        case .mergeAndKeep where needsSecondFactor: "Its second factor first, then this cart moves there; this one stays."
+        case .mergeAndKeep: "Sign in to the other account, add this cart to it; this account stays as it is."
+        case .mergeAndDelete where needsSecondFactor: "Its second factor first, then this cart moves there; this one is deleted."
+        case .mergeAndDelete where conflict.previous.isAnonymous:
+            "Sign in to the other account, add this cart to it, then delete this anonymous account."
+        case .mergeAndDelete: "Sign in to the other account, add this cart to it, then delete this account."
+        }
+    }
+
+    static func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+
+    static func drawAccount(_ account: AccountSnapshot, on canvas: any Canvas, in box: Rect) {
+        let width = box.width - 2
+        var lines: [(String, Style)] = [
+            ("uid \(account.uid)", .normal),
+            (account.isAnonymous ? "ANONYMOUS" : (account.email ?? "no email"), account.isAnonymous ? .badge : .normal),
+            ("providers: \(account.providerIDs.isEmpty ? "none" : account.providerIDs.joined(separator: ", "))", .normal),
+            ("cart: \(Self.items(account.cart.reduce(0) { $0 + $1.quantity }))", .dim),
+        ]
+        lines += account.cart.map { ("  \($0.quantity) × \($0.name)", .normal) }
+        for (index, line) in lines.prefix(box.height).enumerated() {
+            canvas.put(TextWidth.truncate(line.0, toCells: width), row: box.row + index, column: box.column + 1, style: line.1)
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import AppData
+import AuthClient
+import Foundation
+import Logging
+import Synchronization
+
+/// Performs the model's effects on the `Auth` actor and the app-data store, and turns each
+/// outcome into an event. It never touches the terminal: `send` queues the event and wakes
+/// the run loop, which owns curses.
+public final class EffectRunner: Sendable {
+    let auth: Auth
+    private let cart: CartStore
+    /// The emulator's outboxes; nil where the backend has none (a real Firebase project).
+    let outbox: AuthEmulatorOutbox?
+    /// This console's owner secret for the simulated providers: on a shared backend, the people it adds are its own.
+    private let simulatedIdentityOwner: String?
+    /// What of the outbox this session may read.
+    let control: SessionControl
+    private let send: @Sendable (ConsoleEvent) -> Void
+    private let logger: Logger
+    /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
+    private let conflictProbe = Mutex<ConflictProbe?>(nil)
+    /// Effects wait here and run one at a time, in the order the model asked for them: a cart's
+    /// add then remove, a link after the cart move it follows, arrive in that order.
+    private let queue: AsyncStream<ConsoleEffect>.Continuation
+
+    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil,
+                audience: ConsoleAudience = .everyone, logger: Logger,
+                send: @escaping @Sendable (ConsoleEvent) -> Void) {
+        self.auth = auth
+        self.cart = cart
+        self.outbox = outbox
+        self.simulatedIdentityOwner = simulatedIdentityOwner
+        self.control = SessionControl(audience: audience)
+        self.logger = logger
+        self.send = send
+        let (effects, queue) = AsyncStream<ConsoleEffect>.makeStream()
+        self.queue = queue
+        // Ends with the runner: its continuation goes, the stream finishes.
+        Task { [weak self] in
+            for await effect in effects {
+                guard let self else { return }
+                if let event = await perform(effect) { send(event) }
+            }
+        }
+    }
+
+    deinit { queue.finish() }
+
+    /// Forwards auth-state changes and new backend exchanges as events for as long as the app runs.
+    public func observe() {
+        let auth = auth
+        let send = send
+        let control = control
+        Task {
+            for await user in await auth.authStateChanges() {
+                control.adopt(user)
+                var summary: TokenSummary?
+                if user != nil, let result = try? await auth.idTokenResult() { summary = TokenSummary(result) }
+                send(.authStateChanged(user, summary))
+            }
+        }
+        Task {
+            await auth.observeExchanges { entries in send(.exchangesChanged(entries)) }
+        }
+    }
+
+    /// Queues `effect` behind those not yet done; its outcome comes back through `send`.
+    public func run(_ effect: ConsoleEffect) {
+        logger.info("effect", metadata: ["effect": "\(Self.name(of: effect))"])
+        queue.yield(effect)
+    }
+
+    func perform(_ effect: ConsoleEffect) async -> ConsoleEvent? {
+        switch effect {
+        case .restoreSession:
+            do {
+                let user = try await auth.restoreSession()
+                // Check the saved account against the backend (deleted, disabled or revoked
+                // since the last run); the auth-state stream reports whatever changed.
+                if user != nil {
+                    Task { _ = try? await self.auth.reload() }
+                }
+                return .sessionRestored(.success(user))
+            } catch {
+                logger.error("saved session unreadable", metadata: ["error": "\(error)"])
+                return .sessionRestored(.failure(SessionRestoreError(reason: String(describing: error))))
+            }
+        case .signInAnonymously:
+            return .signInFinished(await result { try await self.auth.signInAnonymously() })
+        case let .createUser(email, password):
+            return .signInFinished(await result { try await self.auth.createUser(email: email, password: password) })
+        case let .signIn(credential):
+            return .signInFinished(await result { try await self.auth.signIn(with: credential) })
+        case let .link(credential):
+            return .linkFinished(await result { try await self.auth.link(with: credential) })
+        case let .unlink(providerID):
+            return .unlinkFinished(providerID: providerID, await result { try await self.auth.unlink(fromProvider: providerID) })
+        case let .reauthenticate(credential, operation):
+            return .reauthenticationFinished(operation, await result { try await self.auth.reauthenticate(with: credential) })
+        case let .perform(operation):
+            return .sensitiveOperationFinished(operation, await result {
+                switch operation {
+                case let .updatePassword(password):
+                    try await self.auth.updatePassword(to: password)
+                    return await self.auth.currentUser
+                case .deleteAccount:
+                    try await self.auth.delete()
+                    return nil
+                case let .unenroll(factor):
+                    return try await self.auth.multiFactor.unenroll(with: factor)
+                }
+            })
+        case .signOut:
+            await auth.signOut()
+            return nil
+        case let .loadCart(uid):
+            return cartEvent(uid) {}
+        case let .addToCart(uid, name):
+            return cartEvent(uid) { try self.cart.add(name, to: uid) }
+        case let .removeFromCart(uid, name):
+            return cartEvent(uid) { try self.cart.removeOne(name, from: uid) }
+        case let .deleteAppData(uid):
+            return cartEvent(uid) { try self.cart.removeAll(of: uid) }
+        case let .verification(effect):
+            return .verification(await perform(effect))
+        case let .mergeCart(source, target):
+            return cartEvent(target) { try self.cart.merge(from: source, into: target) }
+        case let .federated(effect):
+            return .federated(await perform(effect))
+        case .quit:
+            return nil
+        }
+    }
+
+    func perform(_ effect: FederatedEffect) async -> FederatedEvent {
+        let providers = auth.simulatedIdentityProviders(ownerSecret: simulatedIdentityOwner)
+        switch effect {
+        case let .loadProviderDirectory(providerID):
+            return .providerDirectoryLoaded(providerID: providerID, await result { try await providers.directory(for: providerID) })
+        case let .addSimulatedIdentity(providerID, name, email):
+            return .simulatedIdentityAdded(providerID: providerID, await result {
+                try await providers.addIdentity(providerID: providerID, displayName: name, email: email)
+            })
+        case let .authorize(provider, subject, hideEmail):
+            let nonce = FederatedProvider.named(provider.providerID)?.usesNonce == false ? nil : OAuthProvider.randomNonce()
+            return .providerAuthorized(await result {
+                try await providers.authorize(provider, subject: subject, rawNonce: nonce, hideEmail: hideEmail)
+            })
+        case let .inspectConflictAccount(credential):
+            // A second Auth on the same backend, with nothing persisted: the operator's session stays as it is.
+            let probe = auth.sessionless()
+            let outcome = await result { try await probe.signIn(with: credential) }
+            conflictProbe.withLock { $0 = ConflictProbe(auth: probe, outcome: outcome) }
+            return .conflictAccountLoaded(await result {
+                let user = try outcome.get().user
+                return AccountSnapshot(user: user, cart: try self.cart.items(of: user.uid))
+            })
+        case let .mergeAccounts(plan):
+            return .mergeFinished(await merge(plan) { try await self.signInToConflictAccount(plan) })
+        }
+    }
+
+    /// The merge's sign-in is the preview's: its credential (a `pendingToken`) signs in only once.
+    /// The console takes over the preview's session, or gets its second-factor challenge, which the
+    /// console's own resolver finishes.
+    private func signInToConflictAccount(_ plan: MergePlan) async throws -> AuthDataResult {
+        guard let probe = conflictProbe.withLock({ probe in defer { probe = nil }; return probe }) else {
+            return try await auth.signIn(with: plan.credential)
+        }
+        let signedIn = try probe.outcome.get()
+        try await auth.updateCurrentUser(from: probe.auth)
+        return signedIn
+    }
+
+    /// Signs in first (if that fails, or stops at a second factor, nothing has changed), then moves
+    /// the cart, then deletes the previous account through its own session: the console's session
+    /// goes straight from one account to the other.
+    func merge(_ plan: MergePlan, signIn: @escaping @Sendable () async throws -> AuthDataResult) async -> Result<MergeOutcome, AuthError> {
+        await result {
+            let previous = await self.auth.detachedCurrentUser()
+            let signedIn = try await signIn()
+            try self.cart.merge(from: plan.previousUid, into: signedIn.user.uid)
+            var deletionFailure: AuthError?
+            if plan.deletePrevious, let previous {
+                do {
+                    try await previous.delete()
+                } catch let error as AuthError {
+                    deletionFailure = error
+                }
+            }
+            return MergeOutcome(result: signedIn, deletionFailure: deletionFailure)
+        }
+    }
+
+    func result<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, AuthError> {
+        do {
+            return .success(try await body())
+        } catch let error as AuthError {
+            logger.notice("auth error", metadata: ["code": "\(error.code)", "server": "\(error.serverMessage ?? "-")"])
+            return .failure(error)
+        } catch {
+            return .failure(AuthError(.internalError, serverMessage: String(describing: error)))
+        }
+    }
+
+    private func cartEvent(_ uid: String, _ change: () throws -> Void) -> ConsoleEvent {
+        do {
+            try change()
+            return .cartChanged(uid: uid, .success(try cart.items(of: uid)))
+        } catch {
+            logger.error("app data", metadata: ["error": "\(error)"])
+            return .cartChanged(uid: uid, .failure(AppDataError(reason: String(describing: error))))
+        }
+    }
+
+    /// The effect's name without its payload: payloads may hold passwords.
+    static func name(of effect: ConsoleEffect) -> String {
+        String(String(describing: effect).prefix { $0 != "(" })
+    }
+}
+
+/// The preview's sign-in to a link conflict's other account, kept until the merge or the next conflict.
+struct ConflictProbe: Sendable {
+    let auth: Auth
+    let outcome: Result<AuthDataResult, AuthError>
+}

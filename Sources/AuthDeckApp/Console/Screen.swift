@@ -1,0 +1,63 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// Which screen the console is on, and that screen's state. Each case carries exactly what its
+/// feature needs, so impossible combinations (a reauth prompt with nothing to retry) cannot be built.
+public indirect enum Screen: Equatable, Sendable {
+    case launching
+    case signInMethods(SignInMethods)
+    case credentialForm(CredentialForm)
+    case account(AccountFocus)
+    case addCartItem(AddCartItem)
+    case changePassword(PasswordForm)
+    /// A dialog, drawn over the screen it was opened from.
+    case confirm(Confirmation)
+    /// The account's second factors: list, add, remove.
+    case secondFactors(SecondFactors)
+    case enrollment(SecondFactorEnrollmentFlow)
+    /// Factor selection and code entry after a first factor (sign-in or reauthentication).
+    case secondFactorChallenge(SecondFactorSignInFlow)
+    case phone(PhoneFlow)
+    case passwordReset(PasswordResetFlow)
+    case linking(LinkingState)
+    case providerForm(ProviderForm)
+    case consent(ConsentState)
+    case conflict(ConflictState)
+    case pendingLink(PendingLinkState)
+    case reauthMethods(ReauthMethods)
+
+    /// The feature that runs this screen.
+    var feature: any ConsoleFeature {
+        switch self {
+        case .launching: Launching()
+        case let .signInMethods(state): state
+        case let .credentialForm(state): state
+        case let .account(state): state
+        case let .addCartItem(state): state
+        case let .changePassword(state): state
+        case let .confirm(state): state
+        case let .secondFactors(state): state
+        case let .enrollment(state): state
+        case let .secondFactorChallenge(state): state
+        case let .phone(state): state
+        case let .passwordReset(state): state
+        case let .linking(state): state
+        case let .providerForm(state): state
+        case let .consent(state): state
+        case let .conflict(state): state
+        case let .pendingLink(state): state
+        case let .reauthMethods(state): state
+        }
+    }
+
+    var title: String { feature.title }
+    var needsUser: Bool { feature.needsUser }
+    var editsText: Bool { feature.editsText }
+
+    /// The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
+    var showsQRCode: Bool {
+        if case let .enrollment(flow) = self, case .scanning = flow.step { return true }
+        return false
+    }
+}

@@ -1,0 +1,52 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// The sign-in methods of the account: linked, and not linked yet.
+enum LinkingScreen {
+    static func draw(_ context: ConsoleContext, state: LinkingState, on canvas: any Canvas, in frame: Rect) {
+        guard let user = context.user else { return }
+        let column = frame.column + 1
+        canvas.put("Sign-in methods of this account", row: frame.row, column: column, style: .title)
+        canvas.put(TextWidth.truncate("uid \(user.uid): link more ways to sign in to it; unlink any but the last.", toCells: frame.width - 2),
+                   row: frame.row + 1, column: column, style: .dim)
+        let linked = LinkingState.linked(user)
+        let notLinked = LinkingState.notLinked(user)
+        let width = min(frame.width, 70)
+        let linkedBox = Box.draw(on: canvas, frame: Rect(row: frame.row + 3, column: frame.column, width: width, height: max(linked.count, 1) + 2),
+                                 title: "Linked (\(linked.count))", style: state.selection < linked.count ? .accent : .dim)
+        if linked.isEmpty {
+            canvas.put("none: this account is anonymous", row: linkedBox.row, column: linkedBox.column + 1, style: .dim)
+        } else {
+            let items = user.providerData.map { ListView.Item(AccountScreen.providerLine($0, width: linkedBox.width - 2)) }
+            ListView(items: items, selection: state.selection < linked.count ? state.selection : -1)
+                .draw(on: canvas, in: linkedBox, focused: state.selection < linked.count)
+        }
+        let top = linkedBox.row + linkedBox.height + 1
+        let notLinkedBox = Box.draw(on: canvas, frame: Rect(row: top, column: frame.column, width: width, height: max(notLinked.count, 1) + 2),
+                                    title: "Not linked yet (\(notLinked.count))", style: state.selection >= linked.count ? .accent : .dim)
+        if notLinked.isEmpty {
+            canvas.put("every method is linked", row: notLinkedBox.row, column: notLinkedBox.column + 1, style: .dim)
+        } else {
+            let items = notLinked.map { ListView.Item(TextWidth.pad(FederatedProvider.displayName($0), toCells: 20) + " " + Self.hint($0)) }
+            ListView(items: items, selection: state.selection - linked.count).draw(on: canvas, in: notLinkedBox, focused: state.selection >= linked.count)
+        }
+        let hint = user.isAnonymous
+            ? "Linking any of them upgrades this anonymous account: the uid and the cart stay."
+            : "A method that belongs to another account opens the link-conflict screen."
+        canvas.put(TextWidth.truncate(hint, toCells: frame.width - 2), row: notLinkedBox.row + notLinkedBox.height + 1, column: column, style: .dim)
+        let selectedRow = state.selection < linked.count ? linkedBox.row + state.selection : notLinkedBox.row + state.selection - linked.count
+        canvas.placeCursor(row: selectedRow, column: state.selection < linked.count ? linkedBox.column : notLinkedBox.column)
+    }
+
+    static func hint(_ method: String) -> String {
+        switch method {
+        case EmailAuthProvider.id: "an email and a password"
+        case FederatedProvider.apple.id: "simulated, nonce"
+        case FederatedProvider.microsoft.id: "simulated, tenant"
+        case FederatedProvider.google.id: "simulated"
+        case FederatedProvider.facebook.id: "simulated, access token"
+        default: ""
+        }
+    }
+}

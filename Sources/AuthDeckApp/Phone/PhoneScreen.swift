@@ -1,0 +1,28 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// Phone sign-in and phone linking: number, texted code, and the conflict when the number is
+/// another account's.
+enum PhoneScreen {
+    static func draw(_ flow: PhoneFlow, outbox: Outbox, on canvas: any Canvas, in frame: Rect) {
+        let column = frame.column + 1
+        canvas.put(flow.title, row: frame.row, column: column, style: .title)
+        switch flow.step {
+        case let .enteringNumber(field):
+            FieldRow.draw(field, label: "Phone number", on: canvas, frame: frame)
+            EnrollmentScreen.hint("International (E.164) format: +, country code, number, e.g. +1 555 555 0100. A code is texted to it.",
+                                  on: canvas, frame: frame)
+        case let .enteringCode(phone, verificationID, code):
+            let left = Rect(row: frame.row, column: frame.column, width: min(frame.width, 46), height: frame.height)
+            FieldRow.draw(code, label: "Code", on: canvas, frame: left, labelWidth: 6)
+            EnrollmentScreen.hint("The 6-digit code texted to \(phone). r texts a new one.", on: canvas, frame: left)
+            PhonePane.draw(outbox.text(for: verificationID), to: phone, on: canvas, frame: frame)
+        case let .conflict(phone, _, signInSelected):
+            Dialog(title: "\(phone) belongs to another account",
+                   message: "The code was right, but \(phone) is already the sign-in of another account, so it was not linked. "
+                       + "You can sign in to that account instead (no second code needed).",
+                   buttons: ["Cancel", "Sign in to that account"], selection: signInSelected ? 1 : 0).draw(on: canvas)
+        }
+    }
+}

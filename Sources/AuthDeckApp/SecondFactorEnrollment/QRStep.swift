@@ -1,0 +1,44 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// The QR code step: the code on the left at full height (it needs 23 rows for a typical
+/// account), the key and what to do on the right.
+enum QRStep {
+    static func draw(_ flow: SecondFactorEnrollmentFlow, secret: TotpSecret, on canvas: any Canvas) {
+        let uri = flow.qrURI(for: secret)
+        let available = Size(width: canvas.size.width - 34, height: canvas.size.height - 1)
+        var textColumn = 1
+        if canvas.symbols == .ascii {
+            canvas.put("The QR code needs a UTF-8 terminal: type the key instead.", row: 2, column: 1, style: .warning)
+            textColumn = 1
+        } else if let code = QRCode.fitting(uri, in: available) {
+            code.draw(on: canvas, row: 0, column: 0)
+            textColumn = code.cells.width + 2
+        } else {
+            let needed = QRCode(encoding: uri, errorCorrection: .low)?.cells
+            let size = needed.map { "\($0.width + 34)×\($0.height + 1)" } ?? "a larger terminal"
+            canvas.put(TextWidth.truncate("The QR code needs \(size): enlarge the terminal, or type the key.", toCells: canvas.size.width - 2),
+                       row: 2, column: 1, style: .warning)
+        }
+        let width = canvas.size.width - textColumn - 1
+        var row = 1
+        func put(_ text: String, _ style: Style = .normal) {
+            for line in TextWidth.wrap(text, width: width) {
+                canvas.put(line, row: row, column: textColumn, style: style)
+                row += 1
+            }
+        }
+        put("Add an authenticator app", .title)
+        row += 1
+        put("Scan the QR code with Google Authenticator, 1Password, Authy or any TOTP app, or type this key:")
+        row += 1
+        for line in KeyText.groups(secret.sharedSecretKey) { put(" " + line, Style(.normal, bold: true)) }
+        row += 1
+        put("Account  \(flow.accountName)", .dim)
+        put("Issuer   \(SecondFactorEnrollmentFlow.issuer)", .dim)
+        put("Type     time-based, \(secret.hashingAlgorithm), \(secret.codeLength) digits, \(secret.codeIntervalSeconds) s", .dim)
+        row += 1
+        put("Then press enter and type the code the app shows.")
+    }
+}

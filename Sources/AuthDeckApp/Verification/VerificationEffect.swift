@@ -1,0 +1,43 @@
+import AuthClient
+import Foundation
+import TerminalUI
+
+/// Work the verification, phone and second-factor flows ask for; `EffectRunner` performs it on
+/// the `Auth` actor and answers with a `VerificationEvent`.
+public enum VerificationEffect: Equatable, Sendable {
+    case refreshOutbox
+    case sendEmailVerification
+    case applyActionCode(String)
+    case sendPasswordReset(email: String)
+    case confirmPasswordReset(code: String, newPassword: String)
+    /// Texts a code for phone sign-in or linking.
+    case verifyPhoneNumber(String)
+    case signInWithPhone(PhoneAuthCredential)
+    case linkPhone(PhoneAuthCredential)
+    /// Texts a code to a number that is to become a second factor.
+    case startPhoneEnrollment(String)
+    case generateTotpSecret
+    case enroll(MultiFactorAssertion, displayName: String)
+    /// Texts a code to an enrolled phone factor during a second-factor sign-in.
+    case startSecondFactorSignIn(PhoneMultiFactorInfo, MultiFactorChallenge)
+    case resolveSignIn(MultiFactorChallenge, MultiFactorAssertion)
+    /// Finishes the sign-in to the other account of a link conflict, then merges as `plan` says.
+    case resolveMerge(MultiFactorChallenge, MultiFactorAssertion, MergePlan)
+}
+
+/// The outcome of a `VerificationEffect`.
+public enum VerificationEvent: Equatable, Sendable {
+    case outboxChanged(Result<Outbox, AuthError>)
+    case emailVerificationSent(Result<String, AuthError>)
+    case actionCodeApplied(Result<User?, AuthError>)
+    case passwordResetSent(Result<String, AuthError>)
+    case passwordResetConfirmed(Result<String, AuthError>)
+    /// A code was texted; the success value is its verification ID.
+    case codeSent(Result<String, AuthError>)
+    case phoneSignInFinished(Result<AuthDataResult, AuthError>)
+    case phoneLinkFinished(Result<AuthDataResult, AuthError>)
+    case totpSecretGenerated(Result<TotpSecret, AuthError>)
+    case enrolled(Result<User, AuthError>)
+    case secondFactorSignInFinished(Result<AuthDataResult, AuthError>)
+    case secondFactorMergeFinished(Result<MergeOutcome, AuthError>)
+}

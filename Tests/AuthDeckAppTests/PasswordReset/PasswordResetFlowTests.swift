@@ -1,0 +1,56 @@
+@testable import AuthClient
+@testable import AuthDeckApp
+import Foundation
+import Testing
+import TerminalUI
+
+@Suite("Password-reset flow")
+struct PasswordResetFlowTests {
+    @Test func forgotPasswordThroughTheOutbox() {
+        var tester = FlowTester(PasswordResetFlow())
+        #expect(tester.flow.editsText)
+        tester.perform(.submit, steps: [.banner(Banner(.error, "Enter the account's email address."))])
+        tester.type("ada@example.com")
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.sendPasswordReset(email: "ada@example.com")), busy: "Sending the reset email…")])
+        let invalid = AuthError.server("INVALID_EMAIL")
+        tester.handle(.passwordResetSent(.failure(invalid)), steps: [.banner(.error(invalid))])
+        tester.handle(.passwordResetSent(.success("ada@example.com")), steps: [
+            .banner(Banner(.info, "If an account uses ada@example.com, a reset email is now in the outbox: press m and open it.")),
+            .run(.verification(.refreshOutbox), busy: nil),
+        ]) { $0.step = .sent(email: "ada@example.com") }
+        #expect(!tester.flow.editsText)
+        tester.perform(.back, steps: [.banner(nil), .exit(.cancelled)])
+
+        tester = FlowTester(.choosingPassword(code: "oob", email: "ada@example.com"))
+        tester.type("newpass1")
+        tester.perform(.submit) {
+            var form = PasswordForm()
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            form.focusOnConfirmation = true
+            $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
+        }
+        tester.type("newpass2")
+        tester.perform(.submit, steps: [.banner(Banner(.error, "The two passwords do not match."))]) {
+            var form = PasswordForm()
+            form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
+            form.focusOnConfirmation = true
+            $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
+        }
+        tester.type("newpass1")
+        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.confirmPasswordReset(code: "oob", newPassword: "newpass1")), busy: "Setting the new password…")])
+        let weak = AuthError.server("WEAK_PASSWORD : Password should be at least 6 characters")
+        tester.handle(.passwordResetConfirmed(.failure(weak)), steps: [.banner(.error(weak))]) {
+            $0.step = .choosingPassword(code: "oob", email: "ada@example.com", PasswordForm())
+        }
+        let used = AuthError.server("INVALID_OOB_CODE")
+        tester.handle(.passwordResetConfirmed(.failure(used)), steps: [
+            .banner(.error(used, advice: "Request a new reset email (esc, then \"Reset a forgotten password\").")),
+        ])
+        tester.perform(.nextField) {
+            var form = PasswordForm()
+            form.focusOnConfirmation = true
+            $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
+        }
+        tester.handle(.passwordResetConfirmed(.success("ada@example.com")), steps: [.exit(.passwordReset(email: "ada@example.com"))])
+    }
+}
