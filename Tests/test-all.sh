@@ -12,6 +12,10 @@ command -v tmux >/dev/null || need_apt+=(tmux)
 # Decodes the QR code the TOTP enrollment screen draws, as a phone camera would.
 command -v zbarimg >/dev/null || need_apt+=(zbar-tools)
 command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
+# The benchmark suite's references and load generator (Benchmarks/run.sh --quick runs below).
+command -v dialog >/dev/null || need_apt+=(dialog)
+command -v wrk >/dev/null || need_apt+=(wrk)
+command -v openssl >/dev/null || need_apt+=(openssl)
 # `authdeck ssh` is tested with Debian's OpenSSH client (ssh, sftp, ssh-keygen, ssh-keyscan), and the
 # OpenSSH recipe in assets/openssh with Debian's sshd.
 command -v ssh >/dev/null && command -v sftp >/dev/null || need_apt+=(openssh-client)
@@ -43,3 +47,6 @@ swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/EndToEnd
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/Interop
+# The benchmarks once, briefly, on the debug build above (a release build of everything would
+# double CI's time): the suite must keep working; its numbers come from `bash Benchmarks/run.sh`.
+AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" bash Benchmarks/run.sh --quick

@@ -32,19 +32,6 @@ static inline int authdeck_locale_is_utf8(void) {
     return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
 }
 
-/// One wget_wch result: `status` is OK (a character), KEY_CODE_YES (a key code) or ERR (nothing).
-typedef struct {
-    int status;
-    unsigned int code;
-} authdeck_input;
-
-static inline authdeck_input authdeck_get_wch(WINDOW *window) {
-    wint_t code = 0;
-    int status = wget_wch(window, &code);
-    authdeck_input input = { status, (unsigned int)code };
-    return input;
-}
-
 /// wattr_set is a macro in this configuration.
 static inline void authdeck_put(WINDOW *window, int row, int column, const char *utf8, attr_t attributes, int pair) {
     wattr_set(window, attributes, (short)pair, NULL);

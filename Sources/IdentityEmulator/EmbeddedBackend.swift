@@ -44,6 +44,10 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     public func publicKeysJWKS() -> Data { signer.jwks() }
 
     public func handle(_ request: WireRequest) async -> WireResponse {
+        await RequestThreads.shared.run { self.answer(request) }
+    }
+
+    private func answer(_ request: WireRequest) -> WireResponse {
         do {
             return WireResponse(status: 200, body: try route(request))
         } catch let failure as BackendFailure {

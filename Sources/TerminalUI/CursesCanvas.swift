@@ -18,6 +18,15 @@ final class CursesCanvas: Canvas {
 
     func put(_ text: String, row: Int, column: Int, style: Style) {
         guard row >= 0, row < size.height else { return }
+        let (attributes, pair) = Self.attributes(for: style, colorEnabled: colorEnabled)
+        if TextWidth.isPrintableASCII(text) {
+            // One cell per byte: clip by offsets.
+            let start = max(column, 0), end = min(column + text.utf8.count, size.width)
+            guard start < end else { return }
+            let visible = text.utf8.dropFirst(start - column).prefix(end - start)
+            authdeck_put(window, Int32(row), Int32(start), String(Substring(visible)), attributes, pair)
+            return
+        }
         // Clip here, by cells, so curses never wraps a line or splits a wide character.
         var visible = ""
         var start: Int?
@@ -33,7 +42,6 @@ final class CursesCanvas: Canvas {
             visible += glyph.text
         }
         guard let start, !visible.isEmpty else { return }
-        let (attributes, pair) = Self.attributes(for: style, colorEnabled: colorEnabled)
         authdeck_put(window, Int32(row), Int32(start), visible, attributes, pair)
     }
 

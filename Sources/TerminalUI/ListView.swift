@@ -61,7 +61,10 @@ public struct ListView: Sendable, Hashable {
             let row = frame.row + line
             let isSelected = index == selection
             let marker = isSelected ? symbols.selection : " "
-            let text = TextWidth.pad("\(marker) \(item.text)", toCells: textWidth)
+            // Only as wide as the text (and a space): a highlight padded to the frame's width
+            // costs its spaces on the wire at every move of the selection.
+            let label = TextWidth.truncate("\(marker) \(item.text)", toCells: textWidth)
+            let text = isSelected && TextWidth.cells(label) < textWidth ? label + " " : label
             let style: Style = isSelected
                 ? Style(.selected, bold: focused, reverse: focused)
                 : (item.isDim ? .dim : .normal)

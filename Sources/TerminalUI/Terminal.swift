@@ -126,11 +126,11 @@ public final class Terminal {
             pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signalPipe.readEnd, events: Int16(POLLIN), revents: 0),
         ]
-        // A paste whose end marker does not come within half a second is taken as ended.
-        let timeout: Int32 = decoder.isPasting ? 500 : -1
+        // A paste or control string whose end does not come within half a second is taken as ended.
+        let timeout: Int32 = decoder.awaitsMore ? 500 : -1
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         if ready < 0 { return errno == EINTR ? [] : nil }
-        if ready == 0 { return decoder.finishPaste().map(TerminalEvent.key) }
+        if ready == 0 { return decoder.inputStalled().map(TerminalEvent.key) }
 
         var events: [TerminalEvent] = []
         if fds[2].revents != 0 {
@@ -161,17 +161,17 @@ public final class Terminal {
         guard let window else { return false }
         var readAny = false
         while true {
-            let input = authdeck_get_wch(window)
-            if input.status == ERR { break }
+            // wgetch, not wget_wch: bytes come back as they are, so invalid UTF-8 reaches the
+            // decoder; wget_wch swallows it and returns nothing, which looked like end of input.
+            let input = wgetch(window)
+            if input == ERR { break }
             readAny = true
-            if input.status == KEY_CODE_YES {
-                if Int32(input.code) == KEY_RESIZE {
-                    events.append(.resize(size))
-                    continue
-                }
-                events += decoder.feed(.keyCode(Int32(input.code))).map(TerminalEvent.key)
+            if input == KEY_RESIZE {
+                events.append(.resize(size))
+            } else if (0...0xFF).contains(input) {
+                events += decoder.feed(.byte(UInt8(input))).map(TerminalEvent.key)
             } else {
-                events += decoder.feed(.character(input.code)).map(TerminalEvent.key)
+                events += decoder.feed(.keyCode(input)).map(TerminalEvent.key)
             }
         }
         events += decoder.flush().map(TerminalEvent.key)

@@ -16,16 +16,24 @@ public enum TextWidth {
 
     /// The glyphs `text` draws as: control characters replaced, zero-width clusters dropped.
     public static func glyphs(_ text: String) -> [Glyph] {
-        withUTF8CType { text.compactMap(glyph) }
+        if isPrintableASCII(text) { return text.utf8.map { Glyph(text: String(UnicodeScalar($0)), width: 1) } }
+        return withUTF8CType { text.compactMap(glyph) }
     }
 
     public static func cells(_ text: String) -> Int {
-        glyphs(text).reduce(0) { $0 + $1.width }
+        if isPrintableASCII(text) { return text.utf8.count }
+        return glyphs(text).reduce(0) { $0 + $1.width }
+    }
+
+    /// Printable ASCII only: one cell per byte, no lookups. Most of what a screen draws is this.
+    public static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { (0x20...0x7E).contains($0) }
     }
 
     /// `text` cut to at most `toCells` cells; with `ellipsis`, a cut is marked with `…`.
     public static func truncate(_ text: String, toCells limit: Int, ellipsis: Bool = true) -> String {
         guard limit > 0 else { return "" }
+        if text.utf8.count <= limit, isPrintableASCII(text) { return text }
         let all = glyphs(text)
         if all.reduce(0, { $0 + $1.width }) <= limit { return all.map(\.text).joined() }
         let budget = ellipsis ? limit - 1 : limit

@@ -81,9 +81,9 @@ struct AuthDeckCommand: AsyncParsableCommand {
         case .embedded:
             guard let backend = embedded else { return }
             let transport = backend.transport()
-            try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
-                           outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
-                           backendName: backendName, directory: directory, logger: logger)
+            try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
+                                 outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
+                                 backendName: backendName, directory: directory, logger: logger)
         case let .emulator(address):
             // The emulator takes any non-empty API key. An `authdeck serve --admin-token` keeps its outboxes
             // for administrators: the same variable that gives serve its token gives it to the console.
@@ -94,34 +94,39 @@ struct AuthDeckCommand: AsyncParsableCommand {
                 let projectId = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
                 // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
                 // at the simulated providers are its own, under a secret that lives as long as the console.
-                try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
+                try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                                outbox: AuthEmulatorOutbox(backend: transport, projectId: projectId),
                                simulatedIdentityOwner: Self.newOwnerSecret(),
                                backendName: backendName, directory: directory, logger: logger)
             }
         case let .project(_, apiKey):
             try await withHTTPTransport(HTTPTransport(target: .production, apiKey: apiKey)) { transport in
-                try runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart, outbox: nil,
-                               backendName: backendName, directory: directory, logger: logger)
+                try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart, outbox: nil,
+                                     backendName: backendName, directory: directory, logger: logger)
             }
         }
         logger.info("console quit")
     }
 
+    /// The terminal is made, used and given back on its own thread (`TerminalThread`).
     private func runConsole(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox?, simulatedIdentityOwner: String? = nil,
-                            backendName: String, directory: DataDirectory, logger: Logger) throws {
-        let terminal: Terminal
-        do {
-            terminal = try Terminal()
-            try terminal.start(noColor: noColor)
-        } catch {
-            throw StartupError("AuthDeck needs an interactive terminal (\(error)).")
+                            backendName: String, directory: DataDirectory, logger: Logger) async throws {
+        let noColor = noColor
+        let dataPath = directory.url.path
+        let audience = sshRole?.audience ?? .everyone
+        try await TerminalThread.run {
+            let terminal: Terminal
+            do {
+                terminal = try Terminal()
+                try terminal.start(noColor: noColor)
+            } catch {
+                throw StartupError("AuthDeck needs an interactive terminal (\(error)).")
+            }
+            logger.info("console started", metadata: ["data": "\(dataPath)", "backend": "\(backendName)"])
+            defer { terminal.stop() }
+            try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, simulatedIdentityOwner: simulatedIdentityOwner,
+                               audience: audience, backendName: backendName, logger: logger)
         }
-        logger.info("console started", metadata: ["data": "\(directory.url.path)", "backend": "\(backendName)"])
-        defer { terminal.stop() }
-        try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, simulatedIdentityOwner: simulatedIdentityOwner,
-                           audience: sshRole?.audience ?? .everyone,
-                           backendName: backendName, logger: logger)
     }
 
     /// 32 random bytes as hex.
@@ -131,8 +136,14 @@ struct AuthDeckCommand: AsyncParsableCommand {
     }
 
     /// Runs `body` and then closes the transport's connections, whether `body` threw or not.
-    private func withHTTPTransport(_ transport: HTTPTransport, _ body: (HTTPTransport) throws -> Void) async throws {
-        let result = Result { try body(transport) }
+    private func withHTTPTransport(_ transport: HTTPTransport, _ body: (HTTPTransport) async throws -> Void) async throws {
+        let result: Result<Void, any Error>
+        do {
+            try await body(transport)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
         try? await transport.shutdown()
         try result.get()
     }

@@ -5,35 +5,60 @@ import Glibc
 import Darwin
 #endif
 import Logging
+import Synchronization
 
 /// Appends log lines to a file (mode 0600). The terminal belongs to curses, so nothing is
 /// ever logged to stdout or stderr while the console runs; secrets are never passed in.
 /// The file is opened with `O_APPEND` and each line is one write(2), so several processes on
 /// one data directory (two serves, a console beside a serve) keep every line of each other.
+/// It is bounded: past `sizeLimit` it becomes `authdeck.log.1` (replacing the one before) and a
+/// new one starts, so a serve answering thousands of requests a second keeps at most twice that.
 struct FileLogHandler: LogHandler {
+    static let sizeLimit = 8 * 1024 * 1024
+
     private final class Sink: Sendable {
-        let descriptor: Int32
-        init(descriptor: Int32) { self.descriptor = descriptor }
+        let path: String
+        let descriptor: Mutex<Int32>
+
+        init(path: String, descriptor: Int32) {
+            self.path = path
+            self.descriptor = Mutex(descriptor)
+        }
+
+        func write(_ line: String) {
+            descriptor.withLock { descriptor in
+                // One write(2) per line: with O_APPEND the kernel puts it whole at the end of the file.
+                writeWhole(descriptor, line)
+                var status = stat()
+                guard fstat(descriptor, &status) == 0, status.st_size > FileLogHandler.sizeLimit else { return }
+                _ = rename(path, path + ".1")
+                let fresh = openForAppending(path)
+                guard fresh >= 0 else { return }
+                close(descriptor)
+                descriptor = fresh
+            }
+        }
     }
 
     private let sink: Sink
     private let label: String
     var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
+    var logLevel: Logger.Level
 
-    static func open(_ url: URL) throws -> @Sendable (String) -> any LogHandler {
+    static func open(_ url: URL, level: Logger.Level = .info) throws -> @Sendable (String) -> any LogHandler {
         let descriptor = openForAppending(url.path)
         guard descriptor >= 0 else {
             let reason = errno == EISDIR ? "it is a directory; move it away" : String(cString: strerror(errno))
             throw StartupError("Cannot open the log file \(url.path): \(reason).")
         }
-        let sink = Sink(descriptor: descriptor)
-        return { label in FileLogHandler(sink: sink, label: label) }
+        let sink = Sink(path: url.path, descriptor: descriptor)
+        return { label in FileLogHandler(sink: sink, label: label, level: level) }
     }
 
-    private init(sink: Sink, label: String) {
+    private init(sink: Sink, label: String, level: Logger.Level) {
         self.sink = sink
         self.label = label
+        logLevel = level
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -44,12 +69,14 @@ struct FileLogHandler: LogHandler {
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = all.keys.sorted().map { "\($0)=\(all[$0].map { "\($0)" } ?? "")" }.joined(separator: " ")
-        let line = "\(Date().ISO8601Format()) \(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)\n"
-        // One write(2) per line: with O_APPEND the kernel puts it whole at the end of the file.
-        _ = Array(line.utf8).withUnsafeBytes { write(sink.descriptor, $0.baseAddress, $0.count) }
+        sink.write("\(Date().ISO8601Format()) \(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)\n")
     }
 }
 
 private func openForAppending(_ path: String) -> Int32 {
     open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+}
+
+private func writeWhole(_ descriptor: Int32, _ line: String) {
+    _ = Array(line.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
 }

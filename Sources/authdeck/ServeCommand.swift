@@ -32,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Administrator secret: admin calls need `Authorization: Bearer SECRET`. Also read from AUTHDECK_ADMIN_TOKEN, which keeps it out of the process list.", valueName: "SECRET"))
     var adminToken: String?
 
+    @Option(name: .long, help: ArgumentHelp("What goes to authdeck.log: trace, debug, info (a line per request; the default), notice (no request lines: lock-outs, imports, failures), warning, error or critical. The log is bounded either way: past 8 MiB it moves to authdeck.log.1.", valueName: "LEVEL"))
+    var logLevel: Logger.Level = .info
+
     static let adminTokenVariable = "AUTHDECK_ADMIN_TOKEN"
 
     func validate() throws {
@@ -60,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard IdentityServer.isLoopback(host) || token != nil else {
             throw StartupError("Refusing to listen on \(host): without --admin-token anyone who can reach it would be an administrator (`Bearer owner`). Use a loopback address or set --admin-token.")
         }
-        let directory = try StartupSteps.openDataDirectory(explicit: data)
+        let directory = try StartupSteps.openDataDirectory(explicit: data, logLevel: logLevel)
         let logger = Logger(label: "authdeck.serve")
 
         var configuration = EmbeddedBackendConfiguration()
@@ -107,3 +110,5 @@ struct ServeCommand: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -10,11 +10,11 @@ import Logging
 /// The start-up steps the console and `authdeck serve` share. A failure is a `StartupError`:
 /// one clear line, since the command line itself was fine.
 enum StartupSteps {
-    /// Prepares the data directory (`--data`, else the default) and sends the process's log to
-    /// `authdeck.log` in it.
+    /// Prepares the data directory (`--data`, else the default) and sends the process's log, from
+    /// `logLevel` up, to `authdeck.log` in it.
     /// Everything it creates is owner-only: the umask is set before the first file exists, so SQLite's
     /// WAL and shared-memory files, the log and the session files are 0600 and directories 0700.
-    static func openDataDirectory(explicit: String?) throws -> DataDirectory {
+    static func openDataDirectory(explicit: String?, logLevel: Logger.Level = .info) throws -> DataDirectory {
         umask(0o077)
         let directory: DataDirectory
         do {
@@ -22,7 +22,7 @@ enum StartupSteps {
         } catch {
             throw StartupError(String(describing: error))
         }
-        LoggingSystem.bootstrap(try FileLogHandler.open(directory.file("authdeck.log")))
+        LoggingSystem.bootstrap(try FileLogHandler.open(directory.file("authdeck.log"), level: logLevel))
         return directory
     }
 

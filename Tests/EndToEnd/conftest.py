@@ -53,6 +53,10 @@ class Console:
 
     def keys(self, *keys):
         subprocess.run([*TMUX, "send-keys", "-t", self.name, *keys], check=True)
+        if keys and keys[-1] == "Escape":
+            # A key within the escape delay (25 ms) after ESC reads as Alt with it, which the
+            # console ignores (ESC q must not quit): a person's next key never comes that fast.
+            time.sleep(0.1)
 
     def type(self, text):
         subprocess.run([*TMUX, "send-keys", "-t", self.name, "-l", text], check=True)

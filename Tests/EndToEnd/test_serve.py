@@ -173,3 +173,26 @@ def test_an_ipv6_loopback_address_may_be_given_in_brackets(tmp_path):
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0
+
+
+def test_the_request_log_has_a_level_and_a_bound(served, tmp_path):
+    quiet = served(["--log-level", "notice"])
+    assert call(quiet, SIGN_UP + "?key=any", {})[0] == 200
+    assert quiet.stop() == 0
+    with open(os.path.join(quiet.data_dir, "authdeck.log"), encoding="utf-8") as log:
+        assert "path=" not in log.read()
+
+    # A log already at its limit moves aside at the next line and a new one starts.
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    full = data / "authdeck.log"
+    with open(full, "wb") as log:
+        log.write(b"old line\n" * (8 * 1024 * 1024 // 9 + 1))
+    os.chmod(full, 0o600)
+    server = served(data=str(data))
+    assert call(server, SIGN_UP + "?key=any", {})[0] == 200
+    assert server.stop() == 0
+    rotated = data / "authdeck.log.1"
+    assert rotated.exists() and rotated.stat().st_size > 8 * 1024 * 1024
+    assert full.stat().st_size < 64 * 1024
+    assert "status=200" in full.read_text(encoding="utf-8") or "status=200" in rotated.read_text(encoding="utf-8")

@@ -67,7 +67,8 @@ import TerminalUI
         ListView(items: [.init("one"), .init("two")], selection: 1)
             .draw(on: canvas, in: Rect(row: 0, column: 0, width: 20, height: 3))
         #expect(canvas.lines == ["  one", "▸ two", ""])
-        #expect(canvas.style(atRow: 1, column: 10).reverse, "the whole row is reversed")
+        #expect((0...5).allSatisfy { canvas.style(atRow: 1, column: $0).reverse }, "the marker, the text and a space are reversed")
+        #expect(!canvas.style(atRow: 1, column: 10).reverse, "not the rest of the row: those spaces would go over the wire at every move")
         #expect(canvas.cursor?.row == 1)
     }
 

@@ -49,11 +49,7 @@ extension EmbeddedBackend {
 
     /// The REST API's `UserInfo`: timestamps as strings in ms (validSince in seconds), hashes web-safe base64.
     func accountInfo(_ user: UserRecord, providers: [ProviderRecord], enrollments: [MfaEnrollmentRecord] = [], redacted: Bool) -> AccountInfo {
-        let lastRefresh = user.lastRefreshAt.map { milliseconds -> String in
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000))
-        }
+        let lastRefresh = user.lastRefreshAt.map(Self.rfc3339(milliseconds:))
         return AccountInfo(
             localId: user.localId, email: user.email, emailVerified: user.email == nil ? nil : user.emailVerified,
             displayName: user.displayName, photoUrl: user.photoUrl, phoneNumber: user.phoneNumber,

@@ -143,7 +143,7 @@ extension EmbeddedBackend {
             localId: user.localId, email: user.email, displayName: user.displayName, photoUrl: user.photoUrl,
             emailVerified: user.email == nil ? nil : user.emailVerified, providerUserInfo: providers.map(\.wire),
             passwordHash: user.passwordHash.map { admin ? $0.base64URLEncodedString() : Self.redactedPasswordHash },
-            newEmail: newEmail, idToken: tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
+            newEmail: newEmail, idToken: try tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
     }
 
     /// Custom claims: a JSON object of at most 1000 characters without reserved names; `""` clears them.

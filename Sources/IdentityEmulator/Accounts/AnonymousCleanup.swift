@@ -8,11 +8,7 @@ extension EmbeddedBackend {
     public func purgeExpiredAnonymousUsers() throws -> Int {
         let cutoff = nowMilliseconds - Int64(configuration.anonymousAccountLifetime * 1000)
         let purged = try store.write { db -> Int in
-            let localIds = try String.fetchAll(db, sql: """
-                SELECT localId FROM user
-                WHERE email IS NULL AND phoneNumber IS NULL AND NOT customAuth AND createdAt < ?
-                  AND NOT EXISTS (SELECT 1 FROM provider WHERE provider.localId = user.localId)
-                """, arguments: [cutoff])
+            let localIds = try String.fetchAll(db, sql: Self.expiredAnonymousAccounts, arguments: [cutoff])
             for localId in localIds {
                 try RefreshTokenRecord.revokeAll(localId: localId, in: db)
                 try UserRecord.deleteOne(db, key: localId)
@@ -21,5 +17,25 @@ extension EmbeddedBackend {
         }
         if purged > 0 { logger.info("purged expired anonymous accounts", metadata: ["count": "\(purged)"]) }
         return purged
+    }
+
+    /// Runs at every start, so it reads only anonymous candidates: through their own partial
+    /// index, never the phone number's (where "no number" is almost every account).
+    static let expiredAnonymousAccounts = """
+        SELECT localId FROM user INDEXED BY \(AccountStore.anonymousCreatedAtIndex)
+        WHERE email IS NULL AND phoneNumber IS NULL AND NOT customAuth AND createdAt < ?
+          AND NOT EXISTS (SELECT 1 FROM provider WHERE provider.localId = user.localId)
+        """
+}
+
+extension AccountStore {
+    static let anonymousCreatedAtIndex = "user_anonymous_createdAt"
+
+    static func registerAnonymousCleanupMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("anonymous clean-up: accounts without email or phone, by creation") { db in
+            try db.execute(sql: """
+                CREATE INDEX \(anonymousCreatedAtIndex) ON user(createdAt) WHERE email IS NULL AND phoneNumber IS NULL
+                """)
+        }
     }
 }

@@ -30,7 +30,7 @@ extension EmbeddedBackend {
             return (user, try startSession(for: user, signInProvider: "password", authTime: nowSeconds, in: db))
         }
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName,
-                              idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+                              idToken: try tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
     }
 
     private func signUpAnonymously(_ body: SignUpBody) throws -> SignUpResponse {
@@ -41,7 +41,7 @@ extension EmbeddedBackend {
             return (user, try startSession(for: user, signInProvider: "anonymous", authTime: nowSeconds, in: db))
         }
         return SignUpResponse(localId: user.localId, displayName: user.displayName,
-                              idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+                              idToken: try tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
     }
 
     private func linkPassword(_ body: SignUpBody) throws -> SignUpResponse {
@@ -69,7 +69,7 @@ extension EmbeddedBackend {
             return (user, try startSession(for: user, signInProvider: "password", authTime: nowSeconds, in: db))
         }
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName,
-                              idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+                              idToken: try tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
     }
 
     /// The checks of a new email/password credential, in production's order.

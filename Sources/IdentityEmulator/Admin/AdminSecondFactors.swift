@@ -87,10 +87,6 @@ extension EmbeddedBackend {
     }
 
     static func parseRFC3339(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        (try? EmbeddedBackend.rfc3339Style.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 }

@@ -84,7 +84,7 @@ extension EmbeddedBackend {
         guard !user.disabled else { throw BackendFailure.userDisabled }
         if let challenge = try secondFactorChallenge(for: user, signInProvider: credential.assertion.providerId,
                                                      notAfter: credential.expiresAt, in: db) {
-            var answer = response(credential, localId: user.localId, isNewUser: isNewUser, tokens: nil)
+            var answer = try response(credential, localId: user.localId, isNewUser: isNewUser, tokens: nil)
             answer.mfaPendingCredential = challenge.mfaPendingCredential
             answer.mfaInfo = challenge.mfaInfo
             return answer
@@ -93,7 +93,7 @@ extension EmbeddedBackend {
         user.lastLoginAt = nowMilliseconds
         try user.update(db)
         let tokens = try startSession(for: user, signInProvider: credential.assertion.providerId, authTime: nowSeconds, in: db)
-        return response(credential, localId: user.localId, isNewUser: isNewUser, tokens: tokens)
+        return try response(credential, localId: user.localId, isNewUser: isNewUser, tokens: tokens)
     }
 
     private func link(_ credential: PresentedIdpCredential, to session: VerifiedSession, returnCredential: Bool) throws -> SignInWithIdpResponse {
@@ -125,7 +125,7 @@ extension EmbeddedBackend {
             try user.update(db)
             // Presenting the provider's credential is a fresh sign-in: auth_time moves on.
             let tokens = try startSession(for: user, signInProvider: assertion.providerId, authTime: nowSeconds, in: db)
-            return response(credential, localId: user.localId, isNewUser: false, tokens: tokens)
+            return try response(credential, localId: user.localId, isNewUser: false, tokens: tokens)
         }
         .orThrow(unless: returnCredential)
     }
@@ -134,7 +134,7 @@ extension EmbeddedBackend {
     /// updated credential), and a `pendingToken` that stands for them.
     private func refusal(_ credential: PresentedIdpCredential, errorMessage: String? = nil, needConfirmation: Bool = false,
                          verifiedProviders: [String]? = nil, in db: Database) throws -> SignInWithIdpResponse {
-        var answer = response(credential, localId: nil, isNewUser: nil, tokens: nil)
+        var answer = try response(credential, localId: nil, isNewUser: nil, tokens: nil)
         answer.pendingToken = try issuePendingToken(for: credential, in: db)
         answer.errorMessage = errorMessage
         answer.needConfirmation = needConfirmation ? true : nil
@@ -142,7 +142,7 @@ extension EmbeddedBackend {
         return answer
     }
 
-    private func response(_ credential: PresentedIdpCredential, localId: String?, isNewUser: Bool?, tokens: IssuedTokens?) -> SignInWithIdpResponse {
+    private func response(_ credential: PresentedIdpCredential, localId: String?, isNewUser: Bool?, tokens: IssuedTokens?) throws -> SignInWithIdpResponse {
         let assertion = credential.assertion
         let (given, family) = Self.split(assertion.displayName)
         return SignInWithIdpResponse(
@@ -150,7 +150,7 @@ extension EmbeddedBackend {
             emailVerified: assertion.email == nil ? nil : assertion.emailVerified, displayName: assertion.displayName,
             firstName: given, lastName: family, photoUrl: assertion.photoUrl, rawUserInfo: assertion.rawUserInfo,
             oauthIdToken: credential.idToken, oauthAccessToken: credential.accessToken, isNewUser: isNewUser,
-            idToken: tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
+            idToken: try tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
     }
 }
 

@@ -52,6 +52,32 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     }
 }
 
+// Rows are read by column, not through `Decodable`: GRDB's decoder was most of the time of
+// listing 100,000 accounts (`batchGet`), and of every lookup. A new column needs its line here
+// (a property with a default value would otherwise keep the default silently).
+extension UserRecord {
+    init(row: Row) throws {
+        localId = row["localId"]
+        email = row["email"]
+        emailVerified = row["emailVerified"]
+        displayName = row["displayName"]
+        photoUrl = row["photoUrl"]
+        phoneNumber = row["phoneNumber"]
+        passwordHash = row["passwordHash"]
+        salt = row["salt"]
+        passwordUpdatedAt = row["passwordUpdatedAt"]
+        disabled = row["disabled"]
+        customAttributes = row["customAttributes"]
+        validSince = row["validSince"]
+        createdAt = row["createdAt"]
+        lastLoginAt = row["lastLoginAt"]
+        lastRefreshAt = row["lastRefreshAt"]
+        customAuth = row["customAuth"]
+        emailLinkSignin = row["emailLinkSignin"]
+        initialEmail = row["initialEmail"]
+    }
+}
+
 /// A linked sign-in provider (`providerUserInfo[]`).
 struct ProviderRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "provider"
@@ -67,6 +93,19 @@ struct ProviderRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     enum Columns {
         static let localId = Column(CodingKeys.localId)
         static let providerId = Column(CodingKeys.providerId)
+    }
+}
+
+extension ProviderRecord {
+    init(row: Row) throws {
+        localId = row["localId"]
+        providerId = row["providerId"]
+        rawId = row["rawId"]
+        federatedId = row["federatedId"]
+        email = row["email"]
+        displayName = row["displayName"]
+        photoUrl = row["photoUrl"]
+        phoneNumber = row["phoneNumber"]
     }
 }
 

@@ -165,6 +165,7 @@ struct AccountStore: Sendable {
         migrator.registerMigration(SpentPendingCredentialRecord.migrationName, migrate: SpentPendingCredentialRecord.migrate)
         registerPasswordlessMigration(&migrator)
         registerAccountQueryMigration(&migrator)
+        registerAnonymousCleanupMigration(&migrator)
         return migrator
     }
 

@@ -10,7 +10,7 @@ extension EmbeddedBackend {
         guard grantType == "refresh_token" else { throw BackendFailure.invalidGrantType }
         guard let refreshToken = body.refreshToken, !refreshToken.isEmpty else { throw BackendFailure.missingRefreshToken }
 
-        return try store.write { db in
+        let (user, unsigned) = try store.write { db -> (UserRecord, UnsignedIdToken) in
             guard let session = try RefreshTokenRecord.fetchOne(db, key: Self.refreshTokenHash(refreshToken)) else {
                 throw BackendFailure.invalidRefreshToken
             }
@@ -23,12 +23,12 @@ extension EmbeddedBackend {
             guard session.createdAt >= user.validSince else { throw BackendFailure.tokenExpired }
             user.lastRefreshAt = nowMilliseconds
             try user.update(db)
-            let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: session.signInProvider,
-                                          authTime: session.authTime, secondFactor: session.secondFactorClaim,
-                                          extraClaims: session.extraClaims)
-            return SecureTokenResponse(idToken: idToken, refreshToken: refreshToken, expiresIn: IssuedTokens.expiresIn,
-                                       userId: user.localId, projectId: projectId)
+            return (user, idToken(for: user, providers: try user.providers(in: db), signInProvider: session.signInProvider,
+                                  authTime: session.authTime, secondFactor: session.secondFactorClaim,
+                                  extraClaims: session.extraClaims))
         }
+        return SecureTokenResponse(idToken: try unsigned.signed(), refreshToken: refreshToken, expiresIn: IssuedTokens.expiresIn,
+                                   userId: user.localId, projectId: projectId)
     }
 }
 

@@ -8,13 +8,25 @@ struct SecondFactor: Equatable {
     var mfaEnrollmentId: String
 }
 
+/// ID-token claims gathered inside a transaction, signed once it has committed: RSA inside the
+/// write transaction made every other writer wait for each signature.
+struct UnsignedIdToken {
+    fileprivate let claims: [String: Any]
+    fileprivate let signer: TokenSigner
+
+    func signed() throws -> String { try signer.sign(claims: claims) }
+}
+
 /// The tokens a successful sign-in returns.
 struct IssuedTokens {
     static let lifetime: Int64 = 3600
     static let expiresIn = String(lifetime)
 
-    let idToken: String
+    let unsignedIdToken: UnsignedIdToken
     let refreshToken: String
+
+    /// Signs: read it after the transaction that started the session.
+    var idToken: String { get throws { try unsignedIdToken.signed() } }
 }
 
 extension EmbeddedBackend {
@@ -30,8 +42,8 @@ extension EmbeddedBackend {
     /// `extraClaims` (a JSON object: a custom token's developer claims) go into every ID token of the session.
     func startSession(for user: UserRecord, signInProvider: String, authTime: Int64, secondFactor: SecondFactor? = nil,
                       extraClaims: String? = nil, in db: Database) throws -> IssuedTokens {
-        let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
-                                      secondFactor: secondFactor, extraClaims: extraClaims)
+        let idToken = idToken(for: user, providers: try user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
+                              secondFactor: secondFactor, extraClaims: extraClaims)
         let refreshToken = SecureRandom.bytes(48).base64URLEncodedString()
         try RefreshTokenRecord(tokenHash: Self.refreshTokenHash(refreshToken), localId: user.localId, signInProvider: signInProvider,
                                authTime: authTime, createdAt: nowSeconds, secondFactor: secondFactor?.factor.rawValue,
@@ -39,11 +51,11 @@ extension EmbeddedBackend {
         // Every sign-in counts as a token refresh (`lastRefreshAt`), as in Firebase.
         try db.execute(sql: "UPDATE \(UserRecord.databaseTableName) SET lastRefreshAt = ? WHERE localId = ?",
                        arguments: [nowMilliseconds, user.localId])
-        return IssuedTokens(idToken: idToken, refreshToken: refreshToken)
+        return IssuedTokens(unsignedIdToken: idToken, refreshToken: refreshToken)
     }
 
-    func mintIdToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
-                     secondFactor: SecondFactor? = nil, extraClaims: String? = nil) throws -> String {
+    func idToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
+                 secondFactor: SecondFactor? = nil, extraClaims: String? = nil) -> UnsignedIdToken {
         var claims: [String: Any] = [:]
         // The account's custom claims, then the session's developer claims over them; reserved names never.
         for source in [user.customAttributes, extraClaims] {
@@ -79,7 +91,7 @@ extension EmbeddedBackend {
         }
         claims["firebase"] = firebase
         if signInProvider == "anonymous" && user.isAnonymous(providers: providers) { claims["provider_id"] = "anonymous" }
-        return try signer.sign(claims: claims)
+        return UnsignedIdToken(claims: claims, signer: signer)
     }
 
     static func refreshTokenHash(_ token: String) -> String {

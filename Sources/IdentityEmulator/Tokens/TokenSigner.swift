@@ -1,60 +1,61 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import Synchronization
 
 /// Signs and verifies RS256 ID tokens with the backend's RSA key, kept as PEM in the data directory.
 struct TokenSigner: Sendable {
-    private let privateKey: _RSA.Signing.PrivateKey
-    /// Derived from the public key, so it is stable across restarts and changes with the key.
-    let keyId: String
-    /// The self-signed certificate of the public key, PEM.
-    let certificatePEM: String
+    private let key: SigningKey
 
+    /// An existing key is read now, so an unreadable one stops the start. A missing one is made
+    /// on a thread of its own: RSA-2048 generation takes 50–200 ms, and opening a new data
+    /// directory (the console's first frame) must not wait for it. The first token waits instead.
     init(keyPath: String, certificatePath: String) throws {
         if FileManager.default.fileExists(atPath: keyPath) {
-            guard let data = FileManager.default.contents(atPath: keyPath),
-                  let key = try? _RSA.Signing.PrivateKey(pemRepresentation: String(decoding: data, as: UTF8.self)) else {
-                throw EmbeddedBackendError.unreadableSigningKey(keyPath)
-            }
-            privateKey = key
+            key = SigningKey(ready: try SigningKey.Material(existingKeyAt: keyPath, certificatePath: certificatePath))
         } else {
-            privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-            try DataDirectory.createPrivateFile(at: keyPath, contents: Data(privateKey.pemRepresentation.utf8))
+            key = SigningKey { try SigningKey.Material(newKeyAt: keyPath, certificatePath: certificatePath) }
         }
-        let digest = SHA256.hash(data: privateKey.publicKey.derRepresentation)
-        keyId = digest.prefix(20).map { String(format: "%02x", $0) }.joined()
-        certificatePEM = try SigningCertificate.loadOrCreate(at: certificatePath, for: privateKey)
     }
 
+    /// Derived from the public key, so it is stable across restarts and changes with the key.
+    var keyId: String { get throws { try key.material().keyId } }
+
+    /// The self-signed certificate of the public key, PEM.
+    var certificatePEM: String { get throws { try key.material().certificatePEM } }
+
     func sign(claims: [String: Any]) throws -> String {
-        let header: [String: Any] = ["alg": "RS256", "kid": keyId, "typ": "JWT"]
+        let material = try key.material()
+        let header: [String: Any] = ["alg": "RS256", "kid": material.keyId, "typ": "JWT"]
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         let signingInput = try JSONSerialization.data(withJSONObject: header, options: options).base64URLEncodedString() + "."
             + JSONSerialization.data(withJSONObject: claims, options: options).base64URLEncodedString()
-        let signature = try privateKey.signature(for: Data(signingInput.utf8), padding: .insecurePKCS1v1_5)
+        let signature = try material.privateKey.signature(for: Data(signingInput.utf8), padding: .insecurePKCS1v1_5)
         return signingInput + "." + signature.rawRepresentation.base64URLEncodedString()
     }
 
     /// The payload of a token this signer issued, or nil when the header or signature is not ours.
     func verifiedPayload(of token: String) -> Data? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
+        guard parts.count == 3, let material = try? key.material(),
               let headerData = Data(base64URLEncoded: String(parts[0])),
               let header = try? JSONDecoder().decode(Header.self, from: headerData),
-              header.alg == "RS256", header.kid == keyId,
+              header.alg == "RS256", header.kid == material.keyId,
               let payload = Data(base64URLEncoded: String(parts[1])),
               let signature = Data(base64URLEncoded: String(parts[2])) else { return nil }
         let signingInput = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard privateKey.publicKey.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInput,
+        guard material.privateKey.publicKey.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInput,
                                                     padding: .insecurePKCS1v1_5) else { return nil }
         return payload
     }
 
     /// `{"keys":[{kty, alg, use, kid, n, e}]}` so that other processes can verify our tokens.
     func jwks() -> Data {
-        guard let primitives = try? privateKey.publicKey.getKeyPrimitives() else { return Data(#"{"keys":[]}"#.utf8) }
+        guard let material = try? key.material(), let primitives = try? material.privateKey.publicKey.getKeyPrimitives() else {
+            return Data(#"{"keys":[]}"#.utf8)
+        }
         let key: [String: String] = [
-            "kty": "RSA", "alg": "RS256", "use": "sig", "kid": keyId,
+            "kty": "RSA", "alg": "RS256", "use": "sig", "kid": material.keyId,
             "n": primitives.modulus.base64URLEncodedString(), "e": primitives.publicExponent.base64URLEncodedString(),
         ]
         return (try? JSONSerialization.data(withJSONObject: ["keys": [key]], options: [.sortedKeys])) ?? Data()
@@ -62,11 +63,74 @@ struct TokenSigner: Sendable {
 
     /// `{kid: PEM certificate}`, the shape of Google's `robot/v1/metadata/x509` document.
     func x509Certificates() -> Data {
-        (try? JSONSerialization.data(withJSONObject: [keyId: certificatePEM], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        guard let material = try? key.material() else { return Data("{}".utf8) }
+        return (try? JSONSerialization.data(withJSONObject: [material.keyId: material.certificatePEM],
+                                            options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
     }
 
     private struct Header: Decodable {
         let alg: String
         let kid: String?
+    }
+}
+
+/// A signing key that is ready, or being made by a thread of its own; `material()` waits for it.
+final class SigningKey: Sendable {
+    struct Material: Sendable {
+        let privateKey: _RSA.Signing.PrivateKey
+        let keyId: String
+        let certificatePEM: String
+
+        init(existingKeyAt keyPath: String, certificatePath: String) throws {
+            guard let data = FileManager.default.contents(atPath: keyPath),
+                  let key = try? _RSA.Signing.PrivateKey(pemRepresentation: String(decoding: data, as: UTF8.self)) else {
+                throw EmbeddedBackendError.unreadableSigningKey(keyPath)
+            }
+            try self.init(key: key, certificatePath: certificatePath)
+        }
+
+        /// Makes a key and publishes it whole (a process that quits meanwhile leaves no half a
+        /// key behind); if another process published one first, that one is used.
+        init(newKeyAt keyPath: String, certificatePath: String) throws {
+            let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+            let temporary = keyPath + ".\(UUID().uuidString).tmp"
+            try DataDirectory.createPrivateFile(at: temporary, contents: Data(key.pemRepresentation.utf8))
+            defer { unlink(temporary) }
+            guard link(temporary, keyPath) == 0 else {
+                guard errno == EEXIST else { throw EmbeddedBackendError.dataDirectoryNotWritable(keyPath) }
+                try self.init(existingKeyAt: keyPath, certificatePath: certificatePath)
+                return
+            }
+            try self.init(key: key, certificatePath: certificatePath)
+        }
+
+        private init(key: _RSA.Signing.PrivateKey, certificatePath: String) throws {
+            privateKey = key
+            let digest = SHA256.hash(data: key.publicKey.derRepresentation)
+            keyId = digest.prefix(20).map { String(format: "%02x", $0) }.joined()
+            certificatePEM = try SigningCertificate.loadOrCreate(at: certificatePath, for: key)
+        }
+    }
+
+    private let result = Mutex<Result<Material, any Error>?>(nil)
+    private let made = DispatchGroup()
+
+    init(ready material: Material) {
+        result.withLock { $0 = .success(material) }
+    }
+
+    init(making make: @escaping @Sendable () throws -> Material) {
+        made.enter()
+        Thread { self.finish(Result { try make() }) }.start()
+    }
+
+    private func finish(_ outcome: Result<Material, any Error>) {
+        result.withLock { $0 = outcome }
+        made.leave()
+    }
+
+    func material() throws -> Material {
+        made.wait()
+        return try result.withLock { $0! }.get()
     }
 }

@@ -62,7 +62,7 @@ extension EmbeddedBackend {
             try current.update(db)
             return try startSession(for: current, signInProvider: "password", authTime: nowSeconds, in: db)
         }
-        return SignInWithEmailLinkResponse(email: email, localId: user.localId, isNewUser: isNewUser, idToken: tokens.idToken,
+        return SignInWithEmailLinkResponse(email: email, localId: user.localId, isNewUser: isNewUser, idToken: try tokens.idToken,
                                            refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
     }
 }

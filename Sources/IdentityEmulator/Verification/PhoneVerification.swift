@@ -103,7 +103,7 @@ extension EmbeddedBackend {
             return SignInWithPhoneNumberResponse(phoneNumber: phone, temporaryProof: proof.temporaryProof,
                                                  temporaryProofExpiresIn: String(Int64(configuration.temporaryProofLifetime)))
         case let .signedIn(user, tokens, isNewUser):
-            return SignInWithPhoneNumberResponse(localId: user.localId, phoneNumber: phone, isNewUser: isNewUser, idToken: tokens.idToken,
+            return SignInWithPhoneNumberResponse(localId: user.localId, phoneNumber: phone, isNewUser: isNewUser, idToken: try tokens.idToken,
                                                  refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
         }
     }

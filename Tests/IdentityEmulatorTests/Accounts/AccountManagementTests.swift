@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IdentityToolkit
 import Testing
 @testable import IdentityEmulator
@@ -67,6 +68,19 @@ import Testing
         let reopened = try harness.reopened()
         let afterRestart = try await reopened.admin(AccountsLookupRequest(localId: [oldUpgraded.localId, young.localId]))
         #expect(afterRestart.users?.map(\.localId) == [oldUpgraded.localId])
+    }
+
+    /// The clean-up runs at every start: it must read the anonymous candidates only, whatever the
+    /// number of other accounts (through the phone number's index it read every account without one).
+    @Test func theCleanUpReadsOnlyAnonymousCandidates() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let plan = try harness.backend.store.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + EmbeddedBackend.expiredAnonymousAccounts, arguments: [0])
+                .map { $0["detail"] as String }
+        }
+        let readsUser = plan.filter { $0.contains(" user ") }
+        #expect(readsUser == ["SEARCH user USING INDEX \(AccountStore.anonymousCreatedAtIndex) (createdAt<?)"], "\(plan)")
     }
 
     @Test func wireLevelErrors() async throws {

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# AuthDeck's benchmark suite (README.md, Benchmarks): builds in release mode, then measures the
+# console and `authdeck serve` beside their references in the same run and prints one table.
+#   bash Benchmarks/run.sh            the full run (medians of 5 interleaved repetitions)
+#   bash Benchmarks/run.sh --quick    one short repetition of a debug build: proves the suite
+#                                     runs, measures nothing (AUTHDECK_BIN names a binary already built)
+# Needs dialog, wrk, openssl and python3 (Tests/test-all.sh installs them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+configuration=release
+quick=()
+if [ "${1:-}" = "--quick" ]; then
+    configuration=debug
+    quick=(--quick)
+    shift
+fi
+for tool in dialog wrk openssl python3; do
+    command -v "$tool" >/dev/null || { echo "Benchmarks need $tool (see Tests/test-all.sh)" >&2; exit 1; }
+done
+
+authdeck="${AUTHDECK_BIN:-}"
+if [ -z "$authdeck" ]; then
+    swift build -c "$configuration" --product authdeck
+    authdeck="$(swift build -c "$configuration" --show-bin-path)/authdeck"
+fi
+swift build -c "$configuration" --package-path Benchmarks/ReferenceServer
+python3 Benchmarks/bench.py "${quick[@]}" --build "$configuration" --authdeck "$authdeck" \
+    --reference-server "$(swift build -c "$configuration" --package-path Benchmarks/ReferenceServer --show-bin-path)/ReferenceServer" "$@"
