@@ -44,7 +44,8 @@ extension EmbeddedBackend {
                 guard assertion.emailVerified else {
                     let federated = try owner.providers(in: db).map(\.providerId).filter { $0 != "password" && $0 != "phone" }
                     var answer = try refusal(credential, needConfirmation: true, verifiedProviders: federated, in: db)
-                    answer.localId = owner.localId
+                    // The emulator names the account; on a shared backend that would hand a stranger its uid.
+                    answer.localId = configuration.isShared ? nil : owner.localId
                     return answer
                 }
                 if !owner.emailVerified {

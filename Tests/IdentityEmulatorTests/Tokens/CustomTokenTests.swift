@@ -175,8 +175,12 @@ struct CustomTokenTests {
         // The next start reads the same key; a file of another project is refused, untouched.
         let reopened = try harness.reopened()
         #expect(try reopened.serviceAccountJSON()["private_key_id"] as? String == account["private_key_id"] as? String)
-        let other = try harness.reopened(configuration: .init(projectId: "other-project"))
-        #expect(throws: EmbeddedBackendError.serviceAccountOfAnotherProject(path, "authdeck-local")) { try other.backend.prepareServiceAccount() }
+        // A service-account file copied in from another project's data is refused, untouched.
+        let other = try Harness(configuration: .init(projectId: "other-project"))
+        defer { other.remove() }
+        let otherPath = other.directory.appendingPathComponent("service-account.json").path
+        try FileManager.default.copyItem(atPath: path, toPath: otherPath)
+        #expect(throws: EmbeddedBackendError.serviceAccountOfAnotherProject(otherPath, "authdeck-local")) { try other.backend.prepareServiceAccount() }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         try Data("junk".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: EmbeddedBackendError.unreadableServiceAccount(path)) { try harness.reopened().backend.prepareServiceAccount() }
