@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssh.git", from: "0.15.1"),
     ],
     targets: [
         .systemLibrary(name: "CCurses", path: "Sources/CCurses", pkgConfig: "ncursesw",
@@ -27,6 +28,17 @@ let package = Package(
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
         .target(name: "TerminalUI", dependencies: ["CCurses", "CQREncode"]),
+        // posix_openpt and posix_spawn with a new session and controlling terminal, in C: a forked
+        // child of a multi-threaded Swift process may run nothing but async-signal-safe code.
+        .target(name: "CPty"),
+        .target(name: "SSHServer", dependencies: [
+            "CPty",
+            .product(name: "NIOSSH", package: "swift-nio-ssh"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "IdentityToolkit", dependencies: [
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -52,6 +64,14 @@ let package = Package(
             "IdentityToolkit",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .target(name: "AuthAdmin", dependencies: [
+            "IdentityToolkit",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+        ]),
         .target(name: "AppData", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -60,8 +80,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "authdeck", dependencies: [
-            "AuthDeckApp", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "TerminalUI", "AuthClient", "AppData",
+            "AuthDeckApp", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "TerminalUI", "AuthClient", "AppData", "SSHServer", "AuthAdmin",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TerminalUITests", dependencies: [
@@ -71,6 +92,7 @@ let package = Package(
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit"]),
         .testTarget(name: "IdentityEmulatorTests", dependencies: [
             "IdentityEmulator", "IdentityToolkit",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
@@ -89,6 +111,19 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         .testTarget(name: "AppDataTests", dependencies: ["AppData"]),
+        .testTarget(name: "SSHServerTests", dependencies: [
+            "SSHServer",
+            .product(name: "NIOSSH", package: "swift-nio-ssh"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "AuthAdminTests", dependencies: [
+            "AuthAdmin", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "IdentityTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
             "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "IdentityTestSupport", "AppData",
             .product(name: "Logging", package: "swift-log"),

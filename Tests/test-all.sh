@@ -12,6 +12,10 @@ command -v tmux >/dev/null || need_apt+=(tmux)
 # Decodes the QR code the TOTP enrollment screen draws, as a phone camera would.
 command -v zbarimg >/dev/null || need_apt+=(zbar-tools)
 command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
+# `authdeck ssh` is tested with Debian's OpenSSH client (ssh, sftp, ssh-keygen, ssh-keyscan), and the
+# OpenSSH recipe in assets/openssh with Debian's sshd.
+command -v ssh >/dev/null && command -v sftp >/dev/null || need_apt+=(openssh-client)
+[ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
 if [ ${#need_apt[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
         apt-get update -qq
@@ -32,6 +36,8 @@ python3 -c 'import jwt, cryptography' 2>/dev/null || pip_install PyJWT cryptogra
 python3 -c 'import firebase_admin, requests' 2>/dev/null || pip_install firebase-admin requests
 # An authenticator app's TOTP, independent of AuthDeck's, for the MFA end-to-end test.
 python3 -c 'import pyotp' 2>/dev/null || pip_install pyotp
+# An SSH client that sends what OpenSSH never does (absurd pty sizes, floods of window changes).
+python3 -c 'import paramiko' 2>/dev/null || pip_install paramiko
 
 swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build

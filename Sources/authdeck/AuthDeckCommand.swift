@@ -38,6 +38,9 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project); AUTHDECK_API_KEY keeps it out of the process list.", valueName: "KEY"))
     var apiKey: String?
 
+    @Option(name: .long, help: ArgumentHelp("Set by `authdeck ssh` for its consoles: the session lives in memory only, and a visitor's outbox shows only its own messages.", valueName: "visitor|operator", visibility: .hidden))
+    var sshRole: SSHConsoleRole?
+
     func validate() throws {
         let choice = try backendChoice()
         if let recentLoginWindow {
@@ -72,8 +75,8 @@ struct AuthDeckCommand: AsyncParsableCommand {
             logger.critical("cannot open the data", metadata: ["error": "\(error)"])
             throw StartupError(String(describing: error))
         }
-        let backendName = choice.statusName(dataDirectory: directory.url, home: ProcessInfo.processInfo.environment["HOME"])
-        let sessionStore = FileSessionStore(url: directory.file(choice.sessionFileName))
+        let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.url, home: ProcessInfo.processInfo.environment["HOME"])
+        let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: directory.file(choice.sessionFileName)) : InMemorySessionStore()
         switch choice {
         case .embedded:
             guard let backend = embedded else { return }
@@ -117,6 +120,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
         logger.info("console started", metadata: ["data": "\(directory.url.path)", "backend": "\(backendName)"])
         defer { terminal.stop() }
         try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, simulatedIdentityOwner: simulatedIdentityOwner,
+                           audience: sshRole?.audience ?? .everyone,
                            backendName: backendName, logger: logger)
     }
 
@@ -139,4 +143,25 @@ struct AuthDeckCommand: AsyncParsableCommand {
 struct StartupError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// What a console started by `authdeck ssh` is for.
+enum SSHConsoleRole: String, ExpressibleByArgument {
+    case visitor
+    case `operator`
+
+    /// The title bar says, all the time, that the backend is shared.
+    var statusName: String {
+        switch self {
+        case .visitor: "shared demo server"
+        case .operator: "shared demo server (operator)"
+        }
+    }
+
+    var audience: ConsoleAudience {
+        switch self {
+        case .visitor: .visitor
+        case .operator: .everyone
+        }
+    }
 }

@@ -22,19 +22,21 @@ TMUX = ["tmux", "-L", f"authdeck-e2e-{os.getpid()}"]
 class Console:
     """One tmux session running authdeck; `screen()` is what a person would see."""
 
-    def __init__(self, data_dir, width=100, height=30, extra_args=(), env=None):
+    def __init__(self, data_dir, width=100, height=30, extra_args=(), env=None, command=None):
         self.name = f"authdeck-e2e-{uuid.uuid4().hex[:8]}"
         self.data_dir = data_dir
         self.width, self.height = width, height
         self.extra_args = list(extra_args)
         self.env = dict(env or {})
+        # Another program in the pane instead of authdeck (an ssh client, say).
+        self.command = command
 
     def start(self):
         # tmux 3.3 does not always record a dead pane's status, so the shell writes it down.
         self.exit_file = os.path.join(tempfile.gettempdir(), f"{self.name}.exit")
         assignments = [f"{name}={value}" for name, value in self.env.items()]
-        command = " ".join(shlex.quote(part) for part in
-                           [*(["env", *assignments] if assignments else []), authdeck_binary(), "--data", self.data_dir, *self.extra_args])
+        program = self.command or [authdeck_binary(), "--data", self.data_dir, *self.extra_args]
+        command = " ".join(shlex.quote(part) for part in [*(["env", *assignments] if assignments else []), *program])
         new_session = [*TMUX, "new-session", "-d", "-x", str(self.width), "-y", str(self.height),
                        "-s", self.name, f"{command}; echo $? > {shlex.quote(self.exit_file)}; sleep 60"]
         # Killing the last session makes the tmux server exit; a session started in that moment is

@@ -34,6 +34,7 @@ extension EffectRunner {
         case let .linkPhone(credential):
             return .phoneLinkFinished(await result { try await self.auth.link(with: .phone(credential)) })
         case let .startPhoneEnrollment(phone):
+            control.enrolling(phoneNumber: phone)
             return .codeSent(await result {
                 let session = try await self.auth.multiFactor.session()
                 return try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(phone, multiFactorSession: session)
@@ -63,6 +64,8 @@ extension EffectRunner {
         guard let outbox else { throw AuthError(.operationNotAllowed, serverMessage: "this backend has no outbox") }
         async let emails = outbox.emails()
         async let texts = outbox.texts()
-        return Outbox(emails: try await emails.reversed(), texts: try await texts.reversed())
+        // The signed-in user is counted even if its auth-state event has not arrived yet.
+        control.adopt(await auth.currentUser)
+        return control.filter(Outbox(emails: try await emails.reversed(), texts: try await texts.reversed()))
     }
 }

@@ -14,6 +14,8 @@ public final class EffectRunner: Sendable {
     let outbox: AuthEmulatorOutbox?
     /// This console's owner secret for the simulated providers: on a shared backend, the people it adds are its own.
     private let simulatedIdentityOwner: String?
+    /// What of the outbox this session may read.
+    let control: SessionControl
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
     /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
@@ -22,12 +24,14 @@ public final class EffectRunner: Sendable {
     /// add then remove, a link after the cart move it follows, arrive in that order.
     private let queue: AsyncStream<ConsoleEffect>.Continuation
 
-    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil, logger: Logger,
+    public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil,
+                audience: ConsoleAudience = .everyone, logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
         self.auth = auth
         self.cart = cart
         self.outbox = outbox
         self.simulatedIdentityOwner = simulatedIdentityOwner
+        self.control = SessionControl(audience: audience)
         self.logger = logger
         self.send = send
         let (effects, queue) = AsyncStream<ConsoleEffect>.makeStream()
@@ -47,8 +51,10 @@ public final class EffectRunner: Sendable {
     public func observe() {
         let auth = auth
         let send = send
+        let control = control
         Task {
             for await user in await auth.authStateChanges() {
+                control.adopt(user)
                 var summary: TokenSummary?
                 if user != nil, let result = try? await auth.idTokenResult() { summary = TokenSummary(result) }
                 send(.authStateChanged(user, summary))

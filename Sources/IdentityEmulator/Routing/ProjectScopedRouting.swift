@@ -73,6 +73,8 @@ extension EmbeddedBackend {
             return try encode(batchGet(query: query, body: request.body))
         case "/accounts:batchCreate":
             return try encode(batchCreate(decode(BatchCreateBody.self, request.body)))
+        case "/accounts:query":
+            return try encode(queryAccounts(decode(QueryAccountsBody.self, request.body)))
         case "/accounts:batchDelete":
             return try encode(batchDelete(decode(BatchDeleteBody.self, request.body)))
         case ":createSessionCookie":

@@ -9,10 +9,17 @@ struct RecaptchaParamsResponse: Encodable {
     var recaptchaSiteKey = "Fake-key__Do-not-send-this-to-Recaptcha_"
 }
 
-/// The v2 project configuration (`projects.getConfig`): the emulator's three settings.
+/// The v2 project configuration (`projects.getConfig`): the emulator's three settings, and for
+/// administrators the password-hash parameters, as Google shows them.
 struct ProjectConfigResponse: Encodable {
     struct BlockingFunctions: Encodable {}
-    var signIn: EmulatorProjectConfig.SignIn
+    struct SignIn: Encodable {
+        var allowDuplicateEmails: Bool
+        /// Administrators only: the signer key is what `auth:import` needs to bring hashes in.
+        var hashConfig: ProjectConfig.HashConfig?
+    }
+    var name: String
+    var signIn: SignIn
     var blockingFunctions = BlockingFunctions()
     var emailPrivacyConfig: EmulatorProjectConfig.EmailPrivacyConfig
 }
@@ -36,7 +43,7 @@ extension EmbeddedBackend {
         try requireServedProject(project)
         switch method {
         case "GET":
-            return try encode(projectConfig())
+            return try encode(projectConfig(forAdministrator: context.isAdmin))
         case "PATCH":
             // Anyone could otherwise turn enumeration protection off on a shared server.
             guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
@@ -47,10 +54,17 @@ extension EmbeddedBackend {
         }
     }
 
-    func projectConfig() throws -> ProjectConfigResponse {
+    func projectConfig(forAdministrator: Bool) throws -> ProjectConfigResponse {
         let current = try emulatorProjectConfig()
-        return ProjectConfigResponse(signIn: current.signIn ?? .init(allowDuplicateEmails: false),
-                                     emailPrivacyConfig: current.emailPrivacyConfig ?? .init(enableImprovedEmailPrivacy: true))
+        let scrypt = store.scrypt
+        let hashConfig = ProjectConfig.HashConfig(
+            algorithm: "SCRYPT", signerKey: scrypt.signerKey.base64EncodedString(),
+            saltSeparator: scrypt.saltSeparator.base64EncodedString(), rounds: scrypt.rounds, memoryCost: scrypt.memCost)
+        return ProjectConfigResponse(
+            name: "projects/\(projectId)/config",
+            signIn: .init(allowDuplicateEmails: current.signIn?.allowDuplicateEmails ?? false,
+                          hashConfig: forAdministrator ? hashConfig : nil),
+            emailPrivacyConfig: current.emailPrivacyConfig ?? .init(enableImprovedEmailPrivacy: true))
     }
 
     /// `PATCH …/v2/projects/{id}/config`: with `updateMask`, only the fields it names; without, the
@@ -64,6 +78,6 @@ extension EmbeddedBackend {
             update.emailPrivacyConfig = .init(enableImprovedEmailPrivacy: body.emailPrivacyConfig?.enableImprovedEmailPrivacy ?? false)
         }
         _ = try updateEmulatorProjectConfig(update)
-        return try projectConfig()
+        return try projectConfig(forAdministrator: true)
     }
 }

@@ -164,6 +164,7 @@ struct AccountStore: Sendable {
         migrator.registerMigration(FailedSignInRecord.migrationName, migrate: FailedSignInRecord.migrate)
         migrator.registerMigration(SpentPendingCredentialRecord.migrationName, migrate: SpentPendingCredentialRecord.migrate)
         registerPasswordlessMigration(&migrator)
+        registerAccountQueryMigration(&migrator)
         return migrator
     }
 

@@ -1,0 +1,83 @@
+import CPty
+import Foundation
+import NIOCore
+
+/// A terminal size as the console gets it: a pty-req or window-change from the client, clamped so
+/// that neither 0×0 nor 10000×10000 reaches curses (which allocates every cell).
+struct WindowSize: Equatable {
+    static let fallback = WindowSize(columns: 80, rows: 24)
+    static let maxColumns = 500
+    static let maxRows = 200
+
+    let columns: Int
+    let rows: Int
+
+    init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// A zero dimension means "unknown" in SSH (the pixel size may be given instead): use 80×24.
+    init(clampingColumns columns: Int, rows: Int) {
+        if columns <= 0 || rows <= 0 {
+            self = .fallback
+        } else {
+            self.init(columns: min(columns, Self.maxColumns), rows: min(rows, Self.maxRows))
+        }
+    }
+}
+
+/// One session's console: a child process on its own pty, in its own session (`setsid`), so a
+/// window-change reaches it as SIGWINCH and a hang-up as SIGHUP.
+struct ConsoleProcess {
+    let pid: pid_t
+    /// The pty's master side, close-on-exec; whoever takes it closes it.
+    let master: Int32
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let step: String
+        let code: Int32
+        var description: String { "\(step): \(String(cString: strerror(code)))" }
+    }
+
+    /// Blocks for as long as fork and exec take: call it off the event loops.
+    static func spawn(executable: String, arguments: [String], environment: [String: String], size: WindowSize) throws -> ConsoleProcess {
+        var master: Int32 = -1
+        var slavePath = [CChar](repeating: 0, count: 128)
+        let opened = authdeck_pty_open(UInt16(size.rows), UInt16(size.columns), &master, &slavePath, slavePath.count)
+        guard opened == 0 else { throw SpawnError(step: "opening a pseudo-terminal", code: opened) }
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = authdeck_pty_spawn(executable, argv, envp, slavePath, &pid)
+        guard spawned == 0 else {
+            close(master)
+            throw SpawnError(step: "starting the console", code: spawned)
+        }
+        return ConsoleProcess(pid: pid, master: master)
+    }
+
+    static func resize(master: Int32, to size: WindowSize) {
+        _ = authdeck_pty_resize(master, UInt16(size.rows), UInt16(size.columns))
+    }
+
+    /// Waits for the child on a thread of its own (waitpid blocks; event loops and Swift's
+    /// cooperative pool must not), then reports its exit status as a shell would: the code, or
+    /// 128 + the signal that ended it.
+    static func reap(_ pid: pid_t, then report: @escaping @Sendable (Int32) -> Void) {
+        let thread = Thread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let signal = status & 0x7f
+            report(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
+        }
+        thread.stackSize = 128 * 1024
+        thread.name = "reap \(pid)"
+        thread.start()
+    }
+}

@@ -1,0 +1,156 @@
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSH
+
+/// `authdeck ssh`'s front door: SSH on a TCP port (swift-nio-ssh), one console process per
+/// session. Only session channels are served: no forwarding of any kind, no subsystems, no
+/// commands, no agent or X11; swift-nio-ssh refuses what it is not given a delegate for.
+public final class SSHServer: Sendable {
+    private let listener: Channel
+    private let registry: ConnectionRegistry
+    public let port: Int
+
+    private init(listener: Channel, registry: ConnectionRegistry) {
+        self.listener = listener
+        self.registry = registry
+        self.port = listener.localAddress?.port ?? 0
+    }
+
+    public static func start(settings: SSHServerSettings, logger: Logger,
+                             group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> SSHServer {
+        let registry = ConnectionRegistry(limits: settings.limits)
+        let listener = try await ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try Self.setUp(connection: channel, settings: settings, registry: registry, logger: logger)
+                }
+            }
+            .bind(host: settings.host, port: settings.port)
+            .get()
+        return SSHServer(listener: listener, registry: registry)
+    }
+
+    /// Sessions open now (also those still logging in).
+    public var openConnections: Int { registry.openConnections }
+
+    /// Stops listening and hangs up every console; returns once they have gone (or after 5 s).
+    public func shutdown() async {
+        try? await listener.close()
+        for pid in registry.consoles { kill(pid, SIGHUP) }
+        for _ in 0..<50 where registry.openConnections > 0 {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private static func setUp(connection channel: Channel, settings: SSHServerSettings, registry: ConnectionRegistry,
+                              logger: Logger) throws {
+        let address = channel.remoteAddress?.ipAddress ?? "?"
+        let identity = ConnectionIdentity(address: address)
+        let admission = registry.admit(address: address)
+        let delegate: any NIOSSHServerUserAuthenticationDelegate
+        let sessionHandler: () -> any ChannelHandler
+        switch admission {
+        case .admitted:
+            channel.closeFuture.whenComplete { _ in registry.release(address: address) }
+            delegate = UserAuthenticator(identity: identity, visitorNames: settings.visitorNames, operatorKeys: settings.operatorKeys)
+            sessionHandler = {
+                ConsoleSession(identity: identity, launcher: settings.launcher, limits: settings.limits, registry: registry, logger: logger)
+            }
+        case .dropped:
+            channel.close(promise: nil)
+            return
+        case .full, .tooManyFromAddress:
+            channel.closeFuture.whenComplete { _ in registry.refusalEnded() }
+            let message = admission == .full
+                ? "AuthDeck is full (\(settings.limits.maxSessions) sessions); try again later."
+                : "AuthDeck: too many sessions from your address (\(settings.limits.maxSessionsPerAddress)); close one and try again."
+            logger.notice("ssh connection refused", metadata: ["address": "\(address)", "reason": "\(admission == .full ? "full" : "per-address limit")"])
+            delegate = RefusingAuthenticator()
+            sessionHandler = { Refusal(message: message) }
+        }
+
+        let loop = channel.eventLoop
+        let ssh = NIOSSHHandler(
+            role: .server(.init(hostKeys: [settings.hostKey.privateKey], userAuthDelegate: delegate)),
+            allocator: channel.allocator,
+            inboundChildChannelInitializer: { child, type in
+                // One session per connection, and nothing but sessions: no direct-tcpip (-L, -D).
+                guard case .session = type, !identity.sessionOpened else {
+                    return child.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
+                }
+                identity.sessionOpened = true
+                return child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.addHandler(sessionHandler())
+                }
+            })
+        try channel.pipeline.syncOperations.addHandlers([ssh, CloseOnError(logger: logger)])
+
+        // Handshake, authentication and the session's start must fit in the login time; this
+        // also ends connections that authenticate and then only ask for forwarding (-N -L).
+        let channelBox = NIOLoopBound(channel, eventLoop: loop)
+        loop.assumeIsolated().scheduleTask(in: settings.limits.loginTimeout) {
+            if !identity.sessionOpened { channelBox.value.close(promise: nil) }
+        }
+    }
+}
+
+/// Garbage instead of a handshake, a protocol error, a reset: close this connection (the others
+/// go on), with a line in the log.
+private final class CloseOnError: ChannelInboundHandler, Sendable {
+    typealias InboundIn = Any
+
+    let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        logger.info("ssh connection closed on an error", metadata: [
+            "address": "\(context.channel.remoteAddress?.ipAddress ?? "?")", "error": "\(String(describing: error).prefix(200))",
+        ])
+        context.close(promise: nil)
+    }
+}
+
+/// The session of a connection over the limits: its one line on stderr, exit status 1, close.
+private final class Refusal: ChannelInboundHandler {
+    typealias InboundIn = SSHChannelData
+    typealias OutboundOut = SSHChannelData
+
+    private let message: String
+    private var told = false
+
+    init(message: String) { self.message = message }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        let wantReply: Bool
+        switch event {
+        case let request as SSHChannelRequestEvent.PseudoTerminalRequest: wantReply = request.wantReply
+        case let request as SSHChannelRequestEvent.EnvironmentRequest: wantReply = request.wantReply
+        case let request as SSHChannelRequestEvent.ShellRequest: wantReply = request.wantReply; tell(context)
+        case let request as SSHChannelRequestEvent.ExecRequest: wantReply = request.wantReply; tell(context)
+        case let request as SSHChannelRequestEvent.SubsystemRequest: wantReply = request.wantReply; tell(context)
+        default: return context.fireUserInboundEventTriggered(event)
+        }
+        if wantReply { context.triggerUserOutboundEvent(ChannelSuccessEvent(), promise: nil) }
+    }
+
+    private func tell(_ context: ChannelHandlerContext) {
+        guard !told else { return }
+        told = true
+        var buffer = context.channel.allocator.buffer(capacity: message.utf8.count + 2)
+        buffer.writeString(message + "\r\n")
+        context.writeAndFlush(wrapOutboundOut(SSHChannelData(type: .stdErr, data: .byteBuffer(buffer))), promise: nil)
+        let channel = context.channel
+        context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: 1)).assumeIsolated().whenComplete { _ in
+            channel.close(promise: nil)
+            channel.parent?.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}

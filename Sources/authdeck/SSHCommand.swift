@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+import IdentityEmulator
+import IdentityServer
+import Logging
+import NIOCore
+import SSHServer
+
+/// `authdeck ssh`: every visitor who runs `ssh -p 2222 demo@host` gets a console of their own
+/// (a process on its own pty), all on one backend.
+struct SSHCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ssh",
+        abstract: "Serve the console over SSH: one console per visitor, all on one shared backend.",
+        discussion: """
+            Visitors log in as `demo` (see --visitor-user) with no password and no key; operators under \
+            their own name with a key from --operators. The embedded backend is served to the consoles on \
+            loopback with an admin token only they receive; --emulator or --project puts them on that backend \
+            instead. Stops on SIGINT, SIGTERM or SIGHUP, hanging up every console.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Address to listen on.", valueName: "HOST"))
+    var host = "0.0.0.0"
+
+    @Option(name: .long, help: ArgumentHelp("Port to listen on (0 picks a free one and prints it).", valueName: "PORT"))
+    var port = 2222
+
+    @Option(name: .long, help: ArgumentHelp("Data directory (default: $XDG_DATA_HOME/authdeck, else ~/.local/share/authdeck).", valueName: "DIR"))
+    var data: String?
+
+    @Option(name: .long, help: ArgumentHelp("An authorized_keys file: its keys log in as operators under any name but a visitor's.", valueName: "FILE"))
+    var operators: String?
+
+    @Option(name: .long, help: ArgumentHelp("A user name that logs in as a visitor with no password or key (repeatable; default demo).", valueName: "NAME"))
+    var visitorUser: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Sessions open at once, at most.", valueName: "N"))
+    var maxSessions = 50
+
+    @Option(name: .long, help: ArgumentHelp("Sessions from one address at once, at most.", valueName: "N"))
+    var maxSessionsPerAddress = 4
+
+    @Option(name: .long, help: ArgumentHelp("Seconds from connecting to a running console, at most.", valueName: "SECONDS"))
+    var loginTimeout = 20
+
+    @Option(name: .long, help: ArgumentHelp("Seconds without input after which a session is closed, with a notice.", valueName: "SECONDS"))
+    var idleTimeout = 15 * 60
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a session may last.", valueName: "SECONDS"))
+    var maxDuration = 2 * 60 * 60
+
+    @Option(name: .long, help: ArgumentHelp("Consoles use this Firebase Auth Emulator (or `authdeck serve`) instead of the embedded backend.", valueName: "HOST:PORT"))
+    var emulator: String?
+
+    @Option(name: .long, help: ArgumentHelp("Consoles use this real Firebase project (needs --api-key or AUTHDECK_API_KEY).", valueName: "ID"))
+    var project: String?
+
+    @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project).", valueName: "KEY"))
+    var apiKey: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard maxSessions >= 1, maxSessionsPerAddress >= 1 else { throw ValidationError("--max-sessions and --max-sessions-per-address must be at least 1.") }
+        guard loginTimeout >= 1, idleTimeout >= 1, maxDuration >= 1 else { throw ValidationError("Timeouts must be at least 1 second.") }
+        for name in visitorUser where name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
+            throw ValidationError("--visitor-user must be a user name: letters, digits, '-', '_' and '.' (got '\(name)').")
+        }
+        _ = try backendChoice()
+    }
+
+    private func backendChoice() throws -> BackendChoice {
+        try BackendChoice.resolve(emulator: emulator, project: project, apiKey: apiKey, environment: ProcessInfo.processInfo.environment)
+    }
+
+    func run() async throws {
+        let directory = try StartupSteps.openDataDirectory(explicit: data)
+        let logger = Logger(label: "authdeck.ssh")
+        let hostKey: HostKey
+        let operatorKeys: OperatorKeys
+        do {
+            hostKey = try HostKey.loadOrCreate(at: directory.file("ssh_host_ed25519_key"))
+            operatorKeys = try operators.map { try OperatorKeys.load(from: URL(fileURLWithPath: $0)) } ?? OperatorKeys()
+        } catch {
+            throw StartupError(String(describing: error))
+        }
+        for reason in operatorKeys.skipped { logger.warning("operators file: \(reason)") }
+
+        var limits = SSHLimits()
+        limits.maxSessions = maxSessions
+        limits.maxSessionsPerAddress = maxSessionsPerAddress
+        limits.loginTimeout = .seconds(Int64(loginTimeout))
+        limits.idleTimeout = .seconds(Int64(idleTimeout))
+        limits.maxDuration = .seconds(Int64(maxDuration))
+
+        let choice = try backendChoice()
+        let backendServer: SharedBackend?
+        let backendArguments: [String]
+        var environment: [String: String] = [:]
+        switch choice {
+        case .embedded:
+            let shared = try await SharedBackend.start(directory: directory, logger: logger)
+            backendServer = shared
+            backendArguments = ["--emulator", "127.0.0.1:\(shared.port)"]
+            environment[ServeCommand.adminTokenVariable] = shared.adminToken
+        case let .emulator(address):
+            backendServer = nil
+            backendArguments = ["--emulator", address.authority]
+            if let token = ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable], !token.isEmpty {
+                environment[ServeCommand.adminTokenVariable] = token
+            }
+        case let .project(id, key):
+            backendServer = nil
+            backendArguments = ["--project", id]
+            environment[BackendChoice.apiKeyVariable] = key
+        }
+        let dataPath = directory.url.path
+        let launcher = ConsoleLauncher(
+            executable: Self.executablePath(),
+            arguments: { role in ["console", "--data", dataPath, "--ssh-role", role.rawValue] + backendArguments },
+            environment: environment)
+        let settings = SSHServerSettings(host: host, port: port, hostKey: hostKey,
+                                         visitorNames: Set(visitorUser.isEmpty ? ["demo"] : visitorUser),
+                                         operatorKeys: operatorKeys, limits: limits, launcher: launcher)
+        let server: SSHServer
+        do {
+            server = try await SSHServer.start(settings: settings, logger: logger)
+        } catch {
+            await backendServer?.stop()
+            throw StartupError("Cannot listen for SSH on \(host):\(port): \(error)")
+        }
+        let authority = host.contains(":") ? "[\(host)]:\(server.port)" : "\(host):\(server.port)"
+        FileHandle.standardOutput.write(Data("authdeck ssh: listening on \(authority), host key 256 \(hostKey.fingerprint) (ED25519)\n".utf8))
+        logger.info("ssh listening", metadata: ["address": "\(authority)", "hostKey": "\(hostKey.fingerprint)",
+                                               "operators": "\(operatorKeys.keys.count)", "data": "\(dataPath)"])
+
+        await TerminationSignal.wait()
+        logger.info("ssh stopping", metadata: ["sessions": "\(server.openConnections)"])
+        await server.shutdown()
+        await backendServer?.stop()
+        logger.info("ssh stopped")
+    }
+
+    /// This binary, by a path that still works after a `cd`: the consoles are started from it.
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// The embedded backend served to the consoles on loopback, with an admin token only they get.
+private final class SharedBackend: Sendable {
+    let port: Int
+    let adminToken: String
+    private let task: Task<Void, any Error>
+    private let backend: EmbeddedBackend
+    private let logger: Logger
+
+    private init(port: Int, adminToken: String, task: Task<Void, any Error>, backend: EmbeddedBackend, logger: Logger) {
+        self.port = port
+        self.adminToken = adminToken
+        self.task = task
+        self.backend = backend
+        self.logger = logger
+    }
+
+    static func start(directory: DataDirectory, logger: Logger) async throws -> SharedBackend {
+        var generator = SystemRandomNumberGenerator()
+        let adminToken = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
+        var configuration = EmbeddedBackendConfiguration()
+        configuration.adminToken = adminToken
+        let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let application = IdentityServer(backend: backend, host: "127.0.0.1", port: 0, logger: logger).application { port in
+            backend.setActionLinkOrigin(host: "127.0.0.1", port: port)
+            continuation.yield(port)
+            continuation.finish()
+        }
+        let task = Task { try await application.run() }
+        guard let port = await ports.first(where: { _ in true }) else {
+            task.cancel()
+            throw StartupError("The shared backend did not start: \((try? await task.value).map { "\($0)" } ?? "see the log").")
+        }
+        return SharedBackend(port: port, adminToken: adminToken, task: task, backend: backend, logger: logger)
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+        do {
+            try backend.close()
+        } catch {
+            logger.error("closing the database failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+/// SIGINT, SIGTERM or SIGHUP, whichever comes first (the server was maybe started from an SSH
+/// session of its own that dropped).
+enum TerminationSignal {
+    static func wait() async {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let sources = [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        _ = await stream.first(where: { _ in true })
+        sources.forEach { $0.cancel() }
+    }
+}

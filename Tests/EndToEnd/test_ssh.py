@@ -1,0 +1,463 @@
+"""`authdeck ssh` driven by Debian's OpenSSH client, in tmux, as visitors and operators would."""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+import paramiko
+import pytest
+
+from authdeck_binary import authdeck_binary
+
+UID = r"uid\s+([A-Za-z0-9]{28})"
+SSH_OPTIONS = ["-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+               "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=10"]
+
+
+class SSHServer:
+    """`authdeck ssh --port 0` on loopback; `port` and `fingerprint` come from its one line."""
+
+    def __init__(self, data_dir, extra_args=()):
+        self.data_dir = data_dir
+        self.process = subprocess.Popen([authdeck_binary(), "ssh", "--host", "127.0.0.1", "--port", "0", "--data", data_dir,
+                                         *extra_args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.line = self.process.stdout.readline()
+        match = re.search(r"listening on 127\.0\.0\.1:(\d+), host key 256 (SHA256:[A-Za-z0-9+/]{43}) \(ED25519\)$", self.line.strip())
+        if not match:
+            self.process.kill()
+            raise AssertionError(f"authdeck ssh did not announce itself: {self.line!r}, stderr {self.process.stderr.read()!r}")
+        self.port, self.fingerprint = int(match.group(1)), match.group(2)
+
+    def client(self, user="demo", key=None, extra=()):
+        identity = ["-o", "IdentitiesOnly=yes", "-i", key] if key else ["-o", "PubkeyAuthentication=no"]
+        return ["ssh", *SSH_OPTIONS, *identity, "-p", str(self.port), *extra, f"{user}@127.0.0.1"]
+
+    def consoles(self):
+        """Process ids of the consoles this server started (its children)."""
+        out = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout
+        return {int(pid) for pid in out.split()}
+
+    def log(self):
+        with open(os.path.join(self.data_dir, "authdeck.log"), encoding="utf-8") as f:
+            return f.read()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def ssh_server():
+    started = []
+
+    def launch(extra_args=(), data=None):
+        server = SSHServer(data or tempfile.mkdtemp(prefix="authdeck-ssh-"), extra_args)
+        started.append(server)
+        return server
+
+    yield launch
+    for server in started:
+        server.stop()
+    for data in {server.data_dir for server in started}:
+        shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture
+def keys():
+    directory = tempfile.mkdtemp(prefix="authdeck-ssh-keys-")
+    paths = {}
+    for name in ("operator", "other"):
+        path = os.path.join(directory, name)
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path], check=True)
+        paths[name] = path
+    yield paths
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def wait_until(predicate, timeout, message):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise AssertionError(message)
+
+
+def ssh_client_pid(c):
+    """The ssh process in a tmux pane (the child of the pane's shell)."""
+    shell = subprocess.run(["tmux", "-L", f"authdeck-e2e-{os.getpid()}", "display-message", "-p", "-t", c.name, "#{pane_pid}"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    return int(subprocess.run(["pgrep", "-P", shell, "-x", "ssh"], capture_output=True, text=True).stdout.split()[0])
+
+
+def test_fingerprint_is_the_one_openssh_sees(ssh_server):
+    server = ssh_server()
+    scanned = subprocess.run(["ssh-keyscan", "-t", "ed25519", "-p", str(server.port), "127.0.0.1"],
+                             capture_output=True, text=True, timeout=20).stdout
+    printed = subprocess.run(["ssh-keygen", "-lf", "-"], input=scanned, capture_output=True, text=True, check=True).stdout
+    assert printed.split()[1] == server.fingerprint
+    key_file = os.path.join(server.data_dir, "ssh_host_ed25519_key")
+    assert oct(os.stat(key_file).st_mode & 0o777) == "0o600"
+    # The same key on the next start.
+    server.stop()
+    again = ssh_server(data=server.data_dir)
+    assert again.fingerprint == server.fingerprint
+
+
+def test_two_visitors_have_their_own_consoles_resize_and_hang_up(ssh_server, console):
+    server = ssh_server()
+    a = console(command=server.client())
+    b = console(command=server.client())
+    a.wait_for("Choose a sign-in method", timeout=20)
+    b.wait_for("Choose a sign-in method", timeout=20)
+    assert "shared demo server" in a.screen()
+
+    a.keys("Enter")
+    uid_a = a.wait_for(UID).group(1)
+    screen_b = b.screen()
+    assert "Choose a sign-in method" in screen_b and not re.search(UID, screen_b)
+    b.keys("Enter")
+    uid_b = b.wait_for(UID).group(1)
+    assert uid_a != uid_b
+    # Visitors never share the saved session of the data directory's owner.
+    assert not os.path.exists(os.path.join(server.data_dir, "session.json"))
+    assert not [name for name in os.listdir(server.data_dir) if name.startswith("session")]
+
+    # A window change reaches the console as SIGWINCH: below 80×24 it says so, and redraws when larger.
+    a.resize(60, 20)
+    a.wait_for("too small")
+    a.resize(100, 30)
+    a.wait_for(UID)
+
+    consoles = server.consoles()
+    assert len(consoles) == 2
+    os.kill(ssh_client_pid(a), signal.SIGKILL)
+    wait_until(lambda: len(server.consoles()) == 1, 5, f"a console outlived its client: {server.consoles()}")
+    b.keys("i")
+    b.wait_for("Inspector")
+    b.keys("Escape")
+    b.keys("q")
+    assert b.wait_exit(timeout=15) == "0"
+    wait_until(lambda: "exit=0" in server.log(), 5, "no log line for the ended session")
+    line = [l for l in server.log().splitlines() if "ssh session" in l and "exit=0" in l][0]
+    for field in ("address=127.0.0.1", "user=demo", "role=visitor", "key=none", "start=", "end="):
+        assert field in line, line
+
+
+def test_no_pty_no_command_no_subsystem(ssh_server):
+    server = ssh_server()
+    no_pty = subprocess.run(server.client(extra=["-T"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert no_pty.returncode == 1
+    assert "needs a terminal" in no_pty.stderr
+
+    marker = tempfile.mktemp(prefix="authdeck-ssh-ran-")
+    command = subprocess.run(server.client() + [f"touch {marker}; ls /"], stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=30)
+    assert command.returncode == 1
+    assert "never a command" in command.stderr
+    assert "bin" not in command.stdout and not os.path.exists(marker)
+
+    sftp = subprocess.run(["sftp", *SSH_OPTIONS, "-o", "PubkeyAuthentication=no", "-P", str(server.port), "demo@127.0.0.1"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert sftp.returncode != 0
+    assert server.process.poll() is None
+
+
+def test_forwarding_is_refused(ssh_server):
+    server = ssh_server(["--login-timeout", "6"])
+    # -R: the global request is refused, and the client says so.
+    remote = subprocess.run(server.client(extra=["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:22"]),
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert remote.returncode != 0
+    assert "forwarding failed" in remote.stderr
+
+    # -X: swift-nio-ssh 0.15.1 cannot parse an x11-req (apple/swift-nio-ssh#221) and closes the
+    # connection: no X11 either way, and the server goes on.
+    x11 = subprocess.run(server.client(extra=["-X", "-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                         timeout=30, env=dict(os.environ, DISPLAY=":99"))
+    assert x11.returncode == 255 and "closed by remote host" in x11.stderr
+
+    # -L: the tunnel's channel is refused, nothing crosses it, and a connection with no session ends.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        local_port = probe.getsockname()[1]
+    started = time.monotonic()
+    tunnel = subprocess.Popen(server.client(extra=["-N", "-L", f"{local_port}:127.0.0.1:{server.port}"]),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        def try_tunnel():
+            try:
+                with socket.create_connection(("127.0.0.1", local_port), timeout=5) as s:
+                    s.settimeout(5)
+                    return s.recv(100)
+            except OSError:
+                return None
+        answers = []
+        wait_until(lambda: answers.append(try_tunnel()) or answers[-1] is not None, 4, "the -L listener never came up")
+        # The tunnel leads to the SSH port itself: had the channel opened, its banner would come back.
+        assert answers[-1] == b"", answers[-1]
+        tunnel.wait(15)
+        assert time.monotonic() - started < 15, "a connection with no session outlived the login timeout"
+    finally:
+        if tunnel.poll() is None:
+            tunnel.kill()
+            tunnel.wait()
+
+
+def test_operators_and_visitors(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    with open(keys["operator"] + ".pub", encoding="utf-8") as f:
+        public = f.read()
+    with open(operators, "w", encoding="utf-8") as f:
+        f.write("# the presenters\n" + public)
+    server = ssh_server(["--operators", operators])
+
+    alice = console(command=server.client("alice", key=keys["operator"]))
+    alice.wait_for(r"shared demo server \(operator\)", timeout=20)
+
+    other = subprocess.run(server.client("alice", key=keys["other"], extra=["-o", "BatchMode=yes"]),
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert other.returncode == 255 and "Permission denied" in other.stderr
+    nobody = subprocess.run(server.client("mallory", extra=["-o", "BatchMode=yes"]),
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert nobody.returncode == 255 and "Permission denied" in nobody.stderr
+
+    with_key = console(command=server.client("demo", key=keys["operator"]))
+    without = console(command=server.client("demo"))
+    for visitor in (with_key, without):
+        visitor.wait_for("Choose a sign-in method", timeout=20)
+        assert "(operator)" not in visitor.screen() and "shared demo server" in visitor.screen()
+
+    alice.keys("q")
+    assert alice.wait_exit(timeout=15) == "0"
+    fingerprint = subprocess.run(["ssh-keygen", "-lf", keys["operator"] + ".pub"], capture_output=True, text=True,
+                                 check=True).stdout.split()[1]
+    wait_until(lambda: "user=alice" in server.log(), 5, "no log line for the operator")
+    line = [l for l in server.log().splitlines() if "user=alice" in l][0]
+    assert "role=operator" in line and f"key={fingerprint}" in line
+    shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
+
+
+def test_over_the_limit_is_told_and_disconnected(ssh_server, console):
+    server = ssh_server(["--max-sessions", "2"])
+    first = console(command=server.client())
+    second = console(command=server.client())
+    first.wait_for("Choose a sign-in method", timeout=20)
+    second.wait_for("Choose a sign-in method", timeout=20)
+    started = time.monotonic()
+    third = subprocess.run(server.client(extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert third.returncode == 1
+    assert "full" in third.stderr + third.stdout and "try again later" in third.stderr + third.stdout
+    assert time.monotonic() - started < 10
+    # A place frees up when a visitor leaves.
+    first.keys("q")
+    first.wait_exit(timeout=15)
+    wait_until(lambda: len(server.consoles()) == 1, 5, "the first console did not end")
+    fourth = console(command=server.client())
+    fourth.wait_for("Choose a sign-in method", timeout=20)
+
+
+def test_four_per_address(ssh_server, console):
+    server = ssh_server(["--max-sessions-per-address", "1"])
+    first = console(command=server.client())
+    first.wait_for("Choose a sign-in method", timeout=20)
+    second = subprocess.run(server.client(extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert second.returncode == 1 and "too many sessions from your address" in second.stderr + second.stdout
+
+
+def test_idle_sessions_are_closed_with_a_notice(ssh_server, console):
+    server = ssh_server(["--idle-timeout", "3"])
+    c = console(command=server.client())
+    c.wait_for("Choose a sign-in method", timeout=20)
+    c.wait_for("closed after 3 seconds without input", timeout=20)
+    c.wait_exit(timeout=10)
+    wait_until(lambda: not server.consoles(), 5, "the idle console is still running")
+
+
+def test_garbage_and_stalled_handshakes(ssh_server, console):
+    server = ssh_server(["--login-timeout", "3"])
+    for garbage in (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", b"\n", os.urandom(4096), b"SSH-2.0-x\r\n" + os.urandom(2048)):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+            s.settimeout(10)
+            assert s.recv(100).startswith(b"SSH-2.0-")
+            s.sendall(garbage)
+            received = b""
+            try:
+                while chunk := s.recv(65536):
+                    received += chunk
+            except ConnectionResetError:
+                pass
+    stalled = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    stalled.sendall(b"SSH-2.0-OpenSSH_9.2\r\n")
+    c = console(command=server.client())
+    c.wait_for("Choose a sign-in method", timeout=20)
+    stalled.settimeout(10)
+    started = time.monotonic()
+    try:
+        while stalled.recv(65536):
+            pass
+    except ConnectionResetError:
+        pass
+    assert time.monotonic() - started < 8, "a stalled handshake outlived the login timeout"
+    stalled.close()
+    assert server.process.poll() is None
+    c.keys("Enter")
+    c.wait_for(UID)
+
+
+ANSI = re.compile(rb"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78M]|\][^\x07]*\x07)")
+
+
+class RawSession:
+    """A session from paramiko, for what OpenSSH never sends: absurd pty sizes, resize floods."""
+
+    def __init__(self, port, width, height):
+        self.transport = paramiko.Transport(("127.0.0.1", port))
+        self.transport.start_client(timeout=10)
+        self.transport.auth_none("demo")
+        self.channel = self.transport.open_session()
+        self.channel.get_pty(term="xterm", width=width, height=height)
+        self.channel.invoke_shell()
+        self.channel.settimeout(0.5)
+        self.output = b""
+
+    def wait_for(self, text, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                chunk = self.channel.recv(1 << 20)
+                if not chunk:
+                    break
+                self.output += chunk
+            except socket.timeout:
+                pass
+            if text.encode() in ANSI.sub(b"", self.output):
+                return
+        raise AssertionError(f"{text!r} never came; got {ANSI.sub(b'', self.output)[-800:]!r}")
+
+    def close(self):
+        self.transport.close()
+
+
+@pytest.mark.parametrize("width,height,first", [(0, 0, "Choose a sign-in method"), (10000, 10000, "Choose a sign-in method"),
+                                                (1, 1, "T")])
+def test_absurd_pty_sizes_get_a_console(ssh_server, width, height, first):
+    server = ssh_server()
+    raw = RawSession(server.port, width, height)
+    try:
+        # 0×0 means "unknown" (80×24 is used), 10000×10000 is clamped, 1×1 is drawn as what fits.
+        raw.wait_for(first)
+        raw.output = b""
+        raw.channel.resize_pty(width=100, height=30)
+        raw.wait_for("Choose a sign-in method")
+    finally:
+        raw.close()
+    assert server.process.poll() is None
+
+
+def test_window_change_flood_and_a_megabyte_paste(ssh_server, console):
+    server = ssh_server()
+    raw = RawSession(server.port, 100, 30)
+    other = console(command=server.client())
+    try:
+        raw.wait_for("Choose a sign-in method")
+        for i in range(3000):
+            raw.channel.resize_pty(width=60 + i % 200, height=20 + i % 60)
+        raw.channel.resize_pty(width=100, height=30)
+        other.wait_for("Choose a sign-in method", timeout=20)
+        # A megabyte of a key the sign-in screen does not use.
+        raw.channel.settimeout(120)
+        raw.channel.sendall(b"x" * (1 << 20))
+        other.keys("Enter")
+        other.wait_for(UID)
+        raw.channel.settimeout(0.5)
+        raw.channel.sendall(b"\r")
+        raw.wait_for("ANONYMOUS", timeout=120)
+    finally:
+        raw.close()
+    assert server.process.poll() is None
+    assert "xxxxxxxx" not in server.log()
+
+
+def test_a_visitor_reads_only_messages_for_what_their_session_controls(ssh_server, console, keys):
+    from test_multi_factor import choose_method, create_account
+
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators])
+    owner = console(command=server.client(), width=80, height=24)
+    create_account(owner, "bo@example.com", "hunter22")
+
+    def ask_for_reset(c):
+        choose_method(c, "Reset a forgotten password")
+        c.wait_for("Reset a forgotten password")
+        c.type("bo@example.com")
+        c.keys("Enter")
+        c.wait_for("reset email is in the outbox")
+        c.keys("m")
+        c.wait_for("Messages: the backend's outbox")
+        time.sleep(1)
+
+    # Someone else asks for bo's reset link: it is sent, and shown to nobody but who controls bo.
+    intruder = console(command=server.client(), width=80, height=24)
+    ask_for_reset(intruder)
+    assert "Reset your password" not in intruder.screen() and "bo@example.com" not in intruder.screen()
+
+    presenter = console(command=server.client("alice", key=keys["operator"]), width=80, height=24)
+    presenter.wait_for("Choose a sign-in method", timeout=20)
+    presenter.keys("m")
+    presenter.wait_for("Reset your password")
+
+    owner.keys("o")
+    owner.wait_for("Signed out")
+    ask_for_reset(owner)
+    owner.wait_for("Reset your password")
+    shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
+
+
+def test_stopping_the_server_hangs_up_every_console(ssh_server, console):
+    server = ssh_server()
+    c = console(command=server.client())
+    c.wait_for("Choose a sign-in method", timeout=20)
+    consoles = server.consoles()
+    assert len(consoles) == 1
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(15) == 0
+    c.wait_exit(timeout=10)
+    for pid in consoles:
+        wait_until(lambda: not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z", 5,
+                   "a console outlived the server")
+
+
+def test_a_flood_of_turned_away_connections_is_dropped_unheard(ssh_server, console):
+    server = ssh_server(["--max-sessions", "1"])
+    c = console(command=server.client())
+    c.wait_for("Choose a sign-in method", timeout=20)
+    # Being told "full" takes a handshake; while one such is under way, the next is just closed.
+    being_told = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    assert being_told.recv(100).startswith(b"SSH-2.0-")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as dropped:
+        dropped.settimeout(10)
+        try:
+            assert dropped.recv(100) == b""
+        except ConnectionResetError:
+            pass
+    being_told.close()
+    # Once that one has gone (the server notices the close at once, or nearly), the next is told again.
+    for _ in range(10):
+        told = subprocess.run(server.client(extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+        if "full" in told.stderr + told.stdout:
+            break
+        time.sleep(0.3)
+    assert "full" in told.stderr + told.stdout
+    c.keys("Enter")
+    c.wait_for(UID)

@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import NIOSSH
+import Testing
+@testable import SSHServer
+
+@Suite struct OperatorKeysTests {
+    static let ed25519 = NIOSSHPrivateKey(ed25519Key: Curve25519.Signing.PrivateKey()).publicKey
+    static let p256 = NIOSSHPrivateKey(p256Key: P256.Signing.PrivateKey()).publicKey
+
+    @Test func takesSupportedKeysAndSaysWhyOthersAreSkipped() {
+        let text = """
+            # presenters
+
+            \(String(openSSHPublicKey: Self.ed25519)) alice@laptop
+            \(String(openSSHPublicKey: Self.p256))
+            ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ bob
+            from="10.0.0.1" \(String(openSSHPublicKey: Self.ed25519))
+            ssh-ed25519 not-base64!
+            garbage
+            """
+        let keys = OperatorKeys.parse(text)
+        #expect(keys.keys == [Self.ed25519, Self.p256])
+        #expect(keys.skipped == [
+            "line 5: ssh-rsa keys are not supported (ed25519 and ECDSA are)",
+            "line 6: key options are not supported",
+            "line 7: the key does not decode",
+            "line 8: not a key",
+        ])
+    }
+}
+
+@Suite struct UserAuthenticationTests {
+    let operatorKey = NIOSSHPrivateKey(ed25519Key: Curve25519.Signing.PrivateKey()).publicKey
+    let otherKey = NIOSSHPrivateKey(ed25519Key: Curve25519.Signing.PrivateKey()).publicKey
+    var operators: OperatorKeys { OperatorKeys(keys: [operatorKey]) }
+
+    func decide(_ user: String, _ request: NIOSSHUserAuthenticationRequest.Request) -> UserAuthenticator.Decision? {
+        UserAuthenticator.decide(username: user, request: request, visitorNames: ["demo"], operatorKeys: operators)
+    }
+
+    @Test func noneIsForVisitorNamesOnly() {
+        #expect(decide("demo", .none) == .init(role: .visitor))
+        #expect(decide("alice", .none) == nil)
+        #expect(decide("root", .none) == nil)
+    }
+
+    @Test func anOperatorKeyMakesAnOperatorUnderAnyOtherName() {
+        let fingerprint = KeyFingerprint.sha256(operatorKey)
+        #expect(decide("alice", .publicKey(.init(publicKey: operatorKey))) == .init(role: .operator, keyFingerprint: fingerprint))
+        #expect(decide("alice", .publicKey(.init(publicKey: otherKey))) == nil)
+        // The visitors' name stays a visitor's, even with an operator's key.
+        #expect(decide("demo", .publicKey(.init(publicKey: operatorKey))) == .init(role: .visitor, keyFingerprint: fingerprint))
+    }
+
+    @Test func passwordsAreNeverAccepted() {
+        #expect(decide("demo", .password(.init(password: ""))) == nil)
+        #expect(decide("alice", .password(.init(password: "x"))) == nil)
+    }
+}
+
+@Suite struct SessionInputTests {
+    @Test func windowSizesAreClamped() {
+        #expect(WindowSize(clampingColumns: 0, rows: 0) == .fallback)
+        #expect(WindowSize(clampingColumns: 120, rows: 0) == .fallback)
+        #expect(WindowSize(clampingColumns: 10000, rows: 10000) == WindowSize(columns: WindowSize.maxColumns, rows: WindowSize.maxRows))
+        #expect(WindowSize(clampingColumns: 132, rows: 43) == WindowSize(columns: 132, rows: 43))
+        #expect(WindowSize(clampingColumns: Int(UInt32.max), rows: 1) == WindowSize(columns: WindowSize.maxColumns, rows: 1))
+    }
+
+    @Test func onlyTheAllowedVariablesPass() {
+        for name in ["LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR", "TERM"] { #expect(ConsoleSession.allowsVariable(name)) }
+        for name in ["LD_PRELOAD", "PATH", "AUTHDECK_ADMIN_TOKEN", "HOME", "TERMINFO", "lang"] { #expect(!ConsoleSession.allowsVariable(name)) }
+        #expect(ConsoleSession.acceptsValue("en_US.UTF-8"))
+        #expect(!ConsoleSession.acceptsValue("x\u{1b}]0;pwned\u{07}"))
+        #expect(!ConsoleSession.acceptsValue(String(repeating: "a", count: 65)))
+        #expect(!ConsoleSession.acceptsValue("$(reboot)"))
+    }
+
+    @Test func userNamesReachTheLogWithoutControlCharacters() {
+        #expect(ConsoleSession.printable("eve\u{1b}[2J\nroot") == "eve?[2J?root")
+    }
+}
+
+@Suite struct HostKeyTests {
+    @Test func isCreatedOnceWithMode0600AndFingerprintedAsOpenSSHDoes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-hostkey-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("ssh_host_ed25519_key")
+        let first = try HostKey.loadOrCreate(at: url)
+        let second = try HostKey.loadOrCreate(at: url)
+        #expect(first.publicKey == second.publicKey)
+        let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // ssh-keygen -lf prints SHA256: and 43 characters of unpadded base64.
+        #expect(first.fingerprint.hasPrefix("SHA256:") && first.fingerprint.count == 7 + 43 && !first.fingerprint.hasSuffix("="))
+    }
+
+    @Test func aDamagedKeyIsRefusedNotReplaced() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-hostkey-\(UUID().uuidString)")
+        try Data("not a key\n".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(throws: HostKeyError.self) { try HostKey.loadOrCreate(at: url) }
+        #expect(try String(contentsOf: url, encoding: .utf8) == "not a key\n")
+    }
+}
