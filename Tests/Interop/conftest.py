@@ -113,3 +113,12 @@ def rest(server):
 def unique():
     """A fresh email-safe name per test, so tests share one server without colliding."""
     return lambda prefix: f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def shared_server():
+    """A second `authdeck serve` with an admin token: a shared server, as one others reach."""
+    running = Server("--admin-token", "interop-admin-token-" + uuid.uuid4().hex)
+    running.rest = Rest(running.base)
+    yield running
+    running.stop()

@@ -8,7 +8,6 @@ import jwt
 import pytest
 from firebase_admin import auth, credentials
 
-from conftest import Rest, Server
 from interop_project import PROJECT_ID
 
 CUSTOM_TOKEN = "identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken"
@@ -72,15 +71,8 @@ def test_get_users_with_mixed_identifiers_including_a_provider(app, rest, unique
     assert [type(i).__name__ for i in result.not_found] == ["EmailIdentifier"]
 
 
-@pytest.fixture
-def shared_server():
-    running = Server("--admin-token", "interop-admin-token-" + uuid.uuid4().hex)
-    yield running
-    running.stop()
-
-
 def test_a_shared_serve_takes_only_tokens_signed_by_its_service_account(shared_server, monkeypatch):
-    rest = Rest(shared_server.base)
+    rest = shared_server.rest
     account_file = os.path.join(shared_server.data_dir, "service-account.json")
     assert oct(os.stat(account_file).st_mode & 0o777) == "0o600"
     app = firebase_admin.initialize_app(credentials.Certificate(account_file), options={"projectId": PROJECT_ID},
