@@ -64,6 +64,14 @@ let package = Package(
             "IdentityToolkit",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .target(name: "AuthAdmin", dependencies: [
+            "IdentityToolkit",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+        ]),
         .target(name: "AppData", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -72,7 +80,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "authdeck", dependencies: [
-            "AuthDeckApp", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "TerminalUI", "AuthClient", "AppData", "SSHServer",
+            "AuthDeckApp", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "TerminalUI", "AuthClient", "AppData", "SSHServer", "AuthAdmin",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -84,6 +92,7 @@ let package = Package(
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit"]),
         .testTarget(name: "IdentityEmulatorTests", dependencies: [
             "IdentityEmulator", "IdentityToolkit",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
@@ -106,6 +115,14 @@ let package = Package(
             "SSHServer",
             .product(name: "NIOSSH", package: "swift-nio-ssh"),
             .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "AuthAdminTests", dependencies: [
+            "AuthAdmin", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "IdentityTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
             "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "IdentityTestSupport", "AppData",

@@ -166,9 +166,15 @@ public actor Auth {
 
     /// Needs a recent sign-in. The backend answers with new tokens: the old ones are revoked.
     public func updatePassword(to password: String) async throws {
+        try await updateCredentials { AccountsUpdateRequest(idToken: $0, password: password) }
+    }
+
+    /// Sends a credential change for the signed-in user, adopts the new tokens it answers with
+    /// (the old ones are revoked), and reloads the user.
+    func updateCredentials(_ request: (_ idToken: String) -> AccountsUpdateRequest) async throws {
         _ = try requireUser()
         let idToken = try await validIDToken()
-        let response = try await performForCurrentUser(AccountsUpdateRequest(idToken: idToken, password: password))
+        let response = try await performForCurrentUser(request(idToken))
         if let newToken = response.idToken, let refresh = response.refreshToken {
             adoptTokens(idToken: newToken, refreshToken: refresh, expiresIn: response.expiresIn)
         }

@@ -27,9 +27,16 @@ extension Auth {
         if let current = session?.user, current.email == response.email { signOutLocally() }
     }
 
-    /// Applies an email action (verifies the email); the signed-in user is reloaded when it was theirs.
+    /// Applies an email action (verifies the email, changes it to a verified new one, or restores the
+    /// old one); the signed-in user is reloaded when it was theirs. An email change ends every
+    /// session of the account, this one included: the user is then signed out.
     public func applyActionCode(_ code: String) async throws {
         let response = try await perform(ApplyActionCodeRequest(oobCode: code))
-        if session?.user.uid == response.localId { try await reload() }
+        guard session?.user.uid == response.localId else { return }
+        do {
+            try await reload()
+        } catch let error as AuthError where Self.endsSession(error.code) {
+            return
+        }
     }
 }

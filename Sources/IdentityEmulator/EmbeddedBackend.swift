@@ -11,6 +11,8 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     let store: AccountStore
     let signer: TokenSigner
     let providerKeys: SimulatedProviderKeys
+    let serviceAccount: ServiceAccountSlot
+    let serviceAccountPath: String
     let actionLinkOrigin = ActionLinkOrigin()
     let logger = Logger(label: "authdeck.identity-emulator")
 
@@ -25,6 +27,8 @@ public final class EmbeddedBackend: WireHandler, Sendable {
                                       keysExist: FileManager.default.fileExists(atPath: directory.signingKeyPath))
         self.signer = try TokenSigner(keyPath: directory.signingKeyPath, certificatePath: directory.signingCertificatePath)
         self.providerKeys = SimulatedProviderKeys(directory: directory.identityProviderKeysDirectory)
+        self.serviceAccountPath = directory.serviceAccountPath
+        self.serviceAccount = ServiceAccountSlot(path: directory.serviceAccountPath, projectId: store.projectId)
         _ = try purgeExpiredAnonymousUsers()
     }
 
@@ -58,13 +62,17 @@ public final class EmbeddedBackend: WireHandler, Sendable {
             return answer
         }
         let path = LegacyRelyingPartyPaths.v1Path(for: requested) ?? requested
+        if let answer = try routeProjectSettings(path, request: request, query: query) { return answer }
         switch request.method {
         case "POST": break
         case "GET": return try routeGet(path, query: query)
         default: throw BackendFailure.notFound(requested)
         }
-        guard Self.servedPaths.contains(path) || Self.isVerificationPath(path) else { throw BackendFailure.notFound(requested) }
+        guard Self.servedPaths.contains(path) || Self.isVerificationPath(path) || Self.isPasswordlessPath(path) else {
+            throw BackendFailure.notFound(requested)
+        }
         let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
+        try checkTargetProject(of: request.body, context: context)
         switch path {
         case SignUpRequest.endpoint.emulatorPath:
             return try encode(signUp(decode(SignUpBody.self, request.body), context: context))
@@ -88,6 +96,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
             return try encode(authorizeAtSimulatedProvider(decode(SimulatedIdpAuthorizeBody.self, request.body), context: context))
         default:
             if let answer = try routeVerification(path: path, body: request.body, context: context) { return answer }
+            if let answer = try routePasswordless(path: path, body: request.body, context: context) { return answer }
             throw BackendFailure.notFound(path)
         }
     }
@@ -155,10 +164,10 @@ struct RequestContext {
 
     init(request: WireRequest, query: [URLQueryItem], adminToken: String? = nil) throws {
         let headers = Dictionary(request.headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        if let authorization = headers["authorization"] {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw BackendFailure.unauthenticated }
-            let credential = String(parts[1])
+        // Only a bearer token can make an administrator; another scheme (`Basic …`) is no credential
+        // at all, so the call needs an API key like any app's, as in the emulator.
+        if let authorization = headers["authorization"], authorization.lowercased().hasPrefix("bearer ") {
+            let credential = String(authorization.dropFirst("bearer ".count))
             if let adminToken {
                 guard Self.constantTimeEqual(credential, adminToken) else { throw BackendFailure.unauthenticated }
             } else {

@@ -37,11 +37,11 @@ public struct EmbeddedBackendConfiguration: Sendable {
     /// When set, administrator calls need `Authorization: Bearer <adminToken>`, and the emulator's
     /// `Bearer owner` and `ya29.` conventions are refused (`authdeck serve --admin-token`).
     public var adminToken: String?
-
     /// Whether people who do not trust each other reach this backend: an admin token is what makes
     /// `authdeck serve` safe off loopback, and what `authdeck ssh` gives the backend it serves its
     /// visitors, so it is the mark. A shared backend keeps each caller's simulated identities to that
-    /// caller, and only the administrator's vouch for their email (see `SimulatedIdentityScope`).
+    /// caller, and only the administrator's vouch for their email (see `SimulatedIdentityScope`); custom
+    /// tokens must be signed by the project's service account there.
     public var isShared: Bool { adminToken != nil }
 
     public init(projectId: String? = nil, emailEnumerationProtection: Bool = true,

@@ -20,6 +20,10 @@ public enum EmbeddedBackendError: Error, Equatable, CustomStringConvertible, Loc
     case projectMismatch(path: String, stored: String, requested: String)
     /// A file the backend needs exists but is damaged (a certificate that does not parse); it was left untouched.
     case unreadableFile(String)
+    /// The service-account file exists but is not a service-account JSON with an RSA key; it was left untouched.
+    case unreadableServiceAccount(String)
+    /// The service-account file names another project (path, its project id); it was left untouched.
+    case serviceAccountOfAnotherProject(String, String)
 
     public var description: String {
         switch self {
@@ -41,6 +45,10 @@ public enum EmbeddedBackendError: Error, Equatable, CustomStringConvertible, Loc
             "The data in \(path) belongs to project \(stored), not \(requested): its accounts' tokens name \(stored). Serve it with --project \(stored) (or without --project), or choose another --data for \(requested)."
         case let .unreadableFile(path):
             "\(path) is damaged. It was left untouched; move it away to generate a new one (existing sessions will end)."
+        case let .unreadableServiceAccount(path):
+            "The service-account file at \(path) cannot be read as a service-account JSON with an RSA key. It was left untouched; move it away to generate a new one (custom tokens signed with the old key will be refused)."
+        case let .serviceAccountOfAnotherProject(path, other):
+            "The service-account file at \(path) belongs to project \(other), not to the project served here. It was left untouched; serve that project, or move the file away to generate a new one."
         }
     }
 

@@ -7,10 +7,11 @@ struct AuthDeck: AsyncParsableCommand {
         abstract: "A terminal account console for Firebase Authentication.",
         discussion: """
             `authdeck` runs the console; `authdeck serve` serves the embedded backend over HTTP \
-            on the Firebase Auth Emulator's paths, for other SDKs and for several consoles at once. \
+            on the Firebase Auth Emulator's paths, for other SDKs and for several consoles at once; \
+            `authdeck accounts` lists, exports and imports accounts for scripts. \
             The console's options (--emulator, --project, --api-key, --data, …): `authdeck help console`.
             """,
         version: "0.1.0",
-        subcommands: [AuthDeckCommand.self, ServeCommand.self, SSHCommand.self],
+        subcommands: [AuthDeckCommand.self, ServeCommand.self, SSHCommand.self, AccountsCommand.self],
         defaultSubcommand: AuthDeckCommand.self)
 }

@@ -67,13 +67,23 @@ struct ServeCommand: AsyncParsableCommand {
         if let project { configuration.projectId = project }
         configuration.adminToken = token
         let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
+        // The key an app's server signs custom tokens with; on a shared server only those are accepted.
+        let serviceAccountFile: URL
+        do {
+            serviceAccountFile = try backend.prepareServiceAccount()
+        } catch {
+            throw StartupError("\(error)")
+        }
         let projectId = backend.projectId
+        let shared = configuration.isShared
         let server = IdentityServer(backend: backend, host: host, port: port, logger: logger)
         let host = server.host
         let application = server.application { port in
             let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
             backend.setActionLinkOrigin(host: host.contains(":") ? "[\(host)]" : host, port: port)
             Self.announce("authdeck serve: listening on http://\(authority) for project \(projectId) (FIREBASE_AUTH_EMULATOR_HOST=\(authority))")
+            Self.announce("authdeck serve: service account for custom tokens: \(serviceAccountFile.path)"
+                + (shared ? " (shared server: custom tokens must be signed with it)" : ""))
             logger.info("listening", metadata: ["address": "\(authority)", "project": "\(projectId)", "data": "\(directory.url.path)",
                                                "admin": "\(token == nil ? "Bearer owner (loopback)" : "admin token")"])
         }

@@ -14,7 +14,8 @@ extension EmbeddedBackend {
 
     /// Gives the account a phone second factor, as `accounts:update` with `mfa` does; the HTTP status.
     public func enrollPhoneFactor(uid: String, phoneNumber: String, displayName: String) async -> Int {
-        let body = #"{"localId":"\#(uid)","mfa":{"enrollments":[{"phoneInfo":"\#(phoneNumber)","displayName":"\#(displayName)"}]}}"#
+        // An update names each factor by its id, as in the emulator.
+        let body = #"{"localId":"\#(uid)","mfa":{"enrollments":[{"mfaEnrollmentId":"\#(uid)-phone","phoneInfo":"\#(phoneNumber)","displayName":"\#(displayName)"}]}}"#
         let update = WireRequest(path: AccountsUpdateRequest.endpoint.emulatorPath, headers: ["Authorization": "Bearer owner"], body: Data(body.utf8))
         return await handle(update).status
     }

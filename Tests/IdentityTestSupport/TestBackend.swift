@@ -45,6 +45,17 @@ public final class TestBackend: Sendable {
         return transport
     }
 
+    /// A transport whose administrator requests carry `administrator` (`Bearer owner` unless told),
+    /// as the Admin SDKs' calls do.
+    public func makeAdministratorTransport(_ administrator: any AdministratorCredential = StaticAdministratorCredential.owner,
+                                           exchanges: ExchangeLog = ExchangeLog()) -> any IdentityBackend {
+        guard let emulatorAddress else { return InProcessTransport(handler: backend, exchanges: exchanges, administrator: administrator) }
+        let transport = HTTPTransport(target: .emulator(emulatorAddress), apiKey: "test-api-key", exchanges: exchanges,
+                                      administrator: administrator, connectTimeout: .seconds(60), requestTimeout: .seconds(120))
+        httpTransports.withLock { $0.append(transport) }
+        return transport
+    }
+
     func shutdownTransports() async {
         for transport in httpTransports.withLock({ $0 }) { try? await transport.shutdown() }
     }

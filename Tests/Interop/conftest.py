@@ -24,10 +24,10 @@ from authdeck_binary import authdeck_binary  # noqa: E402
 class Server:
     """`authdeck serve --port 0` on a fresh data directory; `host` is what FIREBASE_AUTH_EMULATOR_HOST takes."""
 
-    def __init__(self):
+    def __init__(self, *extra_arguments):
         self.data_dir = tempfile.mkdtemp(prefix="authdeck-interop-")
         self.process = subprocess.Popen(
-            [authdeck_binary(), "serve", "--port", "0", "--project", PROJECT_ID, "--data", self.data_dir],
+            [authdeck_binary(), "serve", "--port", "0", "--project", PROJECT_ID, "--data", self.data_dir, *extra_arguments],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self._first_line(timeout=60)
         match = re.search(r"listening on http://(\S+) for project (\S+)", line)

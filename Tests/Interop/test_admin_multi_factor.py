@@ -47,7 +47,7 @@ def test_an_administrator_enrolls_a_phone_factor_and_the_next_sign_in_needs_it(s
     assert "idToken" in rest.sign_in(email, "secret-1")
 
     response = admin_post(server, "/accounts:update", {"localId": user.uid, "mfa": {"enrollments": [
-        {"phoneInfo": "+15555550100", "displayName": "Work phone"},
+        {"mfaEnrollmentId": "work-phone-0000000000000000a", "phoneInfo": "+15555550100", "displayName": "Work phone"},
     ]}})
     assert response.status_code == 200, response.text
 
@@ -69,14 +69,15 @@ def test_an_administrator_enrolls_a_phone_factor_and_the_next_sign_in_needs_it(s
     assert auth.get_user(user.uid, app=app).email == email
     looked_up = admin_post(server, "/accounts:lookup", {"localId": [user.uid]}).json()["users"][0]
     assert [factor["phoneInfo"] for factor in looked_up["mfaInfo"]] == ["+15555550100"]
+    assert [factor["unobfuscatedPhoneInfo"] for factor in looked_up["mfaInfo"]] == ["+15555550100"]
 
     # Bad lists are refused with Firebase's messages and change nothing.
     refusals = [
         ([{"phoneInfo": "555-0100"}], "INVALID_MFA_PHONE_NUMBER : Invalid format."),
-        ([{"phoneInfo": f"+1555555011{n}"} for n in range(6)],
+        ([{"mfaEnrollmentId": f"f{n}", "phoneInfo": f"+1555555011{n}"} for n in range(6)],
          "SECOND_FACTOR_LIMIT_EXCEEDED : The maximum number of second factors (5) for this account has been reached."),
-        ([{"phoneInfo": "+15555550120"}, {"phoneInfo": "+15555550120"}],
-         "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account."),
+        # As the emulator: an update names each factor by its id.
+        ([{"phoneInfo": "+15555550120"}], "INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined."),
     ]
     for enrollments, message in refusals:
         refused = admin_post(server, "/accounts:update", {"localId": user.uid, "mfa": {"enrollments": enrollments}})

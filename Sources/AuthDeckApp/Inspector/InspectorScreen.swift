@@ -23,11 +23,12 @@ enum InspectorScreen {
         let entry = entries[selection]
         var lines: [(String, Style)] = [("path   \(entry.path)", .normal)]
         if let authorization = entry.authorization { lines.append(("auth   \(authorization)", .normal)) }
-        lines += TextWidth.wrap("request  \(entry.request.isEmpty ? "(empty)" : entry.request)", width: inside.width - 2).map { ($0, .normal) }
-        lines += TextWidth.wrap("response \(entry.response)", width: inside.width - 2).map { ($0, entry.isFailure || entry.status >= 400 ? .error : .normal) }
+        // The consent's nonce story before the bodies: a long answer must not push it off the screen.
         if let authorization, entry.isFederatedStep {
             lines += FederatedInspector.lines(authorization, additionalUserInfo: additionalUserInfo, width: inside.width - 2)
         }
+        lines += TextWidth.wrap("request  \(entry.request.isEmpty ? "(empty)" : entry.request)", width: inside.width - 2).map { ($0, .normal) }
+        lines += TextWidth.wrap("response \(entry.response)", width: inside.width - 2).map { ($0, entry.isFailure || entry.status >= 400 ? .error : .normal) }
         if let claims = entry.idTokenClaims {
             lines.append(("ID token claims:", .title))
             for key in claims.keys.sorted() {

@@ -6,6 +6,12 @@ extension EmbeddedBackend {
     /// `accounts:update`: profile, email and password changes and unlinking for the signed-in user;
     /// administrators (by `localId`) can also verify, disable, set claims and revoke.
     func update(_ body: UpdateBody, context: RequestContext) throws -> AccountsUpdateResponse {
+        // An app's update names its user (or an email action); claims and disabling are an administrator's.
+        if !context.isAdmin {
+            guard body.idToken != nil || body.oobCode != nil else { throw BackendFailure.unsupportedUpdateRequest }
+            guard body.customAttributes == nil else { throw BackendFailure.insufficientPermission }
+        }
+        if body.idToken != nil, body.disableUser != nil { throw BackendFailure.operationNotAllowed }
         if let oobCode = body.oobCode, body.idToken == nil, body.localId == nil { return try applyActionCode(oobCode) }
         let session: VerifiedSession?
         let localId: String
@@ -31,7 +37,11 @@ extension EmbeddedBackend {
             return phone
         } : nil
         let customAttributes = admin ? try body.customAttributes.map(Self.validatedCustomAttributes) : nil
-        let secondFactors = admin ? try body.mfa.map { try requestedSecondFactors($0.enrollments ?? [], field: "mfa.enrollments") } : nil
+        let secondFactors = admin ? try body.mfa.map { try requestedSecondFactors($0.enrollments ?? [], field: "mfa.enrollments", requireIds: true) } : nil
+        // The emulator lets an app attach any identity to its own account; where others share the
+        // backend that would let one pre-claim somebody's Google account, so only an administrator may.
+        if !admin, body.linkProviderUserInfo != nil, configuration.isShared { throw BackendFailure.requiresAdministrator }
+        let linkedProvider = try body.linkProviderUserInfo.map(Self.validatedLinkedProvider)
         let emailChanges = newEmail != nil && newEmail != session?.user.email
         if let session, emailChanges || body.password != nil { try requireRecentSignIn(session) }
 
@@ -60,14 +70,14 @@ extension EmbeddedBackend {
             var credentialsChanged = false
             if let newEmail, newEmail != user.email {
                 if let owner = try UserRecord.find(email: newEmail, in: db), owner.localId != localId { throw BackendFailure.emailExists }
-                user.email = newEmail
-                user.emailVerified = false
+                // The first address an account had keeps a way back: a RECOVER_EMAIL message to it on
+                // every change (not for an anonymous session, which had no address to recover).
+                let anonymousSession = session?.signInProvider == "anonymous"
+                if !anonymousSession, let old = user.email, user.initialEmail == nil { user.initialEmail = old }
+                try changeEmail(of: &user, to: newEmail, verified: false, in: db)
                 credentialsChanged = true
-                if var row = try ProviderRecord.fetchOne(db, key: ["localId": localId, "providerId": "password"]) {
-                    row.rawId = newEmail
-                    row.federatedId = newEmail
-                    row.email = newEmail
-                    try row.update(db)
+                if !anonymousSession, let initialEmail = user.initialEmail {
+                    try queueOobCode(.recoverEmail, email: initialEmail, localId: localId, in: db)
                 }
             }
             if let newPassword {
@@ -82,7 +92,7 @@ extension EmbeddedBackend {
             if let name = body.displayName { user.displayName = name.isEmpty ? nil : name }
             if let photo = body.photoUrl { user.photoUrl = photo.isEmpty ? nil : photo }
             for attribute in body.deleteAttribute ?? [] {
-                switch attribute {
+                switch attribute.name {
                 case "DISPLAY_NAME": user.displayName = nil
                 case "PHOTO_URL": user.photoUrl = nil
                 default: break
@@ -111,6 +121,9 @@ extension EmbeddedBackend {
                     if disable { try RefreshTokenRecord.revokeAll(localId: localId, in: db) }
                 }
             }
+            if let linkedProvider { try linkProvider(linkedProvider, to: localId, in: db) }
+            // A user may end their other sessions themselves: `validSince` from a client revokes now.
+            if session != nil, body.validSince != nil { credentialsChanged = true }
             // A new email or password ends every other session: older ID and refresh tokens stop working.
             if credentialsChanged {
                 user.validSince = nowSeconds
@@ -119,7 +132,8 @@ extension EmbeddedBackend {
             try user.update(db)
             let tokens = try session.flatMap { session in
                 credentialsChanged
-                    ? try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime,
+                    // Setting a password makes it the session's provider (an anonymous upgrade signs in by password).
+                    ? try startSession(for: user, signInProvider: newPassword == nil ? session.signInProvider : "password", authTime: session.authTime,
                                        secondFactor: session.secondFactor, in: db)
                     : nil
             }
@@ -129,7 +143,7 @@ extension EmbeddedBackend {
             localId: user.localId, email: user.email, displayName: user.displayName, photoUrl: user.photoUrl,
             emailVerified: user.email == nil ? nil : user.emailVerified, providerUserInfo: providers.map(\.wire),
             passwordHash: user.passwordHash.map { admin ? $0.base64URLEncodedString() : Self.redactedPasswordHash },
-            idToken: tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
+            newEmail: newEmail, idToken: tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
     }
 
     /// Custom claims: a JSON object of at most 1000 characters without reserved names; `""` clears them.

@@ -10,7 +10,7 @@ extension EmbeddedBackend {
         let purged = try store.write { db -> Int in
             let localIds = try String.fetchAll(db, sql: """
                 SELECT localId FROM user
-                WHERE email IS NULL AND phoneNumber IS NULL AND createdAt < ?
+                WHERE email IS NULL AND phoneNumber IS NULL AND NOT customAuth AND createdAt < ?
                   AND NOT EXISTS (SELECT 1 FROM provider WHERE provider.localId = user.localId)
                 """, arguments: [cutoff])
             for localId in localIds {

@@ -5,7 +5,15 @@ import IdentityToolkit
 extension EmbeddedBackend {
     /// `accounts:signUp`: anonymous (empty body), email/password, or — with `idToken` — linking
     /// email/password to the signed-in user, which keeps its localId (the anonymous upgrade).
+    /// From an administrator (`Bearer owner`, the admin token), a privileged sign-up: the account is
+    /// created as given (`localId`, phone, second factors, verified, disabled) and no session starts.
     func signUp(_ body: SignUpBody, context: RequestContext) throws -> SignUpResponse {
+        if body.localId != nil, !context.isAdmin || body.idToken != nil { throw BackendFailure.unexpectedUserId }
+        if context.isAdmin, body.idToken == nil {
+            return try createAccount(CreateAccountBody(localId: body.localId, email: body.email, password: body.password,
+                                                       displayName: body.displayName, photoUrl: body.photoUrl, phoneNumber: body.phoneNumber,
+                                                       emailVerified: body.emailVerified, disabled: body.disabled, mfaInfo: body.mfaInfo))
+        }
         if body.idToken != nil { return try linkPassword(body) }
         if body.email == nil && body.password == nil { return try signUpAnonymously(body) }
 

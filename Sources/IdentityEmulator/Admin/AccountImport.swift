@@ -21,6 +21,13 @@ extension EmbeddedBackend {
         }
         let hashParameters = try importHashParameters(body, needed: users.contains { $0.passwordHash != nil })
         let allowOverwrite = body.allowOverwrite == true
+        if body.sanityCheck == true { try Self.checkImportSanity(users) }
+        // Clear passwords are hashed before the write, which must not wait on scrypt.
+        let rawPasswordHashes = try users.map { user -> (hash: Data, salt: Data)? in
+            guard user.passwordHash == nil, let password = user.rawPassword, !password.isEmpty else { return nil }
+            let salt = user.salt.flatMap(Data.init(base64URLEncoded:)) ?? SecureRandom.bytes(16)
+            return (try store.scrypt.hash(password: password, salt: salt), salt)
+        }
         if !allowOverwrite {
             var seen = Set<String>()
             for user in users {
@@ -35,7 +42,8 @@ extension EmbeddedBackend {
                 do {
                     // A savepoint per user, so a refused user leaves nothing half-written.
                     try db.inSavepoint {
-                        try importUser(imported, hashParameters: hashParameters, allowOverwrite: allowOverwrite, in: db)
+                        try importUser(imported, rawPasswordHash: rawPasswordHashes[index], hashParameters: hashParameters,
+                                       allowOverwrite: allowOverwrite, in: db)
                         return .commit
                     }
                 } catch let rejection as ImportRejection {
@@ -73,7 +81,23 @@ extension EmbeddedBackend {
         return ScryptParameters(signerKey: key, saltSeparator: separator, rounds: rounds, memCost: memoryCost)
     }
 
-    private func importUser(_ imported: ImportedUser, hashParameters: ScryptParameters?, allowOverwrite: Bool, in db: Database) throws {
+    /// `sanityCheck`: an email (one account per email) or a provider identity twice in the request refuses it whole.
+    private static func checkImportSanity(_ users: [ImportedUser]) throws {
+        var emails = Set<String>()
+        var identities = Set<String>()
+        for user in users {
+            if let email = user.email, !email.isEmpty, !emails.insert(email).inserted { throw BackendFailure.duplicateEmailInRequest(email) }
+            for provider in user.providerUserInfo ?? [] {
+                let (providerId, rawId) = (provider.providerId ?? "", provider.rawId ?? "")
+                guard identities.insert(providerId + ":" + rawId).inserted else {
+                    throw BackendFailure.duplicateRawIdInRequest(providerId: providerId, rawId: rawId)
+                }
+            }
+        }
+    }
+
+    private func importUser(_ imported: ImportedUser, rawPasswordHash: (hash: Data, salt: Data)?, hashParameters: ScryptParameters?,
+                            allowOverwrite: Bool, in db: Database) throws {
         guard let localId = imported.localId, !localId.isEmpty else { throw ImportRejection(message: "localId is missing") }
         guard localId.count <= 128 else { throw ImportRejection(message: "localId is longer than 128 characters") }
         let email = try imported.email.map { raw -> String in
@@ -103,8 +127,8 @@ extension EmbeddedBackend {
         let passwordHash = try imported.passwordHash.map { text -> Data in
             guard let hash = Data(base64URLEncoded: text), !hash.isEmpty else { throw ImportRejection(message: "passwordHash is not base64") }
             return hash
-        }
-        let salt = try imported.salt.map { text -> Data in
+        } ?? rawPasswordHash?.hash
+        let salt = try rawPasswordHash.map { $0.salt } ?? imported.salt.map { text -> Data in
             guard let salt = Data(base64URLEncoded: text) else { throw ImportRejection(message: "salt is not base64") }
             return salt
         }
@@ -157,7 +181,7 @@ extension EmbeddedBackend {
         } catch let failure as BackendFailure {
             throw ImportRejection(message: failure.message)
         }
-        if let passwordHash, let hashParameters, !hashParameters.isSame(as: store.scrypt) {
+        if rawPasswordHash == nil, let passwordHash, let hashParameters, !hashParameters.isSame(as: store.scrypt) {
             try ImportedPasswordHashRecord(localId: localId, passwordHash: passwordHash, parameters: hashParameters).insert(db)
         }
     }

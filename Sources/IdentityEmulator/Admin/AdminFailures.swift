@@ -6,6 +6,17 @@ extension BackendFailure {
     static let requiresAdministrator = badRequest("INSUFFICIENT_PERMISSION")
     static let tenantNotFound = badRequest("TENANT_NOT_FOUND : ((AuthDeck has no tenants))")
     static let duplicateLocalId = badRequest("DUPLICATE_LOCAL_ID")
+    static let missingProviderId = badRequest("MISSING_PROVIDER_ID")
+    static let missingRawId = badRequest("MISSING_RAW_ID")
+    static let federatedUserIdAlreadyLinked = badRequest("FEDERATED_USER_ID_ALREADY_LINKED")
+    static func duplicateEmailInRequest(_ email: String) -> BackendFailure { badRequest("DUPLICATE_EMAIL : \(email)") }
+    static func duplicateRawIdInRequest(providerId: String, rawId: String) -> BackendFailure {
+        badRequest("DUPLICATE_RAW_ID : Provider id(\(providerId)), Raw id(\(rawId))")
+    }
+    static let unsupportedUpdateRequest = badRequest("INVALID_REQ_TYPE : Unsupported request parameters.")
+    static let operationNotAllowed = badRequest("OPERATION_NOT_ALLOWED")
+    static let unexpectedUserId = badRequest("UNEXPECTED_PARAMETER : User ID")
+    static let targetProjectNeedsAdministrator = badRequest("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
     static let phoneNumberTaken = badRequest("PHONE_NUMBER_EXISTS")
     static let malformedPhoneNumber = badRequest("INVALID_PHONE_NUMBER : Invalid format.")
     static let missingUserAccount = badRequest("MISSING_USER_ACCOUNT")
@@ -15,8 +26,10 @@ extension BackendFailure {
     // A request this backend will not honour is the client's to change, so 400, never a 5xx.
     static let duplicateEmailsUnsupported = invalidArgument("((AuthDeck keeps one account per email; signIn.allowDuplicateEmails cannot be turned on))")
 
-    static func projectNotFound(_ requested: String, served: String) -> BackendFailure {
-        BackendFailure(status: 404, message: "PROJECT_NOT_FOUND : ((this backend serves project \(served), not \(requested)))")
+    /// The emulator's answer in single-project mode (`singleProjectMode: ERROR`): one data directory is one project.
+    static func otherProject(_ requested: String, served: String) -> BackendFailure {
+        badRequest("Multiple projectIds are not recommended in single project mode. Requested project ID \(requested), "
+            + "but the emulator is configured for \(served).")
     }
 
     static func unsupportedHashAlgorithm(_ name: String) -> BackendFailure {

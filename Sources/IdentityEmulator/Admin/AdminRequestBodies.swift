@@ -28,6 +28,8 @@ struct BatchCreateBody: Decodable {
     var rounds: Int?
     var memoryCost: Int?
     var allowOverwrite: Bool?
+    /// Refuse the whole request when it lists an email or a provider identity twice.
+    var sanityCheck: Bool?
 }
 
 struct ImportedUser: Decodable {
@@ -42,6 +44,8 @@ struct ImportedUser: Decodable {
     var passwordHash: String?
     /// Web-safe base64.
     var salt: String?
+    /// A password in clear, hashed here with this project's parameters.
+    var rawPassword: String?
     var customAttributes: String?
     /// Milliseconds since 1970.
     var createdAt: Int64Text?
@@ -59,6 +63,15 @@ struct ImportedProvider: Decodable {
     var displayName: String?
     var photoUrl: String?
     var phoneNumber: String?
+}
+
+/// `linkProviderUserInfo` of an administrator's `accounts:update`: a federated identity to attach.
+struct LinkProviderBody: Decodable {
+    var providerId: String?
+    var rawId: String?
+    var email: String?
+    var displayName: String?
+    var photoUrl: String?
 }
 
 /// The `mfa` of an administrator's `accounts:update`: the account's second factors, replaced whole.
@@ -93,6 +106,8 @@ struct SessionCookieBody: Decodable {
 struct EmulatorConfigBody: Decodable {
     struct SignIn: Decodable { var allowDuplicateEmails: Bool? }
     struct EmailPrivacyConfig: Decodable { var enableImprovedEmailPrivacy: Bool? }
+
+    init() {}
 
     var signIn: SignIn?
     var emailPrivacyConfig: EmailPrivacyConfig?

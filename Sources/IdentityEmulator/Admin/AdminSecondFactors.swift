@@ -20,6 +20,7 @@ struct RequestedSecondFactor: Equatable {
 extension BackendFailure {
     static let invalidMfaPhoneNumber = badRequest("INVALID_MFA_PHONE_NUMBER : Invalid format.")
     static let duplicateMfaEnrollmentId = badRequest("DUPLICATE_MFA_ENROLLMENT_ID")
+    static let missingMfaEnrollmentIdOnUpdate = badRequest("INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined.")
     static let totpFactorNotKept = badRequest(
         "INVALID_ARGUMENT : ((an administrator cannot enroll a TOTP factor, only keep an enrolled one by its mfaEnrollmentId))")
 }
@@ -27,24 +28,26 @@ extension BackendFailure {
 extension EmbeddedBackend {
     /// Checks an administrator's list of second factors: E.164 numbers, each number and id once,
     /// at most five. `field` names the list in errors, as Google's messages do.
-    func requestedSecondFactors(_ entries: [AdminMfaEnrollment], field: String) throws -> [RequestedSecondFactor] {
-        guard entries.count <= Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
+    /// `requireIds`: an update names every factor it keeps or adds (`INVALID_MFA_ENROLLMENT_ID`);
+    /// creation and import make ids up. A number listed twice is one factor, the first, as in the emulator.
+    func requestedSecondFactors(_ entries: [AdminMfaEnrollment], field: String, requireIds: Bool = false) throws -> [RequestedSecondFactor] {
         var numbers = Set<String>()
         var ids = Set<String>()
-        return try entries.enumerated().map { index, entry in
+        let factors = try entries.enumerated().compactMap { index, entry -> RequestedSecondFactor? in
             let id = entry.mfaEnrollmentId.flatMap { $0.isEmpty ? nil : $0 }
-            if let id, !ids.insert(id).inserted { throw BackendFailure.duplicateMfaEnrollmentId }
             let kind: RequestedSecondFactor.Kind
             if let phone = entry.phoneInfo {
                 guard entry.totpInfo == nil else { throw BackendFailure.mfaProviderNotSupported }
                 guard let number = E164PhoneNumber.validated(phone) else { throw BackendFailure.invalidMfaPhoneNumber }
-                guard numbers.insert(number).inserted else { throw BackendFailure.secondFactorExists }
+                guard numbers.insert(number).inserted else { return nil }
                 kind = .phone(number)
             } else if entry.totpInfo != nil, id != nil {
                 kind = .keptTotp
             } else {
                 throw entry.totpInfo == nil ? BackendFailure.invalidMfaPhoneNumber : BackendFailure.totpFactorNotKept
             }
+            if requireIds, id == nil { throw BackendFailure.missingMfaEnrollmentIdOnUpdate }
+            if let id, !ids.insert(id).inserted { throw BackendFailure.duplicateMfaEnrollmentId }
             let enrolledAt = try entry.enrolledAt.map { text -> Int64 in
                 guard let date = Self.parseRFC3339(text) else {
                     throw BackendFailure.invalidArgument("Invalid value at '\(field)[\(index)].enrolled_at' (type.googleapis.com/google.protobuf.Timestamp), \"\(text)\"")
@@ -54,6 +57,8 @@ extension EmbeddedBackend {
             return RequestedSecondFactor(mfaEnrollmentId: id, displayName: entry.displayName.flatMap { $0.isEmpty ? nil : $0 },
                                          kind: kind, enrolledAt: enrolledAt)
         }
+        guard factors.count <= Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
+        return factors
     }
 
     /// Replaces the account's second factors with `requested`. A factor named by an id the account

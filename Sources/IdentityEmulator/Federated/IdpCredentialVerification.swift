@@ -42,6 +42,12 @@ struct PresentedIdpCredential {
 
 extension BackendFailure {
     static let missingRequestUri = badRequest("MISSING_REQUEST_URI")
+    static let invalidRequestUri = badRequest("INVALID_REQUEST_URI")
+    /// The emulator names the request URI with the post body's fields merged into its query.
+    static func invalidCredentialOrProviderId(requestUri: String, postBody: String?) -> BackendFailure {
+        let merged = postBody.flatMap { $0.isEmpty ? nil : $0 }.map { requestUri + (requestUri.contains("?") ? "&" : "?") + $0 } ?? requestUri
+        return badRequest("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(merged)")
+    }
     static let invalidProviderId = badRequest("INVALID_PROVIDER_ID : Provider Id is not supported.")
     static let invalidPendingToken = badRequest("INVALID_PENDING_TOKEN : The pending token is unknown or has expired.")
     static let missingNonce = badRequest("MISSING_OR_INVALID_NONCE : Nonce is missing in the request.")

@@ -10,6 +10,10 @@ extension EmbeddedBackend {
     /// a conflict is a 200 answer with `errorMessage` and the provider's tokens echoed.
     func signInWithIdp(_ body: IdpSignInBody) throws -> SignInWithIdpResponse {
         guard let requestUri = body.requestUri, !requestUri.isEmpty else { throw BackendFailure.missingRequestUri }
+        guard let uri = URL(string: requestUri), uri.scheme != nil else { throw BackendFailure.invalidRequestUri }
+        if body.pendingToken?.isEmpty ?? true, IdpPostBody(postBody: body.postBody, requestUri: requestUri).providerId == nil {
+            throw BackendFailure.invalidCredentialOrProviderId(requestUri: requestUri, postBody: body.postBody)
+        }
         let credential = try presentedCredential(body)
         let returnCredential = body.returnIdpCredential == true
         if let idToken = body.idToken {
@@ -24,7 +28,10 @@ extension EmbeddedBackend {
             try consumeSingleUseToken(credential, in: db)
             if var link = try ProviderRecord.filter(ProviderRecord.Columns.providerId == assertion.providerId
                 && Column("rawId") == assertion.rawId).fetchOne(db) {
-                guard let user = try UserRecord.fetchOne(db, key: link.localId) else { throw BackendFailure.userNotFound }
+                guard var user = try UserRecord.fetchOne(db, key: link.localId) else { throw BackendFailure.userNotFound }
+                // The provider's name and photo fill the account's empty fields, never replace them.
+                user.displayName = user.displayName ?? assertion.displayName
+                user.photoUrl = user.photoUrl ?? assertion.photoUrl
                 // The provider's latest profile; Apple sends no name after the first time, so keep the old one.
                 link.email = assertion.email ?? link.email
                 link.displayName = assertion.displayName ?? link.displayName
@@ -35,7 +42,10 @@ extension EmbeddedBackend {
             guard autoCreate else { throw BackendFailure.userNotFound }
             if let email = assertion.email, var owner = try UserRecord.find(email: email, in: db) {
                 guard assertion.emailVerified else {
-                    return try refusal(credential, needConfirmation: true, verifiedProviders: owner.providers(in: db).map(\.providerId), in: db)
+                    let federated = try owner.providers(in: db).map(\.providerId).filter { $0 != "password" && $0 != "phone" }
+                    var answer = try refusal(credential, needConfirmation: true, verifiedProviders: federated, in: db)
+                    answer.localId = owner.localId
+                    return answer
                 }
                 if !owner.emailVerified {
                     // Whoever set up the unverified account may not own the address: its other ways in go,
@@ -91,25 +101,26 @@ extension EmbeddedBackend {
             try consumeSingleUseToken(credential, in: db)
             let owner = try ProviderRecord.filter(ProviderRecord.Columns.providerId == assertion.providerId
                 && Column("rawId") == assertion.rawId).fetchOne(db)
-            if let owner, owner.localId != user.localId {
+            // Already linked, to another account or to this one, as the emulator answers.
+            if owner != nil {
                 return try refusal(credential, errorMessage: "FEDERATED_USER_ID_ALREADY_LINKED", in: db)
             }
-            if owner == nil {
-                guard try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": assertion.providerId]) == nil else {
-                    throw BackendFailure.providerAlreadyLinked
-                }
-                if let email = assertion.email, let emailOwner = try UserRecord.find(email: email, in: db), emailOwner.localId != user.localId {
-                    return try refusal(credential, errorMessage: "EMAIL_EXISTS", in: db)
-                }
-                try assertion.providerRecord(localId: user.localId).insert(db)
-                if user.email == nil, let email = assertion.email {
-                    user.email = email
-                    user.emailVerified = assertion.emailVerified
-                }
-                user.displayName = user.displayName ?? assertion.displayName
-                user.photoUrl = user.photoUrl ?? assertion.photoUrl
-                try user.update(db)
+            guard try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": assertion.providerId]) == nil else {
+                throw BackendFailure.providerAlreadyLinked
             }
+            if let email = assertion.email, let emailOwner = try UserRecord.find(email: email, in: db), emailOwner.localId != user.localId {
+                return try refusal(credential, errorMessage: "EMAIL_EXISTS", in: db)
+            }
+            try assertion.providerRecord(localId: user.localId).insert(db)
+            if user.email == nil, let email = assertion.email {
+                user.email = email
+                user.emailVerified = assertion.emailVerified
+            }
+            // A verified provider email that is the account's own verifies it.
+            if assertion.emailVerified, let email = assertion.email, email == user.email { user.emailVerified = true }
+            user.displayName = user.displayName ?? assertion.displayName
+            user.photoUrl = user.photoUrl ?? assertion.photoUrl
+            try user.update(db)
             // Presenting the provider's credential is a fresh sign-in: auth_time moves on.
             let tokens = try startSession(for: user, signInProvider: assertion.providerId, authTime: nowSeconds, in: db)
             return response(credential, localId: user.localId, isNewUser: false, tokens: tokens)

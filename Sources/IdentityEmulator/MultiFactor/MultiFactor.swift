@@ -288,6 +288,7 @@ extension MfaEnrollmentRecord {
         MfaEnrollment(mfaEnrollmentId: mfaEnrollmentId, displayName: displayName,
                       enrolledAt: EmbeddedBackend.rfc3339(milliseconds: enrolledAt),
                       phoneInfo: phoneNumber.map { maskingPhone ? Self.masked($0) : $0 },
+                      unobfuscatedPhoneInfo: maskingPhone ? nil : phoneNumber,
                       totpInfo: factor == .totp ? MfaEnrollment.TotpInfo() : nil)
     }
 

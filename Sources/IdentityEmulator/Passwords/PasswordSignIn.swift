@@ -12,7 +12,8 @@ extension EmbeddedBackend {
     /// password and a locked one cost one scrypt like any other attempt, and (with email-enumeration
     /// protection) answer alike, so neither the answer nor its time tells whether the email exists.
     func signInWithPassword(_ body: PasswordSignInBody) throws -> SignInWithPasswordResponse {
-        guard let rawEmail = body.email, let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
+        guard let rawEmail = body.email else { throw BackendFailure.missingEmail }
+        guard let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
         guard let password = body.password, !password.isEmpty else { throw BackendFailure.missingPassword }
         let protected = try isEmailEnumerationProtected()
 

@@ -42,11 +42,15 @@ struct BackendFailure: Error, Equatable {
         status: 401, message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.")
     static func notFound(_ path: String) -> BackendFailure { BackendFailure(status: 404, message: "NOT_FOUND : no endpoint at \(path)") }
     static let internalError = BackendFailure(status: 500, message: "INTERNAL_ERROR")
+    /// What the emulator answers for a request type or field it does not implement.
+    static func notImplemented(_ what: String) -> BackendFailure { BackendFailure(status: 501, message: what) }
 }
 
 // Email actions, phone verification and multi-factor authentication.
 extension BackendFailure {
     static let missingRequestType = badRequest("MISSING_REQ_TYPE")
+    static let missingNewEmail = badRequest("MISSING_NEW_EMAIL")
+    static let invalidNewEmail = badRequest("INVALID_NEW_EMAIL")
     static let insufficientPermission = badRequest("INSUFFICIENT_PERMISSION")
     static let invalidContinueUri = badRequest("INVALID_CONTINUE_URI")
     static let missingOobCode = badRequest("MISSING_OOB_CODE")

@@ -22,6 +22,7 @@ enum LegacyRelyingPartyPaths {
         "resetPassword": "accounts:resetPassword",
         "sendVerificationCode": "accounts:sendVerificationCode",
         "createAuthUri": "accounts:createAuthUri",
+        "getRecaptchaParam": "recaptchaParams",
     ]
 
     /// The v1 emulator path for a legacy path, or nil when `path` is not a rewritten legacy one.

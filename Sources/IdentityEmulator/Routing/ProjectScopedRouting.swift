@@ -7,6 +7,8 @@ import IdentityToolkit
 struct ProjectScopedPath: Equatable {
     enum Service: Equatable {
         case identityToolkit
+        /// `/v2/projects/{projectId}/config` (the password-hash parameters).
+        case identityToolkitV2
         case emulator
     }
 
@@ -17,6 +19,7 @@ struct ProjectScopedPath: Equatable {
 
     private static let prefixes: [(String, Service)] = [
         ("/identitytoolkit.googleapis.com/v1/projects/", .identityToolkit),
+        ("/identitytoolkit.googleapis.com/v2/projects/", .identityToolkitV2),
         ("/emulator/v1/projects/", .emulator),
     ]
 
@@ -55,6 +58,12 @@ extension EmbeddedBackend {
             // method is no endpoint (a DELETE on `/accounts` must not create an account).
             guard request.method.uppercased() == (scoped.tail == "/accounts:batchGet" ? "GET" : "POST") else { return nil }
             return try routeAdminEndpoint(scoped.tail, request: request, query: query, context: context)
+        case .identityToolkitV2:
+            let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
+            guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
+            try requireServedProject(scoped.projectId)
+            guard scoped.tail == "/config", request.method.uppercased() == "GET" else { return nil }
+            return try encode(projectConfig())
         }
     }
 
@@ -73,6 +82,8 @@ extension EmbeddedBackend {
             return try encode(batchGet(query: query, body: request.body))
         case "/accounts:batchCreate":
             return try encode(batchCreate(decode(BatchCreateBody.self, request.body)))
+        case "/accounts:query":
+            return try encode(queryAccounts(decode(QueryAccountsBody.self, request.body)))
         case "/accounts:batchDelete":
             return try encode(batchDelete(decode(BatchDeleteBody.self, request.body)))
         case ":createSessionCookie":
@@ -106,7 +117,7 @@ extension EmbeddedBackend {
     }
 
     /// One data directory serves one project; any other project id is not here.
-    private func requireServedProject(_ requested: String) throws {
-        guard requested == projectId else { throw BackendFailure.projectNotFound(requested, served: projectId) }
+    func requireServedProject(_ requested: String) throws {
+        guard requested == projectId else { throw BackendFailure.otherProject(requested, served: projectId) }
     }
 }

@@ -9,6 +9,12 @@ struct SignUpBody: Decodable {
     var displayName: String?
     var photoUrl: String?
     var idToken: String?
+    // Honoured for administrators only (a privileged sign-up creates the account as given).
+    var localId: String?
+    var phoneNumber: String?
+    var emailVerified: Bool?
+    var disabled: Bool?
+    var mfaInfo: [AdminMfaEnrollment]?
 }
 
 struct PasswordSignInBody: Decodable {
@@ -38,7 +44,7 @@ struct UpdateBody: Decodable {
     var password: String?
     var displayName: String?
     var photoUrl: String?
-    var deleteAttribute: [String]?
+    var deleteAttribute: [EnumField<UserAttributeNames>]?
     var deleteProvider: [String]?
     var emailVerified: Bool?
     var disableUser: Bool?
@@ -46,6 +52,7 @@ struct UpdateBody: Decodable {
     var validSince: Int64Text?
     var phoneNumber: String?
     var mfa: AdminMfaBody?
+    var linkProviderUserInfo: LinkProviderBody?
 }
 
 struct DeleteBody: Decodable {
@@ -104,7 +111,7 @@ struct Int64Text: Decodable {
 // Email actions, phone verification and multi-factor authentication.
 
 struct SendOobCodeBody: Decodable {
-    var requestType: String?
+    var requestType: EnumField<OobRequestTypeNames>?
     var email: String?
     var idToken: String?
     var newEmail: String?

@@ -37,6 +37,12 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var createdAt: Int64
     var lastLoginAt: Int64?
     var lastRefreshAt: Int64?
+    /// Signed in with a custom token at least once (`customAuth`): not anonymous, though it has no provider.
+    var customAuth: Bool = false
+    /// Signed in with an email link at least once: `emailLink` is one of its sign-in methods.
+    var emailLinkSignin: Bool = false
+    /// The email before the first change, where a `RECOVER_EMAIL` message goes (`initialEmail`).
+    var initialEmail: String?
 
     enum Columns {
         static let localId = Column(CodingKeys.localId)
@@ -65,7 +71,7 @@ struct ProviderRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
 }
 
 /// A refresh token, known only by its SHA-256 so that a copy of the database cannot resume sessions.
-/// Rows outlive their user so that a token of a deleted account answers `TOKEN_EXPIRED`, not `INVALID_REFRESH_TOKEN`.
+/// Rows outlive their user; a token of a deleted account answers `INVALID_REFRESH_TOKEN`, as in the emulator.
 struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "refreshToken"
     var tokenHash: String
@@ -78,6 +84,8 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     /// `phone` or `totp` when the session was started with a second factor, and which enrollment.
     var secondFactor: String?
     var secondFactorIdentifier: String?
+    /// The developer claims of a custom token (a JSON object), in every ID token of the session.
+    var extraClaims: String?
 
     enum Columns {
         static let localId = Column(CodingKeys.localId)

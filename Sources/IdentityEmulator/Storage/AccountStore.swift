@@ -163,6 +163,8 @@ struct AccountStore: Sendable {
         migrator.registerMigration(FederatedSchema.ownershipMigrationName, migrate: FederatedSchema.addOwnership)
         migrator.registerMigration(FailedSignInRecord.migrationName, migrate: FailedSignInRecord.migrate)
         migrator.registerMigration(SpentPendingCredentialRecord.migrationName, migrate: SpentPendingCredentialRecord.migrate)
+        registerPasswordlessMigration(&migrator)
+        registerAccountQueryMigration(&migrator)
         return migrator
     }
 
@@ -179,9 +181,9 @@ extension UserRecord {
         try ProviderRecord.filter(ProviderRecord.Columns.localId == localId).order(ProviderRecord.Columns.providerId).fetchAll(db)
     }
 
-    /// No email, no phone, no linked provider: what Firebase calls an anonymous account.
+    /// No email, no phone, no linked provider, never a custom token: what Firebase calls an anonymous account.
     func isAnonymous(providers: [ProviderRecord]) -> Bool {
-        email == nil && phoneNumber == nil && providers.isEmpty
+        email == nil && phoneNumber == nil && providers.isEmpty && !customAuth
     }
 }
 

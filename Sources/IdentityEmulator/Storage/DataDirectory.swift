@@ -14,6 +14,8 @@ struct DataDirectory {
     var keysDirectory: URL { root.appendingPathComponent("keys", isDirectory: true) }
     var signingKeyPath: String { keysDirectory.appendingPathComponent("securetoken.pem").path }
     var signingCertificatePath: String { keysDirectory.appendingPathComponent("securetoken.crt").path }
+    /// The project's service account (`credentials.Certificate` loads it); custom tokens are signed with its key.
+    var serviceAccountPath: String { root.appendingPathComponent("service-account.json").path }
     /// The simulated identity providers' signing keys, one `<providerId>.pem` each.
     var identityProviderKeysDirectory: URL { root.appendingPathComponent("idp-keys", isDirectory: true) }
 

@@ -14,15 +14,18 @@ extension EmbeddedBackend {
             guard let session = try RefreshTokenRecord.fetchOne(db, key: Self.refreshTokenHash(refreshToken)) else {
                 throw BackendFailure.invalidRefreshToken
             }
-            guard !session.revoked else { throw BackendFailure.tokenExpired }
-            guard var user = try UserRecord.fetchOne(db, key: session.localId) else { throw BackendFailure.userNotFound }
+            // The account first, as the emulator checks it: a deleted one's token is unknown, a
+            // disabled one's says so; only then whether the session was revoked.
+            guard var user = try UserRecord.fetchOne(db, key: session.localId) else { throw BackendFailure.invalidRefreshToken }
             guard !user.disabled else { throw BackendFailure.userDisabled }
+            guard !session.revoked else { throw BackendFailure.tokenExpired }
             // An administrator's revocation (validSince) ends sessions started before it.
             guard session.createdAt >= user.validSince else { throw BackendFailure.tokenExpired }
             user.lastRefreshAt = nowMilliseconds
             try user.update(db)
             let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: session.signInProvider,
-                                          authTime: session.authTime, secondFactor: session.secondFactorClaim)
+                                          authTime: session.authTime, secondFactor: session.secondFactorClaim,
+                                          extraClaims: session.extraClaims)
             return SecureTokenResponse(idToken: idToken, refreshToken: refreshToken, expiresIn: IssuedTokens.expiresIn,
                                        userId: user.localId, projectId: projectId)
         }

@@ -27,22 +27,27 @@ extension EmbeddedBackend {
     ])
 
     /// A new ID token and a new stored refresh token for one session of `user`.
+    /// `extraClaims` (a JSON object: a custom token's developer claims) go into every ID token of the session.
     func startSession(for user: UserRecord, signInProvider: String, authTime: Int64, secondFactor: SecondFactor? = nil,
-                      in db: Database) throws -> IssuedTokens {
+                      extraClaims: String? = nil, in db: Database) throws -> IssuedTokens {
         let idToken = try mintIdToken(for: user, providers: user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
-                                      secondFactor: secondFactor)
+                                      secondFactor: secondFactor, extraClaims: extraClaims)
         let refreshToken = SecureRandom.bytes(48).base64URLEncodedString()
         try RefreshTokenRecord(tokenHash: Self.refreshTokenHash(refreshToken), localId: user.localId, signInProvider: signInProvider,
                                authTime: authTime, createdAt: nowSeconds, secondFactor: secondFactor?.factor.rawValue,
-                               secondFactorIdentifier: secondFactor?.mfaEnrollmentId).insert(db)
+                               secondFactorIdentifier: secondFactor?.mfaEnrollmentId, extraClaims: extraClaims).insert(db)
+        // Every sign-in counts as a token refresh (`lastRefreshAt`), as in Firebase.
+        try db.execute(sql: "UPDATE \(UserRecord.databaseTableName) SET lastRefreshAt = ? WHERE localId = ?",
+                       arguments: [nowMilliseconds, user.localId])
         return IssuedTokens(idToken: idToken, refreshToken: refreshToken)
     }
 
     func mintIdToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
-                     secondFactor: SecondFactor? = nil) throws -> String {
+                     secondFactor: SecondFactor? = nil, extraClaims: String? = nil) throws -> String {
         var claims: [String: Any] = [:]
-        if let custom = user.customAttributes,
-           let object = try? JSONSerialization.jsonObject(with: Data(custom.utf8)) as? [String: Any] {
+        // The account's custom claims, then the session's developer claims over them; reserved names never.
+        for source in [user.customAttributes, extraClaims] {
+            guard let source, let object = try? JSONSerialization.jsonObject(with: Data(source.utf8)) as? [String: Any] else { continue }
             for (name, value) in object where !Self.backendClaims.contains(name) { claims[name] = value }
         }
         let now = nowSeconds

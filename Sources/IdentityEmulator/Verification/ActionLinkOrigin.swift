@@ -18,12 +18,13 @@ struct EmailActionResult: Encodable {
         var success: String?
         var instructions: String?
         var email: String?
+        var newEmail: String?
     }
 
     var authEmulator: Outcome
 
-    init(success: String? = nil, instructions: String? = nil, email: String?) {
-        authEmulator = Outcome(success: success, instructions: instructions, email: email)
+    init(success: String? = nil, instructions: String? = nil, email: String?, newEmail: String? = nil) {
+        authEmulator = Outcome(success: success, instructions: instructions, email: email, newEmail: newEmail)
     }
 }
 

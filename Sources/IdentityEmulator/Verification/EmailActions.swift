@@ -7,17 +7,19 @@ extension EmbeddedBackend {
     /// the outbox (`GET /emulator/v1/projects/{id}/oobCodes`). Administrators with `returnOobLink` get
     /// the code and link back instead (the Admin SDK's `generate_*_link`).
     func sendOobCode(_ body: SendOobCodeBody, context: RequestContext) throws -> SendOobCodeResponse {
-        guard let rawType = body.requestType, !rawType.isEmpty else { throw BackendFailure.missingRequestType }
-        guard let requestType = SendOobCodeRequest.RequestType(rawValue: rawType),
-              requestType == .passwordReset || requestType == .verifyEmail else {
-            throw BackendFailure.invalidArgument("((Unsupported requestType \(rawType).))")
+        guard let rawType = body.requestType?.name, !rawType.isEmpty, rawType != "OOB_REQ_TYPE_UNSPECIFIED" else {
+            throw BackendFailure.missingRequestType
         }
         if body.returnOobLink == true, !context.isAdmin { throw BackendFailure.insufficientPermission }
         if let continueUrl = body.continueUrl {
             guard let url = URL(string: continueUrl), url.scheme != nil, url.host != nil else { throw BackendFailure.invalidContinueUri }
         }
+        guard let requestType = SendOobCodeRequest.RequestType(rawValue: rawType), requestType != .recoverEmail else {
+            throw BackendFailure.notImplemented(rawType)
+        }
 
-        let user: UserRecord
+        let user: UserRecord?
+        var newEmail: String?
         switch requestType {
         case .passwordReset:
             guard let raw = body.email, !raw.isEmpty else { throw BackendFailure.missingEmail }
@@ -28,34 +30,76 @@ extension EmbeddedBackend {
                 return SendOobCodeResponse(email: email)
             }
             user = found
-        default:
-            if body.returnOobLink == true, body.idToken == nil {
-                guard let raw = body.email, !raw.isEmpty else { throw BackendFailure.missingEmail }
-                guard let email = EmailAddress.normalized(raw),
-                      let found = try store.read({ try UserRecord.find(email: email, in: $0) }) else { throw BackendFailure.userNotFound }
-                user = found
-            } else {
-                user = try verifySession(idToken: body.idToken ?? "").user
-                guard user.email != nil else { throw BackendFailure.missingEmail }
-            }
+        case .emailSignIn:
+            // The link signs in to the account with this address, or creates it: it may not exist yet.
+            guard let raw = body.email, !raw.isEmpty else { throw BackendFailure.missingEmail }
+            guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
+            let found = try store.read { try UserRecord.find(email: email, in: $0) }
+            return try queueEmailAction(requestType, email: email, user: found, newEmail: nil, body: body)
+        case .verifyEmail:
+            user = try emailActionAccount(body, requireIdToken: false)
+        case .verifyAndChangeEmail:
+            guard let raw = body.newEmail, !raw.isEmpty else { throw BackendFailure.missingNewEmail }
+            guard let normalized = EmailAddress.normalized(raw) else { throw BackendFailure.invalidNewEmail }
+            user = try emailActionAccount(body, requireIdToken: true)
+            guard try store.read({ try UserRecord.find(email: normalized, in: $0) }) == nil else { throw BackendFailure.emailExists }
+            newEmail = normalized
+        case .recoverEmail:
+            throw BackendFailure.notImplemented(rawType)
         }
-        guard let email = user.email else { throw BackendFailure.missingEmail }
+        guard let user, let email = user.email else { throw BackendFailure.missingEmail }
+        return try queueEmailAction(requestType, email: email, user: user, newEmail: newEmail, body: body)
+    }
 
-        let record = OobCodeRecord(oobCode: SecureRandom.bytes(40).base64URLEncodedString(), requestType: requestType.rawValue,
-                                   email: email, localId: user.localId, continueUrl: body.continueUrl, createdAt: nowMilliseconds,
-                                   expiresAt: nowSeconds + Int64(configuration.oobCodeLifetime))
-        try store.write { db in
-            try db.deleteExpiredVerifications(now: nowSeconds)
-            try record.insert(db)
+    /// The account a verification (or verify-and-change) email is for: the signed-in user, or for an
+    /// administrator's `returnOobLink` without `idToken`, the account with `email`.
+    private func emailActionAccount(_ body: SendOobCodeBody, requireIdToken: Bool) throws -> UserRecord {
+        if body.returnOobLink == true, body.idToken == nil {
+            guard let raw = body.email, !raw.isEmpty else { throw BackendFailure.missingEmail }
+            guard let email = EmailAddress.normalized(raw),
+                  let found = try store.read({ try UserRecord.find(email: email, in: $0) }) else { throw BackendFailure.userNotFound }
+            return found
         }
-        logger.info("email action queued in the outbox", metadata: ["requestType": "\(requestType.rawValue)", "localId": "\(user.localId)"])
+        if requireIdToken, body.idToken == nil { throw BackendFailure.missingIdToken }
+        let session = try verifySession(idToken: body.idToken ?? "")
+        // Changing the email is sensitive, as `accounts:update` with an email is.
+        if requireIdToken { try requireRecentSignIn(session) }
+        guard session.user.email != nil else { throw BackendFailure.missingEmail }
+        return session.user
+    }
+
+    /// Puts the message in the outbox (or, with `returnOobLink`, hands its code and link back).
+    private func queueEmailAction(_ requestType: SendOobCodeRequest.RequestType, email: String, user: UserRecord?, newEmail: String?,
+                                  body: SendOobCodeBody) throws -> SendOobCodeResponse {
+        let record = try queueOobCode(requestType, email: email, newEmail: newEmail, localId: user?.localId, continueUrl: body.continueUrl)
         guard body.returnOobLink == true else { return SendOobCodeResponse(email: email) }
         return SendOobCodeResponse(email: email, oobCode: record.oobCode, oobLink: oobLink(for: record))
     }
 
+    @discardableResult
+    func queueOobCode(_ requestType: SendOobCodeRequest.RequestType, email: String, newEmail: String? = nil, localId: String?,
+                      continueUrl: String? = nil, in db: Database? = nil) throws -> OobCodeRecord {
+        let record = OobCodeRecord(oobCode: SecureRandom.bytes(40).base64URLEncodedString(), requestType: requestType.rawValue,
+                                   email: email, newEmail: newEmail, localId: localId, continueUrl: continueUrl, createdAt: nowMilliseconds,
+                                   expiresAt: nowSeconds + Int64(configuration.oobCodeLifetime))
+        let insert = { (db: Database) in
+            try db.deleteExpiredVerifications(now: self.nowSeconds)
+            try record.insert(db)
+        }
+        if let db { try insert(db) } else { try store.write(insert) }
+        logger.info("email action queued in the outbox", metadata: ["requestType": "\(requestType.rawValue)", "localId": "\(localId ?? "-")"])
+        return record
+    }
+
     /// The link an email would carry, in the emulator's form.
     func oobLink(for record: OobCodeRecord) -> String {
-        let mode = record.requestType == SendOobCodeRequest.RequestType.passwordReset.rawValue ? "resetPassword" : "verifyEmail"
+        let mode = switch SendOobCodeRequest.RequestType(rawValue: record.requestType) {
+        case .passwordReset: "resetPassword"
+        case .emailSignIn: "signIn"
+        case .verifyAndChangeEmail: "verifyAndChangeEmail"
+        case .recoverEmail: "recoverEmail"
+        case .verifyEmail, nil: "verifyEmail"
+        }
         var components = URLComponents()
         let origin = actionLinkOrigin.value
         components.scheme = "http"
@@ -72,8 +116,9 @@ extension EmbeddedBackend {
     static let emailActionPath = "/emulator/action"
 
     /// `GET /emulator/action?mode=&oobCode=[&newPassword=]`: what opening an email's link does, as
-    /// the emulator's action handler: verifies the email, or resets the password (without
-    /// `newPassword` it checks the code and says how to finish). It answers JSON, never a page.
+    /// the emulator's action handler: verifies the email, resets the password (without
+    /// `newPassword` it checks the code and says how to finish), restores or changes the email, or
+    /// for a sign-in link says how to use it. It answers JSON, never a page or a redirect.
     func applyEmailAction(_ query: [URLQueryItem]) throws -> EmailActionResult {
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 } }
         guard let code = value("oobCode") else { throw BackendFailure.missingOobCode }
@@ -89,8 +134,20 @@ extension EmbeddedBackend {
             }
             let reset = try resetPassword(ResetPasswordBody(oobCode: code, newPassword: newPassword))
             return EmailActionResult(success: "The password has been successfully updated.", email: reset.email)
+        case "recoverEmail":
+            let restored = try applyActionCode(code)
+            return EmailActionResult(success: "The email has been successfully reset.", email: restored.email)
+        case "verifyAndChangeEmail":
+            let changed = try applyActionCode(code)
+            return EmailActionResult(success: "The email has been successfully changed.", email: nil, newEmail: changed.newEmail)
+        case "signIn":
+            // The emulator redirects to the app (continueUrl); the app then signs in with the code.
+            _ = try liveOobCode(code)
+            return EmailActionResult(instructions: "To sign in, send this oobCode with the address it was sent to to accounts:signInWithEmailLink.",
+                                     email: nil)
         case let mode:
-            throw BackendFailure.invalidArgument("((Unsupported mode \(mode ?? "(none)"); expected verifyEmail or resetPassword.))")
+            throw BackendFailure.invalidArgument(
+                "((Unsupported mode \(mode ?? "(none)"); expected verifyEmail, resetPassword, recoverEmail, verifyAndChangeEmail or signIn.))")
         }
     }
 
@@ -100,7 +157,9 @@ extension EmbeddedBackend {
         guard let code = body.oobCode, !code.isEmpty else { throw BackendFailure.missingOobCode }
         let record = try liveOobCode(code)
         guard let newPassword = body.newPassword else {
-            return ResetPasswordResponse(email: record.email, requestType: record.requestType)
+            // An email sign-in code does not tell its address: whoever signs in with it must know it.
+            let email = record.requestType == SendOobCodeRequest.RequestType.emailSignIn.rawValue ? nil : record.email
+            return ResetPasswordResponse(email: email, newEmail: record.newEmail, requestType: record.requestType)
         }
         guard record.requestType == SendOobCodeRequest.RequestType.passwordReset.rawValue else { throw BackendFailure.invalidOobCode }
         try checkPasswordStrength(newPassword)
@@ -126,26 +185,54 @@ extension EmbeddedBackend {
         return ResetPasswordResponse(email: record.email, requestType: record.requestType)
     }
 
-    /// `accounts:update` with `oobCode`: verifies the email the code was sent to.
+    /// `accounts:update` with `oobCode`: verifies the email the code was sent to, changes the email
+    /// to the verified new one (`VERIFY_AND_CHANGE_EMAIL`), or restores the email it was changed from
+    /// (`RECOVER_EMAIL`, sent to the old address on every change).
     func applyActionCode(_ code: String) throws -> AccountsUpdateResponse {
         let record = try liveOobCode(code)
-        guard record.requestType == SendOobCodeRequest.RequestType.verifyEmail.rawValue else { throw BackendFailure.invalidOobCode }
+        let requestType = SendOobCodeRequest.RequestType(rawValue: record.requestType)
         let (user, providers) = try store.write { db in
-            guard try OobCodeRecord.deleteOne(db, key: code),
-                  var user = try UserRecord.fetchOne(db, key: record.localId), user.email == record.email else {
+            guard try OobCodeRecord.deleteOne(db, key: code), var user = try UserRecord.fetchOne(db, key: record.localId) else {
                 throw BackendFailure.invalidOobCode
             }
-            user.emailVerified = true
+            switch requestType {
+            case .verifyEmail:
+                guard user.email == record.email else { throw BackendFailure.invalidOobCode }
+                user.emailVerified = true
+            case .verifyAndChangeEmail:
+                guard user.email == record.email, let newEmail = record.newEmail else { throw BackendFailure.invalidOobCode }
+                guard try UserRecord.find(email: newEmail, in: db) == nil else { throw BackendFailure.emailExists }
+                try changeEmail(of: &user, to: newEmail, verified: true, in: db)
+            case .recoverEmail:
+                guard user.initialEmail == record.email else { throw BackendFailure.invalidOobCode }
+                if user.email != record.email {
+                    guard try UserRecord.find(email: record.email, in: db) == nil else { throw BackendFailure.emailExists }
+                    // The owner of the old address proved it by opening the message: verified.
+                    try changeEmail(of: &user, to: record.email, verified: true, in: db)
+                }
+            case .passwordReset, .emailSignIn, nil:
+                throw BackendFailure.invalidOobCode
+            }
             try user.update(db)
             return (user, try user.providers(in: db))
         }
         return AccountsUpdateResponse(localId: user.localId, email: user.email, displayName: user.displayName, photoUrl: user.photoUrl,
-                                      emailVerified: true, providerUserInfo: providers.map(\.wire),
-                                      passwordHash: user.passwordHash.map { _ in Self.redactedPasswordHash })
+                                      emailVerified: user.emailVerified, providerUserInfo: providers.map(\.wire),
+                                      passwordHash: user.passwordHash.map { _ in Self.redactedPasswordHash },
+                                      newEmail: requestType == .verifyAndChangeEmail ? record.newEmail : nil)
+    }
+
+    /// A new email for the account: the password provider follows it, and every session ends.
+    func changeEmail(of user: inout UserRecord, to email: String, verified: Bool, in db: Database) throws {
+        user.email = email
+        user.emailVerified = verified
+        user.validSince = nowSeconds
+        try ProviderRecord.movePassword(of: user.localId, to: email, in: db)
+        try RefreshTokenRecord.revokeAll(localId: user.localId, in: db)
     }
 
     /// An unused, unexpired code; a used or unknown one is `INVALID_OOB_CODE`, an old one `EXPIRED_OOB_CODE`.
-    private func liveOobCode(_ code: String) throws -> OobCodeRecord {
+    func liveOobCode(_ code: String) throws -> OobCodeRecord {
         guard let record = try store.read({ try OobCodeRecord.fetchOne($0, key: code) }) else { throw BackendFailure.invalidOobCode }
         guard record.expiresAt > nowSeconds else { throw BackendFailure.expiredOobCode }
         return record
@@ -159,5 +246,22 @@ extension EmbeddedBackend {
         return ListOobCodesResponse(oobCodes: records.map {
             .init(email: $0.email, oobCode: $0.oobCode, oobLink: oobLink(for: $0), requestType: $0.requestType)
         })
+    }
+}
+
+extension ProviderRecord {
+    /// The `password` row follows the account's email; `creating` adds it when there is none.
+    /// Returns whether a row exists now.
+    @discardableResult
+    static func movePassword(of localId: String, to email: String, creating: Bool = false, in db: Database) throws -> Bool {
+        guard var row = try ProviderRecord.fetchOne(db, key: ["localId": localId, "providerId": "password"]) else {
+            if creating { try ProviderRecord.password(localId: localId, email: email).insert(db) }
+            return creating
+        }
+        row.rawId = email
+        row.federatedId = email
+        row.email = email
+        try row.update(db)
+        return true
     }
 }

@@ -35,7 +35,8 @@ struct OobCodeRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var requestType: String
     var email: String
     var newEmail: String?
-    var localId: String
+    /// The account it was sent for; none for an email sign-in link to an address without an account yet.
+    var localId: String?
     var continueUrl: String?
     /// Milliseconds since 1970; the outbox lists codes in this order.
     var createdAt: Int64

@@ -85,10 +85,13 @@ public struct MfaEnrollment: Codable, Sendable, Equatable {
     /// RFC 3339 with milliseconds.
     public var enrolledAt: String?
     public var phoneInfo: String?
+    /// The whole number, in account look-ups (never in sign-in hints, whose `phoneInfo` is masked).
+    public var unobfuscatedPhoneInfo: String?
     public var totpInfo: TotpInfo?
 
     public init(mfaEnrollmentId: String, displayName: String? = nil, enrolledAt: String? = nil,
-                phoneInfo: String? = nil, totpInfo: TotpInfo? = nil) {
+                phoneInfo: String? = nil, unobfuscatedPhoneInfo: String? = nil, totpInfo: TotpInfo? = nil) {
+        self.unobfuscatedPhoneInfo = unobfuscatedPhoneInfo
         self.mfaEnrollmentId = mfaEnrollmentId
         self.displayName = displayName
         self.enrolledAt = enrolledAt

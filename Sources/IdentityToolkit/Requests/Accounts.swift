@@ -170,14 +170,17 @@ public struct AccountsUpdateResponse: Codable, Sendable, Equatable {
     public var emailVerified: Bool?
     public var providerUserInfo: [ProviderUserInfo]?
     public var passwordHash: String?
+    /// The address an email-change code changed the account to.
+    public var newEmail: String?
     public var idToken: String?
     public var refreshToken: String?
     public var expiresIn: String?
 
     public init(kind: String? = "identitytoolkit#SetAccountInfoResponse", localId: String, email: String? = nil,
                 displayName: String? = nil, photoUrl: String? = nil, emailVerified: Bool? = nil,
-                providerUserInfo: [ProviderUserInfo]? = nil, passwordHash: String? = nil, idToken: String? = nil,
+                providerUserInfo: [ProviderUserInfo]? = nil, passwordHash: String? = nil, newEmail: String? = nil, idToken: String? = nil,
                 refreshToken: String? = nil, expiresIn: String? = nil) {
+        self.newEmail = newEmail
         self.kind = kind
         self.localId = localId
         self.email = email

@@ -12,6 +12,8 @@ public struct SendOobCodeRequest: IdentityRequest, Equatable {
         case verifyEmail = "VERIFY_EMAIL"
         case emailSignIn = "EMAIL_SIGNIN"
         case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
+        /// Sent by the backend itself to the old address when an email changes; never requested.
+        case recoverEmail = "RECOVER_EMAIL"
     }
 
     public var requestType: RequestType

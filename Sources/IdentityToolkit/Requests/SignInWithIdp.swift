@@ -38,6 +38,8 @@ public struct SignInWithIdpResponse: Codable, Sendable, Equatable {
     public var email: String?
     public var emailVerified: Bool?
     public var displayName: String?
+    /// The provider's full name (the same as `displayName`, as Google answers it).
+    public var fullName: String?
     public var firstName: String?
     public var lastName: String?
     public var photoUrl: String?
@@ -71,6 +73,7 @@ public struct SignInWithIdpResponse: Codable, Sendable, Equatable {
         self.email = email
         self.emailVerified = emailVerified
         self.displayName = displayName
+        self.fullName = displayName
         self.firstName = firstName
         self.lastName = lastName
         self.photoUrl = photoUrl

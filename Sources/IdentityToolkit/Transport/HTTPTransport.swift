@@ -16,6 +16,8 @@ public final class HTTPTransport: IdentityBackend {
     /// Sent as `Authorization: Bearer …` on the emulator's administrator endpoints (the outboxes),
     /// which `authdeck serve --admin-token` guards; never on client calls, which must stay app calls.
     private let emulatorAdminToken: String?
+    /// Sent as `Authorization: Bearer …` on administrator requests (`projects/{projectId}/…`), in place of the API key.
+    private let administrator: (any AdministratorCredential)?
     private let client: HTTPClient
     private let requestTimeout: TimeAmount
 
@@ -25,13 +27,15 @@ public final class HTTPTransport: IdentityBackend {
     /// - Parameters:
     ///   - apiKey: the project's Web API key; the emulator accepts any non-empty key.
     ///   - emulatorAdminToken: the administrator secret of an `authdeck serve --admin-token`, for its outboxes.
+    ///   - administrator: the credential of administrator requests (`owner`, an admin token, a service account's access token).
     ///   - connectTimeout: how long to wait for a TCP connection.
     ///   - requestTimeout: how long a whole exchange may take, connection included.
     public init(target: HTTPBackendTarget, apiKey: String, exchanges: ExchangeLog = ExchangeLog(), emulatorAdminToken: String? = nil,
-                connectTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(30)) {
+                administrator: (any AdministratorCredential)? = nil, connectTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(30)) {
         self.target = target
         self.apiKey = apiKey
         self.emulatorAdminToken = emulatorAdminToken
+        self.administrator = administrator
         self.exchanges = exchanges
         self.requestTimeout = TimeAmount(requestTimeout)
         var configuration = HTTPClient.Configuration()
@@ -45,7 +49,8 @@ public final class HTTPTransport: IdentityBackend {
 
     /// The full URL of an endpoint, with the API key as the SDKs send it (`?key=`).
     public func url(for endpoint: Endpoint) -> String {
-        target.baseURL(for: endpoint) + "?key=" + (apiKey.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? apiKey)
+        let base = target.baseURL(for: endpoint)
+        return base + (base.contains("?") ? "&key=" : "?key=") + (apiKey.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? apiKey)
     }
 
     public func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {
@@ -56,7 +61,9 @@ public final class HTTPTransport: IdentityBackend {
         }
         let isGet = R.httpMethod == "GET"
         let body = isGet ? Data() : try WireCoding.encoder().encode(request)
-        var http = HTTPClientRequest(url: url(for: endpoint))
+        // An administrator request carries the administrator's token instead of the app's key.
+        let administrator = R.self is any AdministratorRequest.Type ? self.administrator : nil
+        var http = HTTPClientRequest(url: administrator == nil ? url(for: endpoint) : target.baseURL(for: endpoint))
         http.method = isGet ? .GET : .POST
         http.headers.add(name: "Accept", value: "application/json")
         if !isGet {
@@ -68,6 +75,11 @@ public final class HTTPTransport: IdentityBackend {
         if let emulatorAdminToken, R.self is any EmulatorAdministratorRequest.Type {
             http.headers.add(name: "Authorization", value: "Bearer \(emulatorAdminToken)")
             authorization = "Bearer " + Redaction.hide(emulatorAdminToken)
+        }
+        if let administrator {
+            let token = try await administrator.bearerToken()
+            http.headers.add(name: "Authorization", value: "Bearer \(token)")
+            authorization = "Bearer " + Redaction.hide(token)
         }
 
         let date = Date()

@@ -92,26 +92,36 @@ public struct InProcessTransport: IdentityBackend {
     public let handler: any WireHandler
     public let apiKey: String
     public let exchanges: ExchangeLog
+    /// The credential of administrator requests, sent as `Authorization: Bearer …` in place of the API key.
+    public let administrator: (any AdministratorCredential)?
     private let clock: @Sendable () -> Date
 
     public init(handler: any WireHandler, apiKey: String = "authdeck-embedded", exchanges: ExchangeLog = ExchangeLog(),
-                clock: @escaping @Sendable () -> Date = Date.init) {
+                administrator: (any AdministratorCredential)? = nil, clock: @escaping @Sendable () -> Date = Date.init) {
         self.handler = handler
         self.apiKey = apiKey
         self.exchanges = exchanges
+        self.administrator = administrator
         self.clock = clock
     }
 
     public func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {
         let path = request.resolvedEndpoint.emulatorPath
         let body = R.httpMethod == "GET" ? Data() : try WireCoding.encoder().encode(request)
-        let wire = WireRequest(method: R.httpMethod, path: path,
-                               headers: ["x-goog-api-key": apiKey, "content-type": "application/json"], body: body)
+        var headers = ["x-goog-api-key": apiKey, "content-type": "application/json"]
+        var authorization: String?
+        if R.self is any AdministratorRequest.Type, let administrator {
+            let token = try await administrator.bearerToken()
+            headers = ["authorization": "Bearer \(token)", "content-type": "application/json"]
+            authorization = "Bearer " + Redaction.hide(token)
+        }
+        let wire = WireRequest(method: R.httpMethod, path: path, headers: headers, body: body)
         let started = clock()
         let response = await handler.handle(wire)
         await exchanges.record(Exchange(
             date: started, method: wire.method, path: path, status: response.status,
-            latency: clock().timeIntervalSince(started), requestBody: body, responseBody: response.body))
+            latency: clock().timeIntervalSince(started), requestBody: body, responseBody: response.body,
+            authorization: authorization))
         return try WireCoding.decode(R.Response.self, from: response)
     }
 }

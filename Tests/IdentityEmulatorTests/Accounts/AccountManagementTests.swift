@@ -43,7 +43,7 @@ import Testing
         let created = try await harness.signUp("pat@example.com")
         _ = try await harness.api.call(AccountsDeleteRequest(idToken: created.idToken))
         await #expect(throws: server("USER_NOT_FOUND")) { try await harness.lookup(created.idToken) }
-        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.refresh(created.refreshToken) }
+        await #expect(throws: server("INVALID_REFRESH_TOKEN")) { try await harness.refresh(created.refreshToken) }
         await #expect(throws: server("INVALID_LOGIN_CREDENTIALS")) { try await harness.signIn("pat@example.com") }
         await #expect(throws: server("USER_NOT_FOUND")) { try await harness.admin(AccountsDeleteRequest(localId: created.localId)) }
     }
@@ -60,7 +60,7 @@ import Testing
         #expect(try harness.backend.purgeExpiredAnonymousUsers() == 1)
         let remaining = try await harness.admin(AccountsLookupRequest(localId: [old.localId, oldUpgraded.localId, young.localId]))
         #expect(Set(remaining.users?.map(\.localId) ?? []) == [oldUpgraded.localId, young.localId])
-        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.refresh(old.refreshToken) }
+        await #expect(throws: server("INVALID_REFRESH_TOKEN")) { try await harness.refresh(old.refreshToken) }
 
         // Opening the data directory purges too.
         harness.clock.advance(31 * 24 * 3600)

@@ -183,7 +183,7 @@ private struct FirebaseIdClaims: JWTPayload {
         _ = try await harness.admin(AccountsUpdateRequest(localId: created.localId, disableUser: true))
         await #expect(throws: server("USER_DISABLED")) { try await harness.signIn("gus@example.com") }
         await #expect(throws: server("USER_DISABLED")) { try await harness.lookup(created.idToken) }
-        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.refresh(created.refreshToken) }
+        await #expect(throws: server("USER_DISABLED")) { try await harness.refresh(created.refreshToken) }
         // A wrong password still says nothing about the account's state.
         await #expect(throws: server("INVALID_LOGIN_CREDENTIALS")) { try await harness.signIn("gus@example.com", "wrong-password") }
     }

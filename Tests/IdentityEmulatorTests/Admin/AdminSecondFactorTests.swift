@@ -19,7 +19,7 @@ import Testing
         let ada = try await harness.verifiedUser("ada@example.com")
         let response = try await setFactors(harness, ada.localId, ["enrollments": [
             ["mfaEnrollmentId": "work-phone", "phoneInfo": "+15555550100", "displayName": "Work", "enrolledAt": "2024-01-02T03:04:05Z"],
-            ["phoneInfo": "+15555550199"],
+            ["mfaEnrollmentId": "spare-phone", "phoneInfo": "+15555550199"],
         ]])
         #expect(response.status == 200)
 
@@ -28,7 +28,7 @@ import Testing
         #expect(stored.map(\.displayName) == ["Work", nil])
         #expect(stored[0].mfaEnrollmentId == "work-phone")
         #expect(stored[0].enrolledAt == "2024-01-02T03:04:05.000Z")
-        #expect(stored[1].mfaEnrollmentId.count == 28)
+        #expect(stored[1].mfaEnrollmentId == "spare-phone")
         #expect(stored[1].enrolledAt == EmbeddedBackend.rfc3339(seconds: Int64(harness.clock.seconds)))
         #expect(stored.allSatisfy { $0.totpInfo == nil })
 
@@ -63,7 +63,7 @@ import Testing
         // Naming the enrolled factor keeps its id and enrollment time; the new number is added.
         _ = try await setFactors(harness, ada.localId, ["enrollments": [
             ["mfaEnrollmentId": own.mfaEnrollmentId, "phoneInfo": "+15555550100", "displayName": "Renamed"],
-            ["phoneInfo": "+15555550101", "displayName": "Spare"],
+            ["mfaEnrollmentId": "spare", "phoneInfo": "+15555550101", "displayName": "Spare"],
         ]])
         var stored = try await factors(harness, ada.localId)
         #expect(stored.map(\.mfaEnrollmentId).first == own.mfaEnrollmentId)
@@ -71,19 +71,19 @@ import Testing
         #expect(stored.map(\.displayName) == ["Renamed", "Spare"])
 
         // Replacing, not merging: the own phone is gone.
-        _ = try await setFactors(harness, ada.localId, ["enrollments": [["phoneInfo": "+15555550102"]]])
+        _ = try await setFactors(harness, ada.localId, ["enrollments": [["mfaEnrollmentId": "p102", "phoneInfo": "+15555550102"]]])
         stored = try await factors(harness, ada.localId)
         #expect(stored.map(\.phoneInfo) == ["+15555550102"])
 
         for clearing: [String: Any] in [["enrollments": [Any]()], [:]] {
-            _ = try await setFactors(harness, ada.localId, ["enrollments": [["phoneInfo": "+15555550103"]]])
+            _ = try await setFactors(harness, ada.localId, ["enrollments": [["mfaEnrollmentId": "p103", "phoneInfo": "+15555550103"]]])
             #expect(try await factors(harness, ada.localId).count == 1)
             #expect(try await setFactors(harness, ada.localId, clearing).status == 200)
             #expect(try await factors(harness, ada.localId).isEmpty)
             #expect(try await harness.signIn("ada@example.com").idToken != nil)
         }
         // Without `mfa` the factors are left alone.
-        _ = try await setFactors(harness, ada.localId, ["enrollments": [["phoneInfo": "+15555550104"]]])
+        _ = try await setFactors(harness, ada.localId, ["enrollments": [["mfaEnrollmentId": "p104", "phoneInfo": "+15555550104"]]])
         _ = try await harness.adminCall("/accounts:update", ["localId": ada.localId, "displayName": "Ada"], as: AccountsUpdateResponse.self)
         #expect(try await factors(harness, ada.localId).map(\.phoneInfo) == ["+15555550104"])
     }
@@ -97,17 +97,16 @@ import Testing
         _ = try await setFactors(harness, ada.localId, ["enrollments": [["mfaEnrollmentId": "adas-phone", "phoneInfo": "+15555550100"]]])
         let before = try await factors(harness, ada.localId)
 
-        let six = (0..<6).map { ["phoneInfo": "+1555555011\($0)"] }
+        let six = (0..<6).map { ["mfaEnrollmentId": "six-\($0)", "phoneInfo": "+1555555011\($0)"] }
         let refusals: [([[String: Any]], String)] = [
             ([["phoneInfo": "5555550100"]], "INVALID_MFA_PHONE_NUMBER : Invalid format."),
             ([["displayName": "no number"]], "INVALID_MFA_PHONE_NUMBER : Invalid format."),
             (six, "SECOND_FACTOR_LIMIT_EXCEEDED : The maximum number of second factors (5) for this account has been reached."),
-            ([["phoneInfo": "+15555550120"], ["phoneInfo": "+15555550120"]],
-             "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account."),
+            ([["phoneInfo": "+15555550120"]], "INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined."),
             ([["mfaEnrollmentId": "same", "phoneInfo": "+15555550121"], ["mfaEnrollmentId": "same", "phoneInfo": "+15555550122"]],
              "DUPLICATE_MFA_ENROLLMENT_ID"),
             ([["mfaEnrollmentId": "bobs-phone", "phoneInfo": "+15555550123"]], "DUPLICATE_MFA_ENROLLMENT_ID"),
-            ([["phoneInfo": "+15555550124", "enrolledAt": "yesterday"]],
+            ([["mfaEnrollmentId": "p124", "phoneInfo": "+15555550124", "enrolledAt": "yesterday"]],
              "INVALID_ARGUMENT : Invalid value at 'mfa.enrollments[0].enrolled_at' (type.googleapis.com/google.protobuf.Timestamp), \"yesterday\""),
             ([["totpInfo": [String: Any]()]],
              "INVALID_ARGUMENT : ((an administrator cannot enroll a TOTP factor, only keep an enrolled one by its mfaEnrollmentId))"),
@@ -138,7 +137,7 @@ import Testing
 
         _ = try await setFactors(harness, ada.localId, ["enrollments": [
             ["mfaEnrollmentId": totp.mfaEnrollmentId, "totpInfo": [String: Any](), "displayName": "Authenticator"],
-            ["phoneInfo": "+15555550100", "displayName": "Phone"],
+            ["mfaEnrollmentId": "phone", "phoneInfo": "+15555550100", "displayName": "Phone"],
         ]])
         let stored = try await factors(harness, ada.localId)
         #expect(stored.map(\.mfaEnrollmentId).first == totp.mfaEnrollmentId)
@@ -193,7 +192,7 @@ import Testing
         ])
         #expect(try await harness.adminLookup(["localId": ["no-email", "unverified", "bad-number", "taken-id"]]).isEmpty)
         let expected = MfaEnrollment(mfaEnrollmentId: "eves-phone", displayName: "Eve", enrolledAt: "2023-05-06T07:08:09.123Z",
-                                     phoneInfo: "+15555550130")
+                                     phoneInfo: "+15555550130", unobfuscatedPhoneInfo: "+15555550130")
         #expect(try await factors(harness, "imported") == [expected])
 
         let exported = try await harness.adminCall("/accounts:batchGet?maxResults=10", method: "GET", as: DownloadAccountResponse.self)

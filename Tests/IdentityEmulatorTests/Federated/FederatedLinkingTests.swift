@@ -94,10 +94,13 @@ import Testing
         let two = try await harness.addIdentity("google.com", "Ada", "ada.two@gmail.com")
         let linked = try await harness.signInWithIdp(postBody("google.com", idToken: try await harness.authorize("google.com", one.subject).idToken),
                                                      idToken: account.idToken)
-        // The same identity again is fine; another Google identity on the same account is not.
-        let again = try await harness.signInWithIdp(postBody("google.com", idToken: try await harness.authorize("google.com", one.subject).idToken),
-                                                    idToken: linked.idToken)
-        #expect(again.localId == account.localId)
+        // The same identity again is already linked, as the emulator answers; another Google identity
+        // on the same account is not allowed either.
+        let relinked = try await harness.signInWithIdp(postBody("google.com", idToken: try await harness.authorize("google.com", one.subject).idToken),
+                                                       idToken: linked.idToken)
+        #expect(relinked.errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
+        #expect(relinked.idToken == nil)
+        let again = linked
         await #expect(throws: server("PROVIDER_ALREADY_LINKED")) {
             _ = try await harness.signInWithIdp(postBody("google.com", idToken: try await harness.authorize("google.com", two.subject).idToken),
                                                 idToken: again.idToken)

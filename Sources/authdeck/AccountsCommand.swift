@@ -1,0 +1,314 @@
+import ArgumentParser
+import AuthAdmin
+import Foundation
+import IdentityEmulator
+import IdentityToolkit
+import Logging
+
+/// `authdeck accounts …`: the operator's account administration for scripts, on any backend.
+struct AccountsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accounts",
+        abstract: "List, export, import accounts and show the password-hash parameters (for scripts).",
+        discussion: """
+            Works on the embedded backend (--data), on `authdeck serve` or the Firebase Auth Emulator \
+            (--emulator or FIREBASE_AUTH_EMULATOR_HOST; `Bearer owner`, or AUTHDECK_ADMIN_TOKEN for a serve \
+            with --admin-token), and on a real project (--project with a service account in \
+            GOOGLE_APPLICATION_CREDENTIALS). Files are in the formats of `firebase auth:export` / `auth:import`.
+            """,
+        subcommands: [List.self, Export.self, Import.self, HashConfig.self])
+
+    struct BackendOptions: ParsableArguments {
+        @Option(name: .long, help: ArgumentHelp("Data directory of the embedded backend.", valueName: "DIR"))
+        var data: String?
+
+        @Option(name: .long, help: ArgumentHelp("A Firebase Auth Emulator or `authdeck serve` at HOST:PORT.", valueName: "HOST:PORT"))
+        var emulator: String?
+
+        @Option(name: .long, help: ArgumentHelp("A real Firebase / Identity Platform project, administered with the service account in GOOGLE_APPLICATION_CREDENTIALS.", valueName: "ID"))
+        var project: String?
+
+        /// Connects, runs `body` with the administrator, and closes what was opened.
+        func withAdmin<T>(_ body: (AccountAdmin) async throws -> T) async throws -> T {
+            let environment = ProcessInfo.processInfo.environment
+            if emulator != nil, project != nil { throw ValidationError("Choose one backend: --emulator HOST:PORT or --project ID.") }
+            if let project {
+                guard let path = environment[ServiceAccountKey.environmentVariable], !path.isEmpty else {
+                    throw StartupError("--project needs a service-account key file in \(ServiceAccountKey.environmentVariable).")
+                }
+                let credential = ServiceAccountCredential(key: try ServiceAccountKey(contentsOf: path))
+                let transport = HTTPTransport(target: .production, apiKey: "", administrator: credential)
+                return try await finally({ try await body(AccountAdmin(backend: transport, projectId: project, capability: .google)) }) {
+                    try? await transport.shutdown()
+                    try? await credential.shutdown()
+                }
+            }
+            if let text = emulator ?? environment[BackendChoice.emulatorVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
+                guard let address = EmulatorAddress(text) else {
+                    throw ValidationError("The emulator must be HOST:PORT without a scheme, e.g. localhost:9099 (got '\(text)').")
+                }
+                let token = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "owner"
+                let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck",
+                                              administrator: StaticAdministratorCredential(token: token))
+                let projectId = environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
+                return try await finally({
+                    let capability = try await AccountAdmin.detectCapability(of: transport, projectId: projectId)
+                    return try await body(AccountAdmin(backend: transport, projectId: projectId, capability: capability))
+                }) { try? await transport.shutdown() }
+            }
+            let directory = try StartupSteps.openDataDirectory(explicit: data)
+            let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: EmbeddedBackendConfiguration(),
+                                                               logger: Logger(label: "authdeck.accounts"))
+            return try await finally({
+                try await body(AccountAdmin(backend: backend.administratorTransport(), projectId: backend.projectId, capability: .authdeck))
+            }) { try? backend.close() }
+        }
+
+        /// Runs `work`, then `cleanup` whether it threw or not.
+        private func finally<T>(_ work: () async throws -> T, _ cleanup: () async -> Void) async throws -> T {
+            let result: Result<T, any Error>
+            do { result = .success(try await work()) } catch { result = .failure(error) }
+            await cleanup()
+            return try result.get()
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the accounts that match, one per line (or as JSON).",
+            discussion: """
+                --filter may be given several times; every condition must hold: anonymous, disabled, unverified, \
+                2fa, provider:ID (password, phone, google.com …), older-than:DAYS (anonymous accounts created \
+                that long ago), or any other text: the start of an email (any case), phone number or uid.
+                """)
+
+        @OptionGroup var backend: BackendOptions
+
+        @Option(name: .long, help: ArgumentHelp("A condition (see below).", valueName: "CONDITION"))
+        var filter: [String] = []
+
+        @Option(name: .long, help: "Sort by created, last-sign-in, email, uid or name (default created, newest first).")
+        var sort: String = "created"
+
+        @Flag(name: .long, help: "Oldest / smallest first.")
+        var ascending = false
+
+        @Option(name: .long, help: "At most this many accounts (default: all).")
+        var limit: Int?
+
+        @Flag(name: .long, help: "JSON: one array of accounts, as the admin API describes them (never a password hash).")
+        var json = false
+
+        func validate() throws {
+            _ = try Self.sortField(sort)
+            _ = try Self.accountFilter(filter)
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+        }
+
+        static func sortField(_ text: String) throws -> AccountSort.Field {
+            switch text.lowercased() {
+            case "created": .createdAt
+            case "last-sign-in", "last-signin": .lastSignIn
+            case "email": .email
+            case "uid": .uid
+            case "name": .name
+            default: throw ValidationError("--sort must be created, last-sign-in, email, uid or name (got '\(text)').")
+            }
+        }
+
+        static func accountFilter(_ conditions: [String]) throws -> AccountFilter {
+            var filter = AccountFilter()
+            var text: [String] = []
+            for condition in conditions {
+                switch condition.lowercased() {
+                case "anonymous": filter.anonymous = true
+                case "disabled": filter.disabled = true
+                case "unverified": filter.emailUnverified = true
+                case "2fa", "mfa": filter.hasSecondFactor = true
+                case let other where other.hasPrefix("provider:"): filter.providerId = String(condition.dropFirst("provider:".count))
+                case let other where other.hasPrefix("older-than:"):
+                    guard let days = Int(other.dropFirst("older-than:".count)), days >= 0 else {
+                        throw ValidationError("older-than: needs a number of days (got '\(condition)').")
+                    }
+                    filter.anonymousOlderThanDays = days
+                default: text.append(condition)
+                }
+            }
+            guard text.count <= 1 else { throw ValidationError("Give at most one text to search for (got \(text.count)).") }
+            filter.text = text.first ?? ""
+            return filter
+        }
+
+        func run() async throws {
+            let filter = try Self.accountFilter(self.filter)
+            let sort = AccountSort(field: try Self.sortField(self.sort), descending: !ascending)
+            try await backend.withAdmin { admin in
+                var users: [UserRecord] = []
+                var total = 0
+                repeat {
+                    let want = min(QueryAccountsRequest.maximumLimit, (limit ?? .max) - users.count)
+                    let page = try await admin.page(filter: filter, sort: sort, offset: users.count, limit: want)
+                    users += page.users
+                    total = page.totalCount
+                    if page.users.isEmpty { break }
+                } while users.count < min(total, limit ?? .max)
+                print(json ? try AccountListing.json(users) : AccountListing.table(users, now: Date()))
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write every account to FILE (firebase auth:export's JSON or CSV, hashes in base64).",
+            discussion: "The file is written beside FILE and renamed into place at the end, mode 0600: never half-written.")
+
+        @OptionGroup var backend: BackendOptions
+
+        @Argument(help: ArgumentHelp("The file to write.", valueName: "FILE"))
+        var file: String
+
+        @Option(name: .long, help: "json or csv (default: from FILE's extension).")
+        var format: String?
+
+        func run() async throws {
+            let format = try fileFormat(format, file: file)
+            try await backend.withAdmin { admin in
+                let count = try await admin.export(to: file, format: format) { count in
+                    FileHandle.standardError.write(Data("\rexported \(count) accounts".utf8))
+                }
+                FileHandle.standardError.write(Data("\rexported \(count) accounts to \(file)\n".utf8))
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import the accounts of FILE (firebase auth:import's JSON or CSV).",
+            discussion: """
+                Every record is checked first; any problem (a bad line, a duplicate uid or email, claims Firebase \
+                refuses) is listed with its line and nothing is imported, unless --skip-invalid. Records the \
+                backend refuses undo the whole import, unless --skip-invalid. Password hashes need their \
+                project's parameters: --hash-algo SCRYPT --hash-key … (`authdeck accounts hash-config` shows this backend's).
+                """)
+
+        @OptionGroup var backend: BackendOptions
+
+        @Argument(help: ArgumentHelp("The file to read.", valueName: "FILE"))
+        var file: String
+
+        @Option(name: .long, help: "json or csv (default: from FILE's extension).")
+        var format: String?
+
+        @Option(name: .long, help: "The algorithm of the password hashes (SCRYPT: Firebase's modified scrypt).")
+        var hashAlgo: String?
+
+        @Option(name: .long, help: "The base64 signer key of the hashes' project.")
+        var hashKey: String?
+
+        @Option(name: .long, help: "The base64 salt separator.")
+        var saltSeparator: String?
+
+        @Option(name: .long, help: "scrypt rounds (1 to 8).")
+        var rounds: Int?
+
+        @Option(name: .long, help: "scrypt memory cost (1 to 14).")
+        var memCost: Int?
+
+        @Flag(name: .long, help: "Import the valid records and report the others, instead of importing nothing.")
+        var skipInvalid = false
+
+        /// The algorithms `firebase auth:import` knows; the backend says which it takes.
+        static let knownAlgorithms: Set<String> = [
+            "SCRYPT", "STANDARD_SCRYPT", "BCRYPT", "HMAC_SHA512", "HMAC_SHA256", "HMAC_SHA1", "HMAC_MD5", "MD5", "SHA1", "SHA256", "SHA512",
+            "PBKDF_SHA1", "PBKDF2_SHA256",
+        ]
+
+        func hashParameters() throws -> PasswordHashParameters? {
+            guard let hashAlgo else { return nil }
+            let algorithm = hashAlgo.uppercased()
+            guard Self.knownAlgorithms.contains(algorithm) else { throw ValidationError("Unknown hash algorithm '\(hashAlgo)'.") }
+            guard algorithm == "SCRYPT" else {
+                return PasswordHashParameters(algorithm: algorithm, signerKey: hashKey ?? "", saltSeparator: saltSeparator ?? "",
+                                              rounds: rounds ?? 0, memoryCost: memCost ?? 0)
+            }
+            guard let hashKey, Data(base64Encoded: hashKey) != nil else { throw ValidationError("SCRYPT needs --hash-key (base64).") }
+            if let saltSeparator, Data(base64Encoded: saltSeparator) == nil { throw ValidationError("--salt-separator must be base64.") }
+            guard let rounds, (1...8).contains(rounds) else { throw ValidationError("SCRYPT needs --rounds 1 to 8.") }
+            guard let memCost, (1...14).contains(memCost) else { throw ValidationError("SCRYPT needs --mem-cost 1 to 14.") }
+            return PasswordHashParameters(signerKey: hashKey, saltSeparator: saltSeparator ?? "", rounds: rounds, memoryCost: memCost)
+        }
+
+        func validate() throws { _ = try hashParameters() }
+
+        func run() async throws {
+            let format = try fileFormat(format, file: file)
+            let hash = try hashParameters()
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw StartupError("\(file): cannot be read")
+            }
+            let read = AccountFileReader.read(data, format: format)
+            var users = read.users
+            if hash == nil, let first = users.first(where: { $0.user.passwordHash?.isEmpty == false }) {
+                throw StartupError("\(file): line \(first.line) has a password hash: give --hash-algo and its parameters (`authdeck accounts hash-config` shows this backend's).")
+            }
+            report(read.problems)
+            if !read.problems.isEmpty {
+                guard skipInvalid else { throw StartupError("\(file): \(read.problems.count) problem(s); nothing imported.") }
+                let bad = Set(read.problems.map(\.line))
+                users.removeAll { bad.contains($0.line) }
+            }
+            let total = users.count
+            try await backend.withAdmin { admin in
+                let refused = try await admin.importUsers(users, hash: hash, keepAccepted: skipInvalid) { count in
+                    FileHandle.standardError.write(Data("\rimported \(count) of \(total) accounts".utf8))
+                }
+                report(refused)
+                guard refused.isEmpty || skipInvalid else {
+                    throw StartupError("\(file): the backend refused \(refused.count) record(s); nothing imported.")
+                }
+                FileHandle.standardError.write(Data("\rimported \(total - refused.count) accounts from \(file)\n".utf8))
+            }
+        }
+
+        private func report(_ problems: [AccountFileProblem]) {
+            for problem in problems { FileHandle.standardError.write(Data("\(file): \(problem)\n".utf8)) }
+        }
+    }
+
+    struct HashConfig: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "hash-config",
+            abstract: "Print the password-hash parameters, as the Firebase console's Users menu shows them.")
+
+        @OptionGroup var backend: BackendOptions
+
+        func run() async throws {
+            try await backend.withAdmin { admin in
+                let hash = try await admin.passwordHashParameters()
+                print("""
+                    hash_config {
+                      algorithm: \(hash.algorithm),
+                      base64_signer_key: \(hash.signerKey),
+                      base64_salt_separator: \(hash.saltSeparator),
+                      rounds: \(hash.rounds),
+                      mem_cost: \(hash.memoryCost),
+                    }
+                    """)
+            }
+        }
+    }
+}
+
+private func fileFormat(_ option: String?, file: String) throws -> AccountFileFormat {
+    if let option {
+        guard let format = AccountFileFormat(rawValue: option.lowercased()) else { throw ValidationError("--format must be json or csv.") }
+        return format
+    }
+    guard let format = AccountFileFormat(fileName: file) else {
+        throw ValidationError("Name the format: FILE ending in .json or .csv, or --format json|csv.")
+    }
+    return format
+}

@@ -1,0 +1,146 @@
+"""`authdeck accounts export/import/hash-config` against `authdeck serve`, read and written by the
+Firebase Admin SDK for Python: files move between AuthDeck and Firebase's formats both ways."""
+import base64
+import json
+import os
+import subprocess
+
+import firebase_admin
+from firebase_admin import auth
+
+from conftest import Server, authdeck_binary
+from interop_project import PROJECT_ID
+from test_admin_sdk import README_HASH, README_PASSWORD, README_SALT, README_SALT_SEPARATOR, README_SIGNER_KEY
+
+
+def accounts(server, *args, timeout=120):
+    """Runs `authdeck accounts …` against `server` as a script would (the emulator variable, the project)."""
+    environment = dict(os.environ, FIREBASE_AUTH_EMULATOR_HOST=server.host, GCLOUD_PROJECT=PROJECT_ID)
+    return subprocess.run([authdeck_binary(), "accounts", *args], env=environment, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def hash_config(server):
+    result = accounts(server, "hash-config")
+    assert result.returncode == 0, result.stderr
+    fields = dict(line.strip().rstrip(",").split(": ", 1) for line in result.stdout.splitlines() if ": " in line)
+    return fields
+
+
+def test_an_export_is_imported_by_the_admin_sdk_and_its_users_sign_in(server, app, rest, unique, tmp_path):
+    # The Admin SDK reads FIREBASE_AUTH_EMULATOR_HOST when an app is made: the source app is made while it names the source.
+    source = Server()
+    os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = source.host
+    source_app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=unique("source"))
+    try:
+        prefix = unique("moved")
+        for index in range(5):
+            auth.create_user(uid=f"{prefix}-{index}", email=f"{prefix}-{index}@example.com", password=f"password-{index}",
+                             display_name=f"User, {index}", app=source_app)
+        auth.create_user(uid=f"{prefix}-anon", app=source_app)
+        export = tmp_path / "users.json"
+        result = accounts(source, "export", str(export))
+        assert result.returncode == 0, result.stderr
+        assert "exported 6 accounts" in result.stderr
+        config = hash_config(source)
+        assert config["algorithm"] == "SCRYPT"
+    finally:
+        os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = server.host
+        firebase_admin.delete_app(source_app)
+        source.stop()
+
+    users = json.loads(export.read_text())["users"]
+    assert sorted(u["localId"] for u in users) == sorted([f"{prefix}-{i}" for i in range(5)] + [f"{prefix}-anon"])
+    first = next(u for u in users if u["localId"] == f"{prefix}-0")
+    assert set(first) >= {"localId", "email", "emailVerified", "passwordHash", "salt", "createdAt", "disabled"}
+    assert "lastLoginAt" not in first
+    records = [auth.ImportUserRecord(
+        u["localId"], email=u.get("email"), display_name=u.get("displayName"),
+        password_hash=base64.b64decode(u["passwordHash"]) if u.get("passwordHash") else None,
+        password_salt=base64.b64decode(u["salt"]) if u.get("salt") else None) for u in users]
+    result = auth.import_users(records, hash_alg=auth.UserImportHash.scrypt(
+        key=base64.b64decode(config["base64_signer_key"]), salt_separator=base64.b64decode(config["base64_salt_separator"]),
+        rounds=int(config["rounds"]), memory_cost=int(config["mem_cost"])), app=app)
+    assert result.failure_count == 0, [e.reason for e in result.errors]
+    for index in range(5):
+        assert rest.sign_in(f"{prefix}-{index}@example.com", f"password-{index}")["localId"] == f"{prefix}-{index}"
+    assert auth.get_user(f"{prefix}-3", app=app).display_name == "User, 3"
+
+
+def test_a_firebase_json_with_scrypt_hashes_imports_and_signs_in(server, app, rest, unique, tmp_path):
+    uid = unique("readme")
+    path = tmp_path / "firebase-export.json"
+    path.write_text(json.dumps({"users": [
+        {"localId": uid, "email": f"{uid}@example.com", "emailVerified": True, "passwordHash": README_HASH,
+         "salt": README_SALT, "displayName": "Readme", "createdAt": "1600000000000", "lastSignedInAt": "1600000001000",
+         "disabled": False, "providerUserInfo": [{"providerId": "github.com", "rawId": f"gh-{uid}", "email": f"{uid}@example.com"}]},
+    ]}, indent=2))
+    result = accounts(server, "import", str(path), "--hash-algo", "SCRYPT", "--hash-key", README_SIGNER_KEY,
+                      "--salt-separator", README_SALT_SEPARATOR, "--rounds", "8", "--mem-cost", "14")
+    assert result.returncode == 0, result.stderr
+    assert "imported 1 accounts" in result.stderr
+    assert rest.sign_in(f"{uid}@example.com", README_PASSWORD)["localId"] == uid
+    user = auth.get_user(uid, app=app)
+    assert user.user_metadata.creation_timestamp == 1600000000000
+    assert [p.provider_id for p in user.provider_data if p.provider_id == "github.com"] == ["github.com"]
+
+
+def test_a_csv_round_trip_through_the_command_line(server, app, rest, unique, tmp_path):
+    prefix = unique("csv")
+    auth.create_user(uid=f"{prefix}-a", email=f"{prefix}-a@example.com", password="password-a", display_name='Quote "Q", Comma',
+                     app=app)
+    export = tmp_path / "users.csv"
+    assert accounts(server, "export", str(export)).returncode == 0
+    line = next(l for l in export.read_text().splitlines() if l.startswith(f"{prefix}-a,"))
+    assert line.endswith(",")
+    auth.delete_user(f"{prefix}-a", app=app)
+    only = tmp_path / "one.csv"
+    only.write_text(line + "\n")
+    config = hash_config(server)
+    result = accounts(server, "import", str(only), "--hash-algo", "SCRYPT", "--hash-key", config["base64_signer_key"],
+                      "--salt-separator", config["base64_salt_separator"], "--rounds", config["rounds"],
+                      "--mem-cost", config["mem_cost"])
+    assert result.returncode == 0, result.stderr
+    assert auth.get_user(f"{prefix}-a", app=app).display_name == 'Quote "Q", Comma'
+    assert rest.sign_in(f"{prefix}-a@example.com", "password-a")["localId"] == f"{prefix}-a"
+
+
+def test_a_file_with_bad_records_names_them_and_imports_nothing(server, app, unique, tmp_path):
+    prefix = unique("bad")
+    path = tmp_path / "bad.json"
+    path.write_text('{"users": [\n'
+                    f'  {{"localId": "{prefix}-1", "email": "{prefix}@example.com"}},\n'
+                    f'  {{"localId": "{prefix}-1"}},\n'
+                    f'  {{"localId": "{prefix}-2", "email": "{prefix.upper()}@EXAMPLE.COM"}},\n'
+                    f'  {{"localId": "{prefix}-3", "customAttributes": "{{\\"firebase\\": 1}}"}}\n'
+                    ']}\n')
+    result = accounts(server, "import", str(path))
+    assert result.returncode != 0
+    assert f"line 3 ({prefix}-1): duplicate uid (also on line 2)" in result.stderr
+    assert f"line 4 ({prefix}-2): duplicate email" in result.stderr
+    assert f"line 5 ({prefix}-3): custom claims refused: reserved claim firebase" in result.stderr
+    assert "nothing imported" in result.stderr
+    listed = [u.uid for u in auth.list_users(app=app).iterate_all() if u.uid.startswith(prefix)]
+    assert listed == []
+
+    unknown = accounts(server, "import", str(path), "--hash-algo", "ROT13")
+    assert unknown.returncode != 0
+    assert "Unknown hash algorithm 'ROT13'" in unknown.stderr
+
+
+def test_list_filters_and_prints_json(server, app, unique):
+    prefix = unique("listed")
+    auth.create_user(uid=f"{prefix}-on", email=f"{prefix}-on@example.com", app=app)
+    auth.create_user(uid=f"{prefix}-off", email=f"{prefix}-off@example.com", disabled=True, app=app)
+    result = accounts(server, "list", "--filter", prefix, "--filter", "disabled", "--json")
+    assert result.returncode == 0, result.stderr
+    listed = json.loads(result.stdout)
+    assert [u["uid"] for u in listed] == [f"{prefix}-off"]
+    assert listed[0]["disabled"] is True
+    assert "passwordHash" not in result.stdout
+    table = accounts(server, "list", "--filter", prefix, "--sort", "uid", "--ascending")
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].startswith("UID")
+    assert [l.split()[0] for l in lines[1:]] == [f"{prefix}-off", f"{prefix}-on"]
+    assert "disabled" in lines[1] and "unverified" in lines[1]
