@@ -37,15 +37,28 @@ public final class CartStore: Sendable {
     /// Opens (or creates) the store; a file that is not a usable database is reported and never replaced.
     public init(path: String) throws {
         do {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(5)
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
-            database = pool
+            database = try Self.open(path)
             try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         } catch {
             throw CartStoreError.unreadable(path: path, reason: Self.reason(error))
         }
+    }
+
+    /// Consoles started together (SSH visitors) create the file at once, and SQLite refuses the switch to WAL
+    /// with "database is locked" instead of waiting for the busy timeout: try again for up to 5 seconds.
+    private static func open(_ path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        for attempt in 1... {
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try migrator.migrate(pool)
+                return pool
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 50 {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        preconditionFailure("unreachable: the loop returns or throws")
     }
 
     /// An in-memory store, for tests and for runs with a read-only data directory.

@@ -42,8 +42,9 @@ struct BackendFailure: Error, Equatable {
         status: 401, message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.")
     static func notFound(_ path: String) -> BackendFailure { BackendFailure(status: 404, message: "NOT_FOUND : no endpoint at \(path)") }
     static let internalError = BackendFailure(status: 500, message: "INTERNAL_ERROR")
-    /// What the emulator answers for a request type or field it does not implement.
-    static func notImplemented(_ what: String) -> BackendFailure { BackendFailure(status: 501, message: what) }
+    /// A request type or field that is not implemented: the emulator's message, but 400, not its 501, since a
+    /// shared backend answers no request with a 5xx.
+    static func notImplemented(_ what: String) -> BackendFailure { BackendFailure(status: 400, message: what) }
 }
 
 // Email actions, phone verification and multi-factor authentication.

@@ -15,18 +15,23 @@ enum SigningCertificate {
 
     /// The PEM text of the certificate at `path` for `key`, creating or replacing it when needed.
     static func loadOrCreate(at path: String, for key: _RSA.Signing.PrivateKey, now: Date = Date()) throws -> String {
-        if FileManager.default.fileExists(atPath: path) {
-            guard let data = FileManager.default.contents(atPath: path),
-                  let certificate = try? Certificate(pemEncoded: String(decoding: data, as: UTF8.self)) else {
-                throw EmbeddedBackendError.unreadableFile(path)
-            }
-            if certificate.publicKey == Certificate.PublicKey(key.publicKey), certificate.notValidAfter > now.addingTimeInterval(24 * 3600) {
-                return String(decoding: data, as: UTF8.self)
-            }
+        if let (certificate, pem) = try existing(at: path),
+           certificate.publicKey == Certificate.PublicKey(key.publicKey), certificate.notValidAfter > now.addingTimeInterval(24 * 3600) {
+            return pem
         }
         let pem = try make(for: key, now: now)
         try DataDirectory.replacePrivateFile(at: path, contents: Data(pem.utf8))
         return pem
+    }
+
+    /// The certificate at `path` and its PEM text, nil when there is none; one that does not parse is refused.
+    static func existing(at path: String) throws -> (Certificate, String)? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path),
+              let certificate = try? Certificate(pemEncoded: String(decoding: data, as: UTF8.self)) else {
+            throw EmbeddedBackendError.unreadableFile(path)
+        }
+        return (certificate, String(decoding: data, as: UTF8.self))
     }
 
     static func make(for key: _RSA.Signing.PrivateKey, now: Date) throws -> String {

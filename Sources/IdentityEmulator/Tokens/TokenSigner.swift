@@ -14,6 +14,8 @@ struct TokenSigner: Sendable {
         if FileManager.default.fileExists(atPath: keyPath) {
             key = SigningKey(ready: try SigningKey.Material(existingKeyAt: keyPath, certificatePath: certificatePath))
         } else {
+            // The key is made off the start-up path, but a damaged certificate is refused now, not at the first token.
+            _ = try SigningCertificate.existing(at: certificatePath)
             key = SigningKey { try SigningKey.Material(newKeyAt: keyPath, certificatePath: certificatePath) }
         }
     }

@@ -146,7 +146,7 @@ struct EmailLinkTests {
         #expect(errorMessage(await harness.raw(path, body: #"{"identifier":"not-an-email","continueUri":"http://localhost"}"#)) == "INVALID_IDENTIFIER")
         #expect(errorMessage(await harness.raw(path, body: #"{"identifier":"a@example.com","continueUri":"no scheme"}"#)) == "INVALID_CONTINUE_URI")
         let idp = await harness.raw(path, body: #"{"identifier":"a@example.com","continueUri":"http://localhost","providerId":"google.com"}"#)
-        #expect(idp.status == 501)
+        #expect(idp.status == 400)
         #expect(errorMessage(idp) == "Sign-in with IDP is not yet supported.")
         // The session id given is echoed.
         #expect(try await harness.api.call(CreateAuthUriRequestWithSession(identifier: "a@example.com", sessionId: "s-1")).sessionId == "s-1")
