@@ -20,7 +20,7 @@ extension EmbeddedBackend {
     /// answer carries only a session id, whatever the address.
     func createAuthUri(_ body: CreateAuthUriBody) throws -> CreateAuthUriResponse {
         let sessionId = body.sessionId.flatMap { $0.isEmpty ? nil : $0 } ?? SecureRandom.localId()
-        if let providerId = body.providerId, !providerId.isEmpty { throw BackendFailure.notImplemented("Sign-in with IDP is not yet supported.") }
+        if let providerId = body.providerId, !providerId.isEmpty { throw BackendFailure.idpAuthUriUnsupported }
         guard let identifier = body.identifier, !identifier.isEmpty else { throw BackendFailure.missingIdentifier }
         guard let continueUri = body.continueUri, !continueUri.isEmpty else { throw BackendFailure.missingContinueUri }
         guard let email = EmailAddress.normalized(identifier) else { throw BackendFailure.invalidIdentifier }

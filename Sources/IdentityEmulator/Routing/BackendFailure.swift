@@ -42,9 +42,14 @@ struct BackendFailure: Error, Equatable {
         status: 401, message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.")
     static func notFound(_ path: String) -> BackendFailure { BackendFailure(status: 404, message: "NOT_FOUND : no endpoint at \(path)") }
     static let internalError = BackendFailure(status: 500, message: "INTERNAL_ERROR")
-    /// A request type or field that is not implemented: the emulator's message, but 400, not its 501, since a
-    /// shared backend answers no request with a 5xx.
-    static func notImplemented(_ what: String) -> BackendFailure { BackendFailure(status: 400, message: what) }
+    /// `sendOobCode` with a type a client cannot ask for: an unknown one, or `RECOVER_EMAIL`, which the backend
+    /// itself sends when an address changes. 400 (the emulator answers 501; a shared backend answers no 5xx).
+    static func invalidRequestType(_ type: String) -> BackendFailure {
+        badRequest("INVALID_REQ_TYPE : \(type) cannot be requested with sendOobCode.")
+    }
+    /// `createAuthUri` with a `providerId` (the redirect flow's auth URI): the simulated providers are reached
+    /// through `simulatedIdp:authorize` instead. The emulator's message, as a 400 rather than its 501.
+    static let idpAuthUriUnsupported = badRequest("Sign-in with IDP is not yet supported.")
 }
 
 // Email actions, phone verification and multi-factor authentication.

@@ -14,9 +14,7 @@ extension EmbeddedBackend {
         if let continueUrl = body.continueUrl {
             guard let url = URL(string: continueUrl), url.scheme != nil, url.host != nil else { throw BackendFailure.invalidContinueUri }
         }
-        guard let requestType = SendOobCodeRequest.RequestType(rawValue: rawType), requestType != .recoverEmail else {
-            throw BackendFailure.notImplemented(rawType)
-        }
+        guard let requestType = SendOobCodeRequest.RequestType(rawValue: rawType) else { throw BackendFailure.invalidRequestType(rawType) }
 
         let user: UserRecord?
         var newEmail: String?
@@ -45,7 +43,7 @@ extension EmbeddedBackend {
             guard try store.read({ try UserRecord.find(email: normalized, in: $0) }) == nil else { throw BackendFailure.emailExists }
             newEmail = normalized
         case .recoverEmail:
-            throw BackendFailure.notImplemented(rawType)
+            throw BackendFailure.invalidRequestType(rawType)
         }
         guard let user, let email = user.email else { throw BackendFailure.missingEmail }
         return try queueEmailAction(requestType, email: email, user: user, newEmail: newEmail, body: body)

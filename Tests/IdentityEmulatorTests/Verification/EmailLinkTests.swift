@@ -58,6 +58,11 @@ struct EmailLinkTests {
         defer { harness.remove() }
         let path = SignInWithEmailLinkRequest.endpoint.emulatorPath
         #expect(errorMessage(await harness.raw(SendOobCodeRequest.endpoint.emulatorPath, body: #"{"requestType":"EMAIL_SIGNIN"}"#)) == "MISSING_EMAIL")
+        for type in ["RECOVER_EMAIL", "NOT_A_TYPE"] {
+            let refused = await harness.raw(SendOobCodeRequest.endpoint.emulatorPath, body: #"{"requestType":"\#(type)","email":"a@example.com"}"#)
+            #expect(refused.status == 400)
+            #expect(errorMessage(refused) == "INVALID_REQ_TYPE : \(type) cannot be requested with sendOobCode.")
+        }
         _ = try await harness.api.call(SendOobCodeRequest(requestType: .emailSignIn, email: "a@example.com"))
         let code = try await harness.emailLinkCode(for: "a@example.com")
         #expect(errorMessage(await harness.raw(path, body: #"{"oobCode":"\#(code)"}"#)) == "MISSING_EMAIL")
