@@ -53,7 +53,13 @@ public final class EffectRunner: Sendable {
         let send = send
         let control = control
         Task {
+            var first = true
             for await user in await auth.authStateChanges() {
+                // The stream starts with the current user. A nil there says nothing the model does not know, and
+                // when this task registers before the saved session is restored, it would arrive after
+                // `sessionRestored` and read as the session ending.
+                defer { first = false }
+                if first, user == nil { continue }
                 control.adopt(user)
                 var summary: TokenSummary?
                 if user != nil, let result = try? await auth.idTokenResult() { summary = TokenSummary(result) }
