@@ -9,12 +9,16 @@ public enum SensitiveOperation: Equatable, Sendable {
     case updatePassword(String)
     case deleteAccount
     case unenroll(MultiFactorInfo)
+    /// The link conflict's "Switch + merge + delete this": the account switched from, whose own
+    /// sign-in was too old to delete it (it is confirmed on its own session, not the console's).
+    case deletePreviousAccount(AccountSnapshot)
 
     var title: String {
         switch self {
         case .updatePassword: "change the password"
         case .deleteAccount: "delete the account"
         case let .unenroll(factor): "remove the second factor \"\(factor.displayName ?? factor.factorID)\""
+        case let .deletePreviousAccount(previous): "delete \(previous.email ?? previous.uid), the account you switched from"
         }
     }
 }
@@ -35,16 +39,30 @@ public struct Banner: Equatable, Sendable {
 
     static func error(_ error: AuthError) -> Banner {
         var detail = "\(error.code) (\(error.code.rawValue))"
-        if let server = error.serverMessage { detail += " · \(server)" }
+        if let server = error.serverMessage {
+            // When the sentence is the server's own words, the detail keeps only their code.
+            let wordsShown = error.message != error.code.localizedDescription
+            detail += " · " + (wordsShown ? String(server.prefix { $0 != ":" }).trimmingCharacters(in: .whitespaces) : server)
+        }
         return Banner(.error, error.message, detail: detail)
     }
 }
 
 public enum Overlay: Equatable, Sendable {
     case help
-    case inspector(selection: Int)
+    /// `scroll`: the first line of the selected call's detail that shows.
+    case inspector(selection: Int, scroll: Int = 0)
+    /// The inspector's own keys, over it; closing returns to it as it was.
+    case inspectorHelp(selection: Int, scroll: Int)
     /// The emulator's outboxes: emails (verification, password reset) and texts (codes).
     case outbox(selection: Int)
+}
+
+extension Overlay {
+    var isInspectorHelp: Bool {
+        if case .inspectorHelp = self { return true }
+        return false
+    }
 }
 
 /// The ID token of the signed-in user, as the account screen shows it.

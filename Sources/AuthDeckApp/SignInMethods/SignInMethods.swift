@@ -18,7 +18,14 @@ public struct SignInMethods: ConsoleFeature {
     var screen: Screen { .signInMethods(self) }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), .messages, .inspector, .help, .quit]
+        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose)] + Self.numberKeys
+            + [.messages, .inspector, .help, .quit]
+    }
+
+    /// A presenter's shortcut: each method's number chooses it at once. One entry stands for all in the bar and help.
+    static let numberKeys: [KeyBinding] = SignInMethod.allCases.indices.map { index in
+        KeyBinding([.character(Character("\(index + 1)"))], index == 0 ? "1–\(SignInMethod.allCases.count)" : "",
+                   index == 0 ? "pick by number" : "", .number(index + 1), inBar: index == 0)
     }
 
     mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
@@ -26,6 +33,10 @@ public struct SignInMethods: ConsoleFeature {
         switch intent {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, methods.count - 1)
+        case let .number(number):
+            guard methods.indices.contains(number - 1) else { return [] }
+            selection = number - 1
+            return perform(.choose, in: context)
         case .choose:
             switch methods[selection] {
             case .anonymous:
@@ -46,7 +57,7 @@ public struct SignInMethods: ConsoleFeature {
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         canvas.put("Choose a sign-in method", row: frame.row, column: frame.column + 1, style: .title)
         let methods = SignInMethod.allCases
-        let list = ListView(items: methods.map { ListView.Item($0.title) }, selection: selection)
+        let list = ListView(items: methods.enumerated().map { ListView.Item("\($0.offset + 1) \($0.element.title)") }, selection: selection)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2))
         list.draw(on: canvas, in: inside, focused: true)
         canvas.placeCursor(row: inside.row + selection, column: inside.column)
