@@ -17,7 +17,7 @@ def choose_method(c, title):
     """Moves down the sign-in methods to the one titled `title` and chooses it."""
     c.wait_for("Choose a sign-in method")
     for _ in range(12):
-        if re.search(r"▸ " + re.escape(title), c.screen()):
+        if re.search(r"▸ \d " + re.escape(title), c.screen()):
             c.keys("Enter")
             return
         c.keys("Down")
