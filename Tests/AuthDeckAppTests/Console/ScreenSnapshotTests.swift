@@ -133,6 +133,28 @@ struct ScreenSnapshotTests {
         store.send(.key(.escape)) { $0.overlay = nil }
     }
 
+    /// Issue 16, item 9: the remove-factor and unlink dialogs mark the item they act on, in the list behind them.
+    @Test func theDialogsMarkTheItemTheyActOn() {
+        var user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint])
+        user.providerData.append(UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com"))
+        var second = AccountFocus()
+        second.providerSelection = 1
+        var store = FlowStore(Fixtures.signedIn(user))
+        store.send(.key(.down)) { $0.screen = .account(second) }
+        store.send(.key(.character("u"))) {
+            $0.screen = .confirm(Confirmation(action: .unlink(providerID: "google.com"), over: .account(second)))
+        }
+        let marked = { (text: String) in text.split(separator: "\n").first { $0.contains("▸") }.map(String.init) ?? "" }
+        #expect(marked(render(store.model)).contains("google.com"))
+        store.send(.key(.escape)) { $0.screen = .account(second) }
+        store.send(.key(.character("f"))) { $0.screen = .secondFactors(SecondFactors(selection: 0)) }
+        store.send(.key(.down)) { $0.screen = .secondFactors(SecondFactors(selection: 1)) }
+        store.send(.key(.character("x"))) {
+            $0.screen = .confirm(Confirmation(action: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactors(selection: 1))))
+        }
+        #expect(marked(render(store.model)).contains("Work phone"))
+    }
+
     @Test func aTinyTerminalIsToldSo() {
         let text = render(Fixtures.signedIn(Fixtures.passwordUser()), size: Size(width: 60, height: 20))
         #expect(text.contains("too small"))

@@ -51,6 +51,8 @@ struct VerificationScreenSnapshotTests {
         assertSnapshot(of: text, as: .lines, named: "qr")
         #expect(text.contains("JBSW Y3DP EHPK 3PXP"))
         #expect(!text.contains("hidden behind"))
+        // Issue 16, item 9: the code blanked the title row's left part, title and all; it now goes beside the code.
+        #expect(text.split(separator: "\n").first?.contains("AuthDeck · ") == true)
         #expect(text.contains("enter added it: next"))
         let small = render(qr, size: Size(width: 80, height: 22))
         #expect(small.contains("too small") || small.contains("enlarge the terminal"))
