@@ -52,8 +52,7 @@ enum InspectorScreen {
     /// The selected call's detail, one entry per row at `width` cells.
     static func detailLines(_ entry: BackendExchange, authorization: ProviderAuthorization?, additionalUserInfo: AdditionalUserInfo?,
                             width: Int) -> [(String, Style)] {
-        let path = "path   \(entry.path)"
-        var lines: [(String, Style)] = (TextWidth.cells(path) <= width ? [path] : TextWidth.wrap(path, width: width)).map { ($0, .normal) }
+        var lines: [(String, Style)] = TextWidth.fit("path   \(entry.path)", width: width).map { ($0, .normal) }
         if let authorization = entry.authorization { lines.append((TextWidth.truncate("auth   \(authorization)", toCells: width), .normal)) }
         // The consent's nonce story before the bodies: a long answer must not push it out of sight.
         if let authorization, entry.isFederatedStep {
