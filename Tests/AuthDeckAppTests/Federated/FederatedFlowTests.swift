@@ -266,6 +266,24 @@ struct FederatedFlowTests {
         store.send(.federated(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
     }
 
+    /// Issue 16, presenter list: an unknown login_hint leads to a new identity with that email, as Microsoft's sign-in page fills it in.
+    @Test func anUnknownLoginHintPrefillsANewIdentity() {
+        let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid"], customParameters: ["login_hint": "Dana@Fabrikam.com"])
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .consent(ConsentState(provider: provider, purpose: .signIn))
+        var store = FlowStore(model)
+        store.send(.federated(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
+            $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 2))
+        }
+        store.send(.key(.enter)) {
+            var consent = F.consent(provider, .signIn, F.microsoftDirectory, selection: 2)
+            var form = NewIdentityForm()
+            form.email = TextField(text: "dana@fabrikam.com", maxLength: 254)
+            consent.newIdentity = form
+            $0.screen = .consent(consent)
+        }
+    }
+
     @Test func aRefusedConsentStaysOnTheScreen() {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
