@@ -32,7 +32,7 @@ enum ConflictScreen {
             var lines: [(String, Style)] = [("It has 2-step verification:", .normal)]
             lines += hints.map { hint in
                 switch hint {
-                case let .phone(info): ("  SMS  \(info.phoneNumber) \(info.displayName ?? "")", .normal)
+                case let .phone(info): ("  SMS  \(PhoneNumberText.masked(info.phoneNumber)) \(info.displayName ?? "")", .normal)
                 case let .totp(info): ("  TOTP \(info.displayName ?? "authenticator app")", .normal)
                 }
             }

@@ -75,7 +75,8 @@ struct PhoneFlowTests {
         #expect(PhoneNumberText.e164("+123456") == nil)
         #expect(PhoneNumberText.e164("+1234567890123456") == nil)
         #expect(PhoneNumberText.e164("+1555555０100") == nil)
-        #expect(PhoneNumberText.masked("+15555550100") == "+•••••••0100")
+        // Issue 16: masked here as the backend masks a hint, so one phone looks the same on every screen.
+        #expect(PhoneNumberText.masked("+15555550100") == "+*******0100")
         #expect(PhoneNumberText.masked("+*******0100") == "+*******0100")
     }
 }

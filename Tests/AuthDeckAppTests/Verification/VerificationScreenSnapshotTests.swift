@@ -24,7 +24,7 @@ struct VerificationScreenSnapshotTests {
     @Test func secondFactorsAndTheirRemoval() {
         let text = render(model(.secondFactors(SecondFactors(selection: 1))))
         assertSnapshot(of: text, as: .lines, named: "list")
-        #expect(text.contains("+•••••••0100"))
+        #expect(text.contains("+*******0100"))
         #expect(text.contains("enrolled 2026-09-21"))
         var unverified = model(.secondFactors(SecondFactors(selection: 0)), factors: [])
         unverified.user?.emailVerified = false
