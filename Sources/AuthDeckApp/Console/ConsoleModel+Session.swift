@@ -231,6 +231,9 @@ extension ConsoleModel {
             if account.methods.count == 1, let provider = FederatedProvider.named(account.methods[0]) {
                 banner = Banner(.info, "\(lead) Sign in with \(provider.name) again to \(operation.title); it then runs by itself.")
                 screen = .providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation)))
+            } else if account.methods == [PhoneAuthProvider.id] {
+                banner = Banner(.info, "\(lead) Confirm it with a code texted to your number to \(operation.title); it then runs by itself.")
+                screen = .phone(PhoneFlow(purpose: .reauthenticate(operation), number: account.phoneNumber ?? ""))
             } else {
                 banner = Banner(.info, "\(lead) Choose how to confirm it's you; then \(operation.title) runs by itself.")
                 screen = .reauthMethods(ReauthMethods(operation, selection: 0))

@@ -23,6 +23,8 @@ public struct ReauthMethods: ConsoleFeature {
         var methods: [String]
         /// The email its password goes with.
         var email: String?
+        /// The number a code is texted to, when known.
+        var phoneNumber: String?
 
         init(_ operation: SensitiveOperation, user: User?) {
             let providerIDs: [String]
@@ -33,7 +35,8 @@ public struct ReauthMethods: ConsoleFeature {
                 providerIDs = user?.providerData.map(\.providerID) ?? []
                 email = user?.providerData.first { $0.providerID == EmailAuthProvider.id }?.email ?? user?.email
             }
-            methods = providerIDs.filter { $0 == EmailAuthProvider.id || FederatedProvider.named($0) != nil }
+            methods = providerIDs.filter { [EmailAuthProvider.id, PhoneAuthProvider.id].contains($0) || FederatedProvider.named($0) != nil }
+            phoneNumber = if case .deletePreviousAccount = operation { nil } else { user?.phoneNumber }
         }
     }
 
@@ -54,6 +57,9 @@ public struct ReauthMethods: ConsoleFeature {
             if let provider = FederatedProvider.named(methods[selection]) {
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation))))]
             }
+            if methods[selection] == PhoneAuthProvider.id {
+                return [.banner(nil), .show(.phone(PhoneFlow(purpose: .reauthenticate(operation), number: account.phoneNumber ?? "")))]
+            }
             return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: account.email ?? "")))]
         default:
             break
@@ -68,7 +74,8 @@ public struct ReauthMethods: ConsoleFeature {
         let box = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2),
                            title: "Sign in again with", style: .accent)
         let items = methods.map { method in
-            ListView.Item(FederatedProvider.displayName(method) + (method == EmailAuthProvider.id ? " (\(account.email ?? ""))" : ""))
+            ListView.Item(FederatedProvider.displayName(method) + (method == EmailAuthProvider.id ? " (\(account.email ?? ""))" : "")
+                + (method == PhoneAuthProvider.id ? account.phoneNumber.map { " (\(PhoneNumberText.masked($0)))" } ?? "" : ""))
         }
         ListView(items: items, selection: selection).draw(on: canvas, in: box)
         canvas.placeCursor(row: box.row + selection, column: box.column)

@@ -702,9 +702,12 @@ struct FederatedFlowTests {
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then change the password runs by itself.")
             $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 0))
         }
-        #expect(ReauthMethods.Account(.updatePassword("newpass1"), user: user).methods == ["password", "google.com"])
+        // The linked phone is one of them (issue 16: it was left out).
+        #expect(ReauthMethods.Account(.updatePassword("newpass1"), user: user).methods == ["password", "google.com", "phone"])
         store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 1)) }
+        store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 2)) }
         store.send(.key(.down))
+        store.send(.key(.up)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 1)) }
         store.send(.key(.enter)) {
             $0.banner = nil
             $0.screen = .providerForm(ProviderForm(provider: .google, purpose: .reauthenticate(.updatePassword("newpass1"))))
