@@ -60,8 +60,13 @@ struct VerificationScreenSnapshotTests {
         ConsoleView.draw(qr, on: ascii)
         #expect(ascii.text.contains("needs a UTF-8 terminal"))
         #expect(ascii.text.contains("JBSW Y3DP EHPK 3PXP"))
-        assertSnapshot(of: render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
-            step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("1234")))))), as: .lines, named: "code")
+        let code = render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
+            step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("1234"))))))
+        assertSnapshot(of: code, as: .lines, named: "code")
+        // Issue 16 (found by the walkthrough suite): the key's label ran off the screen, cut mid-word.
+        #expect(code.contains("Key, to type instead:"))
+        let rows: [String] = code.components(separatedBy: "\n")
+        #expect(rows.dropFirst().dropLast().allSatisfy { $0.count < 80 || $0.hasSuffix(" ") })
     }
 
     @Test func factorSelectionAndCodeEntry() {
