@@ -40,6 +40,20 @@ def sign_in_with_apple(c):
     c.wait_for("Signed in")
 
 
+def sign_up_with_google_then_out(c, name, email):
+    """A new Google identity's account from the sign-in methods; signs out and gives its uid."""
+    choose_method(c, 5)
+    c.wait_for("The request to the simulated google.com")
+    c.keys("Enter")
+    new_identity(c, "Google", name, email)
+    c.keys("Enter")
+    c.wait_for("Account created")
+    uid = c.wait_for(UID).group(1)
+    c.keys("o")
+    c.wait_for("Signed out")
+    return uid
+
+
 def link_from_methods(c, downs, provider):
     c.keys("l")
     c.wait_for("Sign-in methods of this account")
@@ -144,15 +158,7 @@ def test_apple_upgrade_sign_in_again_then_a_conflict_merges_the_carts(console, d
 def test_an_anonymous_account_is_deleted_after_the_merge(console):
     c = console()
     c.wait_for("Choose a sign-in method")
-    choose_method(c, 5)
-    c.wait_for("The request to the simulated google.com")
-    c.keys("Enter")
-    new_identity(c, "Google", "Alan Turing", "alan@gmail.com")
-    c.keys("Enter")
-    c.wait_for("Account created")
-    owner = c.wait_for(UID).group(1)
-    c.keys("o")
-    c.wait_for("Signed out")
+    owner = sign_up_with_google_then_out(c, "Alan Turing", "alan@gmail.com")
 
     c.keys("Up", "Up", "Up", "Enter")
     c.wait_for("ANONYMOUS")
@@ -176,15 +182,7 @@ def test_switch_merge_and_delete_confirms_a_stale_previous_account_then_deletes_
     (CREDENTIAL_TOO_OLD_LOGIN_AGAIN), and the account kept with nothing offered."""
     c = console(width=80, height=24, extra_args=["--recent-login-window", "3"])
     c.wait_for("Choose a sign-in method")
-    c.keys("6")
-    c.wait_for("The request to the simulated google.com")
-    c.keys("Enter")
-    new_identity(c, "Google", "Grace Hopper", "grace@gmail.com")
-    c.keys("Enter")
-    c.wait_for("Account created")
-    owner = c.wait_for(UID).group(1)
-    c.keys("o")
-    c.wait_for("Signed out")
+    owner = sign_up_with_google_then_out(c, "Grace Hopper", "grace@gmail.com")
     c.keys("3")
     c.wait_for("Create an account")
     c.type("y@example.com")

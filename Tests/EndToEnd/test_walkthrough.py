@@ -63,6 +63,19 @@ class Walk:
     def type(self, text):
         self.c.type(text)
 
+    def sign_out(self):
+        self.keys("o")
+        self.wait_for("Signed out")
+
+    def credentials(self, number, title, email, password):
+        """The sign-in method `number` (email and password, or create an account), and its form filled in and sent."""
+        self.keys(number)
+        self.wait_for(title)
+        self.type(email)
+        self.keys("Tab")
+        self.type(password)
+        self.keys("Enter")
+
     def check(self):
         assert not self.problems, "\n\n".join(self.problems)
 
@@ -120,14 +133,8 @@ def test_the_demo_walkthrough_at_80_by_24(console):
     w.wait_for("Linked providers")
 
     # 5. Sign out and back in; quit and relaunch: still signed in.
-    w.keys("o")
-    w.wait_for("Signed out")
-    w.keys("2")
-    w.wait_for("Sign in with email and password")
-    w.type("ada@example.com")
-    w.keys("Tab")
-    w.type("hunter22")
-    w.keys("Enter")
+    w.sign_out()
+    w.credentials("2", "Sign in with email and password", "ada@example.com", "hunter22")
     w.wait_for("Signed in")
     assert re.search(UID, w.c.screen()).group(1) == uid and "1 × apple" in w.c.screen()
     w.keys("q")
@@ -140,24 +147,13 @@ def test_the_demo_walkthrough_at_80_by_24(console):
     w.c, w.problems = again.c, again.problems
 
     # 6. Errors: EMAIL_EXISTS, WEAK_PASSWORD, one wrong password (five would lock the email).
-    w.keys("o")
-    w.wait_for("Signed out")
+    w.sign_out()
     for email, password, code in (("ada@example.com", "hunter22", "EMAIL_EXISTS"), ("bo@example.com", "12345", "WEAK_PASSWORD")):
-        w.keys("3")
-        w.wait_for("Create an account")
-        w.type(email)
-        w.keys("Tab")
-        w.type(password)
-        w.keys("Enter")
+        w.credentials("3", "Create an account", email, password)
         w.wait_for(code)
         w.keys("Escape")
         w.wait_for("Choose a sign-in method")
-    w.keys("2")
-    w.wait_for("Sign in with email and password")
-    w.type("ada@example.com")
-    w.keys("Tab")
-    w.type("wrong-one")
-    w.keys("Enter")
+    w.credentials("2", "Sign in with email and password", "ada@example.com", "wrong-one")
     w.wait_for("INVALID_LOGIN_CREDENTIALS")
     w.type("hunter22")
     w.keys("Enter")
@@ -177,8 +173,7 @@ def test_the_demo_walkthrough_at_80_by_24(console):
     w.wait_for("Password changed")
 
     # 8. Sign in with Apple: the SIMULATED consent, a new identity, Hide My Email; the nonce in the inspector.
-    w.keys("o")
-    w.wait_for("Signed out")
+    w.sign_out()
     w.keys("4")
     w.wait_for("The request to the simulated apple.com")
     w.keys("Enter")
@@ -201,8 +196,7 @@ def test_the_demo_walkthrough_at_80_by_24(console):
     w.keys("Escape")
 
     # 9. Link conflict: a guest links the same Apple identity; switch, merge, and the guest is deleted.
-    w.keys("o")
-    w.wait_for("Signed out")
+    w.sign_out()
     w.keys("1")
     w.wait_for("ANONYMOUS")
     w.keys("a")
@@ -223,14 +217,8 @@ def test_the_demo_walkthrough_at_80_by_24(console):
     w.wait_for(r"(?s)was merged into it\..*was deleted\.", timeout=20)
 
     # 10. Second factor: verify the email, enroll TOTP, sign in with the password and the code.
-    w.keys("o")
-    w.wait_for("Signed out")
-    w.keys("3")
-    w.wait_for("Create an account")
-    w.type("grace@example.com")
-    w.keys("Tab")
-    w.type("hunter22")
-    w.keys("Enter")
+    w.sign_out()
+    w.credentials("3", "Create an account", "grace@example.com", "hunter22")
     w.wait_for("Account created")
     w.keys("v")
     w.wait_for("is in the outbox")
@@ -254,14 +242,8 @@ def test_the_demo_walkthrough_at_80_by_24(console):
     w.wait_for('Enrolled "Authenticator app"')
     w.keys("Escape")
     w.wait_for("Linked providers")
-    w.keys("o")
-    w.wait_for("Signed out")
-    w.keys("2")
-    w.wait_for("Sign in with email and password")
-    w.type("grace@example.com")
-    w.keys("Tab")
-    w.type("hunter22")
-    w.keys("Enter")
+    w.sign_out()
+    w.credentials("2", "Sign in with email and password", "grace@example.com", "hunter22")
     w.wait_for("Authenticator app")
     w.keys("Enter")
     w.wait_for("Second factor: Authenticator app")
