@@ -23,8 +23,8 @@ public struct SignInMethods: ConsoleFeature {
     }
 
     /// A presenter's shortcut: each method's number chooses it at once. One entry stands for all in the bar and help.
-    static let numberKeys: [KeyBinding] = SignInMethod.allCases.indices.map { index in
-        KeyBinding([.character(Character("\(index + 1)"))], index == 0 ? "1–\(SignInMethod.allCases.count)" : "",
+    static let numberKeys: [KeyBinding] = SignInMethod.allCases.indices.prefix(9).map { index in
+        KeyBinding([.character(Character("\(index + 1)"))], index == 0 ? "1–\(min(SignInMethod.allCases.count, 9))" : "",
                    index == 0 ? "pick by number" : "", .number(index + 1), inBar: index == 0)
     }
 
@@ -57,7 +57,7 @@ public struct SignInMethods: ConsoleFeature {
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         canvas.put("Choose a sign-in method", row: frame.row, column: frame.column + 1, style: .title)
         let methods = SignInMethod.allCases
-        let list = ListView(items: methods.enumerated().map { ListView.Item("\($0.offset + 1) \($0.element.title)") }, selection: selection)
+        let list = ListView(items: methods.enumerated().map { ListView.Item("\($0.offset < 9 ? "\($0.offset + 1)" : " ") \($0.element.title)") }, selection: selection)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2))
         list.draw(on: canvas, in: inside, focused: true)
         canvas.placeCursor(row: inside.row + selection, column: inside.column)
