@@ -27,12 +27,21 @@ public struct PendingLink: Equatable, Sendable {
 public struct PendingLinkState: ConsoleFeature {
     public var pending: PendingLink
     public var selection = 0
+    /// What `fetchSignInMethodsForEmail` said of the email: nil until it answers (or when it fails),
+    /// empty when the backend does not tell (email-enumeration protection).
+    public var knownMethods: [String]?
 
-    public init(pending: PendingLink) { self.pending = pending }
+    public init(pending: PendingLink, knownMethods: [String]? = nil) {
+        self.pending = pending
+        self.knownMethods = knownMethods
+    }
 
-    /// The ways to sign in to the account with that email: anything but the pending provider itself.
+    /// The ways to sign in to the account with that email: anything but the pending provider itself,
+    /// those the backend named first.
     var methods: [String] {
-        [EmailAuthProvider.id] + FederatedProvider.allCases.map(\.id).filter { $0 != pending.providerID }
+        let all = [EmailAuthProvider.id] + FederatedProvider.allCases.map(\.id).filter { $0 != pending.providerID }
+        let known = all.filter { knownMethods?.contains($0) == true }
+        return known + all.filter { !known.contains($0) }
     }
 
     var title: String { "Account exists" }
@@ -59,6 +68,13 @@ public struct PendingLinkState: ConsoleFeature {
         default:
             break
         }
+        return []
+    }
+
+    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .verification(.signInMethodsFetched(email, .success(methods))) = event, email == pending.email else { return [] }
+        knownMethods = methods
+        selection = 0
         return []
     }
 
