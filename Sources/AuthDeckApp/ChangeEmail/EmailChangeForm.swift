@@ -38,7 +38,7 @@ public struct EmailChangeForm: ConsoleFeature {
             }
             return switch mode {
             case .verifyFirst: [.banner(nil), .run(.perform(.verifyBeforeUpdateEmail(email)), busy: "Sending a link that confirms \(email)…")]
-            case .atOnce: [.banner(nil), .run(.perform(.updateEmail(email)), busy: "Changing the email…")]
+            case .atOnce: [.banner(nil), .run(.perform(.updateEmail(email, previous: context.user?.email)), busy: "Changing the email…")]
             }
         default:
             break

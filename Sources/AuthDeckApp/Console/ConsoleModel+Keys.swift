@@ -147,15 +147,16 @@ extension ConsoleModel {
             switch result {
             case let .success(signedIn):
                 overlay = nil
+                let endedSession = signedIn == nil && user != nil
                 if let signedIn {
                     adopt(signedIn)
-                } else if user != nil {
+                } else if endedSession {
                     // An email change ends every session of the account, this console's too.
                     user = nil
                     cart = []
                     screen = .signInMethods(SignInMethods(selection: 0))
                 }
-                banner = Banner(.success, email.action.applied(email.to))
+                banner = Banner(.success, email.action.applied(email.to, endedSession: endedSession))
             case let .failure(error):
                 banner = .error(error)
             }

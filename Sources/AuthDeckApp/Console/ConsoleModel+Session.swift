@@ -114,8 +114,7 @@ extension ConsoleModel {
                 banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
                 screen = .secondFactors(SecondFactors(selection: 0))
                 return []
-            case let .updateEmail(email):
-                let previous = user?.email
+            case let .updateEmail(email, previous):
                 if case let .success(user?) = result { adopt(user) }
                 banner = Banner(.success, "The email is now \(email)."
                     + (previous.map { " A message to \($0) can undo the change: press m." } ?? ""))

@@ -117,7 +117,7 @@ public final class EffectRunner: Sendable {
                     return nil
                 case let .unenroll(factor):
                     return try await self.auth.multiFactor.unenroll(with: factor)
-                case let .updateEmail(email):
+                case let .updateEmail(email, _):
                     try await self.auth.updateEmail(to: email)
                     return await self.auth.currentUser
                 case let .verifyBeforeUpdateEmail(email):

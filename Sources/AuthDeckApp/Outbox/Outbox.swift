@@ -114,13 +114,16 @@ extension AuthEmulatorOutbox.Email.Action {
         }
     }
 
-    /// What opening a link of this kind did.
-    func applied(_ address: String) -> String {
+    /// What opening a link of this kind did; `endedSession`: this console's session was among those it ended.
+    func applied(_ address: String, endedSession: Bool) -> String {
         switch self {
         case .verifyAndChangeEmail:
-            "The account of \(address) has its new email now. Every session of it ended: sign in with the new address."
+            "The account of \(address) has its new email now. "
+                + (endedSession ? "Every session of it ended: sign in with the new address." : "Its refresh tokens were revoked.")
         case .recoverEmail:
-            "The email is \(address) again, and verified. Every session of the account ended: sign in again (a password reset is wise)."
+            "The email is \(address) again, and verified. "
+                + (endedSession ? "Every session of the account ended: sign in again (a password reset is wise)."
+                                : "Its refresh tokens were revoked (a password reset is wise).")
         case .verifyEmail, .resetPassword, .signIn, .other: "Email verified."
         }
     }

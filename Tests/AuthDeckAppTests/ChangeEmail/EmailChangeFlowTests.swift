@@ -19,11 +19,12 @@ struct EmailChangeFlowTests {
         store.send(.key(.character("e"))) { $0.screen = .changeEmail(EmailChangeForm()) }
         store.type("ada@new.example") { $0.screen = .changeEmail(Self.form("ada@new.example")) }
         store.send(.key(.tab)) { $0.screen = .changeEmail(Self.form("ada@new.example", mode: .atOnce)) }
-        store.send(.key(.enter), effects: [.perform(.updateEmail("ada@new.example"))]) { $0.busy = "Changing the email…" }
+        store.send(.key(.enter), effects: [.perform(.updateEmail("ada@new.example", previous: "ada@example.com"))]) { $0.busy = "Changing the email…" }
+        // The auth-state stream may report the new email first: the banner names the address asked from.
         let changed = Fixtures.passwordUser(email: "ada@new.example")
-        store.send(.sensitiveOperationFinished(.updateEmail("ada@new.example"), .success(changed)), effects: [.verification(.refreshOutbox)]) {
+        store.send(.authStateChanged(changed, nil)) { $0.user = changed }
+        store.send(.sensitiveOperationFinished(.updateEmail("ada@new.example", previous: "ada@example.com"), .success(changed)), effects: [.verification(.refreshOutbox)]) {
             $0.busy = nil
-            $0.user = changed
             $0.screen = .account(AccountFocus())
             $0.banner = Banner(.success, "The email is now ada@new.example. A message to ada@example.com can undo the change: press m.")
         }
@@ -90,5 +91,21 @@ struct EmailChangeFlowTests {
     @Test func onlyAnAccountWithAnEmailOffersTheChange() {
         #expect(Fixtures.signedIn(Fixtures.passwordUser()).bindings.contains { $0.intent == .changeEmail })
         #expect(!Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .changeEmail })
+    }
+}
+
+extension EmailChangeFlowTests {
+    /// Revocation counts whole seconds: a link opened in the second the session began leaves it
+    /// signed in, and the banner must not say the session ended.
+    @Test func aRecoveryThatLeavesThisSessionSaysSo() {
+        var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser(email: "new@example.com")))
+        let recovery = Outbox.Email(to: "ada@example.com", action: .recoverEmail, oobCode: "oob-recover", link: "l")
+        store.model.busy = "Restoring the email ada@example.com…"
+        let restored = Fixtures.passwordUser()
+        store.send(.verification(.actionCodeApplied(recovery, .success(restored))), effects: [.verification(.refreshOutbox)]) {
+            $0.busy = nil
+            $0.user = restored
+            $0.banner = Banner(.success, "The email is ada@example.com again, and verified. Its refresh tokens were revoked (a password reset is wise).")
+        }
     }
 }
