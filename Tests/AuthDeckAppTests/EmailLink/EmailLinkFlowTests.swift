@@ -139,3 +139,26 @@ struct EmailLinkFlowTests {
         #expect(!LinkingState.notLinked(Fixtures.passwordUser()).contains(EmailLinkAuthSignInMethod.id))
     }
 }
+
+extension EmailLinkFlowTests {
+    @Test func everyBarKeyOfTheNewScreensDoesSomething() {
+        var form = EmailChangeForm()
+        form.newEmail = TextField(text: "ada@new.example", maxLength: 254)
+        let screens: [Screen] = [
+            .emailLink(EmailLinkFlow(purpose: .signIn, step: .enteringEmail(Self.field("lin@example.com")))),
+            .emailLink(EmailLinkFlow(purpose: .link, step: .sent(email: "lin@example.com"))),
+            .emailLink(EmailLinkFlow(purpose: .signIn, step: .opening(email: "lin@example.com", link: Self.link, selection: 0))),
+            .changeEmail(form),
+        ]
+        for screen in screens {
+            var model = Fixtures.signedIn(Fixtures.anonymous)
+            model.user?.email = "guest@example.com"
+            model.screen = screen
+            for binding in model.bindings where binding.inBar {
+                var copy = model
+                let effects = copy.handle(.key(binding.keys[0]))
+                #expect(copy != model || !effects.isEmpty, "\(screen.title): \(binding.label) did nothing")
+            }
+        }
+    }
+}
