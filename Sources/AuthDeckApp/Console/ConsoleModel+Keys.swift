@@ -128,9 +128,11 @@ extension ConsoleModel {
             return []
         case let .outboxChanged(.failure(problem)):
             outbox = Outbox(problem: problem)
-            if case .outbox = overlay { overlay = .outbox(selection: 0) }
-            // A banner that points at the outbox must not stand when the outbox cannot be read.
-            if case .outbox = overlay { banner = problem.banner } else if problem != .noOutbox { banner = problem.banner }
+            let showing = if case .outbox = overlay { true } else { false }
+            if showing { overlay = .outbox(selection: 0) }
+            // A banner that points at the outbox must not stand when the outbox cannot be read; a real
+            // project has none, which needs saying only to someone looking for it.
+            if showing || problem != .noOutbox { banner = problem.banner }
             return []
         case let .emailVerificationSent(result):
             busy = nil
