@@ -173,7 +173,12 @@ def test_the_account_exists_screen_says_how_the_email_signs_in_when_the_backend_
     c.wait_for("An account already uses mark@example.com")
     c.wait_for(r"signs in with: Email and password\.")
     assert "enumeration protection is on" not in c.screen()
-    # The method it named is first: enter asks for its password, and Facebook is linked after.
+    # The method it named is first: enter asks for its password (leaving that form, the screen still
+    # says what the backend told), and Facebook is linked after.
+    c.keys("Enter")
+    c.wait_for("Sign in to link Facebook")
+    c.keys("Escape")
+    c.wait_for(r"signs in with: Email and password\.")
     c.keys("Enter")
     c.wait_for("Sign in to link Facebook")
     c.type("hunter22")
