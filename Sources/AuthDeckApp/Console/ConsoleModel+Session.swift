@@ -162,6 +162,16 @@ extension ConsoleModel {
                 banner = Banner(.success, "Deleted \(previous.email ?? previous.uid) (\(previous.uid)), the account you switched from. You are signed in to \(user?.email ?? user?.uid ?? "the other account").")
                 screen = .account(AccountFocus())
                 return []
+            case let .updateEmail(email, previous):
+                if case let .success(user?) = result { adopt(user) }
+                banner = Banner(.success, "The email is now \(email)."
+                    + (previous.map { " A message to \($0) can undo the change: press m." } ?? ""))
+                screen = .account(AccountFocus())
+                return [.verification(.refreshOutbox)]
+            case let .verifyBeforeUpdateEmail(email):
+                banner = Banner(.info, "A link that confirms \(email) is in the outbox: press m and open it. The email changes only then.")
+                screen = .account(AccountFocus())
+                return [.verification(.refreshOutbox)]
             }
         case let .failure(error) where error.code == .requiresRecentLogin:
             return requireReauthentication(for: operation)
@@ -297,7 +307,7 @@ extension ConsoleModel {
         guard error.code == .accountExistsWithDifferentCredential, let credential = error.updatedCredential else { return nil }
         screen = .pendingLink(PendingLinkState(pending: PendingLink(credential: credential, email: error.email, reason: .accountExists)))
         banner = nil
-        return []
+        return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
     }
 
     /// credentialAlreadyInUse → the conflict screen; emailAlreadyInUse with a provider → the pending link.
@@ -313,7 +323,7 @@ extension ConsoleModel {
                                       previousAnonymousUid: user.isAnonymous ? user.uid : nil)
             screen = .pendingLink(PendingLinkState(pending: pending))
             banner = nil
-            return []
+            return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
         default:
             return nil
         }
@@ -329,7 +339,8 @@ extension Screen {
         case let .consent(consent):
             if case let .signInToLink(pending) = consent.purpose { return pending }
         case .launching, .signInMethods, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .enrollment,
-             .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods:
+             .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods,
+             .emailLink, .changeEmail:
             break
         }
         return nil

@@ -12,10 +12,17 @@ public enum SensitiveOperation: Equatable, Sendable {
     /// The link conflict's "Switch + merge + delete this": the account switched from, whose own
     /// sign-in was too old to delete it (it is confirmed on its own session, not the console's).
     case deletePreviousAccount(AccountSnapshot)
+    /// `updateEmail`: at once; the previous address (known when it was asked: the user changes
+    /// before the answer arrives) gets a message that undoes it.
+    case updateEmail(String, previous: String?)
+    /// `verifyBeforeUpdateEmail`: a link to the new address, which changes the email when opened.
+    case verifyBeforeUpdateEmail(String)
 
     var title: String {
         switch self {
         case .updatePassword: "change the password"
+        case let .updateEmail(email, _): "change the email to \(email)"
+        case let .verifyBeforeUpdateEmail(email): "send a link that changes the email to \(email)"
         case .deleteAccount: "delete the account"
         case let .unenroll(factor): "remove the second factor \"\(factor.displayName ?? factor.factorID)\""
         case let .deletePreviousAccount(previous): "delete \(previous.email ?? previous.uid), the account you switched from"

@@ -22,10 +22,21 @@ public struct SignInMethods: ConsoleFeature {
             + [.messages, .inspector, .help, .quit]
     }
 
-    /// A presenter's shortcut: each method's number chooses it at once. One entry stands for all in the bar and help.
-    static let numberKeys: [KeyBinding] = SignInMethod.allCases.indices.prefix(9).map { index in
-        KeyBinding([.character(Character("\(index + 1)"))], index == 0 ? "1–\(min(SignInMethod.allCases.count, 9))" : "",
-                   index == 0 ? "pick by number" : "", .number(index + 1), inBar: index == 0)
+    /// A presenter's shortcut: each method's number chooses it at once, 1 to 9 then 0 as on a keyboard.
+    /// One entry stands for all in the bar and help.
+    static let numberKeys: [KeyBinding] = SignInMethod.allCases.indices.compactMap { index in
+        numberKey(index).map { key in
+            KeyBinding([.character(key)], index == 0 ? (SignInMethod.allCases.count >= 10 ? "0–9" : "1–\(SignInMethod.allCases.count)") : "",
+                       index == 0 ? "pick by number" : "", .number(index + 1), inBar: index == 0)
+        }
+    }
+
+    static func numberKey(_ index: Int) -> Character? {
+        switch index {
+        case 0..<9: Character("\(index + 1)")
+        case 9: "0"
+        default: nil
+        }
     }
 
     mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
@@ -45,6 +56,7 @@ public struct SignInMethods: ConsoleFeature {
             case .createAccount: return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .createAccount)))]
             case .phone: return [.banner(nil), .show(.phone(PhoneFlow(purpose: .signIn)))]
             case .resetPassword: return [.banner(nil), .show(.passwordReset(PasswordResetFlow()))]
+            case .emailLink: return [.banner(nil), .show(.emailLink(EmailLinkFlow(purpose: .signIn)))]
             case .apple, .microsoft, .google, .facebook:
                 guard let provider = methods[selection].federated else { return [.banner(nil)] }
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signIn)))]
@@ -57,7 +69,7 @@ public struct SignInMethods: ConsoleFeature {
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         canvas.put("Choose a sign-in method", row: frame.row, column: frame.column + 1, style: .title)
         let methods = SignInMethod.allCases
-        let list = ListView(items: methods.enumerated().map { ListView.Item("\($0.offset < 9 ? "\($0.offset + 1)" : " ") \($0.element.title)") }, selection: selection)
+        let list = ListView(items: methods.enumerated().map { ListView.Item("\(Self.numberKey($0.offset) ?? " ") \($0.element.title)") }, selection: selection)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2))
         list.draw(on: canvas, in: inside, focused: true)
         canvas.placeCursor(row: inside.row + selection, column: inside.column)
@@ -73,6 +85,7 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
     case anonymous, emailPassword, createAccount
     case apple, microsoft, google, facebook
     case phone, resetPassword
+    case emailLink
 
     var title: String {
         switch self {
@@ -81,6 +94,7 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
         case .createAccount: "Create an account with email and password"
         case .phone: "Sign in with a phone number (SMS code)"
         case .resetPassword: "Reset a forgotten password"
+        case .emailLink: "Sign in with an email link (passwordless)"
         case .apple, .microsoft, .google, .facebook: "Sign in with \(federated?.name ?? "")"
         }
     }
@@ -92,6 +106,7 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
         case .createAccount: "A new account; the password needs at least 6 characters."
         case .phone: "A code is texted to the number (the phone pane shows it); a new number creates an account."
         case .resetPassword: "A reset link is emailed to the account (open it from the outbox, m)."
+        case .emailLink: "A sign-in link is emailed to the address (open it from the outbox, m); a new address creates an account."
         case .apple: "Simulated Sign in with Apple: a nonce binds the ID token to this request; Hide My Email on the first consent."
         case .microsoft: "Simulated Microsoft identity platform: tenant, prompt, login hint and extra scopes such as mail.read."
         case .google: "Simulated Google: an ID token and an access token."
@@ -101,7 +116,7 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
 
     var federated: FederatedProvider? {
         switch self {
-        case .anonymous, .emailPassword, .createAccount, .phone, .resetPassword: nil
+        case .anonymous, .emailPassword, .createAccount, .phone, .resetPassword, .emailLink: nil
         case .apple: .apple
         case .microsoft: .microsoft
         case .google: .google
