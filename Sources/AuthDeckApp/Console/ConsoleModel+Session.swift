@@ -271,7 +271,7 @@ extension Screen {
         case let .consent(consent):
             if case let .signInToLink(pending) = consent.purpose { return pending }
         case .launching, .signInMethods, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .enrollment,
-             .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods:
+             .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods, .accounts:
             break
         }
         return nil

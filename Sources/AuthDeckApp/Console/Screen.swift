@@ -26,6 +26,8 @@ public indirect enum Screen: Equatable, Sendable {
     case conflict(ConflictState)
     case pendingLink(PendingLinkState)
     case reauthMethods(ReauthMethods)
+    /// The operator's table of every account, with what sits over it.
+    case accounts(AccountsFeature)
 
     /// The feature that runs this screen.
     var feature: any ConsoleFeature {
@@ -48,6 +50,7 @@ public indirect enum Screen: Equatable, Sendable {
         case let .conflict(state): state
         case let .pendingLink(state): state
         case let .reauthMethods(state): state
+        case let .accounts(state): state
         }
     }
 
