@@ -10,7 +10,7 @@ enum AccountDetailScreen {
         guard let record = detail.record else { return [("reading…", .dim)] }
         let user = record.user
         func field(_ label: String, _ value: String?) -> (String, Style) {
-            (TextWidth.pad(label, toCells: 18) + (value ?? "—"), .normal)
+            (TextWidth.pad(label, toCells: 20) + (value ?? "—"), .normal)
         }
         var lines: [(String, Style)] = [
             field("uid", user.uid),

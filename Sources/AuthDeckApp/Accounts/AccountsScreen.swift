@@ -7,10 +7,17 @@ import TerminalUI
 enum AccountsScreen {
     static func draw(_ feature: AccountsFeature, access: OperatorAccess?, on canvas: any Canvas, in frame: Rect) {
         drawTable(feature, access: access, on: canvas, in: frame)
-        switch feature.panel {
-        case nil: break
-        case .chips, .sort, .cleanUp, .hashConfig, .confirm:
-            if let panel = feature.panel { drawSmallPanel(panel, of: feature, on: canvas, in: frame) }
+        if let panel = feature.panel { drawPanel(panel, of: feature, access: access, on: canvas, in: frame) }
+    }
+
+    /// A confirmation draws over the panel it came from (the detail, the claims editor).
+    static func drawPanel(_ panel: AccountsPanel, of feature: AccountsFeature, access: OperatorAccess?, on canvas: any Canvas, in frame: Rect) {
+        switch panel {
+        case .chips, .sort, .cleanUp, .hashConfig:
+            drawSmallPanel(panel, of: feature, on: canvas, in: frame)
+        case let .confirm(confirmation):
+            if let under = confirmation.returnTo { drawPanel(under, of: feature, access: access, on: canvas, in: frame) }
+            drawConfirmation(confirmation, on: canvas, in: frame)
         case let .detail(detail):
             blank(frame, on: canvas)
             AccountDetailScreen.draw(detail, access: access, on: canvas, in: frame)
@@ -59,11 +66,12 @@ enum AccountsScreen {
             + TextWidth.pad("last in", toCells: c.lastSignIn + 1) + "flags"
     }
 
-    static func row(_ user: UserRecord, marked: Bool) -> String {
+    /// `>` on the selected row and `*` on marked ones, so neither depends on reverse video.
+    static func row(_ user: UserRecord, marked: Bool, selected: Bool = false) -> String {
         let c = columns
         func cell(_ text: String, _ width: Int) -> String { TextWidth.pad(TextWidth.truncate(text, toCells: width), toCells: width + 1) }
         let contact = user.email ?? user.phoneNumber ?? (user.isAnonymous ? "(anonymous)" : "—")
-        return (marked ? "* " : "  ") + cell(user.uid, c.uid) + cell(contact, c.contact) + cell(providers(user), c.providers)
+        return (selected ? ">" : " ") + (marked ? "*" : " ") + cell(user.uid, c.uid) + cell(contact, c.contact) + cell(providers(user), c.providers)
             + cell(day(user.metadata.creationTime), c.created) + cell(day(user.metadata.lastSignInTime), c.lastSignIn) + flags(user)
     }
 
@@ -117,7 +125,7 @@ enum AccountsScreen {
                 canvas.put("  …", row: rowNumber, column: column, style: .dim)
                 continue
             }
-            let text = TextWidth.pad(TextWidth.truncate(row(user, marked: feature.marked.contains(user.uid)), toCells: width), toCells: width)
+            let text = TextWidth.pad(TextWidth.truncate(row(user, marked: feature.marked.contains(user.uid), selected: index == feature.selection), toCells: width), toCells: width)
             canvas.put(text, row: rowNumber, column: column, style: index == feature.selection ? .selected : .normal)
         }
         canvas.put(TextWidth.truncate("flags: A anonymous · D disabled · U email unverified · 2 two-step · * marked", toCells: width),
@@ -172,9 +180,7 @@ enum AccountsScreen {
                 canvas.put(TextWidth.truncate(value, toCells: inside.width - 19), row: inside.row + index, column: inside.column + 18, style: .normal)
             }
             canvas.put("base64; the same as `authdeck accounts hash-config`", row: inside.row + 6, column: inside.column + 1, style: .dim)
-        case let .confirm(confirmation):
-            drawConfirmation(confirmation, on: canvas, in: frame)
-        case .detail, .claims, .auditLog:
+        case .confirm, .detail, .claims, .auditLog:
             break
         }
     }
