@@ -347,7 +347,8 @@ public struct AccountsFeature: ConsoleFeature {
                     return [.banner(Banner(.info, "No anonymous account is older than \(days) days."))]
                 }
                 panel = .confirm(AccountsConfirmation(action: .delete, uids: uids,
-                                                      what: "\(Self.count(uids.count)) anonymous, created more than \(days) days ago", returnTo: nil))
+                                                      what: "\(uids.count) anonymous account\(uids.count == 1 ? "" : "s") created more than \(days) days ago",
+                                                      returnTo: nil))
                 return []
             case let (_, .failure(failure)):
                 if case .cleanUp = panel { panel = nil }

@@ -458,7 +458,7 @@ struct AccountsFlowTests {
             $0.busy = "Counting anonymous accounts older than 30 days…"
         }
         let old = (0..<25).map { "anon\($0)" }
-        let confirmation = AccountsConfirmation(action: .delete, uids: old, what: "25 accounts anonymous, created more than 30 days ago", returnTo: nil)
+        let confirmation = AccountsConfirmation(action: .delete, uids: old, what: "25 anonymous accounts created more than 30 days ago", returnTo: nil)
         store.send(.accounts(.matchingFound(.cleanUp(days: 30), .success(old)))) {
             $0.busy = nil
             $0.accounts { $0.panel = .confirm(confirmation) }
