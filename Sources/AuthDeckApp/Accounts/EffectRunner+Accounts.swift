@@ -2,9 +2,6 @@ import AuthAdmin
 import Foundation
 
 extension EffectRunner {
-    /// How often the accounts view reloads its page by itself (new accounts from visitors appear).
-    static let accountsRefreshInterval: Duration = .seconds(3)
-
     /// The accounts view's work, on the `AccountAdmin` (the backend's admin API) and the cart store.
     func perform(_ effect: AccountsEffect) async -> AccountsEvent? {
         guard let accounts else {
@@ -39,8 +36,9 @@ extension EffectRunner {
             })
         case .scheduleRefresh:
             let send = send
+            let interval = accountsRefreshInterval
             let timer = Task {
-                do { try await Task.sleep(for: Self.accountsRefreshInterval) } catch { return }
+                do { try await Task.sleep(for: interval) } catch { return }
                 send(.accounts(.refreshDue))
             }
             refreshTimer.withLock { previous in

@@ -20,6 +20,8 @@ public final class EffectRunner: Sendable {
     let accounts: AccountsConnection?
     /// The accounts view's next automatic refresh, replaced by each new one.
     let refreshTimer = Mutex<Task<Void, Never>?>(nil)
+    /// How often the accounts view reloads its page by itself (new accounts from visitors appear).
+    let accountsRefreshInterval: Duration
     let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
     /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
@@ -29,7 +31,8 @@ public final class EffectRunner: Sendable {
     private let queue: AsyncStream<ConsoleEffect>.Continuation
 
     public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil,
-                audience: ConsoleAudience = .everyone, accounts: AccountsConnection? = nil, logger: Logger,
+                audience: ConsoleAudience = .everyone, accounts: AccountsConnection? = nil,
+                accountsRefreshInterval: Duration = .seconds(3), logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
         self.auth = auth
         self.cart = cart
@@ -37,6 +40,7 @@ public final class EffectRunner: Sendable {
         self.simulatedIdentityOwner = simulatedIdentityOwner
         self.control = SessionControl(audience: audience)
         self.accounts = accounts
+        self.accountsRefreshInterval = accountsRefreshInterval
         self.logger = logger
         self.send = send
         let (effects, queue) = AsyncStream<ConsoleEffect>.makeStream()

@@ -5,6 +5,7 @@ import AuthClient
 import Foundation
 import IdentityTestSupport
 import Logging
+import Synchronization
 import Testing
 
 /// The accounts view's effects as the runner performs them, against a real embedded backend in
@@ -128,6 +129,27 @@ struct AccountsEffectTests {
             #expect(await visitor.perform(.loadPage(query)) == .pageLoaded(query, .failure(refusal)))
             #expect(await visitor.perform(.perform(.delete, uids: [uid])) == .actionFinished(.failure(refusal)))
             #expect(try await served.backend.accountExists(uid: uid))
+        }
+    }
+}
+
+/// The refresh timer: a new one replaces the one waiting, so the view never refreshes twice as often.
+@Suite("Accounts refresh timer")
+struct AccountsRefreshTimerTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aNewTimerReplacesTheOneWaiting() async throws {
+        try await withTestBackend(.inProcess) { served in
+            let events = Mutex<[ConsoleEvent]>([])
+            let admin = AccountAdmin(backend: served.makeAdministratorTransport(), projectId: served.backend.projectId, capability: .authdeck)
+            let runner = EffectRunner(auth: Auth(backend: served.makeTransport()), cart: try CartStore(),
+                                      accounts: AccountsConnection(admin: admin, operatorName: "ops", audit: nil),
+                                      accountsRefreshInterval: .milliseconds(300), logger: Logger(label: "test"),
+                                      send: { event in events.withLock { $0.append(event) } })
+            #expect(await runner.perform(AccountsEffect.scheduleRefresh) == nil)
+            #expect(await runner.perform(AccountsEffect.scheduleRefresh) == nil)
+            // Well past both deadlines: one tick, from the second timer.
+            try await Task.sleep(for: .seconds(2))
+            #expect(events.withLock { $0 } == [.accounts(.refreshDue)])
         }
     }
 }
