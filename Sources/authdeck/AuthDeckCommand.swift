@@ -32,7 +32,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use the Firebase Auth Emulator (or `authdeck serve`) at HOST:PORT; overrides FIREBASE_AUTH_EMULATOR_HOST. A serve with --admin-token shows its outboxes only when AUTHDECK_ADMIN_TOKEN holds that token.", valueName: "HOST:PORT"))
     var emulator: String?
 
-    @Option(name: .long, help: ArgumentHelp("Use this real Firebase / Identity Platform project (needs --api-key).", valueName: "ID"))
+    @Option(name: .long, help: ArgumentHelp("Use this real Firebase / Identity Platform project (needs --api-key); with --emulator, the emulator's project whose outbox the console reads.", valueName: "ID"))
     var project: String?
 
     @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project); AUTHDECK_API_KEY keeps it out of the process list.", valueName: "KEY"))
@@ -102,14 +102,15 @@ struct AuthDeckCommand: AsyncParsableCommand {
             try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                                  outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
                                  accounts: accounts, backendName: backendName, directory: directory, logger: logger)
-        case let .emulator(address):
+        case let .emulator(address, project):
             // The emulator takes any non-empty API key. An `authdeck serve --admin-token` keeps its outboxes
             // for administrators: the same variable that gives serve its token gives it to the console.
             let adminToken = ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
             let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken)
             try await withHTTPTransport(transport) { transport in
-                // The emulator's outboxes are per project; the Firebase tools name it in GCLOUD_PROJECT.
-                let projectId = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
+                // The emulator's outboxes are per project: --project, else GCLOUD_PROJECT as the Firebase tools name it;
+                // a server that answers with the project it serves is followed to it.
+                let projectId = project ?? ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
                 // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
                 // at the simulated providers are its own, under a secret that lives as long as the console.
                 try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,

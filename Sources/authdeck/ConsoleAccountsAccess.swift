@@ -26,11 +26,11 @@ struct ConsoleAccountsAccess {
             let admin = AccountAdmin(backend: embedded.administratorTransport(), projectId: embedded.projectId, capability: .authdeck)
             return ConsoleAccountsAccess(connection: AccountsConnection(admin: admin, operatorName: operatorName, audit: audit, access: access),
                                          shutdown: {})
-        case let .emulator(address):
+        case let .emulator(address, project):
             // `owner` is the emulator's administrator; an `authdeck serve --admin-token` wants its token.
             let token = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "owner"
             let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", administrator: StaticAdministratorCredential(token: token))
-            let projectId = environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
+            let projectId = project ?? environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
             let connection = AccountsConnection(operatorName: operatorName, audit: audit, access: access) {
                 let capability = try await AccountAdmin.detectCapability(of: transport, projectId: projectId)
                 return AccountAdmin(backend: transport, projectId: projectId, capability: capability)

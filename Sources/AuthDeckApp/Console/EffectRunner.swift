@@ -16,6 +16,8 @@ public final class EffectRunner: Sendable {
     private let simulatedIdentityOwner: String?
     /// What of the outbox this session may read.
     let control: SessionControl
+    /// When each outbox message was first read.
+    let arrivals = OutboxArrivals()
     /// The operator's admin API; nil where this console may not see the accounts view.
     let accounts: AccountsConnection?
     /// The accounts view's next automatic refresh, replaced by each new one.
@@ -127,6 +129,12 @@ public final class EffectRunner: Sendable {
                     return nil
                 case let .unenroll(factor):
                     return try await self.auth.multiFactor.unenroll(with: factor)
+                case let .updateEmail(email, _):
+                    try await self.auth.updateEmail(to: email)
+                    return await self.auth.currentUser
+                case let .verifyBeforeUpdateEmail(email):
+                    try await self.auth.verifyBeforeUpdateEmail(to: email)
+                    return await self.auth.currentUser
                 }
             })
         case .signOut:

@@ -26,6 +26,9 @@ public indirect enum Screen: Equatable, Sendable {
     case conflict(ConflictState)
     case pendingLink(PendingLinkState)
     case reauthMethods(ReauthMethods)
+    /// Passwordless sign-in (or linking) with a link from the outbox.
+    case emailLink(EmailLinkFlow)
+    case changeEmail(EmailChangeForm)
     /// The operator's table of every account, with what sits over it.
     case accounts(AccountsFeature)
 
@@ -50,6 +53,8 @@ public indirect enum Screen: Equatable, Sendable {
         case let .conflict(state): state
         case let .pendingLink(state): state
         case let .reauthMethods(state): state
+        case let .emailLink(state): state
+        case let .changeEmail(state): state
         case let .accounts(state): state
         }
     }
