@@ -36,7 +36,8 @@ public struct AccountFocus: ConsoleFeature {
             keys.append(.char("n", "link a phone number", .linkPhone, inBar: false))
         }
         keys += [.char("D", "delete", .deleteAccount, inBar: user.isAnonymous), .char("o", "sign out", .signOut),
-                 .char("r", "reload the account", .refresh, inBar: false), .help, .quit,
+                 .char("r", "reload the account", .refresh, inBar: false)]
+            + AccountsFeature.openBinding(in: context) + [.help, .quit,
                  .inspector, KeyBinding([.character("m")], "m", "messages (outbox)", .messages, inBar: false),
                  KeyBinding([.tab, .backTab], "tab", pane == .providers ? "to cart" : "to providers", .nextPane)]
         return keys
@@ -86,6 +87,8 @@ public struct AccountFocus: ConsoleFeature {
         case .signOut:
             if user.isAnonymous { return clearBanner + [.show(.confirm(Confirmation(action: .signOutAnonymous, over: screen)))] }
             return Self.signOut
+        case .accounts(.open):
+            return AccountsFeature.open(in: context)
         default:
             return clearBanner
         }

@@ -14,6 +14,7 @@ public enum Intent: Equatable, Sendable {
     case scrollUp, scrollDown
     /// A list's row by its number, 1 first.
     case number(Int)
+    case accounts(AccountsIntent)
 }
 
 public struct KeyBinding: Equatable, Sendable {

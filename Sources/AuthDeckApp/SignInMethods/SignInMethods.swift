@@ -19,7 +19,7 @@ public struct SignInMethods: ConsoleFeature {
 
     func bindings(in context: ConsoleContext) -> [KeyBinding] {
         [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose)] + Self.numberKeys
-            + [.messages, .inspector, .help, .quit]
+            + AccountsFeature.openBinding(in: context) + [.messages, .inspector, .help, .quit]
     }
 
     /// A presenter's shortcut: each method's number chooses it at once, 1 to 9 then 0 as on a keyboard.
@@ -61,6 +61,7 @@ public struct SignInMethods: ConsoleFeature {
                 guard let provider = methods[selection].federated else { return [.banner(nil)] }
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signIn)))]
             }
+        case .accounts(.open): return AccountsFeature.open(in: context)
         default: break
         }
         return []
