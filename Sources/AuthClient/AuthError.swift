@@ -22,7 +22,17 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         self.email = email
     }
 
-    public var message: String { code.localizedDescription }
+    /// A sentence for people. Firebase's `INVALID_IDP_RESPONSE` carries the provider's own words, and an
+    /// answer that is not the API's says what came instead: those words are the sentence.
+    public var message: String {
+        guard let serverMessage, let colon = serverMessage.firstIndex(of: ":") else { return code.localizedDescription }
+        let serverCode = serverMessage[..<colon].trimmingCharacters(in: .whitespaces)
+        let detail = serverMessage[serverMessage.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !detail.isEmpty else { return code.localizedDescription }
+        if code == .invalidCredential, serverCode == "INVALID_IDP_RESPONSE" { return "The identity provider refused: \(detail)" }
+        if serverCode.hasPrefix(WireCoding.nonAPICodePrefix) { return detail }
+        return code.localizedDescription
+    }
 
     public var description: String {
         if let serverMessage { return "\(message) [\(serverMessage)]" }

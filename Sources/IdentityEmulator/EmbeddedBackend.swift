@@ -34,7 +34,12 @@ public final class EmbeddedBackend: WireHandler, Sendable {
 
     /// Closes the database: SQLite checkpoints the write-ahead log into it and removes the log.
     /// A server calls this on shutdown rather than leaving it to deinitialisation at exit.
-    public func close() throws { try store.pool.close() }
+    public func close() throws {
+        // GRDB closes the writer before the readers, and the read-only connection that closes last cannot
+        // remove the log: the readers go first (releaseMemory closes them), so the writer is the last.
+        store.pool.releaseMemory()
+        try store.pool.close()
+    }
 
     public func transport(exchanges: ExchangeLog = ExchangeLog()) -> InProcessTransport {
         InProcessTransport(handler: self, exchanges: exchanges, clock: clock)

@@ -1,30 +1,44 @@
-/// A centred box listing the keys of the current screen.
+/// A centred box listing the keys of the current screen, under the last message whole (a banner
+/// has only a few rows). Keys that do not fit one column go into two.
 public enum HelpOverlay {
     public static func draw(
-        on canvas: any Canvas, title: String = "Help", entries: [(key: String, description: String)]
+        on canvas: any Canvas, title: String = "Help", entries: [(key: String, description: String)], message: String? = nil
     ) {
         let keyWidth = entries.map { TextWidth.cells($0.key) }.max() ?? 0
         let descriptionWidth = entries.map { TextWidth.cells($0.description) }.max() ?? 0
         let footer = "esc or ? to close"
-        let width = min(canvas.size.width - 2,
-                        max(keyWidth + 2 + descriptionWidth, TextWidth.cells(footer), TextWidth.cells(title) + 4) + 4)
-        // Border, blank, entries, blank, footer, border.
-        let height = min(canvas.size.height - 2, entries.count + 5)
+        let entryWidth = keyWidth + 2 + descriptionWidth
+        let natural = max(entryWidth, TextWidth.cells(footer), TextWidth.cells(title) + 4) + 4
+        let oneColumnWidth = min(canvas.size.width - 2, message == nil ? natural : max(natural, 64))
+        let messageLines = message.map { TextWidth.wrap($0, width: oneColumnWidth - 4) + [""] } ?? []
+        // Border, blank, message, entries, blank, footer, border.
+        let fitsTwo = 2 * entryWidth + 7 <= canvas.size.width - 2
+        let columns = fitsTwo && messageLines.count + entries.count + 5 > canvas.size.height - 2 ? 2 : 1
+        let width = columns == 1 ? oneColumnWidth : min(canvas.size.width - 2, max(oneColumnWidth, 2 * entryWidth + 7))
+        let entryRows = (entries.count + columns - 1) / columns
+        let height = min(canvas.size.height - 2, messageLines.count + entryRows + 5)
         let frame = Rect.centered(width: width, height: height, in: canvas.size)
         let inside = Box.draw(on: canvas, frame: frame, title: title, style: .accent)
         let textWidth = inside.width - 2
-        let rows = max(0, inside.height - 3)
-        for (index, entry) in entries.prefix(rows).enumerated() {
-            let row = inside.row + 1 + index
-            if index == rows - 1, entries.count > rows {
-                canvas.put(canvas.symbols.ellipsis, row: row, column: inside.column + 1, style: .dim)
-                break
+        let available = max(0, inside.height - 3)
+        for (index, line) in messageLines.prefix(available).enumerated() {
+            canvas.put(TextWidth.truncate(line, toCells: textWidth), row: inside.row + 1 + index, column: inside.column + 1, style: .normal)
+        }
+        let top = inside.row + 1 + min(messageLines.count, available)
+        let rows = max(0, available - min(messageLines.count, available))
+        let columnWidth = columns == 1 ? textWidth : (textWidth - 1) / 2
+        for (index, entry) in entries.enumerated() {
+            let (column, row) = (index / max(entryRows, 1), index % max(entryRows, 1))
+            guard row < rows else { continue }
+            let left = inside.column + 1 + column * (columnWidth + 1)
+            if row == rows - 1, entryRows > rows, column == columns - 1 {
+                canvas.put(canvas.symbols.ellipsis, row: top + row, column: left, style: .dim)
+                continue
             }
-            canvas.put(TextWidth.truncate(entry.key, toCells: textWidth), row: row, column: inside.column + 1,
-                       style: .keyHint)
+            canvas.put(TextWidth.truncate(entry.key, toCells: columnWidth), row: top + row, column: left, style: .keyHint)
             let descriptionColumn = keyWidth + 2
-            canvas.put(TextWidth.truncate(entry.description, toCells: max(0, textWidth - descriptionColumn)),
-                       row: row, column: inside.column + 1 + descriptionColumn, style: .normal)
+            canvas.put(TextWidth.truncate(entry.description, toCells: max(0, columnWidth - descriptionColumn)),
+                       row: top + row, column: left + descriptionColumn, style: .normal)
         }
         canvas.put(TextWidth.truncate(footer, toCells: textWidth), row: inside.row + inside.height - 1,
                    column: inside.column + 1, style: .dim)

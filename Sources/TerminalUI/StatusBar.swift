@@ -41,18 +41,19 @@ public enum StatusBar {
 /// The top line: what this screen is on the left, context (the backend, say) on the right,
 /// as a reverse-video bar.
 public enum TitleBar {
-    public static func draw(on canvas: any Canvas, left: String, right: String = "", row: Int = 0) {
-        let width = canvas.size.width
+    /// From `column` to the right edge (something else may take the row's left part).
+    public static func draw(on canvas: any Canvas, left: String, right: String = "", row: Int = 0, column: Int = 0) {
+        let width = canvas.size.width - column
         guard width > 0 else { return }
         let style = Style(.title, bold: true, reverse: true)
-        canvas.put(String(repeating: " ", count: width), row: row, column: 0, style: style)
+        canvas.put(String(repeating: " ", count: width), row: row, column: column, style: style)
         // The right text keeps at most half the bar; the left gets the rest.
         let rightText = TextWidth.truncate(right, toCells: max(0, width / 2 - 1))
         let rightCells = TextWidth.cells(rightText)
         let leftText = TextWidth.truncate(left, toCells: max(0, width - 2 - rightCells - (rightCells > 0 ? 2 : 0)))
-        canvas.put(leftText, row: row, column: 1, style: style)
+        canvas.put(leftText, row: row, column: column + 1, style: style)
         if rightCells > 0 {
-            canvas.put(rightText, row: row, column: width - 1 - rightCells, style: style)
+            canvas.put(rightText, row: row, column: column + width - 1 - rightCells, style: style)
         }
     }
 }

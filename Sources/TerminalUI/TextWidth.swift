@@ -53,6 +53,11 @@ public enum TextWidth {
         return fitted + String(repeating: " ", count: max(0, width - cells(fitted)))
     }
 
+    /// `text` as it is when it fits (its spacing kept: aligned columns), else word-wrapped.
+    public static func fit(_ text: String, width: Int) -> [String] {
+        cells(text) <= width ? [text] : wrap(text, width: width)
+    }
+
     /// Word-wraps `text` to lines of at most `width` cells. Newlines start new lines; a word
     /// longer than a line is broken wherever it must be.
     public static func wrap(_ text: String, width: Int) -> [String] {

@@ -4,6 +4,7 @@ import IdentityEmulator
 import IdentityServer
 import Logging
 import NIOCore
+import ServiceLifecycle
 import SSHServer
 
 /// `authdeck ssh`: every visitor who runs `ssh -p 2222 demo@host` gets a console of their own
@@ -151,13 +152,15 @@ private final class SharedBackend: Sendable {
     let port: Int
     let adminToken: String
     private let task: Task<Void, any Error>
+    private let group: ServiceGroup
     private let backend: EmbeddedBackend
     private let logger: Logger
 
-    private init(port: Int, adminToken: String, task: Task<Void, any Error>, backend: EmbeddedBackend, logger: Logger) {
+    private init(port: Int, adminToken: String, task: Task<Void, any Error>, group: ServiceGroup, backend: EmbeddedBackend, logger: Logger) {
         self.port = port
         self.adminToken = adminToken
         self.task = task
+        self.group = group
         self.backend = backend
         self.logger = logger
     }
@@ -174,17 +177,26 @@ private final class SharedBackend: Sendable {
             continuation.yield(port)
             continuation.finish()
         }
-        let task = Task { try await application.run() }
+        // A service group, so that the stop is a graceful shutdown: cancelling the server's task logs an error.
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        let task = Task { try await group.run() }
         guard let port = await ports.first(where: { _ in true }) else {
             task.cancel()
             throw StartupError("The shared backend did not start: \((try? await task.value).map { "\($0)" } ?? "see the log").")
         }
-        return SharedBackend(port: port, adminToken: adminToken, task: task, backend: backend, logger: logger)
+        return SharedBackend(port: port, adminToken: adminToken, task: task, group: group, backend: backend, logger: logger)
     }
 
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
+        // A connection still open after a few seconds is cut.
+        let task = task
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(5))
+            task.cancel()
+        }
         _ = try? await task.value
+        deadline.cancel()
         do {
             try backend.close()
         } catch {

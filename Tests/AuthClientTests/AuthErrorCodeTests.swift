@@ -17,6 +17,20 @@ struct AuthErrorCodeTests {
         #expect(AuthErrorCode(serverCode: code) == expected)
     }
 
+    /// Issue 16, item 8: a provider's refusal and a page that is not the API's were "an unexpected error".
+    @Test func theProvidersWordsAndANonAPIAnswerAreTheSentence() {
+        let refusal = AuthError(AuthErrorCode(serverCode: "INVALID_IDP_RESPONSE"),
+                                serverMessage: "INVALID_IDP_RESPONSE : AADSTS90023: Unsupported 'prompt' value 'always'.")
+        #expect(refusal.code == .invalidCredential)
+        #expect(refusal.message == "The identity provider refused: AADSTS90023: Unsupported 'prompt' value 'always'.")
+        let page = AuthError(AuthErrorCode(serverCode: "HTTP_404"), serverMessage: "HTTP_404 : The server answered HTTP 404 with an empty body.")
+        #expect(page.code == .internalError)
+        #expect(page.message == "The server answered HTTP 404 with an empty body.")
+        #expect(AuthError(.invalidCredential, serverMessage: "INVALID_IDP_RESPONSE").message == AuthErrorCode.invalidCredential.localizedDescription)
+        #expect(AuthError(.weakPassword, serverMessage: "WEAK_PASSWORD : Password should be at least 6 characters").message
+            == AuthErrorCode.weakPassword.localizedDescription)
+    }
+
     @Test func everyCodeHasASentence() {
         for code in AuthErrorCode.allCases {
             #expect(code.localizedDescription.hasSuffix("."), "\(code)")

@@ -178,3 +178,27 @@ def test_a_dropped_connection_restores_the_terminal_and_keeps_the_session(consol
     c.kill()
     again = console()
     assert again.wait_for(UID).group(1) == uid
+
+
+def test_the_account_screen_shows_what_another_console_changed(console, data_dir):
+    """Issue 16, presenter list: the account screen kept what it loaded until the next key; a quiet
+    reload now shows what another console on the same directory (and session) changed."""
+    first = console(width=80, height=24)
+    first.wait_for("Choose a sign-in method")
+    first.keys("3")
+    first.wait_for("Create an account")
+    first.type("ada@example.com")
+    first.keys("Tab")
+    first.type("hunter22")
+    first.keys("Enter")
+    first.wait_for("Account created")
+    second = console(width=80, height=24, data=data_dir)
+    second.wait_for(r"ada@example.com \(not verified\)")
+    first.keys("v")
+    first.wait_for("is in the outbox")
+    first.keys("m")
+    first.wait_for("Verify your email")
+    first.keys("Enter")
+    first.wait_for("Email verified")
+    second.wait_for(r"ada@example.com \(verified\)", timeout=25)
+

@@ -1,6 +1,7 @@
 """The real console in tmux against `authdeck serve` over HTTP, as against a Firebase Auth Emulator."""
 import os
 import re
+import signal
 import uuid
 
 from test_console import UID, link_email_and_password, sign_in_with_email
@@ -136,6 +137,20 @@ def test_a_stopped_server_is_a_network_error_not_a_crash(console, served):
     c.keys("Escape")
     c.keys("C-c")
     assert c.wait_exit() == "0"
+
+
+def test_ctrl_c_with_a_console_connected_leaves_no_write_ahead_log(console, served):
+    """Issue 16, item 10: after a console's lookups, ctrl-c left identity.sqlite-wal and -shm behind."""
+    server = served()
+    c = console(extra_args=["--emulator", server.address])
+    c.wait_for("Choose a sign-in method")
+    c.keys("Enter")
+    c.wait_for("ANONYMOUS")
+    c.keys("r")
+    c.wait_for("Reloaded: nothing changed")
+    assert server.stop(signal.SIGINT) == 0
+    assert not [name for name in os.listdir(server.data_dir) if name.startswith("identity.sqlite-")]
+    assert "identity.sqlite" in os.listdir(server.data_dir)
 
 
 def test_the_outbox_of_a_server_with_an_admin_token(console, served):

@@ -1,5 +1,6 @@
 """End to end: federated sign-in through the simulated providers, linking, and the link-conflict merge."""
 import re
+import time
 
 UID = r"uid\s+([A-Za-z0-9]{28})"
 RELAY = r"([a-z0-9]+@privaterelay\.appleid\.com)"
@@ -37,6 +38,20 @@ def sign_in_with_apple(c):
     c.wait_for("Email: hidden")
     c.keys("Enter")
     c.wait_for("Signed in")
+
+
+def sign_up_with_google_then_out(c, name, email):
+    """A new Google identity's account from the sign-in methods; signs out and gives its uid."""
+    choose_method(c, 5)
+    c.wait_for("The request to the simulated google.com")
+    c.keys("Enter")
+    new_identity(c, "Google", name, email)
+    c.keys("Enter")
+    c.wait_for("Account created")
+    uid = c.wait_for(UID).group(1)
+    c.keys("o")
+    c.wait_for("Signed out")
+    return uid
 
 
 def link_from_methods(c, downs, provider):
@@ -143,15 +158,7 @@ def test_apple_upgrade_sign_in_again_then_a_conflict_merges_the_carts(console, d
 def test_an_anonymous_account_is_deleted_after_the_merge(console):
     c = console()
     c.wait_for("Choose a sign-in method")
-    choose_method(c, 5)
-    c.wait_for("The request to the simulated google.com")
-    c.keys("Enter")
-    new_identity(c, "Google", "Alan Turing", "alan@gmail.com")
-    c.keys("Enter")
-    c.wait_for("Account created")
-    owner = c.wait_for(UID).group(1)
-    c.keys("o")
-    c.wait_for("Signed out")
+    owner = sign_up_with_google_then_out(c, "Alan Turing", "alan@gmail.com")
 
     c.keys("Up", "Up", "Up", "Enter")
     c.wait_for("ANONYMOUS")
@@ -168,6 +175,43 @@ def test_an_anonymous_account_is_deleted_after_the_merge(console):
     screen = c.screen()
     assert re.search(UID, screen).group(1) == owner
     assert "1 × tea" in screen
+
+
+def test_switch_merge_and_delete_confirms_a_stale_previous_account_then_deletes_it(console):
+    """Issue 16, item 1: the delete was sent with the old account's stale sign-in, refused
+    (CREDENTIAL_TOO_OLD_LOGIN_AGAIN), and the account kept with nothing offered."""
+    c = console(width=80, height=24, extra_args=["--recent-login-window", "3"])
+    c.wait_for("Choose a sign-in method")
+    owner = sign_up_with_google_then_out(c, "Grace Hopper", "grace@gmail.com")
+    c.keys("3")
+    c.wait_for("Create an account")
+    c.type("y@example.com")
+    c.keys("Tab")
+    c.type("hunter22")
+    c.keys("Enter")
+    c.wait_for("Account created")
+    time.sleep(4)
+    link_from_methods(c, 2, "Google")
+    c.wait_for("Grace Hopper")
+    c.keys("Enter")
+    c.wait_for("This Google identity already belongs to another account")
+    c.wait_for("grace@gmail.com")
+    c.keys("Right", "Right", "Enter")
+    c.wait_for("Confirm it's you to delete y@example.com")
+    c.wait_for("Its own sign-in is too old to delete it")
+    c.type("hunter22")
+    c.keys("Enter")
+    c.wait_for(r"Deleted y@example\.com")
+    assert re.search(UID, c.screen()).group(1) == owner
+    c.keys("o")
+    c.wait_for("Signed out")
+    c.keys("2")
+    c.wait_for("Sign in with email and password")
+    c.type("y@example.com")
+    c.keys("Tab")
+    c.type("hunter22")
+    c.keys("Enter")
+    c.wait_for("INVALID_LOGIN_CREDENTIALS")
 
 
 def test_the_simulated_providers_work_against_authdeck_serve(console, served, tmp_path):

@@ -27,6 +27,19 @@ private final class SilentListener {
     }
 
     func close() { _ = Glibc.close(descriptor) }
+
+    /// Answers the first request with `response` as a web server that is no Identity Toolkit would.
+    func answerOnce(_ response: String) {
+        let fd = descriptor
+        Thread.detachNewThread {
+            let client = accept(fd, nil, nil)
+            guard client >= 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            _ = read(client, &buffer, buffer.count)
+            _ = Array(response.utf8).withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            _ = Glibc.close(client)
+        }
+    }
 }
 
 /// Runs `body`, then shuts the transport down even when `body` throws: a client left running traps
@@ -116,6 +129,25 @@ struct HTTPTransportTests {
             let entry = try #require(await transport.exchanges.entries.first)
             #expect(entry.status == 0)
             #expect(String(decoding: entry.responseBody, as: UTF8.self).contains("refused the connection"))
+        }
+    }
+
+    /// Issue 16, item 8: a 404 page (or nothing) where the API should be was shown as an empty detail, or as raw HTML
+    /// cut mid-character.
+    @Test func anAnswerThatIsNotTheAPIsSaysWhatCameInstead() async throws {
+        let page = "<html><head><title>404 Not Found</title></head><body><h1>Página não encontrada</h1>"
+            + String(repeating: "<p>Nenhuma página aqui — nada.</p>", count: 8) + "</body></html>"
+        for (body, shown) in [(page, "\"404 Not Found Página não encontrada" + String(repeating: " Nenhuma página aqui — nada.", count: 3) + "…\""),
+                              ("", "an empty body")] {
+            let server = try SilentListener()
+            defer { server.close() }
+            server.answerOnce("HTTP/1.1 404 Not Found\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            try await using(HTTPTransport(target: .emulator(EmulatorAddress(host: "127.0.0.1", port: server.port)), apiKey: "k")) { transport in
+                await #expect(throws: IdentityToolkitError.server(status: 404, message: "HTTP_404 : The server answered HTTP 404 with \(shown), not an Identity Toolkit error. "
+                    + "Is this address an Auth Emulator or Identity Toolkit? Check the host, port and project.")) {
+                    _ = try await transport.call(SignUpRequest())
+                }
+            }
         }
     }
 

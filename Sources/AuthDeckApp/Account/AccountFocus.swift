@@ -35,7 +35,8 @@ public struct AccountFocus: ConsoleFeature {
         if !user.providerData.contains(where: { $0.providerID == PhoneAuthProvider.id }) {
             keys.append(.char("n", "link a phone number", .linkPhone, inBar: false))
         }
-        keys += [.char("D", "delete", .deleteAccount, inBar: user.isAnonymous), .char("o", "sign out", .signOut)]
+        keys += [.char("D", "delete", .deleteAccount, inBar: user.isAnonymous), .char("o", "sign out", .signOut),
+                 .char("r", "reload the account", .refresh, inBar: false)]
             + AccountsFeature.openBinding(in: context) + [.help, .quit,
                  .inspector, KeyBinding([.character("m")], "m", "messages (outbox)", .messages, inBar: false),
                  KeyBinding([.tab, .backTab], "tab", pane == .providers ? "to cart" : "to providers", .nextPane)]
@@ -81,6 +82,8 @@ public struct AccountFocus: ConsoleFeature {
             return clearBanner + [.show(.phone(PhoneFlow(purpose: .link)))]
         case .deleteAccount:
             return clearBanner + [.show(.confirm(Confirmation(action: .deleteAccount, over: screen)))]
+        case .refresh:
+            return clearBanner + [.run(.reloadUser, busy: "Reloading the account…")]
         case .signOut:
             if user.isAnonymous { return clearBanner + [.show(.confirm(Confirmation(action: .signOutAnonymous, over: screen)))] }
             return Self.signOut

@@ -9,14 +9,19 @@ enum ConflictScreen {
         let name = FederatedProvider.displayName(conflict.providerID)
         canvas.put(TextWidth.truncate("This \(name) identity already belongs to another account", toCells: frame.width - 2),
                    row: frame.row, column: column, style: .title)
-        canvas.put(TextWidth.truncate("credentialAlreadyInUse (17025): the backend sent an updated credential; no second trip to \(name).", toCells: frame.width - 2),
-                   row: frame.row + 1, column: column, style: .dim)
+        let note = TextWidth.wrap("credentialAlreadyInUse (17025): the backend sent an updated credential; no second trip to \(name).",
+                                  width: frame.width - 2)
+        for (index, line) in note.enumerated() {
+            canvas.put(line, row: frame.row + 1 + index, column: column, style: .dim)
+        }
+        let top = frame.row + 2 + note.count
         let half = (frame.width - 1) / 2
-        let height = max(6, frame.height - 7)
-        let left = Box.draw(on: canvas, frame: Rect(row: frame.row + 3, column: frame.column, width: half, height: height),
+        let explanation = TextWidth.wrap(explanation(conflict.choiceOption, conflict: conflict), width: frame.width - 2)
+        let height = max(6, frame.height - (top - frame.row) - 2 - explanation.count)
+        let left = Box.draw(on: canvas, frame: Rect(row: top, column: frame.column, width: half, height: height),
                             title: "This account", style: .dim)
         drawAccount(conflict.previous, on: canvas, in: left)
-        let right = Box.draw(on: canvas, frame: Rect(row: frame.row + 3, column: frame.column + half + 1, width: frame.width - half - 1, height: height),
+        let right = Box.draw(on: canvas, frame: Rect(row: top, column: frame.column + half + 1, width: frame.width - half - 1, height: height),
                              title: "The account that has \(name)", style: .accent)
         switch conflict.other {
         case .loading:
@@ -27,7 +32,7 @@ enum ConflictScreen {
             var lines: [(String, Style)] = [("It has 2-step verification:", .normal)]
             lines += hints.map { hint in
                 switch hint {
-                case let .phone(info): ("  SMS  \(info.phoneNumber) \(info.displayName ?? "")", .normal)
+                case let .phone(info): ("  SMS  \(PhoneNumberText.masked(info.phoneNumber)) \(info.displayName ?? "")", .normal)
                 case let .totp(info): ("  TOTP \(info.displayName ?? "authenticator app")", .normal)
                 }
             }
@@ -43,7 +48,7 @@ enum ConflictScreen {
         }
         let options = conflict.options
         var buttonColumn = column
-        let buttonRow = frame.row + 3 + height + 1
+        let buttonRow = top + height + 1
         for (index, option) in options.enumerated() {
             let text = label(option, previousIsAnonymous: conflict.previous.isAnonymous)
             let button = index == conflict.choice ? "[>\(text)<]" : "[ \(text) ]"
@@ -51,8 +56,9 @@ enum ConflictScreen {
             if index == conflict.choice { canvas.placeCursor(row: buttonRow, column: buttonColumn + 2) }
             buttonColumn += TextWidth.cells(button) + 1
         }
-        canvas.put(TextWidth.truncate(explanation(conflict.choiceOption, conflict: conflict), toCells: frame.width - 2),
-                   row: buttonRow + 1, column: column, style: .dim)
+        for (index, line) in explanation.enumerated() {
+            canvas.put(line, row: buttonRow + 1 + index, column: column, style: .dim)
+        }
     }
 
     static func label(_ option: ConflictState.Option, previousIsAnonymous: Bool) -> String {

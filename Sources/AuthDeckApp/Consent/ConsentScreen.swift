@@ -8,7 +8,7 @@ enum ConsentScreen {
         let column = frame.column + 1
         let name = FederatedProvider.displayName(consent.provider.providerID)
         canvas.put(" SIMULATED \(name.uppercased()) ", row: frame.row, column: column, style: .badge)
-        canvas.put(TextWidth.truncate(" not the real \(name): test identities of the embedded backend", toCells: frame.width - 16 - name.count),
+        canvas.put(TextWidth.truncate(" test identities of AuthDeck, not the real \(name)", toCells: frame.width - 14 - name.count),
                    row: frame.row, column: column + 12 + name.count, style: .dim)
         let asks = switch consent.purpose {
         case .signIn, .signInToLink: "to sign you in"
@@ -17,29 +17,33 @@ enum ConsentScreen {
         }
         var clientId = ""
         if case let .loaded(list) = consent.directory { clientId = " (client id \(list.clientID))" }
-        canvas.put(TextWidth.truncate("AuthDeck\(clientId) asks \(asks).", toCells: frame.width - 2), row: frame.row + 1, column: column, style: .normal)
-        canvas.put(TextWidth.truncate("Scopes:     \(consent.provider.scopes.isEmpty ? "(none)" : consent.provider.scopes.joined(separator: " "))", toCells: frame.width - 2),
-                   row: frame.row + 2, column: column, style: .normal)
         let parameters = consent.provider.customParameters.keys.sorted().map { "\($0)=\(consent.provider.customParameters[$0] ?? "")" }
-        canvas.put(TextWidth.truncate("Parameters: \(parameters.isEmpty ? "(none)" : parameters.joined(separator: " "))", toCells: frame.width - 2),
-                   row: frame.row + 3, column: column, style: .normal)
+        // Whole, wrapped: the request is what the presenter explains.
+        let header = ["AuthDeck\(clientId) asks \(asks).",
+                      "Scopes:     \(consent.provider.scopes.isEmpty ? "(none)" : consent.provider.scopes.joined(separator: " "))",
+                      "Parameters: \(parameters.isEmpty ? "(none)" : parameters.joined(separator: " "))"]
+            .flatMap { TextWidth.fit($0, width: frame.width - 2) }
+        for (index, line) in header.enumerated() {
+            canvas.put(line, row: frame.row + 1 + index, column: column, style: .normal)
+        }
+        let top = frame.row + 2 + header.count
 
         switch consent.directory {
         case .loading:
-            canvas.put("Asking the simulated provider for its accounts…", row: frame.row + 5, column: column, style: .dim)
+            canvas.put("Asking the simulated provider for its accounts…", row: top, column: column, style: .dim)
             return
         case let .unavailable(reason):
             for (index, line) in TextWidth.wrap(reason, width: frame.width - 2).enumerated() {
-                canvas.put(line, row: frame.row + 5 + index, column: column, style: .error)
+                canvas.put(line, row: top + index, column: column, style: .error)
             }
             return
         case .loaded:
             break
         }
         let identities = consent.identities
-        let reserved = consent.isApple ? 2 : 1
-        let listHeight = min(identities.count + 1, max(frame.height - 7 - reserved, 1))
-        let box = Box.draw(on: canvas, frame: Rect(row: frame.row + 5, column: frame.column, width: frame.width, height: listHeight + 2),
+        let reserved = consent.isApple ? 3 : 1
+        let listHeight = min(identities.count + 1, max(frame.height - (top - frame.row) - 2 - reserved, 1))
+        let box = Box.draw(on: canvas, frame: Rect(row: top, column: frame.column, width: frame.width, height: listHeight + 2),
                            title: "Choose an account (\(identities.count))", style: .accent)
         let items = identities.map { ListView.Item(line($0, width: box.width - 2)) } + [ListView.Item("+ Add a new identity")]
         ListView(items: items, selection: consent.selection).draw(on: canvas, in: box, focused: consent.newIdentity == nil)
@@ -52,7 +56,9 @@ enum ConsentScreen {
             } else {
                 text = "[\(consent.hideEmail ? "x" : " ")] Hide my email (h): Apple gives a private relay address. The name is shared only now."
             }
-            canvas.put(TextWidth.truncate(text, toCells: frame.width - 2), row: row, column: column, style: .normal)
+            for (index, line) in TextWidth.wrap(text, width: frame.width - 2).prefix(2).enumerated() {
+                canvas.put(line, row: row + index, column: column, style: .normal)
+            }
         }
         if let form = consent.newIdentity {
             drawNewIdentity(form, provider: name, on: canvas)

@@ -67,12 +67,12 @@ public struct ConsentState: ConsoleFeature {
         case .toggleHideEmail where canChooseHideEmail:
             hideEmail.toggle()
         case .addIdentity:
-            newIdentity = NewIdentityForm()
+            newIdentity = hintedNewIdentity
             return [.banner(nil)]
         case .choose:
             guard case .loaded = directory else { return [] }
             guard let identity = selectedIdentity else {
-                newIdentity = NewIdentityForm()
+                newIdentity = hintedNewIdentity
                 return [.banner(nil)]
             }
             let firstAppleConsent = isApple && !identity.authorized
@@ -132,9 +132,10 @@ public struct ConsentState: ConsoleFeature {
             switch result {
             case let .success(list):
                 directory = .loaded(list)
-                // Microsoft's login_hint picks the account, as its account chooser does.
-                let hint = provider.customParameters["login_hint"]?.lowercased()
-                selection = list.identities.firstIndex { hint != nil && $0.email == hint } ?? 0
+                // Microsoft's login_hint picks the account, as its account chooser does; an unknown one
+                // leads to a new identity with that email filled in.
+                let hint = loginHint
+                selection = list.identities.firstIndex { hint != nil && $0.email == hint } ?? (hint == nil ? 0 : list.identities.count)
             case let .failure(error):
                 directory = .unavailable(Self.unavailableReason(error))
             }
@@ -186,6 +187,17 @@ public struct ConsentState: ConsoleFeature {
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         ConsentScreen.draw(self, on: canvas, in: frame)
+    }
+}
+
+extension ConsentState {
+    var loginHint: String? { provider.customParameters["login_hint"]?.lowercased() }
+
+    /// A new identity's form, its email the login hint when the provider was given one.
+    var hintedNewIdentity: NewIdentityForm {
+        var form = NewIdentityForm()
+        if let hint = loginHint { form.email = TextField(text: hint, maxLength: 254) }
+        return form
     }
 }
 

@@ -15,6 +15,10 @@ public enum ConsoleEvent: Equatable, Sendable {
     case reauthenticationFinished(SensitiveOperation, Result<AuthDataResult, AuthError>)
     case sensitiveOperationFinished(SensitiveOperation, Result<User?, AuthError>)
     case cartChanged(uid: String, Result<[CartItem], AppDataError>)
+    /// Firebase's `reload()`: the account as the backend has it now.
+    case userReloaded(Result<User, AuthError>)
+    /// The guest account a pending link's sign-in left: nil when it was deleted, else why not.
+    case leftGuestDeleted(uid: String, AuthError?)
     case exchangesChanged([BackendExchange])
     case verification(VerificationEvent)
     case federated(FederatedEvent)
@@ -43,6 +47,7 @@ public enum ConsoleEffect: Equatable, Sendable {
     case reauthenticate(AuthCredential, then: SensitiveOperation)
     case perform(SensitiveOperation)
     case signOut
+    case reloadUser
     case loadCart(uid: String)
     case addToCart(uid: String, name: String)
     case removeFromCart(uid: String, name: String)
@@ -50,6 +55,8 @@ public enum ConsoleEffect: Equatable, Sendable {
     case deleteAppData(uid: String)
     /// An anonymous account's cart follows the operator to the account signed in to.
     case mergeCart(from: String, into: String)
+    /// The guest account a sign-in left, once the pending link it was for is done.
+    case deleteLeftGuest(uid: String)
     case verification(VerificationEffect)
     case federated(FederatedEffect)
     case accounts(AccountsEffect)

@@ -10,7 +10,9 @@ extension ConsoleModel {
         case .help:
             return [KeyBinding([.escape, .character("?"), .enter, .character("q")], "esc", "close help", .back)]
         case .inspector:
-            return [.moveUp, .moveDown, KeyBinding([.escape, .character("i")], "esc", "close inspector", .back)]
+            return Self.inspectorBindings
+        case .inspectorHelp:
+            return [KeyBinding([.escape, .character("?"), .function(1), .enter, .character("q")], "esc", "back to the inspector", .back)]
         case .outbox:
             return outboxBindings
         case nil:
@@ -31,7 +33,11 @@ extension ConsoleModel {
             typedAhead.append(key)
             return []
         }
-        if key == .function(1) || (key == .character("?") && !screen.editsText) {
+        if case let .inspector(selection, scroll) = overlay, key == .function(1) || key == .character("?") {
+            overlay = .inspectorHelp(selection: selection, scroll: scroll)
+            return []
+        }
+        if overlay?.isInspectorHelp != true, key == .function(1) || (key == .character("?") && !screen.editsText) {
             overlay = overlay == .help ? nil : .help
             return []
         }
@@ -50,7 +56,7 @@ extension ConsoleModel {
         case .messages:
             return openOutbox()
         case .inspector:
-            overlay = .inspector(selection: max(exchanges.count - 1, 0))
+            overlay = .inspector(selection: max(exchanges.count - 1, 0), scroll: 0)
             return []
         case .help:
             overlay = .help
@@ -62,12 +68,38 @@ extension ConsoleModel {
 
     private mutating func performInOverlay(_ current: Overlay, _ intent: Intent) -> [ConsoleEffect] {
         switch (current, intent) {
+        case let (.inspectorHelp(selection, scroll), .back): overlay = .inspector(selection: selection, scroll: scroll)
         case (_, .back): overlay = nil
-        case let (.inspector(selection), .up): overlay = .inspector(selection: max(selection - 1, 0))
-        case let (.inspector(selection), .down): overlay = .inspector(selection: min(selection + 1, max(exchanges.count - 1, 0)))
+        case let (.inspector(selection, _), .up): overlay = .inspector(selection: max(selection - 1, 0), scroll: 0)
+        case let (.inspector(selection, _), .down): overlay = .inspector(selection: min(selection + 1, max(exchanges.count - 1, 0)), scroll: 0)
+        case let (.inspector(selection, scroll), .scrollDown):
+            overlay = .inspector(selection: selection, scroll: min(scroll + inspectorPage, max(inspectorDetailCount(selection) - inspectorPage, 0)))
+        case let (.inspector(selection, scroll), .scrollUp):
+            overlay = .inspector(selection: selection, scroll: max(scroll - inspectorPage, 0))
         default: break
         }
         return []
+    }
+
+    static let inspectorBindings: [KeyBinding] = [
+        KeyBinding([.up, .character("k")], "↑/k", "previous call", .up, inBar: false),
+        KeyBinding([.down, .character("j")], "↓/j", "next call", .down, inBar: false),
+        KeyBinding([.pageDown, .character(" ")], "space", "scroll", .scrollDown),
+        KeyBinding([.pageUp, .character("b")], "b", "scroll up", .scrollUp),
+        KeyBinding([.escape, .character("i")], "esc", "close inspector", .back),
+        KeyBinding([.character("?"), .function(1)], "?", "help", .help),
+    ]
+
+    /// The detail's lines at the terminal's width, and how many show at once.
+    private func inspectorDetailCount(_ selection: Int) -> Int {
+        guard exchanges.indices.contains(selection) else { return 0 }
+        let size = terminalSize ?? Size(width: 80, height: 24)
+        return InspectorScreen.detailLines(exchanges[selection], authorization: lastAuthorization, additionalUserInfo: lastAdditionalUserInfo,
+                                           width: size.width - 4).count
+    }
+
+    private var inspectorPage: Int {
+        InspectorScreen.layout(entries: exchanges.count, size: terminalSize ?? Size(width: 80, height: 24)).detailRows
     }
 
     // MARK: The outbox overlay

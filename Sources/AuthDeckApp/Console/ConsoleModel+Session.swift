@@ -51,11 +51,15 @@ extension ConsoleModel {
             screen = .account(AccountFocus())
             if let afterSignIn {
                 // The console switched accounts to finish this link: the uid is not the one it had.
-                var text = "Signed in to \(data.user.email ?? data.user.uid) and linked \(FederatedProvider.displayName(afterSignIn.providerID)) to it."
-                if let guest = afterSignIn.previousAnonymousUid {
-                    text += " The guest account's cart moved here; the guest account (\(guest)) is still on the backend."
+                let text = "Signed in to \(data.user.email ?? data.user.uid) and linked \(FederatedProvider.displayName(afterSignIn.providerID)) to it."
+                guard let guest = afterSignIn.previousAnonymousUid else {
+                    banner = Banner(.success, text)
+                    return []
                 }
-                banner = Banner(.success, text)
+                // The guest account goes, as the link conflict's merge deletes the account it switched from.
+                banner = Banner(.success, text + " The cart of \(guest) was merged into it.")
+                busy = "Deleting the guest account \(guest)…"
+                return [.deleteLeftGuest(uid: guest)]
             } else {
                 banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
             }
@@ -65,6 +69,40 @@ extension ConsoleModel {
             showFailureOnForm(error)
             return []
         }
+    }
+
+    mutating func leftGuestDeleted(_ uid: String, _ failure: AuthError?) -> [ConsoleEffect] {
+        busy = nil
+        let fate = failure.map { "\(uid) could not be deleted (\($0.message)); anonymous clean-up removes it after 30 days." } ?? "\(uid) was deleted."
+        banner = Banner(failure == nil ? .success : .info, [banner?.text, fate].compactMap { $0 }.joined(separator: " "))
+        return []
+    }
+
+    /// `r`: the account again from the backend, and what changed since this console last saw it.
+    mutating func userReloaded(_ result: Result<User, AuthError>) -> [ConsoleEffect] {
+        busy = nil
+        switch result {
+        case let .success(fresh):
+            let changes = user.map { Self.changes(from: $0, to: fresh) } ?? []
+            adopt(fresh)
+            banner = Banner(.success, changes.isEmpty ? "Reloaded: nothing changed." : "Reloaded: \(changes.joined(separator: "; ")).")
+        case let .failure(error):
+            banner = .error(error)
+        }
+        return []
+    }
+
+    static func changes(from old: User, to new: User) -> [String] {
+        var changes: [String] = []
+        if old.email != new.email { changes.append("the email is now \(new.email ?? "none")") }
+        if !old.emailVerified, new.emailVerified { changes.append("the email is verified") }
+        let before = Set(old.providerData.map(\.providerID)), after = Set(new.providerData.map(\.providerID))
+        changes += after.subtracting(before).sorted().map { "linked \(FederatedProvider.displayName($0))" }
+        changes += before.subtracting(after).sorted().map { "unlinked \(FederatedProvider.displayName($0))" }
+        if old.enrolledFactors.count != new.enrolledFactors.count {
+            changes.append("\(new.enrolledFactors.count) second factor\(new.enrolledFactors.count == 1 ? "" : "s") now")
+        }
+        return changes
     }
 
     mutating func unlinkFinished(_ providerID: String, _ result: Result<User, AuthError>) -> [ConsoleEffect] {
@@ -87,6 +125,12 @@ extension ConsoleModel {
             return [.perform(operation)]
         case let .failure(error):
             busy = nil
+            // Its second factor would finish on the console's session, not on the previous account's own.
+            if case let .deletePreviousAccount(previous) = operation, error.multiFactorChallenge != nil {
+                banner = Banner(.info, "\(previous.email ?? previous.uid) has 2-step verification, which this step cannot ask for: it was kept. Sign in to it and delete it from its account screen.")
+                screen = .account(AccountFocus())
+                return []
+            }
             if let challenge = error.multiFactorChallenge {
                 return apply(SecondFactorSignInFlow.challenge(challenge, purpose: .reauthenticate(operation)))
             }
@@ -113,6 +157,10 @@ extension ConsoleModel {
                 if case let .success(user?) = result { adopt(user) }
                 banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
                 screen = .secondFactors(SecondFactors(selection: 0))
+                return []
+            case let .deletePreviousAccount(previous):
+                banner = Banner(.success, "Deleted \(previous.email ?? previous.uid) (\(previous.uid)), the account you switched from. You are signed in to \(user?.email ?? user?.uid ?? "the other account").")
+                screen = .account(AccountFocus())
                 return []
             case let .updateEmail(email, previous):
                 if case let .success(user?) = result { adopt(user) }
@@ -187,25 +235,29 @@ extension ConsoleModel {
     }
 
     /// A stale sign-in: the password again, the one provider again, or a choice among them.
-    private mutating func requireReauthentication(for operation: SensitiveOperation) -> [ConsoleEffect] {
-        if let user, ReauthMethods.methods(of: user).contains(where: { $0 != EmailAuthProvider.id }) {
-            let methods = ReauthMethods.methods(of: user)
-            if methods.count == 1, let provider = FederatedProvider.named(methods[0]) {
-                banner = Banner(.info, "Your last sign-in was too long ago. Sign in with \(provider.name) again to \(operation.title); it then runs by itself.")
+    private mutating func requireReauthentication(for operation: SensitiveOperation, lead: String = "Your last sign-in was too long ago.") -> [ConsoleEffect] {
+        let account = ReauthMethods.Account(operation, user: user)
+        if account.methods.contains(where: { $0 != EmailAuthProvider.id }) {
+            if account.methods.count == 1, let provider = FederatedProvider.named(account.methods[0]) {
+                banner = Banner(.info, "\(lead) Sign in with \(provider.name) again to \(operation.title); it then runs by itself.")
                 screen = .providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation)))
+            } else if account.methods == [PhoneAuthProvider.id] {
+                banner = Banner(.info, "\(lead) Confirm it with a code texted to your number to \(operation.title); it then runs by itself.")
+                screen = .phone(PhoneFlow(purpose: .reauthenticate(operation), number: account.phoneNumber ?? ""))
             } else {
-                banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then \(operation.title) runs by itself.")
+                banner = Banner(.info, "\(lead) Choose how to confirm it's you; then \(operation.title) runs by itself.")
                 screen = .reauthMethods(ReauthMethods(operation, selection: 0))
             }
             return []
         }
-        guard let user, let email = user.providerData.first(where: { $0.providerID == EmailAuthProvider.id })?.email ?? user.email else {
+        guard let email = account.email else {
             banner = Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
                             detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
             screen = .account(AccountFocus())
             return []
         }
-        banner = Banner(.info, "Your last sign-in was too long ago. Enter your password to \(operation.title); it then runs by itself.")
+        let whose = if case .deletePreviousAccount = operation { "its" } else { "your" }
+        banner = Banner(.info, "\(lead) Enter \(whose) password to \(operation.title); it then runs by itself.")
         screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: email))
         return []
     }
@@ -222,6 +274,12 @@ extension ConsoleModel {
         adopt(outcome.result.user)
         screen = .account(AccountFocus())
         let previous = conflict.previous.uid
+        // The operator chose to delete it: confirm it is theirs, as the SDKs' requiresRecentLogin flow does, then delete it.
+        if outcome.deletionFailure?.code == .requiresRecentLogin, !conflict.previous.isAnonymous {
+            let merged = "Signed in to the account that has \(FederatedProvider.displayName(conflict.providerID)); the cart of \(conflict.previous.email ?? previous) was merged into it."
+            return requireReauthentication(for: .deletePreviousAccount(conflict.previous),
+                                           lead: merged + " Its own sign-in is too old to delete it.") + [.loadCart(uid: outcome.result.user.uid)]
+        }
         let fate = switch outcome.deletionFailure {
         case nil where conflict.choiceOption == .mergeAndKeep: "\(previous) was kept."
         case nil: "\(previous) was deleted."

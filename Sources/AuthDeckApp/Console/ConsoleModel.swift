@@ -86,10 +86,14 @@ public struct ConsoleModel: Equatable, Sendable {
             return sensitiveOperationFinished(operation, result)
         case let .cartChanged(uid, result):
             return cartChanged(uid, result)
+        case let .userReloaded(result):
+            return userReloaded(result)
+        case let .leftGuestDeleted(uid, failure):
+            return leftGuestDeleted(uid, failure)
         case let .exchangesChanged(entries):
             exchanges = entries
-            if case let .inspector(selection) = overlay {
-                overlay = .inspector(selection: min(selection, max(entries.count - 1, 0)))
+            if case let .inspector(selection, scroll) = overlay {
+                overlay = .inspector(selection: min(selection, max(entries.count - 1, 0)), scroll: scroll)
             }
             return []
         case let .verification(event):

@@ -9,6 +9,9 @@ public enum SensitiveOperation: Equatable, Sendable {
     case updatePassword(String)
     case deleteAccount
     case unenroll(MultiFactorInfo)
+    /// The link conflict's "Switch + merge + delete this": the account switched from, whose own
+    /// sign-in was too old to delete it (it is confirmed on its own session, not the console's).
+    case deletePreviousAccount(AccountSnapshot)
     /// `updateEmail`: at once; the previous address (known when it was asked: the user changes
     /// before the answer arrives) gets a message that undoes it.
     case updateEmail(String, previous: String?)
@@ -22,6 +25,7 @@ public enum SensitiveOperation: Equatable, Sendable {
         case let .verifyBeforeUpdateEmail(email): "send a link that changes the email to \(email)"
         case .deleteAccount: "delete the account"
         case let .unenroll(factor): "remove the second factor \"\(factor.displayName ?? factor.factorID)\""
+        case let .deletePreviousAccount(previous): "delete \(previous.email ?? previous.uid), the account you switched from"
         }
     }
 }
@@ -42,16 +46,30 @@ public struct Banner: Equatable, Sendable {
 
     static func error(_ error: AuthError) -> Banner {
         var detail = "\(error.code) (\(error.code.rawValue))"
-        if let server = error.serverMessage { detail += " · \(server)" }
+        if let server = error.serverMessage {
+            // When the sentence is the server's own words, the detail keeps only their code.
+            let wordsShown = error.message != error.code.localizedDescription
+            detail += " · " + (wordsShown ? String(server.prefix { $0 != ":" }).trimmingCharacters(in: .whitespaces) : server)
+        }
         return Banner(.error, error.message, detail: detail)
     }
 }
 
 public enum Overlay: Equatable, Sendable {
     case help
-    case inspector(selection: Int)
+    /// `scroll`: the first line of the selected call's detail that shows.
+    case inspector(selection: Int, scroll: Int = 0)
+    /// The inspector's own keys, over it; closing returns to it as it was.
+    case inspectorHelp(selection: Int, scroll: Int)
     /// The emulator's outboxes: emails (verification, password reset) and texts (codes).
     case outbox(selection: Int)
+}
+
+extension Overlay {
+    var isInspectorHelp: Bool {
+        if case .inspectorHelp = self { return true }
+        return false
+    }
 }
 
 /// The ID token of the signed-in user, as the account screen shows it.

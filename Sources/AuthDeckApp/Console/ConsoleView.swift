@@ -11,15 +11,24 @@ public enum ConsoleView {
         TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title)", right: model.statusText)
         let content = Rect(row: 2, column: 1, width: canvas.size.width - 2, height: canvas.size.height - 6)
         model.screen.feature.draw(in: model.context, on: canvas, frame: content)
+        // The TOTP QR code takes the title row's left part: the title goes beside it.
+        if case let .enrollment(flow) = model.screen, case let .scanning(secret) = flow.step,
+           let code = QRStep.code(flow, secret: secret, on: canvas) {
+            TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title) · \(model.statusText)", column: code.cells.width + 1)
+        }
         // The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
         if !(model.screen.showsQRCode && canvas.size.height < 28) { drawBanner(model, on: canvas) }
         switch model.overlay {
         case .help:
             HelpOverlay.draw(on: canvas, title: "Keys: \(model.screen.title)",
-                             entries: model.helpEntries)
-        case let .inspector(selection):
-            InspectorScreen.draw(model.exchanges, selection: selection, authorization: model.lastAuthorization,
+                             entries: model.helpEntries, message: bannerText(model.banner))
+        case let .inspector(selection, scroll):
+            InspectorScreen.draw(model.exchanges, selection: selection, scroll: scroll, authorization: model.lastAuthorization,
                                  additionalUserInfo: model.lastAdditionalUserInfo, on: canvas)
+        case let .inspectorHelp(selection, scroll):
+            InspectorScreen.draw(model.exchanges, selection: selection, scroll: scroll, authorization: model.lastAuthorization,
+                                 additionalUserInfo: model.lastAdditionalUserInfo, on: canvas)
+            HelpOverlay.draw(on: canvas, title: "Keys: Inspector", entries: ConsoleModel.inspectorBindings.map { ($0.label, $0.action) })
         case let .outbox(selection):
             OutboxScreen.draw(model.outbox, selection: selection, on: canvas)
         case nil:
@@ -42,13 +51,27 @@ public enum ConsoleView {
         case .success: ("ok", .success)
         case .error: ("error", .error)
         }
-        let lines = TextWidth.wrap("\(marker): \(banner.text)", width: width)
-        for (index, line) in lines.prefix(2).enumerated() {
-            canvas.put(line, row: top + index, column: 1, style: style)
+        let lines = TextWidth.wrap("\(marker): \(banner.text)", width: width).map { ($0, style) }
+            + (banner.detail.map { TextWidth.wrap($0, width: width) } ?? []).map { ($0, Style.dim) }
+        let rows = bannerRows
+        for (index, (line, lineStyle)) in lines.prefix(rows).enumerated() {
+            guard index == rows - 1, lines.count > rows else {
+                canvas.put(line, row: top + index, column: 1, style: lineStyle)
+                continue
+            }
+            // Longer than its rows: the last one says where the rest is.
+            let more = " F1: all of it"
+            canvas.put(TextWidth.truncate(line + " " + canvas.symbols.ellipsis, toCells: width - more.count), row: top + index, column: 1, style: lineStyle)
+            canvas.put(more, row: top + index, column: 1 + width - more.count, style: .keyHint)
         }
-        if let detail = banner.detail, lines.count < 3 {
-            canvas.put(TextWidth.truncate(detail, toCells: width), row: top + min(lines.count, 2), column: 1, style: .dim)
-        }
+    }
+
+    /// The rows above the key bar the banner has.
+    static let bannerRows = 3
+
+    /// The banner whole, as the help overlay shows it.
+    static func bannerText(_ banner: Banner?) -> String? {
+        banner.map { banner in [banner.text, banner.detail].compactMap { $0 }.joined(separator: "\n") }
     }
 
     static func dateText(_ date: Date?) -> String {
@@ -75,6 +98,7 @@ extension ConsoleModel {
     }
 
     var helpEntries: [(key: String, description: String)] {
-        screenBindings.map { ($0.label, $0.action) } + [("ctrl-c", "quit at once, from anywhere")]
+        // A binding without a label is one of a group another entry names ("1–9").
+        screenBindings.filter { !$0.label.isEmpty }.map { ($0.label, $0.action) } + [("ctrl-c", "quit at once, from anywhere")]
     }
 }

@@ -28,6 +28,12 @@ public final class EffectRunner: Sendable {
     private let logger: Logger
     /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
     private let conflictProbe = Mutex<ConflictProbe?>(nil)
+    /// The account a merge switched from, on its own session, while its deletion waits for a
+    /// recent sign-in to it (Firebase's `prevUser`, reauthenticated then deleted).
+    private let previousAccount = Mutex<Auth?>(nil)
+    /// The guest account a sign-in left, on its own session: a pending link that finishes on the
+    /// account signed in to deletes it, as the conflict's merge deletes its previous account.
+    private let leftGuest = Mutex<Auth?>(nil)
     /// Effects wait here and run one at a time, in the order the model asked for them: a cart's
     /// add then remove, a link after the cart move it follows, arrive in that order.
     private let queue: AsyncStream<ConsoleEffect>.Continuation
@@ -83,6 +89,14 @@ public final class EffectRunner: Sendable {
         Task {
             await auth.observeExchanges { entries in send(.exchangesChanged(entries)) }
         }
+        // Another console may change the account (link, verify the email, delete it): a quiet reload now and
+        // then shows it here, through the auth-state events above.
+        Task { [auth] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(Self.reloadInterval))
+                if await auth.currentUser != nil { _ = try? await auth.reload() }
+            }
+        }
     }
 
     /// Queues `effect` behind those not yet done; its outcome comes back through `send`.
@@ -111,13 +125,17 @@ public final class EffectRunner: Sendable {
         case let .createUser(email, password):
             return .signInFinished(await result { try await self.auth.createUser(email: email, password: password) })
         case let .signIn(credential):
+            let guest = await auth.currentUser?.isAnonymous == true ? await auth.detachedCurrentUser() : nil
+            leftGuest.withLock { $0 = guest }
             return .signInFinished(await result { try await self.auth.signIn(with: credential) })
         case let .link(credential):
             return .linkFinished(await result { try await self.auth.link(with: credential) })
         case let .unlink(providerID):
             return .unlinkFinished(providerID: providerID, await result { try await self.auth.unlink(fromProvider: providerID) })
         case let .reauthenticate(credential, operation):
-            return .reauthenticationFinished(operation, await result { try await self.auth.reauthenticate(with: credential) })
+            return .reauthenticationFinished(operation, await result {
+                try await self.account(for: operation).reauthenticate(with: credential)
+            })
         case let .perform(operation):
             return .sensitiveOperationFinished(operation, await result {
                 switch operation {
@@ -129,6 +147,10 @@ public final class EffectRunner: Sendable {
                     return nil
                 case let .unenroll(factor):
                     return try await self.auth.multiFactor.unenroll(with: factor)
+                case .deletePreviousAccount:
+                    try await self.account(for: operation).delete()
+                    self.previousAccount.withLock { $0 = nil }
+                    return await self.auth.currentUser
                 case let .updateEmail(email, _):
                     try await self.auth.updateEmail(to: email)
                     return await self.auth.currentUser
@@ -140,6 +162,8 @@ public final class EffectRunner: Sendable {
         case .signOut:
             await auth.signOut()
             return nil
+        case .reloadUser:
+            return .userReloaded(await result { try await self.auth.reload() })
         case let .loadCart(uid):
             return cartEvent(uid) {}
         case let .addToCart(uid, name):
@@ -150,6 +174,8 @@ public final class EffectRunner: Sendable {
             return cartEvent(uid) { try self.cart.removeAll(of: uid) }
         case let .verification(effect):
             return .verification(await perform(effect))
+        case let .deleteLeftGuest(uid):
+            return .leftGuestDeleted(uid: uid, await deleteLeftGuest(uid))
         case let .mergeCart(source, target):
             return cartEvent(target) { try self.cart.merge(from: source, into: target) }
         case let .federated(effect):
@@ -215,9 +241,37 @@ public final class EffectRunner: Sendable {
                     try await previous.delete()
                 } catch let error as AuthError {
                     deletionFailure = error
+                    // Kept for the reauthentication that lets it be deleted after all.
+                    if error.code == .requiresRecentLogin { self.previousAccount.withLock { $0 = previous } }
                 }
             }
             return MergeOutcome(result: signedIn, deletionFailure: deletionFailure)
+        }
+    }
+
+    /// The session a sensitive operation acts on: the console's, or the merge's previous account's.
+    private func account(for operation: SensitiveOperation) throws -> Auth {
+        guard case let .deletePreviousAccount(previous) = operation else { return auth }
+        guard let held = previousAccount.withLock({ $0 }) else {
+            throw AuthError(.userNotFound, serverMessage: "no session of \(previous.uid) is held any more")
+        }
+        return held
+    }
+
+    /// Deletes the guest account a sign-in left, through its own session; nil when it is gone.
+    private func deleteLeftGuest(_ uid: String) async -> AuthError? {
+        guard let guest = leftGuest.withLock({ guest in defer { guest = nil }; return guest }),
+              await guest.currentUser?.uid == uid else {
+            return AuthError(.userNotFound, serverMessage: "no session of \(uid) is held any more")
+        }
+        do {
+            try await guest.delete()
+            try cart.removeAll(of: uid)
+            return nil
+        } catch let error as AuthError {
+            return error
+        } catch {
+            return AuthError(.internalError, serverMessage: String(describing: error))
         }
     }
 
@@ -241,6 +295,8 @@ public final class EffectRunner: Sendable {
             return .cartChanged(uid: uid, .failure(AppDataError(reason: String(describing: error))))
         }
     }
+
+    static let reloadInterval = 15
 
     /// The effect's name without its payload: payloads may hold passwords.
     static func name(of effect: ConsoleEffect) -> String {

@@ -11,6 +11,9 @@ public enum Intent: Equatable, Sendable {
     case confirm, cancel, toggle
     case verifyEmail, secondFactors, enrollSms, enrollTotp, linkPhone, messages, resend, refresh
     case addIdentity, toggleHideEmail
+    case scrollUp, scrollDown
+    /// A list's row by its number, 1 first.
+    case number(Int)
     case accounts(AccountsIntent)
 }
 

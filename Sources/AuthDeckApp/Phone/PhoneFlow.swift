@@ -2,11 +2,15 @@ import AuthClient
 import Foundation
 import TerminalUI
 
-/// A phone number as a first factor: sign in with it, or link it to the signed-in account.
+/// A phone number as a first factor: sign in with it, link it to the signed-in account, or confirm
+/// it's the signed-in user with it before a sensitive operation.
 /// Linking a number another account owns offers that account, through the temporary proof the
 /// backend handed back, without texting a second code.
 public struct PhoneFlow: ConsoleFeature {
-    public enum Purpose: Equatable, Sendable { case signIn, link }
+    public enum Purpose: Equatable, Sendable {
+        case signIn, link
+        case reauthenticate(SensitiveOperation)
+    }
 
     public enum Step: Equatable, Sendable {
         case enteringNumber(TextField)
@@ -18,15 +22,24 @@ public struct PhoneFlow: ConsoleFeature {
     public let purpose: Purpose
     public var step: Step
 
-    public init(purpose: Purpose) {
+    public init(purpose: Purpose, number: String = "") {
         self.purpose = purpose
-        step = .enteringNumber(TextField(maxLength: 24))
+        step = .enteringNumber(TextField(text: number, maxLength: 24))
     }
 
     var title: String {
         switch purpose {
         case .signIn: "Sign in with a phone number"
         case .link: "Link a phone number to this account"
+        case let .reauthenticate(operation): "Confirm it's you to \(operation.title)"
+        }
+    }
+
+    private var submitLabel: String {
+        switch purpose {
+        case .signIn: "sign in"
+        case .link: "link"
+        case .reauthenticate: "confirm"
         }
     }
 
@@ -35,7 +48,7 @@ public struct PhoneFlow: ConsoleFeature {
         case .enteringNumber:
             return [KeyBinding([.enter], "enter", "text a code", .submit), KeyBinding([.escape], "esc", "cancel", .back), .help]
         case .enteringCode:
-            return [KeyBinding([.enter], "enter", purpose == .signIn ? "sign in" : "link", .submit),
+            return [KeyBinding([.enter], "enter", submitLabel, .submit),
                     .char("r", "text a new code", .resend), KeyBinding([.escape], "esc", "back", .back), .messages, .help]
         case .conflict:
             return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle), KeyBinding([.enter], "enter", "confirm choice", .choose),
@@ -43,7 +56,7 @@ public struct PhoneFlow: ConsoleFeature {
         }
     }
 
-    var needsUser: Bool { purpose == .link }
+    var needsUser: Bool { purpose != .signIn }
     var screen: Screen { .phone(self) }
 
     func screenBefore(in context: ConsoleContext) -> Screen {
@@ -62,6 +75,9 @@ public struct PhoneFlow: ConsoleFeature {
             }
             return [.banner(nil), .run(.verification(.verifyPhoneNumber(phone)), busy: "Texting a code to \(phone)…")]
         case (.enteringNumber, .back):
+            if case let .reauthenticate(operation) = purpose {
+                return [.banner(Banner(.info, "Cancelled: did not \(operation.title).")), .exit(.cancelled)]
+            }
             return [.banner(nil), .exit(.cancelled)]
         case let (.enteringCode(phone, verificationID, code), .submit):
             guard code.text.count == 6 else { return [.banner(Banner(.error, "Enter all 6 digits of the code."))] }
@@ -69,6 +85,8 @@ public struct PhoneFlow: ConsoleFeature {
             switch purpose {
             case .signIn: return [.banner(nil), .run(.verification(.signInWithPhone(credential)), busy: "Signing in…")]
             case .link: return [.banner(nil), .run(.verification(.linkPhone(credential)), busy: "Linking \(phone)…")]
+            case let .reauthenticate(operation):
+                return [.banner(nil), .run(.reauthenticate(.phone(credential), then: operation), busy: "Confirming it's you…")]
             }
         case let (.enteringCode(phone, _, _), .resend):
             return [.banner(nil), .run(.verification(.verifyPhoneNumber(phone)), busy: "Texting a new code to \(phone)…")]

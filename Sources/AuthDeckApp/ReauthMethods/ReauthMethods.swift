@@ -17,9 +17,27 @@ public struct ReauthMethods: ConsoleFeature {
     var needsUser: Bool { true }
     var screen: Screen { .reauthMethods(self) }
 
-    /// The methods an account can sign in again with, in its own order.
-    static func methods(of user: User) -> [String] {
-        user.providerData.map(\.providerID).filter { $0 == EmailAuthProvider.id || FederatedProvider.named($0) != nil }
+    /// The account to confirm: the signed-in one, or the one a merge switched from.
+    struct Account {
+        /// The methods it can sign in again with, in its own order.
+        var methods: [String]
+        /// The email its password goes with.
+        var email: String?
+        /// The number a code is texted to, when known.
+        var phoneNumber: String?
+
+        init(_ operation: SensitiveOperation, user: User?) {
+            let providerIDs: [String]
+            if case let .deletePreviousAccount(previous) = operation {
+                providerIDs = previous.providerIDs
+                email = previous.email
+            } else {
+                providerIDs = user?.providerData.map(\.providerID) ?? []
+                email = user?.providerData.first { $0.providerID == EmailAuthProvider.id }?.email ?? user?.email
+            }
+            methods = providerIDs.filter { [EmailAuthProvider.id, PhoneAuthProvider.id].contains($0) || FederatedProvider.named($0) != nil }
+            phoneNumber = if case .deletePreviousAccount = operation { nil } else { user?.phoneNumber }
+        }
     }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding] {
@@ -27,8 +45,8 @@ public struct ReauthMethods: ConsoleFeature {
     }
 
     mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
-        guard let user = context.user else { return [] }
-        let methods = Self.methods(of: user)
+        let account = Account(operation, user: context.user)
+        let methods = account.methods
         switch intent {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, max(methods.count - 1, 0))
@@ -39,8 +57,10 @@ public struct ReauthMethods: ConsoleFeature {
             if let provider = FederatedProvider.named(methods[selection]) {
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation))))]
             }
-            let email = user.providerData.first { $0.providerID == EmailAuthProvider.id }?.email ?? user.email ?? ""
-            return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: email)))]
+            if methods[selection] == PhoneAuthProvider.id {
+                return [.banner(nil), .show(.phone(PhoneFlow(purpose: .reauthenticate(operation), number: account.phoneNumber ?? "")))]
+            }
+            return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: account.email ?? "")))]
         default:
             break
         }
@@ -48,13 +68,14 @@ public struct ReauthMethods: ConsoleFeature {
     }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
-        guard let user = context.user else { return }
-        canvas.put("Confirm it's you to \(operation.title)", row: frame.row, column: frame.column + 1, style: .title)
-        let methods = Self.methods(of: user)
+        let account = Account(operation, user: context.user)
+        canvas.put(TextWidth.truncate("Confirm it's you to \(operation.title)", toCells: frame.width - 2), row: frame.row, column: frame.column + 1, style: .title)
+        let methods = account.methods
         let box = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2),
                            title: "Sign in again with", style: .accent)
         let items = methods.map { method in
-            ListView.Item(FederatedProvider.displayName(method) + (method == EmailAuthProvider.id ? " (\(user.email ?? ""))" : ""))
+            ListView.Item(FederatedProvider.displayName(method) + (method == EmailAuthProvider.id ? " (\(account.email ?? ""))" : "")
+                + (method == PhoneAuthProvider.id ? account.phoneNumber.map { " (\(PhoneNumberText.masked($0)))" } ?? "" : ""))
         }
         ListView(items: items, selection: selection).draw(on: canvas, in: box)
         canvas.placeCursor(row: box.row + selection, column: box.column)

@@ -54,7 +54,7 @@ enum KeyText {
     }
 
     static func draw(_ secret: TotpSecret, on canvas: any Canvas, row: Int, column: Int) {
-        canvas.put("Key (type it if you cannot scan):", row: row, column: column, style: .dim)
+        canvas.put(TextWidth.truncate("Key, to type instead:", toCells: max(0, canvas.size.width - column - 1)), row: row, column: column, style: .dim)
         for (index, line) in groups(secret.sharedSecretKey).enumerated() {
             canvas.put(line, row: row + 1 + index, column: column + 1, style: Style(.normal, bold: true))
         }

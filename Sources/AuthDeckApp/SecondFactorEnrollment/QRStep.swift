@@ -5,14 +5,20 @@ import TerminalUI
 /// The QR code step: the code on the left at full height (it needs 23 rows for a typical
 /// account), the key and what to do on the right.
 enum QRStep {
+    /// The code as it fits beside the text (nil when it does not, or the terminal cannot draw it).
+    static func code(_ flow: SecondFactorEnrollmentFlow, secret: TotpSecret, on canvas: any Canvas) -> QRCode? {
+        guard canvas.symbols != .ascii else { return nil }
+        return QRCode.fitting(flow.qrURI(for: secret), in: Size(width: canvas.size.width - 34, height: canvas.size.height - 1))
+    }
+
     static func draw(_ flow: SecondFactorEnrollmentFlow, secret: TotpSecret, on canvas: any Canvas) {
         let uri = flow.qrURI(for: secret)
-        let available = Size(width: canvas.size.width - 34, height: canvas.size.height - 1)
         var textColumn = 1
         if canvas.symbols == .ascii {
             canvas.put("The QR code needs a UTF-8 terminal: type the key instead.", row: 2, column: 1, style: .warning)
             textColumn = 1
-        } else if let code = QRCode.fitting(uri, in: available) {
+        } else if let code = code(flow, secret: secret, on: canvas) {
+            // From the top row: a typical account's code needs all of 80×24 but the key bar (the title goes beside it).
             code.draw(on: canvas, row: 0, column: 0)
             textColumn = code.cells.width + 2
         } else {

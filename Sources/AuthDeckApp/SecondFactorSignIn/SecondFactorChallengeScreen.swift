@@ -32,9 +32,9 @@ enum SecondFactorChallengeScreen {
             FieldRow.draw(code, label: "Code", on: canvas, frame: left, labelWidth: 6)
             switch hint {
             case let .phone(info):
-                EnrollmentScreen.hint("The 6-digit code texted to \(info.phoneNumber). r texts a new one; esc picks another factor.",
+                EnrollmentScreen.hint("The 6-digit code texted to \(PhoneNumberText.masked(info.phoneNumber)). r texts a new one; esc picks another factor.",
                                       on: canvas, frame: left)
-                if let verificationID { PhonePane.draw(outbox.text(for: verificationID), to: info.phoneNumber, on: canvas, frame: frame) }
+                if let verificationID { PhonePane.draw(outbox.text(for: verificationID), to: PhoneNumberText.masked(info.phoneNumber), on: canvas, frame: frame) }
             case .totp:
                 EnrollmentScreen.hint("The 6-digit code your authenticator app shows now for AuthDeck. esc picks another factor.",
                                       on: canvas, frame: left)
@@ -44,7 +44,7 @@ enum SecondFactorChallengeScreen {
 
     static func line(_ hint: MultiFactorInfo) -> String {
         switch hint {
-        case let .phone(info): "SMS   \(TextWidth.pad(info.displayName ?? "Phone", toCells: 24)) \(info.phoneNumber)"
+        case let .phone(info): "SMS   \(TextWidth.pad(info.displayName ?? "Phone", toCells: 24)) \(PhoneNumberText.masked(info.phoneNumber))"
         case let .totp(info): "TOTP  \(TextWidth.pad(info.displayName ?? "Authenticator", toCells: 24)) authenticator app"
         }
     }

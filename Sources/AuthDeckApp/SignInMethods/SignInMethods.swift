@@ -18,8 +18,25 @@ public struct SignInMethods: ConsoleFeature {
     var screen: Screen { .signInMethods(self) }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose)] + AccountsFeature.openBinding(in: context)
-            + [.messages, .inspector, .help, .quit]
+        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose)] + Self.numberKeys
+            + AccountsFeature.openBinding(in: context) + [.messages, .inspector, .help, .quit]
+    }
+
+    /// A presenter's shortcut: each method's number chooses it at once, 1 to 9 then 0 as on a keyboard.
+    /// One entry stands for all in the bar and help.
+    static let numberKeys: [KeyBinding] = SignInMethod.allCases.indices.compactMap { index in
+        numberKey(index).map { key in
+            KeyBinding([.character(key)], index == 0 ? (SignInMethod.allCases.count >= 10 ? "0–9" : "1–\(SignInMethod.allCases.count)") : "",
+                       index == 0 ? "pick by number" : "", .number(index + 1), inBar: index == 0)
+        }
+    }
+
+    static func numberKey(_ index: Int) -> Character? {
+        switch index {
+        case 0..<9: Character("\(index + 1)")
+        case 9: "0"
+        default: nil
+        }
     }
 
     mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
@@ -27,6 +44,10 @@ public struct SignInMethods: ConsoleFeature {
         switch intent {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, methods.count - 1)
+        case let .number(number):
+            guard methods.indices.contains(number - 1) else { return [] }
+            selection = number - 1
+            return perform(.choose, in: context)
         case .choose:
             switch methods[selection] {
             case .anonymous:
@@ -49,7 +70,7 @@ public struct SignInMethods: ConsoleFeature {
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         canvas.put("Choose a sign-in method", row: frame.row, column: frame.column + 1, style: .title)
         let methods = SignInMethod.allCases
-        let list = ListView(items: methods.map { ListView.Item($0.title) }, selection: selection)
+        let list = ListView(items: methods.enumerated().map { ListView.Item("\(Self.numberKey($0.offset) ?? " ") \($0.element.title)") }, selection: selection)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2))
         list.draw(on: canvas, in: inside, focused: true)
         canvas.placeCursor(row: inside.row + selection, column: inside.column)

@@ -20,12 +20,13 @@ enum PhoneNumberText {
         (character.isASCII && character.isNumber) || "+ -().".contains(character)
     }
 
-    /// All digits but the last four become `•`, as sign-in hints show them.
+    /// All digits but the last four become `*`, as Firebase's sign-in hints show them (`+*******0100`): a
+    /// number the backend masked and one masked here look the same.
     static func masked(_ phone: String) -> String {
         var remaining = 4
         return String(phone.reversed().map { character -> Character in
             guard character.isNumber else { return character }
-            guard remaining > 0 else { return "•" }
+            guard remaining > 0 else { return "*" }
             remaining -= 1
             return character
         }.reversed())

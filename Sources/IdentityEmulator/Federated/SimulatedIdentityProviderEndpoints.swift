@@ -105,7 +105,7 @@ extension EmbeddedBackend {
         }
         let scopes = body.scopes ?? []
         if let scope = provider.unsupportedScope(in: scopes) {
-            throw BackendFailure.badRequest("INVALID_SCOPE : Apple knows only the scopes name and email, not '\(scope)'.")
+            throw Self.idpRefusal("invalid_scope: Apple knows only the scopes name and email, not '\(scope)'.")
         }
         guard let subject = body.subject, !subject.isEmpty else { throw BackendFailure.invalidArgument("subject is required.") }
         let signer = provider.issuesIdToken ? try providerKeys.signer(for: provider) : nil
@@ -212,6 +212,11 @@ extension EmbeddedBackend {
         return claims
     }
 
+    /// The provider's refusal as Firebase passes it on: `INVALID_IDP_RESPONSE` with the provider's own words.
+    private static func idpRefusal(_ providerText: String) -> BackendFailure {
+        .badRequest("INVALID_IDP_RESPONSE : \(providerText)")
+    }
+
     /// `tenant` (common, organizations, consumers, a directory GUID or a domain) and `prompt`, as
     /// the Microsoft identity platform checks them, with its AADSTS errors.
     private static func checkMicrosoftRequest(_ parameters: [String: String], identity: SimulatedIdentityRecord,
@@ -219,14 +224,14 @@ extension EmbeddedBackend {
         let tenant = (parameters["tenant"] ?? "common").lowercased()
         let personal = identity.accountType == "personal"
         let domain = identity.email?.split(separator: "@").last.map(String.init)
-        let notInTenant = BackendFailure.badRequest(
-            "AADSTS50020 : User account '\(identity.email ?? identity.subject)' from identity provider does not exist in tenant '\(tenant)' and cannot access the application.")
+        let notInTenant = idpRefusal(
+            "AADSTS50020: User account '\(identity.email ?? identity.subject)' from identity provider does not exist in tenant '\(tenant)' and cannot access the application.")
         switch tenant {
         case "common":
             break
         case "organizations":
             guard !personal else {
-                throw BackendFailure.badRequest("AADSTS500200 : User account '\(identity.email ?? identity.subject)' is a personal Microsoft account. Personal Microsoft accounts are not supported for the organizations endpoint.")
+                throw idpRefusal("AADSTS500200: User account '\(identity.email ?? identity.subject)' is a personal Microsoft account. Personal Microsoft accounts are not supported for the organizations endpoint.")
             }
         case "consumers":
             guard personal else { throw notInTenant }
@@ -236,7 +241,7 @@ extension EmbeddedBackend {
             } else if tenant.contains(".") {
                 guard !personal, domain == tenant else { throw notInTenant }
             } else {
-                throw BackendFailure.badRequest("AADSTS90002 : Tenant '\(tenant)' not found. Use common, organizations, consumers, a directory id or a domain.")
+                throw idpRefusal("AADSTS90002: Tenant '\(tenant)' not found. Use common, organizations, consumers, a directory id or a domain.")
             }
         }
         switch parameters["prompt"] {
@@ -244,10 +249,10 @@ extension EmbeddedBackend {
             break
         case "none":
             guard !firstAuthorization else {
-                throw BackendFailure.badRequest("AADSTS65001 : The user has not consented to use the application, and prompt=none forbids asking.")
+                throw idpRefusal("interaction_required: AADSTS50058: prompt=none, and no one has signed in to this application with Microsoft yet; sign in once without prompt=none.")
             }
         case let other?:
-            throw BackendFailure.badRequest("AADSTS90023 : Unsupported 'prompt' value '\(other)'. Use login, none, consent or select_account.")
+            throw idpRefusal("AADSTS90023: Unsupported 'prompt' value '\(other)'. Use login, none, consent or select_account.")
         }
     }
 

@@ -66,7 +66,7 @@ public enum WireCoding {
     /// Turns a wire response into the typed response or the typed server error.
     public static func decode<R: Decodable>(_ type: R.Type, from response: WireResponse) throws -> R {
         guard (200..<300).contains(response.status) else {
-            throw IdentityToolkitError.server(status: response.status, message: serverMessage(in: response.body))
+            throw IdentityToolkitError.server(status: response.status, message: serverMessage(in: response.body, status: response.status))
         }
         do {
             return try decoder().decode(R.self, from: response.body)
@@ -75,7 +75,7 @@ public enum WireCoding {
         }
     }
 
-    static func serverMessage(in body: Data) -> String {
+    static func serverMessage(in body: Data, status: Int) -> String {
         struct Envelope: Decodable {
             struct Body: Decodable { let message: String? }
             let error: Body?
@@ -83,8 +83,18 @@ public enum WireCoding {
         if let envelope = try? decoder().decode(Envelope.self, from: body), let message = envelope.error?.message {
             return message
         }
-        return String(decoding: body.prefix(200), as: UTF8.self)
+        // Not an Identity Toolkit answer (a proxy's or web server's page, or nothing): say so, with its text
+        // without markup, cut on a character.
+        let text = String(decoding: body, as: UTF8.self)
+            .replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let shown = text.isEmpty ? "an empty body" : "\"\(text.count > 120 ? text.prefix(119) + "…" : text)\""
+        let hint = status == 404 ? " Is this address an Auth Emulator or Identity Toolkit? Check the host, port and project." : ""
+        return "\(nonAPICodePrefix)\(status) : The server answered HTTP \(status) with \(shown), not an Identity Toolkit error.\(hint)"
     }
+
+    /// The code of an answer that is not an Identity Toolkit error: `HTTP_404`.
+    public static let nonAPICodePrefix = "HTTP_"
 }
 
 /// Sends typed requests through a `WireHandler` in the same process.

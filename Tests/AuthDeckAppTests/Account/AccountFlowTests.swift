@@ -268,4 +268,28 @@ struct AccountFlowTests {
         }
         store.send(.authStateChanged(Fixtures.anonymous, nil)) { $0.token = nil }
     }
+
+    /// Issue 16, presenter list: `r` is Firebase's reload(), and says what another console changed.
+    @Test func reloadSaysWhatChangedElsewhere() {
+        let ada = Fixtures.passwordUser()
+        var store = FlowStore(Fixtures.signedIn(ada))
+        store.send(.key(.character("r")), effects: [.reloadUser]) { $0.busy = "Reloading the account…" }
+        var changed = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com")])
+        changed.emailVerified = true
+        store.send(.userReloaded(.success(changed))) {
+            $0.busy = nil
+            $0.user = changed
+            $0.banner = Banner(.success, "Reloaded: the email is verified; linked Google.")
+        }
+        store.send(.key(.character("r")), effects: [.reloadUser]) {
+            $0.busy = "Reloading the account…"
+            $0.banner = nil
+        }
+        store.send(.userReloaded(.success(changed))) {
+            $0.busy = nil
+            $0.banner = Banner(.success, "Reloaded: nothing changed.")
+        }
+        let gone = AuthError(.userNotFound)
+        store.send(.userReloaded(.failure(gone))) { $0.banner = .error(gone) }
+    }
 }

@@ -78,6 +78,83 @@ struct ScreenSnapshotTests {
         #expect(text.contains("auth   Bearer •••(23)"))
     }
 
+    /// Issue 16, item 9: a banner longer than its rows was cut with nothing to say so; now its last row says
+    /// where the rest is, and F1 shows it whole over the keys.
+    @Test func aLongBannerSaysWhereTheRestIsAndHelpShowsItWhole() {
+        var model = Fixtures.signedIn(Fixtures.passwordUser(uid: "bobUID0000000000000000000001", email: "bob@example.com"))
+        let previous = AccountSnapshot(user: Fixtures.passwordUser(email: "y@example.com"), cart: [])
+        model.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.deletePreviousAccount(previous)), email: "y@example.com"))
+        model.banner = Banner(.info, "Signed in to the account that has Google; the cart of y@example.com was merged into it. Its own sign-in is too old to delete it. Enter its password to delete y@example.com, the account you switched from; it then runs by itself.",
+                              detail: "requiresRecentLogin (17014) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines, named: "banner")
+        #expect(text.contains("F1: all of it"))
+        model.overlay = .help
+        let help = render(model)
+        assertSnapshot(of: help, as: .lines, named: "help")
+        #expect(help.contains("runs by itself."))
+        #expect(help.contains("CREDENTIAL_TOO_OLD_LOGIN_AGAIN"))
+        #expect(help.contains("F2"))
+        // One that fits needs no pointer.
+        model.overlay = nil
+        model.banner = Banner(.success, "Signed in.")
+        #expect(!render(model).contains("F1: all of it"))
+    }
+
+    /// Issue 16, item 5: the detail was cut at the screen's bottom (the claims after `exp`, a nonce's hash); it is a pane
+    /// that scrolls, with bodies pretty-printed and rawUserInfo decoded, and `?` shows the inspector's own keys.
+    @Test func theInspectorsDetailScrollsAndItsHelpIsItsOwn() {
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        model.terminalSize = Size(width: 80, height: 24)
+        let claims = #"{"iss":"https://securetoken.google.com/p","aud":"p","auth_time":1,"user_id":"u1","sub":"u1","iat":1,"exp":2,"email":"ada@example.com","email_verified":false,"firebase":{"identities":{"email":["ada@example.com"]},"sign_in_provider":"password"}}"#
+        let idToken = "eyJhbGciOiJub25lIn0." + Data(claims.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") + "."
+        let body = Data(#"{"idToken":"\#(idToken)","rawUserInfo":"{\"name\":\"Ada\",\"email\":\"ada@example.com\"}","refreshToken":"AMf-vBx0123456789abcdef"}"#.utf8)
+        model.exchanges = [BackendExchange(date: Fixtures.created, method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp",
+                                           status: 200, latency: 0.012, requestBody: Data(#"{"requestUri":"http://localhost","returnSecureToken":true}"#.utf8), responseBody: body)]
+        var store = FlowStore(model)
+        store.send(.key(.character("i"))) { $0.overlay = .inspector(selection: 0, scroll: 0) }
+        let top = render(store.model)
+        assertSnapshot(of: top, as: .lines, named: "top")
+        #expect(top.contains(#"  "rawUserInfo" : {"#))
+        #expect(top.contains(#"    "name" : "Ada""#))
+        #expect(!top.contains("exp: 2"))
+        store.send(.key(.character(" "))) { $0.overlay = .inspector(selection: 0, scroll: 9) }
+        let scrolled = render(store.model)
+        assertSnapshot(of: scrolled, as: .lines, named: "scrolled")
+        #expect(scrolled.contains("exp: 2"))
+        #expect(scrolled.contains("user_id: \"u1\""))
+        store.send(.key(.character(" ")))
+        store.send(.key(.character("?"))) { $0.overlay = .inspectorHelp(selection: 0, scroll: 9) }
+        let help = render(store.model)
+        assertSnapshot(of: help, as: .lines, named: "help")
+        #expect(help.contains("Keys: Inspector"))
+        store.send(.key(.escape)) { $0.overlay = .inspector(selection: 0, scroll: 9) }
+        store.send(.key(.character("b"))) { $0.overlay = .inspector(selection: 0, scroll: 0) }
+        store.send(.key(.escape)) { $0.overlay = nil }
+    }
+
+    /// Issue 16, item 9: the remove-factor and unlink dialogs mark the item they act on, in the list behind them.
+    @Test func theDialogsMarkTheItemTheyActOn() {
+        var user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint])
+        user.providerData.append(UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com"))
+        var second = AccountFocus()
+        second.providerSelection = 1
+        var store = FlowStore(Fixtures.signedIn(user))
+        store.send(.key(.down)) { $0.screen = .account(second) }
+        store.send(.key(.character("u"))) {
+            $0.screen = .confirm(Confirmation(action: .unlink(providerID: "google.com"), over: .account(second)))
+        }
+        let marked = { (text: String) in text.split(separator: "\n").first { $0.contains("▸") }.map(String.init) ?? "" }
+        #expect(marked(render(store.model)).contains("google.com"))
+        store.send(.key(.escape)) { $0.screen = .account(second) }
+        store.send(.key(.character("f"))) { $0.screen = .secondFactors(SecondFactors(selection: 0)) }
+        store.send(.key(.down)) { $0.screen = .secondFactors(SecondFactors(selection: 1)) }
+        store.send(.key(.character("x"))) {
+            $0.screen = .confirm(Confirmation(action: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactors(selection: 1))))
+        }
+        #expect(marked(render(store.model)).contains("Work phone"))
+    }
+
     @Test func aTinyTerminalIsToldSo() {
         let text = render(Fixtures.signedIn(Fixtures.passwordUser()), size: Size(width: 60, height: 20))
         #expect(text.contains("too small"))

@@ -80,7 +80,7 @@ struct FederatedEffectRunnerTests {
     }
 
     @Test(.timeLimit(.minutes(3)), arguments: BackendTransport.allCases)
-    func aStaleNonAnonymousAccountIsKeptWhenItCannotBeDeleted(_ transport: BackendTransport) async throws {
+    func aStalePreviousAccountIsDeletedAfterItsOwnReauthentication(_ transport: BackendTransport) async throws {
         try await EffectRunnerHarness.with(transport) { setup in
             let (auth, cart, runner, clock) = (setup.auth, setup.cart, setup.runner, setup.clock)
             let other = try await auth.createUser(email: "bob@example.com", password: "hunter22").user
@@ -97,7 +97,63 @@ struct FederatedEffectRunnerTests {
             #expect(outcome.deletionFailure?.code == .requiresRecentLogin)
             #expect(outcome.result.user.uid == other.uid)
             #expect(try cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "pear", quantity: 1)])
-            _ = try await auth.signIn(email: "ada@example.com", password: "hunter22")
+            #expect(try await setup.backend.accountExists(uid: previous.uid))
+
+            // As the SDKs' requiresRecentLogin flow: the previous account is reauthenticated on its own session, then deleted.
+            let operation = SensitiveOperation.deletePreviousAccount(AccountSnapshot(user: previous, cart: []))
+            let bobsPassword = EmailAuthProvider.credential(withEmail: "bob@example.com", password: "hunter22")
+            guard case let .reauthenticationFinished(_, .failure(mismatch))? = await runner.perform(.reauthenticate(bobsPassword, then: operation)) else {
+                Issue.record("another account's password confirmed the previous account")
+                return
+            }
+            #expect(mismatch.code == .userMismatch)
+            let adasPassword = EmailAuthProvider.credential(withEmail: "ada@example.com", password: "hunter22")
+            guard case .reauthenticationFinished(_, .success)? = await runner.perform(.reauthenticate(adasPassword, then: operation)) else {
+                Issue.record("the reauthentication failed")
+                return
+            }
+            #expect(await auth.currentUser?.uid == other.uid)
+            guard case let .sensitiveOperationFinished(_, .success(current))? = await runner.perform(.perform(operation)) else {
+                Issue.record("the deletion failed")
+                return
+            }
+            #expect(current?.uid == other.uid)
+            #expect(await auth.currentUser?.uid == other.uid)
+            #expect(try await setup.backend.accountExists(uid: previous.uid) == false)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)), arguments: BackendTransport.allCases)
+    func aGuestWhoseLinkFinishesOnAnotherAccountIsDeletedThere(_ transport: BackendTransport) async throws {
+        try await EffectRunnerHarness.with(transport) { setup in
+            let (auth, runner) = (setup.auth, setup.runner)
+            let alan = try await auth.createUser(email: "alan@gmail.com", password: "hunter22").user
+            await auth.signOut()
+            let guest = try await auth.signInAnonymously().user
+            try setup.cart.add("apple", to: guest.uid)
+            let google = try await setup.consent(OAuthProvider(providerID: "google.com", scopes: ["email"]), name: "Alan", email: "alan@gmail.com")
+            guard case let .linkFinished(.failure(taken))? = await runner.perform(.link(google.credential)), taken.code == .emailAlreadyInUse,
+                  let updated = taken.updatedCredential else {
+                Issue.record("expected emailAlreadyInUse")
+                return
+            }
+            // The console's steps: sign in to the account with the email, the cart, the link, then the guest account.
+            guard case .signInFinished(.success)? = await runner.perform(.signIn(EmailAuthProvider.credential(withEmail: "alan@gmail.com", password: "hunter22"))),
+                  case .cartChanged(_, .success)? = await runner.perform(.mergeCart(from: guest.uid, into: alan.uid)),
+                  case .linkFinished(.success)? = await runner.perform(.link(updated)) else {
+                Issue.record("the pending link did not finish")
+                return
+            }
+            #expect(try await setup.backend.accountExists(uid: guest.uid))
+            guard case let .leftGuestDeleted(uid, failure)? = await runner.perform(.deleteLeftGuest(uid: guest.uid)) else {
+                Issue.record("no answer for the guest account")
+                return
+            }
+            #expect(uid == guest.uid)
+            #expect(failure == nil)
+            #expect(try await setup.backend.accountExists(uid: guest.uid) == false)
+            #expect(await auth.currentUser?.uid == alan.uid)
+            #expect(try setup.cart.items(of: alan.uid) == [CartItem(uid: alan.uid, name: "apple", quantity: 1)])
         }
     }
 

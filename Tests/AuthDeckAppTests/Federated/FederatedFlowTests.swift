@@ -266,15 +266,35 @@ struct FederatedFlowTests {
         store.send(.federated(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
     }
 
+    /// Issue 16, presenter list: an unknown login_hint leads to a new identity with that email, as Microsoft's sign-in page fills it in.
+    @Test func anUnknownLoginHintPrefillsANewIdentity() {
+        let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid"], customParameters: ["login_hint": "Dana@Fabrikam.com"])
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .consent(ConsentState(provider: provider, purpose: .signIn))
+        var store = FlowStore(model)
+        store.send(.federated(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
+            $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 2))
+        }
+        store.send(.key(.enter)) {
+            var consent = F.consent(provider, .signIn, F.microsoftDirectory, selection: 2)
+            var form = NewIdentityForm()
+            form.email = TextField(text: "dana@fabrikam.com", maxLength: 254)
+            consent.newIdentity = form
+            $0.screen = .consent(consent)
+        }
+    }
+
     @Test func aRefusedConsentStaysOnTheScreen() {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
         model.busy = "Waiting for the simulated Apple…"
         var store = FlowStore(model)
-        let refusal = AuthError.server("AADSTS50020 : User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.")
+        let refusal = AuthError.server("INVALID_IDP_RESPONSE : AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.")
+        // Issue 16, item 8: the provider's own words, whole, with Firebase's code (it was "internalError · unexpected error").
         store.send(.federated(.providerAuthorized(.failure(refusal)))) {
             $0.busy = nil
-            $0.banner = .error(refusal)
+            $0.banner = Banner(.error, "The identity provider refused: AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.",
+                               detail: "invalidCredential (17004) · INVALID_IDP_RESPONSE")
         }
         model.busy = "Signing in with Apple…"
         store = FlowStore(model)
@@ -414,7 +434,7 @@ struct FederatedFlowTests {
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(previousUser.uid) was merged into it. \(previousUser.uid) was kept.")
         }
 
-        // Deleting it can fail (a stale sign-in): it is then kept, and the operator is told.
+        // Deleting it can need a recent sign-in to it: the operator confirms it with its own provider, then it is deleted.
         state.choice = 2
         model.screen = .conflict(state)
         store = FlowStore(model)
@@ -422,11 +442,61 @@ struct FederatedFlowTests {
             $0.busy = "Merging into the account that has Microsoft…"
         }
         let tooOld = AuthError.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+        let operation = SensitiveOperation.deletePreviousAccount(previous)
         store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data, deletionFailure: tooOld)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
+            $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .reauthenticate(operation)))
+            $0.banner = Banner(.info, "Signed in to the account that has Microsoft; the cart of x1@privaterelay.appleid.com was merged into it. Its own sign-in is too old to delete it. Sign in with Apple again to delete x1@privaterelay.appleid.com, the account you switched from; it then runs by itself.")
+        }
+        store.send(.reauthenticationFinished(operation, .success(AuthDataResult(user: previousUser, additionalUserInfo: nil))), effects: [.perform(operation)]) {
+            $0.busy = "Retrying: delete x1@privaterelay.appleid.com, the account you switched from…"
+        }
+        store.send(.sensitiveOperationFinished(operation, .success(bob))) {
+            $0.busy = nil
             $0.screen = .account(AccountFocus())
-            $0.banner = Banner(.info, "Signed in to the account that has Microsoft; the cart of \(previousUser.uid) was merged into it. \(previousUser.uid) could not be deleted (\(tooOld.message)) and was kept with an empty cart.")
+            $0.banner = Banner(.success, "Deleted x1@privaterelay.appleid.com (\(previousUser.uid)), the account you switched from. You are signed in to bob@example.com.")
+        }
+    }
+
+    @Test func aPreviousPasswordAccountIsConfirmedWithItsPasswordThenDeleted() {
+        let previousUser = Fixtures.passwordUser(email: "y@example.com")
+        let previous = AccountSnapshot(user: previousUser, cart: [])
+        var state = ConflictState(credential: F.updatedMicrosoft, email: nil, previous: previous)
+        state.other = .loaded(AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com", providerIDs: ["microsoft.com"], cart: []))
+        state.choice = 2
+        let bob = Fixtures.passwordUser(uid: "bobUID0000000000000000000001", email: "bob@example.com")
+        let tooOld = AuthError.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+        let operation = SensitiveOperation.deletePreviousAccount(previous)
+        var model = Fixtures.signedIn(previousUser)
+        model.screen = .conflict(state)
+        var store = FlowStore(model)
+        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: AuthDataResult(user: bob, additionalUserInfo: nil), deletionFailure: tooOld)))),
+                   effects: [.loadCart(uid: bob.uid)]) {
+            $0.user = bob
+            $0.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: "y@example.com"))
+            $0.banner = Banner(.info, "Signed in to the account that has Microsoft; the cart of y@example.com was merged into it. Its own sign-in is too old to delete it. Enter its password to delete y@example.com, the account you switched from; it then runs by itself.")
+        }
+        // Another account's password is refused by the backend (userMismatch) and the form stays.
+        let mismatch = AuthError(.userMismatch)
+        store.send(.reauthenticationFinished(operation, .failure(mismatch))) {
+            $0.banner = .error(mismatch)
+        }
+        // esc keeps it, and says so.
+        store.send(.key(.escape)) {
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.info, "Cancelled: did not delete y@example.com, the account you switched from.")
+        }
+
+        // With 2-step verification on it, its second factor cannot be given on the console's session: kept, and said.
+        model.user = bob
+        model.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: "y@example.com"))
+        store = FlowStore(model)
+        var challenge = AuthError(.secondFactorRequired)
+        challenge.multiFactorChallenge = MfaFixtures.challenge()
+        store.send(.reauthenticationFinished(operation, .failure(challenge))) {
+            $0.screen = .account(AccountFocus())
+            $0.banner = Banner(.info, "y@example.com has 2-step verification, which this step cannot ask for: it was kept. Sign in to it and delete it from its account screen.")
         }
     }
 
@@ -496,12 +566,27 @@ struct FederatedFlowTests {
             $0.linkAfterSignIn = pending
         }
         let linked = Fixtures.passwordUser(uid: alan.uid, email: "alan@gmail.com", extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "alan@gmail.com")])
-        store.send(.linkFinished(.success(AuthDataResult(user: linked, additionalUserInfo: AdditionalUserInfo(providerID: "google.com", isNewUser: false))))) {
-            $0.busy = nil
+        let guest = Fixtures.anonymous.uid
+        let linkedData = AuthDataResult(user: linked, additionalUserInfo: AdditionalUserInfo(providerID: "google.com", isNewUser: false))
+        // Issue 16, item 7: it said "The uid and app data are unchanged" though the uid changed, and left the
+        // guest account on the backend; as the conflict's merge does, the guest account is deleted.
+        store.send(.linkFinished(.success(linkedData)), effects: [.deleteLeftGuest(uid: guest)]) {
+            $0.busy = "Deleting the guest account \(guest)…"
             $0.user = linked
-            // Issue 16, item 7: it said "The uid and app data are unchanged" though the uid changed.
-            $0.banner = Banner(.success, "Signed in to alan@gmail.com and linked Google to it. The guest account's cart moved here; the guest account (\(Fixtures.anonymous.uid)) is still on the backend.")
+            $0.banner = Banner(.success, "Signed in to alan@gmail.com and linked Google to it. The cart of \(guest) was merged into it.")
             $0.linkAfterSignIn = nil
+        }
+        let afterLink = store.model
+        store.send(.leftGuestDeleted(uid: guest, nil)) {
+            $0.busy = nil
+            $0.banner = Banner(.success, "Signed in to alan@gmail.com and linked Google to it. The cart of \(guest) was merged into it. \(guest) was deleted.")
+        }
+        // A guest account that cannot be deleted is said to stay, with the words of the conflict's merge.
+        store = FlowStore(afterLink)
+        let tooOld = AuthError.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+        store.send(.leftGuestDeleted(uid: guest, tooOld)) {
+            $0.busy = nil
+            $0.banner = Banner(.info, "Signed in to alan@gmail.com and linked Google to it. The cart of \(guest) was merged into it. \(guest) could not be deleted (\(tooOld.message)); anonymous clean-up removes it after 30 days.")
         }
     }
 
@@ -629,9 +714,12 @@ struct FederatedFlowTests {
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then change the password runs by itself.")
             $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 0))
         }
-        #expect(ReauthMethods.methods(of: user) == ["password", "google.com"])
+        // The linked phone is one of them (issue 16: it was left out).
+        #expect(ReauthMethods.Account(.updatePassword("newpass1"), user: user).methods == ["password", "google.com", "phone"])
         store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 1)) }
+        store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 2)) }
         store.send(.key(.down))
+        store.send(.key(.up)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 1)) }
         store.send(.key(.enter)) {
             $0.banner = nil
             $0.screen = .providerForm(ProviderForm(provider: .google, purpose: .reauthenticate(.updatePassword("newpass1"))))

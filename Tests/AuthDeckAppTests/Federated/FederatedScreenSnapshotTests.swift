@@ -64,6 +64,31 @@ struct FederatedScreenSnapshotTests {
         #expect(text.contains("Not linked yet (5)"))
     }
 
+    /// Issue 16, item 9: the consent's request and the conflict's notes were cut at 80 columns; no row above the key bar
+    /// ends in an ellipsis now.
+    @Test func consentAndConflictTextIsWholeAt80By24() {
+        var model = Fixtures.signedIn(Fixtures.anonymous)
+        let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile", "mail.read"],
+                                     customParameters: ["tenant": "common", "prompt": "select_account", "login_hint": "carol@contoso.com"])
+        model.screen = .consent(F.consent(provider, .link, F.microsoftDirectory, selection: 1))
+        let rows = { (text: String) in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().joined(separator: "\n") }
+        let consent = render(model)
+        #expect(consent.contains("Microsoft account."))
+        #expect(!rows(consent).contains("…"))
+        model.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
+        let apple = render(model)
+        #expect(apple.contains("shared only now."))
+        #expect(!rows(apple).contains("…"))
+        var state = ConflictState(credential: F.updatedMicrosoft, email: nil, previous: AccountSnapshot(user: Fixtures.anonymous, cart: []))
+        state.other = .loaded(AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com", providerIDs: ["microsoft.com"], cart: []))
+        state.choice = 1
+        model.screen = .conflict(state)
+        let conflict = render(model)
+        #expect(conflict.contains("second trip to Microsoft."))
+        #expect(conflict.contains("anonymous account."))
+        #expect(!rows(conflict).contains("…"))
+    }
+
     @Test func linkConflictWithBothAccounts() {
         var model = Fixtures.signedIn(Fixtures.anonymous)
         let previous = AccountSnapshot(uid: Fixtures.anonymous.uid, isAnonymous: true, email: nil, providerIDs: ["apple.com"],

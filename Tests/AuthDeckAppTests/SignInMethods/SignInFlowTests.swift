@@ -178,4 +178,20 @@ struct SignInFlowTests {
         }
         #expect(form.email.text == "q?i")
     }
+
+    /// Issue 16, presenter list: a reset password took 8 × ↓; each method's number chooses it at once.
+    @Test func aMethodsNumberChoosesItAtOnce() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .signInMethods(SignInMethods(selection: 0))
+        var store = FlowStore(model)
+        store.send(.key(.character("9"))) { $0.screen = .passwordReset(PasswordResetFlow()) }
+        store = FlowStore(model)
+        store.send(.key(.character("1")), effects: [.signInAnonymously]) { $0.busy = "Signing in anonymously…" }
+        store = FlowStore(model)
+        store.send(.key(.character("5"))) { $0.screen = .providerForm(ProviderForm(provider: .microsoft, purpose: .signIn)) }
+        // The tenth is 0, as on a keyboard.
+        store = FlowStore(model)
+        store.send(.key(.character("0"))) { $0.screen = .emailLink(EmailLinkFlow(purpose: .signIn)) }
+        #expect(model.helpEntries.map(\.key).filter { $0.first?.isNumber == true } == ["0–9"])
+    }
 }

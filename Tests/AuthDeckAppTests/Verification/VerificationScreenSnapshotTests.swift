@@ -24,7 +24,7 @@ struct VerificationScreenSnapshotTests {
     @Test func secondFactorsAndTheirRemoval() {
         let text = render(model(.secondFactors(SecondFactors(selection: 1))))
         assertSnapshot(of: text, as: .lines, named: "list")
-        #expect(text.contains("+•••••••0100"))
+        #expect(text.contains("+*******0100"))
         #expect(text.contains("enrolled 2026-09-21"))
         var unverified = model(.secondFactors(SecondFactors(selection: 0)), factors: [])
         unverified.user?.emailVerified = false
@@ -51,6 +51,8 @@ struct VerificationScreenSnapshotTests {
         assertSnapshot(of: text, as: .lines, named: "qr")
         #expect(text.contains("JBSW Y3DP EHPK 3PXP"))
         #expect(!text.contains("hidden behind"))
+        // Issue 16, item 9: the code blanked the title row's left part, title and all; it now goes beside the code.
+        #expect(text.split(separator: "\n").first?.contains("AuthDeck · ") == true)
         #expect(text.contains("enter added it: next"))
         let small = render(qr, size: Size(width: 80, height: 22))
         #expect(small.contains("too small") || small.contains("enlarge the terminal"))
@@ -58,8 +60,13 @@ struct VerificationScreenSnapshotTests {
         ConsoleView.draw(qr, on: ascii)
         #expect(ascii.text.contains("needs a UTF-8 terminal"))
         #expect(ascii.text.contains("JBSW Y3DP EHPK 3PXP"))
-        assertSnapshot(of: render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
-            step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("1234")))))), as: .lines, named: "code")
+        let code = render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
+            step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("1234"))))))
+        assertSnapshot(of: code, as: .lines, named: "code")
+        // Issue 16 (found by the walkthrough suite): the key's label ran off the screen, cut mid-word.
+        #expect(code.contains("Key, to type instead:"))
+        let rows: [String] = code.components(separatedBy: "\n")
+        #expect(rows.dropFirst().dropLast().allSatisfy { $0.count < 80 || $0.hasSuffix(" ") })
     }
 
     @Test func factorSelectionAndCodeEntry() {

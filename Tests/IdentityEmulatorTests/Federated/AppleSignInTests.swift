@@ -194,7 +194,7 @@ import Testing
         let harness = try Harness()
         defer { harness.remove() }
         let identity = try await harness.addIdentity("apple.com", "Ada", "ada@example.com")
-        await #expect(throws: server("INVALID_SCOPE : Apple knows only the scopes name and email, not 'profile'.")) {
+        await #expect(throws: server("INVALID_IDP_RESPONSE : invalid_scope: Apple knows only the scopes name and email, not 'profile'.")) {
             _ = try await harness.authorize("apple.com", identity.subject, scopes: ["email", "profile"])
         }
     }

@@ -104,18 +104,18 @@ import Testing
                                    (work, workTenant), (work, "contoso.com"), (personal, personal.tenantId ?? "")] {
             _ = try await harness.authorize("microsoft.com", identity.subject, parameters: ["tenant": tenant])
         }
-        await #expect(throws: server("AADSTS500200 : User account 'bill@outlook.com' is a personal Microsoft account. Personal Microsoft accounts are not supported for the organizations endpoint.")) {
+        await #expect(throws: server("INVALID_IDP_RESPONSE : AADSTS500200: User account 'bill@outlook.com' is a personal Microsoft account. Personal Microsoft accounts are not supported for the organizations endpoint.")) {
             _ = try await harness.authorize("microsoft.com", personal.subject, parameters: ["tenant": "organizations"])
         }
         for (identity, tenant) in [(work, "consumers"), (work, "fabrikam.com"), (personal, "outlook.com"), (work, SimulatedProvider.microsoftConsumerTenant)] {
-            await #expect(throws: server("AADSTS50020 : User account '\(identity.email ?? "")' from identity provider does not exist in tenant '\(tenant)' and cannot access the application.")) {
+            await #expect(throws: server("INVALID_IDP_RESPONSE : AADSTS50020: User account '\(identity.email ?? "")' from identity provider does not exist in tenant '\(tenant)' and cannot access the application.")) {
                 _ = try await harness.authorize("microsoft.com", identity.subject, parameters: ["tenant": tenant])
             }
         }
-        await #expect(throws: server("AADSTS90002 : Tenant 'nowhere' not found. Use common, organizations, consumers, a directory id or a domain.")) {
+        await #expect(throws: server("INVALID_IDP_RESPONSE : AADSTS90002: Tenant 'nowhere' not found. Use common, organizations, consumers, a directory id or a domain.")) {
             _ = try await harness.authorize("microsoft.com", work.subject, parameters: ["tenant": "nowhere"])
         }
-        await #expect(throws: server("AADSTS90023 : Unsupported 'prompt' value 'always'. Use login, none, consent or select_account.")) {
+        await #expect(throws: server("INVALID_IDP_RESPONSE : AADSTS90023: Unsupported 'prompt' value 'always'. Use login, none, consent or select_account.")) {
             _ = try await harness.authorize("microsoft.com", work.subject, parameters: ["prompt": "always"])
         }
     }
@@ -124,7 +124,7 @@ import Testing
         let harness = try Harness()
         defer { harness.remove() }
         let work = try await harness.addIdentity("microsoft.com", "Carol", "carol@contoso.com")
-        await #expect(throws: server("AADSTS65001 : The user has not consented to use the application, and prompt=none forbids asking.")) {
+        await #expect(throws: server("INVALID_IDP_RESPONSE : interaction_required: AADSTS50058: prompt=none, and no one has signed in to this application with Microsoft yet; sign in once without prompt=none.")) {
             _ = try await harness.authorize("microsoft.com", work.subject, parameters: ["prompt": "none"])
         }
         _ = try await harness.authorize("microsoft.com", work.subject, parameters: ["prompt": "consent"])

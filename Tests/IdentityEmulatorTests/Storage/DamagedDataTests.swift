@@ -18,6 +18,22 @@ import Testing
 
     private func databasePath(_ harness: Harness) -> String { harness.directory.appendingPathComponent("identity.sqlite").path }
 
+    /// Issue 16, item 10: after reads (a console's lookups) the WAL and shared-memory files stayed at shutdown:
+    /// GRDB closes the writer before its read-only readers, and the last connection to close, read-only, cannot
+    /// remove them.
+    @Test func closingAfterReadsLeavesNoWALBehind() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let account = try await harness.signUp("ada@example.com")
+        _ = try await harness.lookup(account.idToken)
+        _ = try await harness.signIn("ada@example.com")
+        try harness.backend.close()
+        let files = try FileManager.default.contentsOfDirectory(atPath: harness.directory.path)
+        #expect(files.contains("identity.sqlite"))
+        #expect(!files.contains("identity.sqlite-wal"))
+        #expect(!files.contains("identity.sqlite-shm"))
+    }
+
     @Test func anEmptiedDatabaseBesideItsKeysIsRefused() async throws {
         let harness = try await usedHarness()
         defer { harness.remove() }
