@@ -84,6 +84,8 @@ struct AuthDeckCommand: AsyncParsableCommand {
             try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                                  outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
                                  backendName: backendName, directory: directory, logger: logger)
+            // Closed, the database is stamped intact: the next start skips reading all of it.
+            do { try backend.close() } catch { logger.warning("could not close the data", metadata: ["error": "\(error)"]) }
         case let .emulator(address):
             // The emulator takes any non-empty API key. An `authdeck serve --admin-token` keeps its outboxes
             // for administrators: the same variable that gives serve its token gives it to the console.
