@@ -110,7 +110,7 @@ struct AccountStore: Sendable {
     /// closes its writer before its readers, so SQLite's own checkpoint at the last close never runs
     /// once a read has happened.
     func close() throws {
-        try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try pool.close()
         IntegrityStamp.current(databaseAt: pool.path)?.store(forDatabaseAt: pool.path)
     }
