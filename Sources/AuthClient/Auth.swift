@@ -112,6 +112,13 @@ public actor Auth {
             return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
         case let .phone(phone):
             return try await linkPhone(phone, idToken: idToken)
+        case let .emailLink(email, link):
+            let response = try await performForCurrentUser(SignInWithEmailLinkRequest(email: email, oobCode: try Self.requireEmailLinkCode(link),
+                                                                                      idToken: idToken))
+            let tokens = try firstFactorTokens(response, providerID: credential.provider, reauthenticating: nil)
+            let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
+                                                  expiresIn: tokens.expiresIn, anonymous: false)
+            return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.provider, isNewUser: false))
         case let .oauth(oauth):
             let response = try await performForCurrentUser(SignInWithIdpRequest(credential: oauth, idToken: idToken))
             if let refusal = response.refusal { throw refusal }
@@ -241,6 +248,9 @@ public actor Auth {
         case let .phone(phone):
             return try firstFactorTokens(try await perform(phone.signInRequest(idToken: nil)), providerID: credential.provider,
                                          reauthenticating: uid)
+        case let .emailLink(email, link):
+            let response = try await perform(SignInWithEmailLinkRequest(email: email, oobCode: try Self.requireEmailLinkCode(link)))
+            return try firstFactorTokens(response, providerID: credential.provider, reauthenticating: uid)
         case let .oauth(oauth):
             let response = try await perform(SignInWithIdpRequest(credential: oauth, autoCreate: autoCreate ? nil : false))
             if let refusal = response.refusal { throw refusal }

@@ -49,15 +49,12 @@ extension Auth {
     /// Signs in to the account of `email` with a link sent to it, creating the account when there
     /// is none. The email must be the one the link was sent to.
     public func signIn(withEmail email: String, link: String) async throws -> AuthDataResult {
-        guard let code = Self.emailLinkCode(in: link) else {
-            throw AuthError(.invalidActionCode, serverMessage: "not an email sign-in link")
-        }
-        let response = try await perform(SignInWithEmailLinkRequest(email: email, oobCode: code))
-        let tokens = try firstFactorTokens(response, providerID: EmailAuthProvider.id, reauthenticating: nil)
-        let user = try await establishSession(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
-                                              expiresIn: tokens.expiresIn, anonymous: false)
-        return AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: EmailAuthProvider.id,
-                                                                                  isNewUser: tokens.isNewUser ?? false))
+        try await signIn(with: EmailAuthProvider.credential(withEmail: email, link: link))
+    }
+
+    static func requireEmailLinkCode(_ link: String) throws -> String {
+        guard let code = emailLinkCode(in: link) else { throw AuthError(.invalidActionCode, serverMessage: "not an email sign-in link") }
+        return code
     }
 
     /// The `oobCode` of a sign-in link (`mode=signIn`).

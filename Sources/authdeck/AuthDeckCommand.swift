@@ -25,7 +25,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use the Firebase Auth Emulator (or `authdeck serve`) at HOST:PORT; overrides FIREBASE_AUTH_EMULATOR_HOST. A serve with --admin-token shows its outboxes only when AUTHDECK_ADMIN_TOKEN holds that token.", valueName: "HOST:PORT"))
     var emulator: String?
 
-    @Option(name: .long, help: ArgumentHelp("Use this real Firebase / Identity Platform project (needs --api-key).", valueName: "ID"))
+    @Option(name: .long, help: ArgumentHelp("Use this real Firebase / Identity Platform project (needs --api-key); with --emulator, the emulator's project whose outbox the console reads.", valueName: "ID"))
     var project: String?
 
     @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project); AUTHDECK_API_KEY keeps it out of the process list.", valueName: "KEY"))

@@ -6,7 +6,8 @@ import IdentityToolkit
 /// (or `authdeck serve`), or a real Firebase / Identity Platform project.
 enum BackendChoice: Equatable {
     case embedded
-    case emulator(EmulatorAddress)
+    /// `project`: whose outboxes to read (`--project` beside `--emulator`, as the SDKs take a project id with an emulator).
+    case emulator(EmulatorAddress, project: String?)
     case project(id: String, apiKey: String)
 
     /// The variable every Firebase SDK honours.
@@ -15,14 +16,19 @@ enum BackendChoice: Equatable {
     /// The Web API key may come from here instead of `--api-key`, which the process list shows.
     static let apiKeyVariable = "AUTHDECK_API_KEY"
 
-    /// `--emulator` wins over `FIREBASE_AUTH_EMULATOR_HOST`; `--project` needs `--api-key` (or `AUTHDECK_API_KEY`).
+    /// `--emulator` wins over `FIREBASE_AUTH_EMULATOR_HOST`; `--project` names the emulator's project beside either,
+    /// and alone a real project, which needs `--api-key` (or `AUTHDECK_API_KEY`).
     static func resolve(emulator: String?, project: String?, apiKey: String?,
                         environment: [String: String]) throws -> BackendChoice {
         if let emulator {
-            guard project == nil, apiKey == nil else {
-                throw ValidationError("Choose one backend: --emulator HOST:PORT, or --project ID with --api-key KEY.")
+            guard apiKey == nil else {
+                throw ValidationError("Choose one backend: --emulator HOST:PORT (with --project ID if it serves another project than authdeck-local), or --project ID with --api-key KEY.")
             }
-            return .emulator(try address(emulator, from: "--emulator"))
+            if let project, project.isEmpty { throw ValidationError("--project needs a project id.") }
+            return .emulator(try address(emulator, from: "--emulator"), project: project)
+        }
+        if let variable = environment[emulatorVariable], !variable.isEmpty, apiKey == nil, environment[apiKeyVariable] == nil {
+            return .emulator(try address(variable, from: emulatorVariable), project: project)
         }
         if project != nil || apiKey != nil {
             guard let project, !project.isEmpty else {
@@ -32,9 +38,6 @@ enum BackendChoice: Equatable {
                 throw ValidationError("--project needs --api-key KEY or \(apiKeyVariable) (the project's Web API key: Firebase console › Project settings › General).")
             }
             return .project(id: project, apiKey: apiKey)
-        }
-        if let variable = environment[emulatorVariable], !variable.isEmpty {
-            return .emulator(try address(variable, from: emulatorVariable))
         }
         return .embedded
     }
@@ -56,7 +59,7 @@ enum BackendChoice: Equatable {
             }
             if path.count > 28 { path = "…/" + dataDirectory.lastPathComponent }
             return "embedded \(path)"
-        case let .emulator(address): return "emulator \(address.authority)"
+        case let .emulator(address, _): return "emulator \(address.authority)"
         case let .project(id, _): return "project \(id)"
         }
     }
@@ -66,7 +69,7 @@ enum BackendChoice: Equatable {
     var sessionFileName: String {
         switch self {
         case .embedded: return "session.json"
-        case let .emulator(address): return "session-emulator-\(Self.fileSafe(address.host))-\(address.port).json"
+        case let .emulator(address, _): return "session-emulator-\(Self.fileSafe(address.host))-\(address.port).json"
         case let .project(id, _): return "session-project-\(Self.fileSafe(id)).json"
         }
     }

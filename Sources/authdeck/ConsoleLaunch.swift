@@ -95,14 +95,15 @@ struct ConsoleLaunch {
                                  backendName: backendName, directory: directory, logger: logger)
             // Closed, the database is stamped intact: the next start skips reading all of it.
             do { try backend.close() } catch { logger.warning("could not close the data", metadata: ["error": "\(error)"]) }
-        case let .emulator(address):
+        case let .emulator(address, project):
             // The emulator takes any non-empty API key. An `authdeck serve --admin-token` keeps its outboxes
             // for administrators: the same variable that gives serve its token gives it to the console.
             let adminToken = ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
             let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken)
             try await withHTTPTransport(transport) { transport in
-                // The emulator's outboxes are per project; the Firebase tools name it in GCLOUD_PROJECT.
-                let projectId = ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
+                // The emulator's outboxes are per project: --project, else GCLOUD_PROJECT as the Firebase tools name it;
+                // a server that answers with the project it serves is followed to it.
+                let projectId = project ?? ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
                 // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
                 // at the simulated providers are its own, under a secret that lives as long as the console.
                 try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,

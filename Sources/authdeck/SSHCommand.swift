@@ -102,9 +102,9 @@ struct SSHCommand: AsyncParsableCommand {
             backendServer = shared
             backendArguments = ["--emulator", "127.0.0.1:\(shared.port)"]
             environment[ServeCommand.adminTokenVariable] = shared.adminToken
-        case let .emulator(address):
+        case let .emulator(address, project):
             backendServer = nil
-            backendArguments = ["--emulator", address.authority]
+            backendArguments = ["--emulator", address.authority] + (project.map { ["--project", $0] } ?? [])
             if let token = ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable], !token.isEmpty {
                 environment[ServeCommand.adminTokenVariable] = token
             }

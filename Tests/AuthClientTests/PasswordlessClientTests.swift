@@ -14,9 +14,9 @@ extension Harness {
         #expect(response.status == 200)
     }
 
-    /// The newest email of a kind this client does not open itself (sign-in links, email changes).
-    func lastMessage(_ requestType: String, to email: String) async throws -> AuthEmulatorOutbox.Email {
-        try #require(try await outbox.emails().last { $0.to == email && $0.action == .other(requestType) })
+    /// The newest email of one kind to `email`.
+    func lastMessage(_ action: AuthEmulatorOutbox.Email.Action, to email: String) async throws -> AuthEmulatorOutbox.Email {
+        try #require(try await outbox.emails().last { $0.to == email && $0.action == action })
     }
 }
 
@@ -53,7 +53,7 @@ struct PasswordlessClientTests {
         try await withHarness(transport) { harness in
             let auth = harness.auth()
             try await auth.sendSignInLink(toEmail: "link@example.com", continueURL: "https://app.example.com")
-            let message = try await harness.lastMessage("EMAIL_SIGNIN", to: "link@example.com")
+            let message = try await harness.lastMessage(.signIn, to: "link@example.com")
             #expect(auth.isSignIn(withEmailLink: message.link))
             #expect(!auth.isSignIn(withEmailLink: "https://app.example.com/?mode=resetPassword&oobCode=x"))
             #expect(auth.isSignIn(withEmailLink: "https://app.page.link/?link=" + (message.link.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")))
@@ -64,6 +64,31 @@ struct PasswordlessClientTests {
             #expect(result.additionalUserInfo?.isNewUser == true)
             #expect(try await auth.idTokenResult().signInProvider == EmailAuthProvider.id)
             await expectAuthError(.invalidActionCode) { _ = try await auth.signIn(withEmail: "link@example.com", link: message.link) }
+        }
+    }
+
+    @Test(arguments: BackendTransport.allCases)
+    func anEmailLinkCredentialUpgradesAnAnonymousAccount(_ transport: BackendTransport) async throws {
+        try await withHarness(transport) { harness in
+            let auth = harness.auth()
+            let guest = try await auth.signInAnonymously().user
+            try await auth.sendSignInLink(toEmail: "upgrade@example.com")
+            let message = try await harness.lastMessage(.signIn, to: "upgrade@example.com")
+            let linked = try await auth.link(with: EmailAuthProvider.credential(withEmail: "upgrade@example.com", link: message.link))
+            #expect(linked.user.uid == guest.uid)
+            #expect(linked.user.isAnonymous == false)
+            #expect(linked.user.email == "upgrade@example.com")
+            #expect(linked.user.emailVerified)
+            #expect(linked.user.providerData.map(\.providerID) == [EmailAuthProvider.id])
+            // The link was used: it signs in no one now.
+            await expectAuthError(.invalidActionCode) {
+                _ = try await harness.auth(session: "other.json").signIn(withEmail: "upgrade@example.com", link: message.link)
+            }
+            // And a link to that address later signs in to the same account.
+            try await auth.sendSignInLink(toEmail: "upgrade@example.com")
+            let again = try await harness.lastMessage(.signIn, to: "upgrade@example.com")
+            let other = harness.auth(session: "other.json")
+            #expect(try await other.signIn(with: EmailAuthProvider.credential(withEmail: "upgrade@example.com", link: again.link)).user.uid == guest.uid)
         }
     }
 
@@ -89,7 +114,7 @@ struct PasswordlessClientTests {
             // The session goes on with the new tokens.
             #expect(try await auth.reload().email == "after@example.com")
 
-            let recover = try await harness.lastMessage("RECOVER_EMAIL", to: "before@example.com")
+            let recover = try await harness.lastMessage(.recoverEmail, to: "before@example.com")
             // Revocation counts whole seconds, as Firebase's `validSince` does.
             harness.clock.advance(1)
             try await auth.applyActionCode(recover.oobCode)
@@ -108,7 +133,7 @@ struct PasswordlessClientTests {
             _ = try await auth.createUser(email: "current@example.com", password: "hunter22")
             try await auth.verifyBeforeUpdateEmail(to: "next@example.com")
             #expect(try await auth.reload().email == "current@example.com")
-            let message = try await harness.lastMessage("VERIFY_AND_CHANGE_EMAIL", to: "current@example.com")
+            let message = try await harness.lastMessage(.verifyAndChangeEmail, to: "current@example.com")
             harness.clock.advance(1)
             try await auth.applyActionCode(message.oobCode)
             #expect(await auth.currentUser == nil)

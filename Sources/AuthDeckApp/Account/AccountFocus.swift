@@ -31,6 +31,7 @@ public struct AccountFocus: ConsoleFeature {
         if user.providerData.contains(where: { $0.providerID == EmailAuthProvider.id }) {
             keys.append(.char("p", "password", .changePassword, inBar: false))
         }
+        if user.email != nil { keys.append(.char("e", "change the email", .changeEmail, inBar: false)) }
         if !user.providerData.contains(where: { $0.providerID == PhoneAuthProvider.id }) {
             keys.append(.char("n", "link a phone number", .linkPhone, inBar: false))
         }
@@ -69,6 +70,8 @@ public struct AccountFocus: ConsoleFeature {
             return clearBanner + [.show(.confirm(Confirmation(action: .unlink(providerID: provider), over: screen)))]
         case .changePassword:
             return clearBanner + [.show(.changePassword(PasswordForm()))]
+        case .changeEmail:
+            return clearBanner + [.show(.changeEmail(EmailChangeForm()))]
         case .verifyEmail:
             return clearBanner + [.run(.verification(.sendEmailVerification), busy: "Sending the verification email…")]
         case .secondFactors:

@@ -99,15 +99,18 @@ extension ConsoleModel {
             guard outbox.emails.indices.contains(selection) else { return [] }
             let email = outbox.emails[selection]
             switch email.action {
-            case .verifyEmail:
-                busy = "Verifying \(email.to)…"
-                return [.verification(.applyActionCode(email.oobCode))]
+            case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
+                busy = email.action.opening(email.to)
+                return [.verification(.applyActionCode(email))]
             case .resetPassword:
                 overlay = nil
                 screen = .passwordReset(.choosingPassword(code: email.oobCode, email: email.to))
                 banner = Banner(.info, "Choose a new password for \(email.to).")
-            case .other:
-                break
+            case .signIn:
+                overlay = nil
+                return apply(EmailLinkFlow.open(email, on: screen, user: user))
+            case let .other(type):
+                banner = Banner(.info, "AuthDeck does not open \(type) messages.")
             }
         default:
             break
@@ -123,8 +126,13 @@ extension ConsoleModel {
             outbox = newOutbox
             if case let .outbox(selection) = overlay { overlay = .outbox(selection: min(selection, max(newOutbox.count - 1, 0))) }
             return []
-        case let .outboxChanged(.failure(error)):
-            if case .outbox = overlay { banner = .error(error, advice: "This backend has no outbox to read.") }
+        case let .outboxChanged(.failure(problem)):
+            outbox = Outbox(problem: problem)
+            let showing = if case .outbox = overlay { true } else { false }
+            if showing { overlay = .outbox(selection: 0) }
+            // A banner that points at the outbox must not stand when the outbox cannot be read; a real
+            // project has none, which needs saying only to someone looking for it.
+            if showing || problem != .noOutbox { banner = problem.banner }
             return []
         case let .emailVerificationSent(result):
             busy = nil
@@ -136,18 +144,30 @@ extension ConsoleModel {
                 banner = .error(error)
                 return []
             }
-        case let .actionCodeApplied(result):
+        case let .actionCodeApplied(email, result):
             busy = nil
             switch result {
-            case let .success(user):
-                if let user { adopt(user) }
+            case let .success(signedIn):
                 overlay = nil
-                banner = Banner(.success, "Email verified.")
+                let endedSession = signedIn == nil && user != nil
+                if let signedIn {
+                    adopt(signedIn)
+                } else if endedSession {
+                    // An email change ends every session of the account, this console's too.
+                    user = nil
+                    cart = []
+                    screen = .signInMethods(SignInMethods(selection: 0))
+                }
+                banner = Banner(.success, email.action.applied(email.to, endedSession: endedSession))
             case let .failure(error):
                 banner = .error(error)
             }
             return [.verification(.refreshOutbox)]
-        case .passwordResetSent, .passwordResetConfirmed, .codeSent, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated,
+        case let .signInMethodsFetched(email, result):
+            // Asked for the screen of a pending link; any other screen has no use for it.
+            guard case let .pendingLink(state) = screen, state.pending.email == email else { return [] }
+            return forward(.verification(.signInMethodsFetched(email: email, result)))
+        case .passwordResetSent, .passwordResetConfirmed, .signInLinkSent, .codeSent, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated,
              .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
             busy = nil
             return forward(.verification(event))

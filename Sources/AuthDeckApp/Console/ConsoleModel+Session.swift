@@ -114,6 +114,16 @@ extension ConsoleModel {
                 banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
                 screen = .secondFactors(SecondFactors(selection: 0))
                 return []
+            case let .updateEmail(email, previous):
+                if case let .success(user?) = result { adopt(user) }
+                banner = Banner(.success, "The email is now \(email)."
+                    + (previous.map { " A message to \($0) can undo the change: press m." } ?? ""))
+                screen = .account(AccountFocus())
+                return [.verification(.refreshOutbox)]
+            case let .verifyBeforeUpdateEmail(email):
+                banner = Banner(.info, "A link that confirms \(email) is in the outbox: press m and open it. The email changes only then.")
+                screen = .account(AccountFocus())
+                return [.verification(.refreshOutbox)]
             }
         case let .failure(error) where error.code == .requiresRecentLogin:
             return requireReauthentication(for: operation)
@@ -239,7 +249,7 @@ extension ConsoleModel {
         guard error.code == .accountExistsWithDifferentCredential, let credential = error.updatedCredential else { return nil }
         screen = .pendingLink(PendingLinkState(pending: PendingLink(credential: credential, email: error.email, reason: .accountExists)))
         banner = nil
-        return []
+        return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
     }
 
     /// credentialAlreadyInUse → the conflict screen; emailAlreadyInUse with a provider → the pending link.
@@ -255,7 +265,7 @@ extension ConsoleModel {
                                       previousAnonymousUid: user.isAnonymous ? user.uid : nil)
             screen = .pendingLink(PendingLinkState(pending: pending))
             banner = nil
-            return []
+            return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
         default:
             return nil
         }
@@ -271,7 +281,8 @@ extension Screen {
         case let .consent(consent):
             if case let .signInToLink(pending) = consent.purpose { return pending }
         case .launching, .signInMethods, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .enrollment,
-             .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods:
+             .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods,
+             .emailLink, .changeEmail:
             break
         }
         return nil

@@ -9,10 +9,17 @@ public enum SensitiveOperation: Equatable, Sendable {
     case updatePassword(String)
     case deleteAccount
     case unenroll(MultiFactorInfo)
+    /// `updateEmail`: at once; the previous address (known when it was asked: the user changes
+    /// before the answer arrives) gets a message that undoes it.
+    case updateEmail(String, previous: String?)
+    /// `verifyBeforeUpdateEmail`: a link to the new address, which changes the email when opened.
+    case verifyBeforeUpdateEmail(String)
 
     var title: String {
         switch self {
         case .updatePassword: "change the password"
+        case let .updateEmail(email, _): "change the email to \(email)"
+        case let .verifyBeforeUpdateEmail(email): "send a link that changes the email to \(email)"
         case .deleteAccount: "delete the account"
         case let .unenroll(factor): "remove the second factor \"\(factor.displayName ?? factor.factorID)\""
         }

@@ -16,6 +16,8 @@ public final class EffectRunner: Sendable {
     private let simulatedIdentityOwner: String?
     /// What of the outbox this session may read.
     let control: SessionControl
+    /// When each outbox message was first read.
+    let arrivals = OutboxArrivals()
     private let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
     /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
@@ -115,6 +117,12 @@ public final class EffectRunner: Sendable {
                     return nil
                 case let .unenroll(factor):
                     return try await self.auth.multiFactor.unenroll(with: factor)
+                case let .updateEmail(email, _):
+                    try await self.auth.updateEmail(to: email)
+                    return await self.auth.currentUser
+                case let .verifyBeforeUpdateEmail(email):
+                    try await self.auth.verifyBeforeUpdateEmail(to: email)
+                    return await self.auth.currentUser
                 }
             })
         case .signOut:

@@ -7,7 +7,7 @@ public enum Intent: Equatable, Sendable {
     case quit, help, inspector
     case nextPane
     case addItem, removeItem
-    case link, unlink, changePassword, deleteAccount, signOut
+    case link, unlink, changePassword, changeEmail, deleteAccount, signOut
     case confirm, cancel, toggle
     case verifyEmail, secondFactors, enrollSms, enrollTotp, linkPhone, messages, resend, refresh
     case addIdentity, toggleHideEmail

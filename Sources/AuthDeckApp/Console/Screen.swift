@@ -26,6 +26,9 @@ public indirect enum Screen: Equatable, Sendable {
     case conflict(ConflictState)
     case pendingLink(PendingLinkState)
     case reauthMethods(ReauthMethods)
+    /// Passwordless sign-in (or linking) with a link from the outbox.
+    case emailLink(EmailLinkFlow)
+    case changeEmail(EmailChangeForm)
 
     /// The feature that runs this screen.
     var feature: any ConsoleFeature {
@@ -48,6 +51,8 @@ public indirect enum Screen: Equatable, Sendable {
         case let .conflict(state): state
         case let .pendingLink(state): state
         case let .reauthMethods(state): state
+        case let .emailLink(state): state
+        case let .changeEmail(state): state
         }
     }
 

@@ -40,7 +40,8 @@ public enum FederatedProvider: CaseIterable, Equatable, Sendable {
 
     /// `apple.com` → `Apple`; anything else keeps its id.
     static func displayName(_ providerID: String) -> String {
-        named(providerID)?.name ?? (providerID == EmailAuthProvider.id ? "Email and password" : providerID)
+        named(providerID)?.name ?? (providerID == EmailAuthProvider.id ? "Email and password"
+            : providerID == EmailLinkAuthSignInMethod.id ? "Email link" : providerID)
     }
 }
 

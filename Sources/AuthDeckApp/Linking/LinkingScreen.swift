@@ -42,6 +42,7 @@ enum LinkingScreen {
     static func hint(_ method: String) -> String {
         switch method {
         case EmailAuthProvider.id: "an email and a password"
+        case EmailLinkAuthSignInMethod.id: "an email, no password"
         case FederatedProvider.apple.id: "simulated, nonce"
         case FederatedProvider.microsoft.id: "simulated, tenant"
         case FederatedProvider.google.id: "simulated"

@@ -10,13 +10,14 @@ public struct LinkingState: ConsoleFeature {
     public init(selection: Int) { self.selection = selection }
 
     /// Every method the console can link, in the order it lists them.
-    static let methods = [EmailAuthProvider.id] + FederatedProvider.allCases.map(\.id)
+    static let methods = [EmailAuthProvider.id] + FederatedProvider.allCases.map(\.id) + [EmailLinkAuthSignInMethod.id]
 
     static func linked(_ user: User) -> [String] { user.providerData.map(\.providerID) }
 
     static func notLinked(_ user: User) -> [String] {
         let linked = Set(linked(user))
-        return methods.filter { !linked.contains($0) }
+        // An email link is the `password` provider without a password: one address per account.
+        return methods.filter { !linked.contains($0) && !($0 == EmailLinkAuthSignInMethod.id && linked.contains(EmailAuthProvider.id)) }
     }
 
     static func rows(_ user: User) -> [String] { linked(user) + notLinked(user) }
@@ -54,6 +55,7 @@ public struct LinkingState: ConsoleFeature {
             if let provider = FederatedProvider.named(rows[selection]) {
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .link)))]
             }
+            if rows[selection] == EmailLinkAuthSignInMethod.id { return [.banner(nil), .show(.emailLink(EmailLinkFlow(purpose: .link)))] }
             return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .link)))]
         case .unlink:
             guard linked.indices.contains(selection) else { return [] }

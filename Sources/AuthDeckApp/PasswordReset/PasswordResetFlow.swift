@@ -117,7 +117,7 @@ public struct PasswordResetFlow: ConsoleFeature {
             default:
                 return [.banner(.error(error))]
             }
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .codeSent, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .codeSent, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
             return []
         }
     }

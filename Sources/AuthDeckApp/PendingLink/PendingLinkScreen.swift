@@ -18,7 +18,7 @@ enum PendingLinkScreen {
                 + (state.pending.previousAnonymousUid == nil ? "" : " This anonymous account's cart comes along."))
         }
         canvas.put(TextWidth.truncate(title, toCells: frame.width - 2), row: frame.row, column: column, style: .title)
-        let lines = TextWidth.wrap(text, width: frame.width - 2)
+        let lines = TextWidth.wrap(text + knownMethodsSentence(state, email: email), width: frame.width - 2)
         for (index, line) in lines.enumerated() {
             canvas.put(line, row: frame.row + 1 + index, column: column, style: .normal)
         }
@@ -27,5 +27,14 @@ enum PendingLinkScreen {
                            title: "Sign in to that account with", style: .accent)
         ListView(items: methods.map { ListView.Item(FederatedProvider.displayName($0)) }, selection: state.selection).draw(on: canvas, in: box)
         canvas.placeCursor(row: box.row + state.selection, column: box.column)
+    }
+
+    /// What `fetchSignInMethodsForEmail` told, or that the backend does not tell.
+    static func knownMethodsSentence(_ state: PendingLinkState, email: String) -> String {
+        guard let known = state.knownMethods else { return "" }
+        guard !known.isEmpty else {
+            return " Email-enumeration protection is on, so the backend does not say how \(email) signs in: choose the way you know."
+        }
+        return " The backend says \(email) signs in with: \(known.map(FederatedProvider.displayName).joined(separator: ", "))."
     }
 }

@@ -12,12 +12,17 @@ public struct PendingLink: Equatable, Sendable {
     public var reason: Reason
     /// An anonymous account the operator was on: its cart follows to the account signed in to.
     public var previousAnonymousUid: String?
+    /// What `fetchSignInMethodsForEmail` said of the email: nil until it answers (or when it fails),
+    /// empty when the backend does not tell (email-enumeration protection). Kept here so that the
+    /// screen still says it after a sign-in form is left.
+    public var knownMethods: [String]?
 
-    public init(credential: AuthCredential, email: String?, reason: Reason, previousAnonymousUid: String? = nil) {
+    public init(credential: AuthCredential, email: String?, reason: Reason, previousAnonymousUid: String? = nil, knownMethods: [String]? = nil) {
         self.credential = credential
         self.email = email
         self.reason = reason
         self.previousAnonymousUid = previousAnonymousUid
+        self.knownMethods = knownMethods
     }
 
     var providerID: String { credential.provider }
@@ -28,11 +33,19 @@ public struct PendingLinkState: ConsoleFeature {
     public var pending: PendingLink
     public var selection = 0
 
-    public init(pending: PendingLink) { self.pending = pending }
+    public init(pending: PendingLink, knownMethods: [String]? = nil) {
+        self.pending = pending
+        if let knownMethods { self.pending.knownMethods = knownMethods }
+    }
 
-    /// The ways to sign in to the account with that email: anything but the pending provider itself.
+    var knownMethods: [String]? { pending.knownMethods }
+
+    /// The ways to sign in to the account with that email: anything but the pending provider itself,
+    /// those the backend named first.
     var methods: [String] {
-        [EmailAuthProvider.id] + FederatedProvider.allCases.map(\.id).filter { $0 != pending.providerID }
+        let all = [EmailAuthProvider.id] + FederatedProvider.allCases.map(\.id).filter { $0 != pending.providerID }
+        let known = all.filter { knownMethods?.contains($0) == true }
+        return known + all.filter { !known.contains($0) }
     }
 
     var title: String { "Account exists" }
@@ -59,6 +72,13 @@ public struct PendingLinkState: ConsoleFeature {
         default:
             break
         }
+        return []
+    }
+
+    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .verification(.signInMethodsFetched(email, .success(methods))) = event, email == pending.email else { return [] }
+        pending.knownMethods = methods
+        selection = 0
         return []
     }
 

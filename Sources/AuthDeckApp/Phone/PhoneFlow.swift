@@ -121,7 +121,7 @@ public struct PhoneFlow: ConsoleFeature {
             return [.exit(.linked(result))]
         case let .phoneSignInFinished(.failure(error)), let .phoneLinkFinished(.failure(error)):
             return failed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .passwordResetSent, .passwordResetConfirmed, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
             return []
         }
     }

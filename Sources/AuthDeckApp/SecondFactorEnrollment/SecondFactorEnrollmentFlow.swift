@@ -176,7 +176,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
             }
         case let .enrolled(.failure(error)):
             return enrollmentFailed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .secondFactorSignInFinished, .secondFactorMergeFinished:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .secondFactorSignInFinished, .secondFactorMergeFinished:
             return []
         }
     }

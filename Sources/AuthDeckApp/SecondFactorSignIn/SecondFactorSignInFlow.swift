@@ -165,7 +165,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
             return [.exit(.merged(outcome, conflict))]
         case let .secondFactorSignInFinished(.failure(error)), let .secondFactorMergeFinished(.failure(error)):
             return failed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled:
             return []
         }
     }

@@ -34,6 +34,7 @@ public struct SignInMethods: ConsoleFeature {
             case .createAccount: return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .createAccount)))]
             case .phone: return [.banner(nil), .show(.phone(PhoneFlow(purpose: .signIn)))]
             case .resetPassword: return [.banner(nil), .show(.passwordReset(PasswordResetFlow()))]
+            case .emailLink: return [.banner(nil), .show(.emailLink(EmailLinkFlow(purpose: .signIn)))]
             case .apple, .microsoft, .google, .facebook:
                 guard let provider = methods[selection].federated else { return [.banner(nil)] }
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signIn)))]
@@ -62,6 +63,7 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
     case anonymous, emailPassword, createAccount
     case apple, microsoft, google, facebook
     case phone, resetPassword
+    case emailLink
 
     var title: String {
         switch self {
@@ -70,6 +72,7 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
         case .createAccount: "Create an account with email and password"
         case .phone: "Sign in with a phone number (SMS code)"
         case .resetPassword: "Reset a forgotten password"
+        case .emailLink: "Sign in with an email link (passwordless)"
         case .apple, .microsoft, .google, .facebook: "Sign in with \(federated?.name ?? "")"
         }
     }
@@ -81,6 +84,7 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
         case .createAccount: "A new account; the password needs at least 6 characters."
         case .phone: "A code is texted to the number (the phone pane shows it); a new number creates an account."
         case .resetPassword: "A reset link is emailed to the account (open it from the outbox, m)."
+        case .emailLink: "A sign-in link is emailed to the address (open it from the outbox, m); a new address creates an account."
         case .apple: "Simulated Sign in with Apple: a nonce binds the ID token to this request; Hide My Email on the first consent."
         case .microsoft: "Simulated Microsoft identity platform: tenant, prompt, login hint and extra scopes such as mail.read."
         case .google: "Simulated Google: an ID token and an access token."
@@ -90,7 +94,7 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
 
     var federated: FederatedProvider? {
         switch self {
-        case .anonymous, .emailPassword, .createAccount, .phone, .resetPassword: nil
+        case .anonymous, .emailPassword, .createAccount, .phone, .resetPassword, .emailLink: nil
         case .apple: .apple
         case .microsoft: .microsoft
         case .google: .google

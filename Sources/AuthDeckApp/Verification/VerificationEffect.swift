@@ -7,7 +7,12 @@ import TerminalUI
 public enum VerificationEffect: Equatable, Sendable {
     case refreshOutbox
     case sendEmailVerification
-    case applyActionCode(String)
+    /// Opens an email's link: verifies the address, confirms a new one, or restores the previous one.
+    case applyActionCode(Outbox.Email)
+    /// Emails a passwordless sign-in link.
+    case sendSignInLink(email: String)
+    /// How the account with this email signs in (`fetchSignInMethodsForEmail`).
+    case fetchSignInMethods(email: String)
     case sendPasswordReset(email: String)
     case confirmPasswordReset(code: String, newPassword: String)
     /// Texts a code for phone sign-in or linking.
@@ -27,9 +32,13 @@ public enum VerificationEffect: Equatable, Sendable {
 
 /// The outcome of a `VerificationEffect`.
 public enum VerificationEvent: Equatable, Sendable {
-    case outboxChanged(Result<Outbox, AuthError>)
+    case outboxChanged(Result<Outbox, OutboxProblem>)
     case emailVerificationSent(Result<String, AuthError>)
-    case actionCodeApplied(Result<User?, AuthError>)
+    /// The email whose link was opened, and the signed-in user afterwards (nil when it ended the session).
+    case actionCodeApplied(Outbox.Email, Result<User?, AuthError>)
+    case signInLinkSent(Result<String, AuthError>)
+    /// Empty when the backend does not tell (email-enumeration protection).
+    case signInMethodsFetched(email: String, Result<[String], AuthError>)
     case passwordResetSent(Result<String, AuthError>)
     case passwordResetConfirmed(Result<String, AuthError>)
     /// A code was texted; the success value is its verification ID.

@@ -304,7 +304,7 @@ struct FederatedFlowTests {
         let user = F.appleUser()
         var store = FlowStore(Fixtures.signedIn(user))
         store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 1)) }
-        #expect(LinkingState.rows(user) == ["apple.com", "password", "microsoft.com", "google.com", "facebook.com"])
+        #expect(LinkingState.rows(user) == ["apple.com", "password", "microsoft.com", "google.com", "facebook.com", "emailLink"])
         store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 0)) }
         #expect(store.model.bindings.map(\.action).contains("unlink"))
         #expect(!store.model.bindings.map(\.action).contains("link"))
@@ -312,10 +312,11 @@ struct FederatedFlowTests {
             $0.banner = Banner(.error, "apple.com is this account's only way to sign in; link another method before unlinking it.")
         }
         store.send(.key(.enter))
-        for selection in 1...4 {
+        for selection in 1...5 {
             store.send(.key(.down)) { $0.screen = .linking(LinkingState(selection: selection)) }
         }
         store.send(.key(.down))
+        store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 4)) }
         store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 3)) }
         store.send(.key(.enter)) {
             $0.banner = nil
@@ -468,7 +469,7 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         let taken = AuthError(.emailAlreadyInUse, serverMessage: "EMAIL_EXISTS", updatedCredential: F.updatedGoogle, email: "alan@gmail.com")
         let pending = PendingLink(credential: F.updatedGoogle, email: "alan@gmail.com", reason: .emailInUse, previousAnonymousUid: Fixtures.anonymous.uid)
-        store.send(.linkFinished(.failure(taken))) {
+        store.send(.linkFinished(.failure(taken)), effects: [.verification(.fetchSignInMethods(email: "alan@gmail.com"))]) {
             $0.busy = nil
             $0.screen = .pendingLink(PendingLinkState(pending: pending))
         }
@@ -511,10 +512,21 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         let exists = AuthError(.accountExistsWithDifferentCredential, serverMessage: "needConfirmation", updatedCredential: F.updatedFacebook, email: "mark@example.com")
         let pending = PendingLink(credential: F.updatedFacebook, email: "mark@example.com", reason: .accountExists)
-        store.send(.signInFinished(.failure(exists))) {
+        store.send(.signInFinished(.failure(exists)), effects: [.verification(.fetchSignInMethods(email: "mark@example.com"))]) {
             $0.busy = nil
             $0.screen = .pendingLink(PendingLinkState(pending: pending))
         }
+        // With email-enumeration protection the backend does not tell: the list stays as it was.
+        store.send(.verification(.signInMethodsFetched(email: "mark@example.com", .success([])))) {
+            $0.screen = .pendingLink(PendingLinkState(pending: pending, knownMethods: []))
+        }
+        // Without it, the methods it names come first (an answer for another email is not this screen's).
+        store.send(.verification(.signInMethodsFetched(email: "other@example.com", .success(["google.com"]))))
+        store.send(.verification(.signInMethodsFetched(email: "mark@example.com", .success(["google.com"])))) {
+            $0.screen = .pendingLink(PendingLinkState(pending: pending, knownMethods: ["google.com"]))
+        }
+        #expect(PendingLinkState(pending: pending, knownMethods: ["google.com"]).methods.first == "google.com")
+        store.model.screen = .pendingLink(PendingLinkState(pending: pending))
         store.send(.key(.down)) {
             var state = PendingLinkState(pending: pending)
             state.selection = 1

@@ -61,7 +61,7 @@ struct FederatedScreenSnapshotTests {
         let text = render(model)
         assertSnapshot(of: text, as: .lines)
         #expect(text.contains("Linked (1)"))
-        #expect(text.contains("Not linked yet (4)"))
+        #expect(text.contains("Not linked yet (5)"))
     }
 
     @Test func linkConflictWithBothAccounts() {
