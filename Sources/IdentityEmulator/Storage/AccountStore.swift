@@ -32,10 +32,11 @@ struct AccountStore: Sendable {
             configuration.busyMode = .timeout(Self.busyTimeout)
             pool = try DatabasePool(path: path, configuration: configuration)
             // Reads first: a start that changes nothing writes nothing, and leaves the files as stamped.
-            if try !pool.read(Self.migrator.hasCompletedMigrations) {
+            // They use the writer's connection, as `readOnWriter` does and for its reason.
+            if try !pool.writeWithoutTransaction(Self.migrator.hasCompletedMigrations) {
                 try Self.migrator.migrate(pool)
             }
-            if let existing = try pool.read({ db in try ProjectConfigRecord.fetchOne(db) }) {
+            if let existing = try pool.writeWithoutTransaction({ db in try ProjectConfigRecord.fetchOne(db) }) {
                 (scrypt, projectId) = (existing.scrypt, existing.projectId)
             } else {
                 (scrypt, projectId) = try pool.write { db in
@@ -194,6 +195,11 @@ struct AccountStore: Sendable {
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+
+    /// A read on the writer's connection, outside any transaction: the start's few reads would
+    /// otherwise open a reader connection, and GRDB closes readers after the writer, so the last
+    /// connection to close could not remove the write-ahead log.
+    func readOnWriter<T>(_ body: (Database) throws -> T) throws -> T { try pool.writeWithoutTransaction(body) }
     func write<T>(_ body: (Database) throws -> T) throws -> T { try pool.write(body) }
 }
 
