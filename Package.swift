@@ -76,7 +76,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "AuthDeckApp", dependencies: [
-            "TerminalUI", "AuthClient", "AppData",
+            "TerminalUI", "AuthClient", "AuthAdmin", "AppData",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "authdeck", dependencies: [
@@ -125,10 +125,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
-            "AuthDeckApp", "TerminalUI", "AuthClient", "IdentityEmulator", "IdentityTestSupport", "AppData",
+            "AuthDeckApp", "TerminalUI", "AuthClient", "AuthAdmin", "IdentityEmulator", "IdentityTestSupport", "AppData",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-        ], exclude: ["Console/__Snapshots__", "Federated/__Snapshots__", "Verification/__Snapshots__"]),
+        ], exclude: ["Console/__Snapshots__", "Federated/__Snapshots__", "Verification/__Snapshots__", "Accounts/__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -40,6 +40,8 @@ python3 -c 'import jwt, cryptography' 2>/dev/null || pip_install PyJWT cryptogra
 python3 -c 'import firebase_admin, requests' 2>/dev/null || pip_install firebase-admin requests
 # An authenticator app's TOTP, independent of AuthDeck's, for the MFA end-to-end test.
 python3 -c 'import pyotp' 2>/dev/null || pip_install pyotp
+# The accounts benchmark reads the console's screen through a terminal emulator.
+python3 -c 'import pyte' 2>/dev/null || pip_install pyte
 # An SSH client that sends what OpenSSH never does (absurd pty sizes, floods of window changes).
 python3 -c 'import paramiko' 2>/dev/null || pip_install paramiko
 

@@ -2,9 +2,11 @@
 operator's accounts path at 100,000 and 1,000,000 accounts.
 
 For each size it writes a firebase auth:export JSON file, imports it with `authdeck accounts import`
-into a fresh data directory, serves that directory with `authdeck serve` and times what the
-Accounts table asks for (AuthAdmin's `accounts:query` calls, over HTTP), then exports with
-`authdeck accounts export`. Prints one table; measures, asserts nothing.
+into a fresh data directory, then runs the console on it (embedded backend) in an 80×24
+pseudo-terminal and times, on the screen as a terminal emulator (pyte) draws it, `A` until the
+first row shows and each filter keystroke until its frame (the new count) shows; then serves the
+directory with `authdeck serve` and times what the table asks for over HTTP (AuthAdmin's
+`accounts:query` calls), then exports with `authdeck accounts export`. Measures, asserts nothing.
 """
 import argparse
 import json
@@ -19,9 +21,12 @@ import tempfile
 import threading
 import time
 
+import pyte
 import requests
 
-PROJECT = "authdeck-bench"
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench import Pty  # noqa: E402  (the console benchmarks' pseudo-terminal)
+
 DAY_MS = 86_400_000
 
 
@@ -53,17 +58,18 @@ def run(binary, *args):
 
 class Served:
     def __init__(self, binary, data):
-        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--project", PROJECT, "--data", data],
+        # The data's own project: `accounts import` made the directory.
+        self.process = subprocess.Popen([binary, "serve", "--port", "0", "--data", data],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines = []
         reader = threading.Thread(target=lambda: lines.append(self.process.stdout.readline()), daemon=True)
         reader.start()
         reader.join(120)
-        match = re.search(r"listening on http://(\S+) ", lines[0] if lines else "")
+        match = re.search(r"listening on http://(\S+) for project (\S+) ", lines[0] if lines else "")
         if not match:
             self.process.kill()
             sys.exit(f"authdeck serve did not start: {self.process.stderr.read()}")
-        self.url = f"http://{match.group(1)}/identitytoolkit.googleapis.com/v1/projects/{PROJECT}/accounts:query"
+        self.url = f"http://{match.group(1)}/identitytoolkit.googleapis.com/v1/projects/{match.group(2)}/accounts:query"
         self.session = requests.Session()
         self.session.headers["Authorization"] = "Bearer owner"
 
@@ -85,6 +91,53 @@ class Served:
         self.process.wait(60)
 
 
+class Screen:
+    """The console's pty output drawn by a terminal emulator, so a frame is read as a person sees it."""
+
+    def __init__(self, pty):
+        self.pty = pty
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.fed = 0
+
+    def text(self):
+        self.stream.feed(bytes(self.pty.output[self.fed:]))
+        self.fed = len(self.pty.output)
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, pattern, timeout=600.0):
+        """Seconds until `pattern` is on the screen."""
+        started = time.perf_counter()
+        while not re.search(pattern, self.text()):
+            if time.perf_counter() - started > timeout or self.pty.read_available(0.002) < 0:
+                raise RuntimeError(f"{pattern!r} never showed; the screen was:\n{self.text()}")
+        return time.perf_counter() - started
+
+    def press(self, key, pattern):
+        self.pty.send(key)
+        return self.wait_for(pattern)
+
+
+def console_view(binary, data, count):
+    """Open-to-first-row and filter-keystroke-to-frame in the console on the embedded backend."""
+    pty = Pty([binary, "--data", data, "--no-color"])
+    screen = Screen(pty)
+    try:
+        screen.wait_for(r"Choose a sign-in method")
+        time.sleep(0.5)
+        opened = screen.press(b"A", r"accounts in all[\s\S]*\n +> \S")
+        print(f"  console: A to first row      {milliseconds(opened)}  ({count:,} accounts, embedded backend)")
+        screen.press(b"/", r"/ ")
+        typed = ""
+        for character in "user12":
+            typed += character
+            elapsed = screen.press(character.encode(), r"\d accounts? match · filter: \"" + re.escape(typed) + r"\"")
+            matched = re.search(r"([\d,]+) accounts? match", screen.text()).group(1)
+            print(f"  console: keystroke {typed!r:10} to frame {milliseconds(elapsed)}  ({matched} match)")
+    finally:
+        pty.stop()
+
+
 def milliseconds(seconds):
     return f"{seconds * 1000:8.1f} ms"
 
@@ -98,6 +151,7 @@ def bench(binary, count, keep):
         imported = run(binary, "accounts", "import", source, "--data", data)
         print(f"\n{count:,} accounts")
         print(f"  import (JSON, no hashes)      {count / imported:12,.0f} accounts/s  ({imported:.1f} s)")
+        console_view(binary, data, count)
 
         served = Served(binary, data)
         try:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The accounts benchmark: builds authdeck in release and prints import, open, filter-keystroke
 # and export figures at 100,000 and 1,000,000 accounts (or the counts given: run.sh 10000).
-# Needs python3 with requests (Tests/test-all.sh installs it). Takes minutes; asserts nothing.
+# Needs python3 with requests and pyte (Tests/test-all.sh installs them). Takes minutes; asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift build -c release --product authdeck >&2

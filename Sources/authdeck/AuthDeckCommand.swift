@@ -31,13 +31,16 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project); AUTHDECK_API_KEY keeps it out of the process list.", valueName: "KEY"))
     var apiKey: String?
 
+    @Flag(name: .long, help: "Accounts view: show everything, offer no action.")
+    var readOnly = false
+
     @Option(name: .long, help: ArgumentHelp("Set by `authdeck ssh` for its consoles: the session lives in memory only, and a visitor's outbox shows only its own messages.", valueName: "visitor|operator", visibility: .hidden))
     var sshRole: SSHConsoleRole?
 
     /// The options as plain values: what runs the console, with or without ArgumentParser.
     var launch: ConsoleLaunch {
         ConsoleLaunch(data: data, noColor: noColor, recentLoginWindow: recentLoginWindow, emulator: emulator,
-                      project: project, apiKey: apiKey, sshRole: sshRole)
+                      project: project, apiKey: apiKey, readOnly: readOnly, sshRole: sshRole)
     }
 
     func validate() throws { try launch.validate() }

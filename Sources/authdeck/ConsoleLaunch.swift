@@ -19,6 +19,7 @@ struct ConsoleLaunch {
     var emulator: String?
     var project: String?
     var apiKey: String?
+    var readOnly = false
     var sshRole: SSHConsoleRole?
 
     /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--ssh-role ROLE]`, each at most once,
@@ -86,13 +87,28 @@ struct ConsoleLaunch {
         }
         let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.url, home: ProcessInfo.processInfo.environment["HOME"])
         let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: directory.file(choice.sessionFileName)) : InMemorySessionStore()
+        let accounts = try ConsoleAccountsAccess.make(choice: choice, embedded: embedded, role: sshRole, readOnly: readOnly, directory: directory,
+                                                      environment: ProcessInfo.processInfo.environment)
+        do {
+            try await runConsole(choice: choice, embedded: embedded, cart: cart, sessionStore: sessionStore, accounts: accounts.connection,
+                                 backendName: backendName, directory: directory, logger: logger)
+        } catch {
+            await accounts.shutdown()
+            throw error
+        }
+        await accounts.shutdown()
+        logger.info("console quit")
+    }
+
+    private func runConsole(choice: BackendChoice, embedded: EmbeddedBackend?, cart: CartStore, sessionStore: any SessionStore,
+                            accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
         switch choice {
         case .embedded:
             guard let backend = embedded else { return }
             let transport = backend.transport()
             try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                                  outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
-                                 backendName: backendName, directory: directory, logger: logger)
+                                 accounts: accounts, backendName: backendName, directory: directory, logger: logger)
             // Closed, the database is stamped intact: the next start skips reading all of it.
             do { try backend.close() } catch { logger.warning("could not close the data", metadata: ["error": "\(error)"]) }
         case let .emulator(address, project):
@@ -108,21 +124,20 @@ struct ConsoleLaunch {
                 // at the simulated providers are its own, under a secret that lives as long as the console.
                 try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                                outbox: AuthEmulatorOutbox(backend: transport, projectId: projectId),
-                               simulatedIdentityOwner: Self.newOwnerSecret(),
+                               simulatedIdentityOwner: Self.newOwnerSecret(), accounts: accounts,
                                backendName: backendName, directory: directory, logger: logger)
             }
         case let .project(_, apiKey):
             try await withHTTPTransport(HTTPTransport(target: .production, apiKey: apiKey)) { transport in
                 try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart, outbox: nil,
-                                     backendName: backendName, directory: directory, logger: logger)
+                                     accounts: accounts, backendName: backendName, directory: directory, logger: logger)
             }
         }
-        logger.info("console quit")
     }
 
     /// The terminal is made, used and given back on its own thread (`TerminalThread`).
     private func runConsole(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox?, simulatedIdentityOwner: String? = nil,
-                            backendName: String, directory: DataDirectory, logger: Logger) async throws {
+                            accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
         let noColor = noColor
         let dataPath = directory.url.path
         let audience = sshRole?.audience ?? .everyone
@@ -137,7 +152,7 @@ struct ConsoleLaunch {
             logger.info("console started", metadata: ["data": "\(dataPath)", "backend": "\(backendName)"])
             defer { terminal.stop() }
             try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, simulatedIdentityOwner: simulatedIdentityOwner,
-                               audience: audience, backendName: backendName, logger: logger)
+                               audience: audience, accounts: accounts, backendName: backendName, logger: logger)
         }
     }
 

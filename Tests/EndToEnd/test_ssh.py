@@ -247,6 +247,46 @@ def test_operators_and_visitors(ssh_server, console, keys):
     shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
 
 
+def test_only_operators_get_the_accounts_view(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators])
+
+    # A visitor (even one offering the operator's key as `demo`): no `A` in any bar, and `A` does nothing.
+    for visitor in (console(command=server.client("demo")), console(command=server.client("demo", key=keys["operator"]))):
+        visitor.wait_for("Choose a sign-in method", timeout=20)
+        assert "accounts" not in visitor.screen().splitlines()[-1]
+        visitor.keys("A")
+        visitor.keys("?")
+        help_text = visitor.wait_for(r"Keys: Sign in[\s\S]*ctrl-c").group(0)
+        assert "accounts" not in help_text
+        visitor.keys("Escape")
+        visitor.keys("Enter")
+        visitor.wait_for("ANONYMOUS", timeout=20)
+        assert "accounts" not in visitor.screen().splitlines()[-1]
+        visitor.keys("A")
+        time.sleep(0.5)
+        assert "Accounts" not in visitor.screen() and "ANONYMOUS" in visitor.screen()
+
+    # The operator sees every account of the shared backend: the two visitors' anonymous ones.
+    alice = console(command=server.client("alice", key=keys["operator"]))
+    alice.wait_for(r"A accounts", timeout=20)
+    alice.keys("A")
+    alice.wait_for(r"2 accounts in all · no filter", timeout=20)
+    alice.wait_for(r"\(anonymous\) .* A···")
+    alice.keys("Space")
+    alice.keys("Space")
+    alice.wait_for(r"2 marked")
+    alice.keys("d")
+    alice.wait_for(r"Disable 2 marked accounts\?")
+    alice.keys("y")
+    alice.wait_for(r"ok: Disabled 2 accounts\. Written to the audit log\.", timeout=20)
+    with open(os.path.join(server.data_dir, "audit-log.jsonl"), encoding="utf-8") as f:
+        entry = f.read()
+    assert '"action":"disable"' in entry and '"operator":"ssh operator"' in entry
+    shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
+
+
 def test_over_the_limit_is_told_and_disconnected(ssh_server, console):
     server = ssh_server(["--max-sessions", "2"])
     first = console(command=server.client())

@@ -35,7 +35,8 @@ public struct AccountFocus: ConsoleFeature {
         if !user.providerData.contains(where: { $0.providerID == PhoneAuthProvider.id }) {
             keys.append(.char("n", "link a phone number", .linkPhone, inBar: false))
         }
-        keys += [.char("D", "delete", .deleteAccount, inBar: user.isAnonymous), .char("o", "sign out", .signOut), .help, .quit,
+        keys += [.char("D", "delete", .deleteAccount, inBar: user.isAnonymous), .char("o", "sign out", .signOut)]
+            + AccountsFeature.openBinding(in: context) + [.help, .quit,
                  .inspector, KeyBinding([.character("m")], "m", "messages (outbox)", .messages, inBar: false),
                  KeyBinding([.tab, .backTab], "tab", pane == .providers ? "to cart" : "to providers", .nextPane)]
         return keys
@@ -83,6 +84,8 @@ public struct AccountFocus: ConsoleFeature {
         case .signOut:
             if user.isAnonymous { return clearBanner + [.show(.confirm(Confirmation(action: .signOutAnonymous, over: screen)))] }
             return Self.signOut
+        case .accounts(.open):
+            return AccountsFeature.open(in: context)
         default:
             return clearBanner
         }

@@ -9,12 +9,12 @@ import TerminalUI
 /// model's effects go to the runner, and every batch of events ends with one frame.
 public enum ConsoleApp {
     public static func run(terminal: Terminal, auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil,
-                           simulatedIdentityOwner: String? = nil, audience: ConsoleAudience = .everyone, backendName: String,
-                           logger: Logger) throws {
+                           simulatedIdentityOwner: String? = nil, audience: ConsoleAudience = .everyone,
+                           accounts: AccountsConnection? = nil, backendName: String, logger: Logger) throws {
         let mailbox = Mailbox(waker: terminal.waker)
         let runner = EffectRunner(auth: auth, cart: cart, outbox: outbox, simulatedIdentityOwner: simulatedIdentityOwner,
-                                  audience: audience, logger: logger, send: mailbox.post)
-        var (model, effects) = ConsoleModel.start(backendName: backendName)
+                                  audience: audience, accounts: accounts, logger: logger, send: mailbox.post)
+        var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access)
         effects += model.handle(.resized(terminal.size))
         runner.observe()
         effects.forEach(runner.run)

@@ -18,6 +18,7 @@ public enum ConsoleEvent: Equatable, Sendable {
     case exchangesChanged([BackendExchange])
     case verification(VerificationEvent)
     case federated(FederatedEvent)
+    case accounts(AccountsEvent)
 }
 
 /// A saved session that could not be read; the file is left in place.
@@ -51,5 +52,6 @@ public enum ConsoleEffect: Equatable, Sendable {
     case mergeCart(from: String, into: String)
     case verification(VerificationEffect)
     case federated(FederatedEffect)
+    case accounts(AccountsEffect)
     case quit
 }

@@ -28,6 +28,8 @@ protocol ConsoleFeature: Equatable, Sendable {
     mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep]
     /// A key no binding took: typing into the focused field.
     mutating func edit(_ key: Key)
+    /// The same, for screens whose typing starts work (a filter as you type); the default edits.
+    mutating func typed(_ key: Key, in context: ConsoleContext) -> [FlowStep]
     /// A result of one of this feature's effects, while the feature is on screen.
     mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep]
     /// Where `FlowExit.cancelled` leads back to.
@@ -40,6 +42,10 @@ protocol ConsoleFeature: Equatable, Sendable {
 extension ConsoleFeature {
     var editsText: Bool { false }
     mutating func edit(_ key: Key) {}
+    mutating func typed(_ key: Key, in context: ConsoleContext) -> [FlowStep] {
+        edit(key)
+        return []
+    }
     /// For screens that start no work of their own.
     mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] { [] }
     func screenBefore(in context: ConsoleContext) -> Screen { context.home }
@@ -51,6 +57,8 @@ struct ConsoleContext: Sendable {
     var token: TokenSummary?
     var cart: [CartItem]
     var outbox: Outbox
+    /// What the operator may do in the accounts view; nil: this console never shows it.
+    var operatorAccess: OperatorAccess? = nil
 
     /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
     var home: Screen { user == nil ? .signInMethods(SignInMethods(selection: 0)) : .account(AccountFocus()) }
@@ -60,6 +68,7 @@ struct ConsoleContext: Sendable {
 public enum FeatureEvent: Equatable, Sendable {
     case verification(VerificationEvent)
     case federated(FederatedEvent)
+    case accounts(AccountsEvent)
 }
 
 /// What a feature asks of the console: work (with what to show while it runs), a message,

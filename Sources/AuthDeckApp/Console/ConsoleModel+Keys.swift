@@ -39,10 +39,7 @@ extension ConsoleModel {
             return perform(binding.intent)
         }
         guard overlay == nil else { return [] }
-        return update { feature, _ in
-            feature.edit(key)
-            return []
-        }
+        return update { feature, context in feature.typed(key, in: context) }
     }
 
     private mutating func perform(_ intent: Intent) -> [ConsoleEffect] {

@@ -282,7 +282,7 @@ extension Screen {
             if case let .signInToLink(pending) = consent.purpose { return pending }
         case .launching, .signInMethods, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .enrollment,
              .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods,
-             .emailLink, .changeEmail:
+             .emailLink, .changeEmail, .accounts:
             break
         }
         return nil

@@ -37,20 +37,23 @@ public struct ConsoleModel: Equatable, Sendable {
     /// The provider's profile from the last federated sign-in or link (`additionalUserInfo`).
     public var lastAdditionalUserInfo: AdditionalUserInfo?
     public let backendName: String
+    /// Whether this console offers the operator's accounts view, and its actions.
+    public let operatorAccess: OperatorAccess?
 
-    public init(backendName: String) {
+    public init(backendName: String, operatorAccess: OperatorAccess? = nil) {
         self.backendName = backendName
+        self.operatorAccess = operatorAccess
     }
 
     /// The first effects, before any event.
-    public static func start(backendName: String) -> (ConsoleModel, [ConsoleEffect]) {
-        var model = ConsoleModel(backendName: backendName)
+    public static func start(backendName: String, operatorAccess: OperatorAccess? = nil) -> (ConsoleModel, [ConsoleEffect]) {
+        var model = ConsoleModel(backendName: backendName, operatorAccess: operatorAccess)
         model.busy = "Restoring the saved session…"
         return (model, [.restoreSession])
     }
 
     /// What the features read of the root.
-    var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox) }
+    var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox, operatorAccess: operatorAccess) }
 
     public mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         var effects = handleEvent(event)
@@ -96,6 +99,9 @@ public struct ConsoleModel: Equatable, Sendable {
             // The inspector shows the consent that produced the credential.
             if case let .providerAuthorized(.success(authorization)) = event, case .consent = screen { lastAuthorization = authorization }
             return forward(.federated(event))
+        case let .accounts(event):
+            if event.endsBusyWork { busy = nil }
+            return forward(.accounts(event))
         }
     }
 

@@ -9,7 +9,7 @@ import Synchronization
 /// the run loop, which owns curses.
 public final class EffectRunner: Sendable {
     let auth: Auth
-    private let cart: CartStore
+    let cart: CartStore
     /// The emulator's outboxes; nil where the backend has none (a real Firebase project).
     let outbox: AuthEmulatorOutbox?
     /// This console's owner secret for the simulated providers: on a shared backend, the people it adds are its own.
@@ -18,7 +18,13 @@ public final class EffectRunner: Sendable {
     let control: SessionControl
     /// When each outbox message was first read.
     let arrivals = OutboxArrivals()
-    private let send: @Sendable (ConsoleEvent) -> Void
+    /// The operator's admin API; nil where this console may not see the accounts view.
+    let accounts: AccountsConnection?
+    /// The accounts view's next automatic refresh, replaced by each new one.
+    let refreshTimer = Mutex<Task<Void, Never>?>(nil)
+    /// How often the accounts view reloads its page by itself (new accounts from visitors appear).
+    let accountsRefreshInterval: Duration
+    let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
     /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
     private let conflictProbe = Mutex<ConflictProbe?>(nil)
@@ -27,13 +33,16 @@ public final class EffectRunner: Sendable {
     private let queue: AsyncStream<ConsoleEffect>.Continuation
 
     public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil,
-                audience: ConsoleAudience = .everyone, logger: Logger,
+                audience: ConsoleAudience = .everyone, accounts: AccountsConnection? = nil,
+                accountsRefreshInterval: Duration = .seconds(3), logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
         self.auth = auth
         self.cart = cart
         self.outbox = outbox
         self.simulatedIdentityOwner = simulatedIdentityOwner
         self.control = SessionControl(audience: audience)
+        self.accounts = accounts
+        self.accountsRefreshInterval = accountsRefreshInterval
         self.logger = logger
         self.send = send
         let (effects, queue) = AsyncStream<ConsoleEffect>.makeStream()
@@ -47,7 +56,10 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    deinit { queue.finish() }
+    deinit {
+        queue.finish()
+        refreshTimer.withLock { $0?.cancel() }
+    }
 
     /// Forwards auth-state changes and new backend exchanges as events for as long as the app runs.
     public func observe() {
@@ -142,6 +154,8 @@ public final class EffectRunner: Sendable {
             return cartEvent(target) { try self.cart.merge(from: source, into: target) }
         case let .federated(effect):
             return .federated(await perform(effect))
+        case let .accounts(effect):
+            return await perform(effect).map(ConsoleEvent.accounts)
         case .quit:
             return nil
         }

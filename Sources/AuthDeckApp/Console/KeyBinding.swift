@@ -11,6 +11,7 @@ public enum Intent: Equatable, Sendable {
     case confirm, cancel, toggle
     case verifyEmail, secondFactors, enrollSms, enrollTotp, linkPhone, messages, resend, refresh
     case addIdentity, toggleHideEmail
+    case accounts(AccountsIntent)
 }
 
 public struct KeyBinding: Equatable, Sendable {

@@ -29,6 +29,8 @@ public indirect enum Screen: Equatable, Sendable {
     /// Passwordless sign-in (or linking) with a link from the outbox.
     case emailLink(EmailLinkFlow)
     case changeEmail(EmailChangeForm)
+    /// The operator's table of every account, with what sits over it.
+    case accounts(AccountsFeature)
 
     /// The feature that runs this screen.
     var feature: any ConsoleFeature {
@@ -53,6 +55,7 @@ public indirect enum Screen: Equatable, Sendable {
         case let .reauthMethods(state): state
         case let .emailLink(state): state
         case let .changeEmail(state): state
+        case let .accounts(state): state
         }
     }
 

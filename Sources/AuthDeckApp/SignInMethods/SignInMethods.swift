@@ -18,7 +18,8 @@ public struct SignInMethods: ConsoleFeature {
     var screen: Screen { .signInMethods(self) }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), .messages, .inspector, .help, .quit]
+        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose)] + AccountsFeature.openBinding(in: context)
+            + [.messages, .inspector, .help, .quit]
     }
 
     mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
@@ -39,6 +40,7 @@ public struct SignInMethods: ConsoleFeature {
                 guard let provider = methods[selection].federated else { return [.banner(nil)] }
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signIn)))]
             }
+        case .accounts(.open): return AccountsFeature.open(in: context)
         default: break
         }
         return []

@@ -1,0 +1,63 @@
+import AuthAdmin
+import Foundation
+import TerminalUI
+
+/// One account in full: every field of the admin API's record (whether a password is set, never
+/// its hash), provider links with their raw ids, second factors with masked numbers, custom
+/// claims as indented JSON, and the app data (cart) kept for the uid.
+enum AccountDetailScreen {
+    static func lines(_ detail: AccountDetail) -> [(String, Style)] {
+        guard let record = detail.record else { return [("reading…", .dim)] }
+        let user = record.user
+        func field(_ label: String, _ value: String?) -> (String, Style) {
+            (TextWidth.pad(label, toCells: 20) + (value ?? "—"), .normal)
+        }
+        var lines: [(String, Style)] = [
+            field("uid", user.uid),
+            field("email", user.email.map { "\($0) (\(user.emailVerified ? "verified" : "unverified"))" }),
+            field("phone", user.phoneNumber),
+            field("display name", user.displayName),
+            field("photo URL", user.photoURL),
+            field("status", (user.disabled ? "DISABLED" : "enabled") + (user.isAnonymous ? " · anonymous" : "")),
+            field("created", user.metadata.creationTime.map(ConsoleView.dateText)),
+            field("last sign-in", user.metadata.lastSignInTime.map(ConsoleView.dateText)),
+            field("last refresh", user.metadata.lastRefreshTime.map(ConsoleView.dateText)),
+            field("tokens valid since", user.tokensValidAfterTime.map(ConsoleView.dateText)),
+            field("password hash", user.hasPassword ? "present (never shown)" : "none"),
+            ("Sign-in providers (\(user.providerData.count))", .title),
+        ]
+        for provider in user.providerData {
+            let extra = [provider.email, provider.displayName, provider.federatedId.map { "federated \($0)" }].compactMap { $0 }.joined(separator: " · ")
+            lines.append(("  \(TextWidth.pad(provider.providerId, toCells: 14)) raw id \(provider.uid ?? "—")\(extra.isEmpty ? "" : " · \(extra)")", .normal))
+        }
+        lines.append(("Second factors (\(user.multiFactor.count))", .title))
+        for (index, factor) in user.multiFactor.enumerated() {
+            let marker = index == detail.factorSelection && user.multiFactor.count > 1 ? "> " : "  "
+            let what = factor.factorId == .phone ? "SMS  \(factor.maskedPhoneNumber ?? "—")" : "TOTP authenticator app"
+            let enrolled = factor.enrollmentTime.map { " · enrolled \(String(ConsoleView.dateText($0).prefix(10)))" } ?? ""
+            lines.append(("\(marker)\(factor.displayName ?? "—") · \(what)\(enrolled) · id \(factor.uid)", .normal))
+        }
+        lines.append(("Custom claims", .title))
+        for line in CustomClaims.pretty(user.customClaims).split(separator: "\n", omittingEmptySubsequences: false) {
+            lines.append(("  " + line, .normal))
+        }
+        lines.append(("App data (cart)", .title))
+        if record.cart.isEmpty { lines.append(("  empty", .dim)) }
+        for item in record.cart { lines.append(("  \(item.quantity) × \(item.name)", .normal)) }
+        return lines
+    }
+
+    static func draw(_ detail: AccountDetail, access: OperatorAccess?, on canvas: any Canvas, in frame: Rect) {
+        let column = frame.column + 1
+        canvas.put(TextWidth.truncate("Account \(detail.uid)", toCells: frame.width - 2), row: frame.row, column: column, style: .title)
+        let all = lines(detail)
+        let rows = frame.height - 2
+        let top = min(detail.scroll, max(all.count - rows, 0))
+        for (index, (text, style)) in all.dropFirst(top).prefix(rows).enumerated() {
+            canvas.put(TextWidth.truncate(text, toCells: frame.width - 2), row: frame.row + 2 + index, column: column, style: style)
+        }
+        if all.count > rows + top {
+            canvas.put("↓ more", row: frame.row + frame.height - 1, column: frame.column + frame.width - 7, style: .dim)
+        }
+    }
+}

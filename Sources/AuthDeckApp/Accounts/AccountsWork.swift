@@ -1,0 +1,121 @@
+import AppData
+import AuthAdmin
+import Foundation
+
+/// What an operator may do in the accounts view; a console without it (a visitor, a project with
+/// no service account) never offers the view.
+public enum OperatorAccess: Equatable, Sendable {
+    /// `--read-only`: everything is shown, no action is offered.
+    case readOnly
+    case full
+}
+
+/// The operator's way to the backend's admin API: the `AccountAdmin` (made on first use, so a
+/// backend's capabilities are asked only when the view opens), the audit log, and who is acting.
+public actor AccountsConnection {
+    public nonisolated let operatorName: String
+    public nonisolated let audit: AuditLog?
+    public nonisolated let access: OperatorAccess
+    private let connect: @Sendable () async throws -> AccountAdmin
+    private var admin: AccountAdmin?
+
+    public init(operatorName: String, audit: AuditLog?, access: OperatorAccess, connect: @escaping @Sendable () async throws -> AccountAdmin) {
+        self.operatorName = operatorName
+        self.audit = audit
+        self.access = access
+        self.connect = connect
+    }
+
+    public init(admin: AccountAdmin, operatorName: String, audit: AuditLog?, access: OperatorAccess = .full) {
+        self.init(operatorName: operatorName, audit: audit, access: access, connect: { admin })
+    }
+
+    func accountAdmin() async throws -> AccountAdmin {
+        if let admin { return admin }
+        let made = try await connect()
+        admin = made
+        return made
+    }
+}
+
+/// One page request of the table: the selection (filter), the order, and which rows.
+public struct AccountsQuery: Equatable, Sendable {
+    public var filter: AccountFilter
+    public var sort: AccountSort
+    public var offset: Int
+    public var limit: Int
+
+    public init(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int) {
+        self.filter = filter
+        self.sort = sort
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+/// Why the uids that match a filter are wanted.
+public enum MatchPurpose: Equatable, Sendable {
+    /// Mark every account that matches the table's filter.
+    case mark
+    /// Delete the anonymous accounts older than this many days (after a confirmation).
+    case cleanUp(days: Int)
+}
+
+/// One account as the detail screen shows it: the admin API's record and the app data kept for it.
+public struct AccountDetailRecord: Equatable, Sendable {
+    public var user: UserRecord
+    public var cart: [CartItem]
+
+    public init(user: UserRecord, cart: [CartItem]) {
+        self.user = user
+        self.cart = cart
+    }
+}
+
+/// An admin call that failed, in the words the banner shows.
+public struct AccountsFailure: Error, Equatable, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// The accounts view's work, performed by the effect runner on the `AccountAdmin` and the cart store.
+public enum AccountsEffect: Equatable, Sendable {
+    case loadPage(AccountsQuery)
+    case loadDetail(uid: String)
+    case perform(AccountAction, uids: [String])
+    case findMatching(AccountFilter, purpose: MatchPurpose)
+    case loadHashConfig
+    case loadAuditLog
+    /// The next automatic refresh; a new one replaces the one waiting.
+    case scheduleRefresh
+}
+
+/// The results of `AccountsEffect`s, and the refresh timer's tick.
+public enum AccountsEvent: Equatable, Sendable {
+    case pageLoaded(AccountsQuery, Result<AccountPage, AccountsFailure>)
+    case detailLoaded(uid: String, Result<AccountDetailRecord, AccountsFailure>)
+    case actionFinished(Result<AccountActionOutcome, AccountsFailure>)
+    case matchingFound(MatchPurpose, Result<[String], AccountsFailure>)
+    case hashConfigLoaded(Result<PasswordHashParameters, AccountsFailure>)
+    case auditLogLoaded(Result<[AuditEntry], AccountsFailure>)
+    case refreshDue
+
+    /// The events that end work the console showed as running.
+    var endsBusyWork: Bool {
+        switch self {
+        case .detailLoaded, .actionFinished, .matchingFound: true
+        case .pageLoaded, .hashConfigLoaded, .auditLogLoaded, .refreshDue: false
+        }
+    }
+}
+
+/// What the accounts view's keys mean.
+public enum AccountsIntent: Equatable, Sendable {
+    case open
+    case filter, chips, sort, refresh
+    case mark, markAll
+    case pageUp, pageDown, top, bottom
+    case disable, enable, delete, revoke, markVerified, sendPasswordReset, sendVerification
+    case editClaims, removeSecondFactor, nextFactor, cleanUp
+    case auditLog, hashConfig
+}

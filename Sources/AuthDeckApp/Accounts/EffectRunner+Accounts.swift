@@ -1,0 +1,73 @@
+import AuthAdmin
+import Foundation
+
+extension EffectRunner {
+    /// The accounts view's work, on the `AccountAdmin` (the backend's admin API) and the cart store.
+    func perform(_ effect: AccountsEffect) async -> AccountsEvent? {
+        guard let accounts else {
+            return Self.refused(effect)
+        }
+        switch effect {
+        case let .loadPage(query):
+            return .pageLoaded(query, await adminResult {
+                try await accounts.accountAdmin().page(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
+            })
+        case let .loadDetail(uid):
+            return .detailLoaded(uid: uid, await adminResult {
+                let user = try await accounts.accountAdmin().user(uid: uid)
+                return AccountDetailRecord(user: user, cart: try self.cart.items(of: uid))
+            })
+        case let .perform(action, uids):
+            guard accounts.access == .full else { return .actionFinished(.failure(AccountsFailure("read-only: no action is allowed"))) }
+            return .actionFinished(await adminResult {
+                let outcome = try await accounts.accountAdmin().perform(action, on: uids, audit: accounts.audit, operator: accounts.operatorName)
+                // A deleted account's app data goes with it, as when its owner deletes it.
+                if action == .delete { for uid in outcome.succeeded { try self.cart.removeAll(of: uid) } }
+                return outcome
+            })
+        case let .findMatching(filter, purpose):
+            return .matchingFound(purpose, await adminResult { try await accounts.accountAdmin().uids(matching: filter) })
+        case .loadHashConfig:
+            return .hashConfigLoaded(await adminResult { try await accounts.accountAdmin().passwordHashParameters() })
+        case .loadAuditLog:
+            return .auditLogLoaded(await adminResult {
+                guard let audit = accounts.audit else { return [] }
+                return try await audit.entries()
+            })
+        case .scheduleRefresh:
+            let send = send
+            let interval = accountsRefreshInterval
+            let timer = Task {
+                do { try await Task.sleep(for: interval) } catch { return }
+                send(.accounts(.refreshDue))
+            }
+            refreshTimer.withLock { previous in
+                previous?.cancel()
+                previous = timer
+            }
+            return nil
+        }
+    }
+
+    /// A console without the admin API answers every accounts effect with a refusal.
+    private static func refused(_ effect: AccountsEffect) -> AccountsEvent? {
+        let failure = AccountsFailure("this console has no access to the accounts")
+        switch effect {
+        case let .loadPage(query): return .pageLoaded(query, .failure(failure))
+        case let .loadDetail(uid): return .detailLoaded(uid: uid, .failure(failure))
+        case .perform: return .actionFinished(.failure(failure))
+        case let .findMatching(_, purpose): return .matchingFound(purpose, .failure(failure))
+        case .loadHashConfig: return .hashConfigLoaded(.failure(failure))
+        case .loadAuditLog: return .auditLogLoaded(.failure(failure))
+        case .scheduleRefresh: return nil
+        }
+    }
+
+    private func adminResult<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, AccountsFailure> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(AccountsFailure(String(describing: error)))
+        }
+    }
+}

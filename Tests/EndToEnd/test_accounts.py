@@ -1,0 +1,122 @@
+"""The operator's accounts view, end to end: `authdeck serve` with 3,000 accounts made through the
+Firebase Admin SDK for Python, and the console (`--emulator`) driving it in tmux."""
+import os
+import re
+import time
+import uuid
+
+import firebase_admin
+import pytest
+from firebase_admin import auth
+
+PROJECT_ID = "authdeck-local"
+DAY_MS = 86_400_000
+
+
+@pytest.fixture
+def admin_app(served):
+    server = served()
+    previous = os.environ.get("FIREBASE_AUTH_EMULATOR_HOST")
+    os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = server.address
+    app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=f"accounts-{uuid.uuid4().hex[:6]}")
+    yield server, app
+    firebase_admin.delete_app(app)
+    if previous is None:
+        os.environ.pop("FIREBASE_AUTH_EMULATOR_HOST", None)
+    else:
+        os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = previous
+
+
+def seed(app):
+    """2,993 email accounts (u0000 the oldest), 5 anonymous ones 40 days old and 2 made today."""
+    now = int(time.time() * 1000)
+    records = [auth.ImportUserRecord(uid=f"u{i:04d}", email=f"user{i:04d}@example.com",
+                                     user_metadata=auth.UserMetadata(creation_timestamp=now - 20 * DAY_MS + i * 1000))
+               for i in range(2993)]
+    records += [auth.ImportUserRecord(uid=f"anon-old-{i}", user_metadata=auth.UserMetadata(creation_timestamp=now - 40 * DAY_MS + i))
+                for i in range(5)]
+    records += [auth.ImportUserRecord(uid=f"anon-new-{i}", user_metadata=auth.UserMetadata(creation_timestamp=now - 1000 + i))
+                for i in range(2)]
+    for start in range(0, len(records), 1000):
+        result = auth.import_users(records[start:start + 1000], app=app)
+        assert result.failure_count == 0, [error.reason for error in result.errors]
+
+
+def gone(app, uid):
+    try:
+        auth.get_user(uid, app=app)
+    except auth.UserNotFoundError:
+        return True
+    return False
+
+
+def test_operator_filters_disables_deletes_marked_and_cleans_up(admin_app, console):
+    server, app = admin_app
+    seed(app)
+    c = console(extra_args=["--emulator", server.address], width=100, height=30)
+    c.wait_for(r"Choose a sign-in method")
+    c.wait_for(r"A accounts")
+    c.keys("A")
+    c.wait_for(r"3,000 accounts in all · no filter · sort: created ↓", timeout=30)
+
+    # Filter to one email as it is typed, then disable that account.
+    c.keys("/")
+    c.type("USER0042@")
+    c.wait_for(r"1 account match · filter: \"USER0042@\"")
+    c.wait_for(r"> +u0042 +user0042@example\.com")
+    c.keys("Enter")
+    c.keys("d")
+    c.wait_for(r"Disable: 1 account[\s\S]*Disable the account\s+│\n.*│ user0042@example\.com\?")
+    c.keys("y")
+    c.wait_for(r"ok: Disabled 1 account\. Written to the audit log\.")
+    c.wait_for(r"u0042 +user0042@example\.com .* ·DU·")
+    assert auth.get_user("u0042", app=app).disabled
+
+    # Back to every account; mark the three newest and delete them with one confirmation.
+    c.keys("Escape")
+    c.wait_for(r"3,000 accounts in all · no filter")
+    rows = c.wait_for(r"> +(\S+) .*\n +(\S+) .*\n +(\S+) ")
+    marked = [rows.group(1), rows.group(2), rows.group(3)]
+    assert marked == ["anon-new-1", "anon-new-0", "u2992"]
+    for _ in marked:
+        c.keys("Space")
+    c.wait_for(r"3 marked")
+    c.keys("D")
+    c.wait_for(r"Delete: 3 accounts[\s\S]*Delete 3 marked accounts")
+    c.keys("y")
+    c.wait_for(r"ok: Deleted 3 accounts\. Written to the audit log\.")
+    c.wait_for(r"2,997 accounts in all")
+    assert all(gone(app, uid) for uid in marked)
+    assert not gone(app, "u2991")
+
+    # Clean up anonymous accounts older than 30 days: the count first, then the deletion.
+    c.keys("C")
+    c.wait_for(r"Delete anonymous accounts created more than")
+    c.keys("Enter")
+    c.wait_for(r"Delete: 5 accounts[\s\S]*Delete 5 anonymous accounts created")
+    c.keys("y")
+    c.wait_for(r"ok: Deleted 5 accounts\.")
+    c.wait_for(r"2,992 accounts in all")
+    assert all(gone(app, f"anon-old-{i}") for i in range(5))
+    assert not gone(app, "u0000")
+
+    # The audit log lists the three actions, newest first.
+    c.keys("L")
+    log = c.wait_for(r"Audit log: every operator action, newest first\n\n.*delete  5 accounts\n.*delete  3 accounts\n.*disable  1 account")
+    assert log
+
+
+def test_read_only_console_offers_no_action(admin_app, console):
+    server, app = admin_app
+    auth.create_user(uid="ro-1", email="ro@example.com", app=app)
+    c = console(extra_args=["--emulator", server.address, "--read-only"], width=100, height=30)
+    c.wait_for(r"Choose a sign-in method")
+    c.keys("A")
+    c.wait_for(r"1 account in all · no filter · sort: created ↓ · READ-ONLY")
+    bar = c.screen().splitlines()[-1]
+    assert "disable" not in bar and "delete" not in bar
+    c.keys("d")
+    c.keys("D")
+    time.sleep(0.5)
+    assert "Disable" not in c.screen() and "Delete" not in c.screen()
+    assert not auth.get_user("ro-1", app=app).disabled
