@@ -32,14 +32,10 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         _ = try purgeExpiredAnonymousUsers()
     }
 
-    /// Closes the database: SQLite checkpoints the write-ahead log into it and removes the log.
-    /// A server calls this on shutdown rather than leaving it to deinitialisation at exit.
-    public func close() throws {
-        // GRDB closes the writer before the readers, and the read-only connection that closes last cannot
-        // remove the log: the readers go first (releaseMemory closes them), so the writer is the last.
-        store.pool.releaseMemory()
-        try store.pool.close()
-    }
+    /// Closes the database: the write-ahead log is checkpointed into it (and emptied), and the
+    /// files are stamped intact for the next start. A server and the console call this when
+    /// they end rather than leaving it to deinitialisation at exit.
+    public func close() throws { try store.close() }
 
     public func transport(exchanges: ExchangeLog = ExchangeLog()) -> InProcessTransport {
         InProcessTransport(handler: self, exchanges: exchanges, clock: clock)

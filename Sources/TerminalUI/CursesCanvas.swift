@@ -27,6 +27,15 @@ final class CursesCanvas: Canvas {
             authdeck_put(window, Int32(row), Int32(start), String(Substring(visible)), attributes, pair)
             return
         }
+        if TextWidth.isSingleCellText(text) {
+            // One cell per scalar: clip by scalars.
+            let scalars = text.unicodeScalars
+            let start = max(column, 0), end = min(column + scalars.count, size.width)
+            guard start < end else { return }
+            let visible = String(String.UnicodeScalarView(scalars.dropFirst(start - column).prefix(end - start)))
+            authdeck_put(window, Int32(row), Int32(start), visible, attributes, pair)
+            return
+        }
         // Clip here, by cells, so curses never wraps a line or splits a wide character.
         var visible = ""
         var start: Int?

@@ -29,6 +29,8 @@ public final class Terminal {
     private var colorEnabled = false
     private var symbols = Symbols.unicode
     private var decoder = KeyDecoder()
+    /// The last frame drawn, while the window still shows it; nil after a (re)start.
+    private var shownFrame: FrameRows?
     /// Signals that were ignored before `start`, given back as ignored by `stop`.
     private var ignoredSignals: Set<Int32> = []
 
@@ -76,6 +78,7 @@ public final class Terminal {
             CursesCanvas.installColorPairs()
         }
         symbols = authdeck_locale_is_utf8() != 0 ? .unicode : .ascii
+        shownFrame = nil
         Self.writeToTerminal("\u{1B}[?2004h")
         isActive = true
         _ = Self.restoreAtExit
@@ -188,15 +191,25 @@ public final class Terminal {
         return size
     }
 
-    /// One frame: erase, draw, then send only the changed cells (no clear(), which would
-    /// repaint everything; that matters over a slow SSH link).
+    /// One frame: draw, hand curses only the rows that differ from the last frame, then send only
+    /// the changed cells (no clear(), which would repaint everything; that matters over a slow SSH link).
     private func render(_ draw: (any Canvas) -> Void) {
         guard let window else { return }
-        werase(window)
-        let canvas = CursesCanvas(window: window, size: size, symbols: symbols, colorEnabled: colorEnabled)
-        draw(canvas)
-        if let cursor = canvas.cursor, (0..<canvas.size.height).contains(cursor.row),
-           (0..<canvas.size.width).contains(cursor.column) {
+        let frame = FrameRows(size: size, symbols: symbols)
+        draw(frame)
+        let canvas = CursesCanvas(window: window, size: frame.size, symbols: symbols, colorEnabled: colorEnabled)
+        let previous = shownFrame?.size == frame.size ? shownFrame : nil
+        if previous == nil { werase(window) }
+        for row in frame.rows.indices where previous?.rows[row] != frame.rows[row] {
+            if previous != nil {
+                wmove(window, Int32(row), 0)
+                wclrtoeol(window)
+            }
+            frame.replay(row: row, on: canvas)
+        }
+        shownFrame = frame
+        if let cursor = frame.cursor, (0..<frame.size.height).contains(cursor.row),
+           (0..<frame.size.width).contains(cursor.column) {
             wmove(window, Int32(cursor.row), Int32(cursor.column))
             curs_set(1)
         } else {

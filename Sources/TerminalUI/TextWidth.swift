@@ -17,17 +17,36 @@ public enum TextWidth {
     /// The glyphs `text` draws as: control characters replaced, zero-width clusters dropped.
     public static func glyphs(_ text: String) -> [Glyph] {
         if isPrintableASCII(text) { return text.utf8.map { Glyph(text: String(UnicodeScalar($0)), width: 1) } }
+        if isSingleCellText(text) { return text.unicodeScalars.map { Glyph(text: String($0), width: 1) } }
         return withUTF8CType { text.compactMap(glyph) }
     }
 
     public static func cells(_ text: String) -> Int {
         if isPrintableASCII(text) { return text.utf8.count }
+        if isSingleCellText(text) { return text.unicodeScalars.count }
         return glyphs(text).reduce(0) { $0 + $1.width }
     }
 
     /// Printable ASCII only: one cell per byte, no lookups. Most of what a screen draws is this.
     public static func isPrintableASCII(_ text: String) -> Bool {
         text.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+
+    /// Text of scalars that each take one cell as a grapheme of their own: printable ASCII and the
+    /// box drawing, arrows, punctuation and Latin-1 letters that frames are made of. Every frame
+    /// draws these, so they skip the Unicode property lookups (`glyph`) that measure anything else.
+    public static func isSingleCellText(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(isSingleCell)
+    }
+
+    /// Each range: no controls, combining or zero-width marks, no wide or emoji-presentation
+    /// characters (U+25FD and U+25FE are, so the shapes stop at U+25FC); the tests compare every
+    /// one of them with `glyph`.
+    static func isSingleCell(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA1...0xAC, 0xAE...0xFF, 0x2010...0x2027, 0x2190...0x21FF, 0x2500...0x25FC, 0x2713: true
+        default: false
+        }
     }
 
     /// `text` cut to at most `toCells` cells; with `ellipsis`, a cut is marked with `…`.

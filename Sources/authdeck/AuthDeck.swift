@@ -14,4 +14,18 @@ struct AuthDeck: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [AuthDeckCommand.self, ServeCommand.self, SSHCommand.self, AccountsCommand.self],
         defaultSubcommand: AuthDeckCommand.self)
+
+    /// A plain console command line starts the console without ArgumentParser (`ConsoleLaunch.plain`);
+    /// everything else, help and errors included, goes through it.
+    static func main() async {
+        guard let launch = ConsoleLaunch.plain(arguments: Array(CommandLine.arguments.dropFirst())) else {
+            await main(nil)
+            return
+        }
+        do {
+            try await launch.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

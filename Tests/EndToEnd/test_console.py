@@ -202,3 +202,21 @@ def test_the_account_screen_shows_what_another_console_changed(console, data_dir
     first.wait_for("Email verified")
     second.wait_for(r"ada@example.com \(verified\)", timeout=25)
 
+
+def test_plain_console_command_lines_skip_argument_parser_and_behave_as_through_it(console, data_dir):
+    """The console reads its plainest command lines itself (ConsoleLaunch.plain: ArgumentParser's
+    reflection cost a sixth of a start); the forms it reads start the console, and anything else still
+    gets ArgumentParser's own answer."""
+    from authdeck_binary import authdeck_binary
+    for command in ([authdeck_binary(), f"--data={data_dir}"], [authdeck_binary(), "console", "--data", data_dir, "--no-color"]):
+        c = console(command=command)
+        c.wait_for("Choose a sign-in method")
+        c.keys("q")
+        assert c.wait_exit() == "0"
+    for extra, message in ((["--bogus"], "Unknown option '--bogus'"),
+                           (["--recent-login-window", "0"], "--recent-login-window must be at least 1 second"),
+                           (["--ssh-role", "nobody"], "The value 'nobody' is invalid for '--ssh-role'"),
+                           (["--emulator", "http://x:1"], "--emulator must be HOST:PORT without a scheme")):
+        result = subprocess.run([authdeck_binary(), "--data", data_dir, *extra], capture_output=True, text=True, timeout=60)
+        assert result.returncode != 0
+        assert message in result.stderr and "Usage: authdeck console" in result.stderr

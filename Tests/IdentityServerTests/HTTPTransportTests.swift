@@ -151,6 +151,17 @@ struct HTTPTransportTests {
         }
     }
 
+    // The client is made at the first call; a transport shut down before one makes none, and a call
+    // after the shutdown fails as a network error rather than starting a client nobody shuts down.
+    @Test func aCallAfterShutdownIsANetworkError() async throws {
+        let transport = HTTPTransport(target: .emulator(EmulatorAddress(host: "127.0.0.1", port: 9)), apiKey: "k")
+        try await transport.shutdown()
+        await #expect(throws: IdentityToolkitError.self) { _ = try await transport.call(SignUpRequest()) }
+        let entry = try #require(await transport.exchanges.entries.first)
+        #expect(entry.status == 0)
+        try await transport.shutdown()
+    }
+
     @Test func aServerThatNeverAnswersTimesOut() async throws {
         let silent = try SilentListener()
         defer { silent.close() }

@@ -14,6 +14,22 @@ import TerminalUI
         #expect(TextWidth.cells("") == 0)
     }
 
+    /// The frames' characters skip the Unicode lookups; they must measure exactly as the lookups would.
+    @Test func the_single_cell_fast_path_measures_as_the_general_path() {
+        let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0xA1...0xAC, 0xAE...0xFF, 0x2010...0x2027, 0x2190...0x21FF, 0x2500...0x25FC, 0x2713...0x2713]
+        for value in ranges.joined() {
+            let scalar = String(Unicode.Scalar(value)!)
+            #expect(TextWidth.isSingleCellText(scalar), "U+\(String(value, radix: 16))")
+            // A wide character beside it sends the text through the general path.
+            let general = TextWidth.glyphs(scalar + "中")
+            #expect(general.map(\.text) == [scalar, "中"] && general.map(\.width) == [1, 2], "U+\(String(value, radix: 16))")
+        }
+        for outside in ["\u{7F}", "\u{9B}", "\u{AD}", "\u{25FD}", "\u{2705}", "e\u{301}", "中"] {
+            #expect(!TextWidth.isSingleCellText(outside))
+        }
+        #expect(TextWidth.cells("┌──┐ ▸ …") == 8)
+    }
+
     @Test func control_characters_are_replaced() {
         #expect(TextWidth.glyphs("a\u{1B}[31m").map(\.text).joined() == "a\u{FFFD}[31m")
         #expect(TextWidth.glyphs("\u{9B}").map(\.text) == ["\u{FFFD}"])

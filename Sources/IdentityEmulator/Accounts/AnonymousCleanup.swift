@@ -7,6 +7,10 @@ extension EmbeddedBackend {
     @discardableResult
     public func purgeExpiredAnonymousUsers() throws -> Int {
         let cutoff = nowMilliseconds - Int64(configuration.anonymousAccountLifetime * 1000)
+        // Looked for first: a start with nothing to purge writes nothing (the files stay as stamped intact).
+        guard try store.readOnWriter({ db in try String.fetchOne(db, sql: Self.expiredAnonymousAccounts, arguments: [cutoff]) }) != nil else {
+            return 0
+        }
         let purged = try store.write { db -> Int in
             let localIds = try String.fetchAll(db, sql: Self.expiredAnonymousAccounts, arguments: [cutoff])
             for localId in localIds {

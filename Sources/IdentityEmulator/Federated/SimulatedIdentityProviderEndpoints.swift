@@ -281,7 +281,7 @@ extension EmbeddedBackend {
     }
 
     static func sha256Hex(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(text.utf8)).hexadecimal
     }
 }
 

@@ -94,7 +94,7 @@ struct SimulatedProvider: Sendable {
     }
 
     static func derivedUUID(_ seed: String) -> String {
-        let hex = SHA256.hash(data: Data(seed.utf8)).map { String(format: "%02x", $0) }.joined()
+        let hex = SHA256.hash(data: Data(seed.utf8)).hexadecimal
         let h = Array(hex.prefix(32))
         return "\(String(h[0..<8]))-\(String(h[8..<12]))-\(String(h[12..<16]))-\(String(h[16..<20]))-\(String(h[20..<32]))"
     }
@@ -110,7 +110,7 @@ struct SimulatedProvider: Sendable {
     }
 
     static func randomHex(_ count: Int) -> String {
-        String(SecureRandom.bytes((count + 1) / 2).map { String(format: "%02x", $0) }.joined().prefix(count))
+        String(SecureRandom.bytes((count + 1) / 2).hexadecimal.prefix(count))
     }
 }
 

@@ -31,14 +31,22 @@ struct AccountStore: Sendable {
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(Self.busyTimeout)
             pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
-            (scrypt, projectId) = try pool.write { db in
-                if let existing = try ProjectConfigRecord.fetchOne(db) { return (existing.scrypt, existing.projectId) }
-                let parameters = ScryptParameters.generate()
-                let projectId = requested ?? EmbeddedBackendConfiguration.defaultProjectId
-                try ProjectConfigRecord(projectId: projectId, signerKey: parameters.signerKey, saltSeparator: parameters.saltSeparator,
-                                        rounds: parameters.rounds, memCost: parameters.memCost).insert(db)
-                return (parameters, projectId)
+            // Reads first: a start that changes nothing writes nothing, and leaves the files as stamped.
+            // They use the writer's connection, as `readOnWriter` does and for its reason.
+            if try !pool.writeWithoutTransaction(Self.migrator.hasCompletedMigrations) {
+                try Self.migrator.migrate(pool)
+            }
+            if let existing = try pool.writeWithoutTransaction({ db in try ProjectConfigRecord.fetchOne(db) }) {
+                (scrypt, projectId) = (existing.scrypt, existing.projectId)
+            } else {
+                (scrypt, projectId) = try pool.write { db in
+                    if let existing = try ProjectConfigRecord.fetchOne(db) { return (existing.scrypt, existing.projectId) }
+                    let parameters = ScryptParameters.generate()
+                    let projectId = requested ?? EmbeddedBackendConfiguration.defaultProjectId
+                    try ProjectConfigRecord(projectId: projectId, signerKey: parameters.signerKey, saltSeparator: parameters.saltSeparator,
+                                            rounds: parameters.rounds, memCost: parameters.memCost).insert(db)
+                    return (parameters, projectId)
+                }
             }
             if let requested, projectId != requested {
                 // Another process created the project between the check and the write.
@@ -76,19 +84,39 @@ struct AccountStore: Sendable {
             return nil
         }
         guard header == sqliteHeader else { throw EmbeddedBackendError.corruptDatabase(path) }
+        // Taken before the check, so that a write meanwhile makes the next start check again.
+        let stamp = IntegrityStamp.current(databaseAt: path)
+        let knownIntact = stamp != nil && stamp == IntegrityStamp.stored(forDatabaseAt: path)
         // Read-only: the check never writes, not even the checkpoint SQLite makes when a connection closes.
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
-        return try queue.read { db in
-            let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
-            guard check == ["ok"] else { throw EmbeddedBackendError.corruptDatabase(path) }
+        let projectId = try queue.read { db -> String? in
+            if !knownIntact {
+                let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                guard check == ["ok"] else { throw EmbeddedBackendError.corruptDatabase(path) }
+            }
             guard try !migrator.hasBeenSuperseded(db) else { throw EmbeddedBackendError.newerDatabase(path) }
             guard try db.tableExists(ProjectConfigRecord.databaseTableName) else { return nil }
             return try String.fetchOne(db, sql: "SELECT projectId FROM \(ProjectConfigRecord.databaseTableName) WHERE id = 1")
         }
+        if !knownIntact { stamp?.store(forDatabaseAt: path) }
+        return projectId
+    }
+
+    /// Checkpoints the log into the database and closes it, then stamps the files it leaves as
+    /// intact, so that the next start need not read them all. The checkpoint is explicit: GRDB
+    /// closes its writer before its readers, so SQLite's own checkpoint at the last close never runs
+    /// once a read has happened.
+    func close() throws {
+        _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        // GRDB closes the writer before the readers, and a read-only connection that closes last cannot
+        // remove the log: the readers go first (releaseMemory closes them), so the writer is the last.
+        pool.releaseMemory()
+        try pool.close()
+        IntegrityStamp.current(databaseAt: pool.path)?.store(forDatabaseAt: pool.path)
     }
 
     private static var migrator: DatabaseMigrator {
@@ -170,6 +198,11 @@ struct AccountStore: Sendable {
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+
+    /// A read on the writer's connection, outside any transaction: the start's few reads would
+    /// otherwise open a reader connection, and GRDB closes readers after the writer, so the last
+    /// connection to close could not remove the write-ahead log.
+    func readOnWriter<T>(_ body: (Database) throws -> T) throws -> T { try pool.writeWithoutTransaction(body) }
     func write<T>(_ body: (Database) throws -> T) throws -> T { try pool.write(body) }
 }
 

@@ -29,7 +29,7 @@ struct ServiceAccount: Sendable {
             return ServiceAccount(projectId: projectId, clientEmail: file.clientEmail, keyId: file.privateKeyId, publicKey: key.publicKey)
         }
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let keyId = SHA256.hash(data: key.publicKey.derRepresentation).prefix(20).map { String(format: "%02x", $0) }.joined()
+        let keyId = SHA256.hash(data: key.publicKey.derRepresentation).prefix(20).hexadecimal
         let email = clientEmail(projectId: projectId)
         let clientId = SHA256.hash(data: Data(email.utf8)).prefix(10).map { String($0 % 10) }.joined()
         let encodedEmail = email.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._"))) ?? email

@@ -95,6 +95,6 @@ extension EmbeddedBackend {
     }
 
     static func refreshTokenHash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hexadecimal
     }
 }

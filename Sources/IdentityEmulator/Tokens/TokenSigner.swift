@@ -109,7 +109,7 @@ final class SigningKey: Sendable {
         private init(key: _RSA.Signing.PrivateKey, certificatePath: String) throws {
             privateKey = key
             let digest = SHA256.hash(data: key.publicKey.derRepresentation)
-            keyId = digest.prefix(20).map { String(format: "%02x", $0) }.joined()
+            keyId = digest.prefix(20).hexadecimal
             certificatePEM = try SigningCertificate.loadOrCreate(at: certificatePath, for: key)
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOPosix
+import Synchronization
 
 /// Sends typed requests over HTTP to the Firebase Auth Emulator (or `authdeck serve`) or to
 /// Google's production endpoints. The JSON is the same as in process; server errors decode to
@@ -18,8 +19,17 @@ public final class HTTPTransport: IdentityBackend {
     private let emulatorAdminToken: String?
     /// Sent as `Authorization: Bearer …` on administrator requests (`projects/{projectId}/…`), in place of the API key.
     private let administrator: (any AdministratorCredential)?
-    private let client: HTTPClient
+    private let configuration: HTTPClient.Configuration
+    /// Made at the first request: a console's first frame needs no connection, and a client starts
+    /// the event loop threads (each SSH visitor is a console process of its own).
+    private let clientState = Mutex(ClientState.notMade)
     private let requestTimeout: TimeAmount
+
+    private enum ClientState {
+        case notMade
+        case made(HTTPClient)
+        case shutDown
+    }
 
     /// A response larger than this is refused rather than buffered.
     static let maxResponseSize = 8 * 1024 * 1024
@@ -44,7 +54,22 @@ public final class HTTPTransport: IdentityBackend {
         // the operator should see "cannot connect" now, not a timeout in 30 seconds.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.redirectConfiguration = .disallow
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.configuration = configuration
+    }
+
+    private func client() throws -> HTTPClient {
+        try clientState.withLock { state in
+            switch state {
+            case let .made(client):
+                return client
+            case .notMade:
+                let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+                state = .made(client)
+                return client
+            case .shutDown:
+                throw HTTPClientError.alreadyShutdown
+            }
+        }
     }
 
     /// The full URL of an endpoint, with the API key as the SDKs send it (`?key=`).
@@ -86,7 +111,7 @@ public final class HTTPTransport: IdentityBackend {
         let started = ContinuousClock.now
         let response: WireResponse
         do {
-            let answer = try await client.execute(http, timeout: requestTimeout)
+            let answer = try await client().execute(http, timeout: requestTimeout)
             let bytes = try await answer.body.collect(upTo: Self.maxResponseSize)
             response = WireResponse(status: Int(answer.status.code), body: Data(buffer: bytes))
         } catch {
@@ -106,7 +131,11 @@ public final class HTTPTransport: IdentityBackend {
 
     /// Closes the connections. Calls made afterwards fail with `networkError`.
     public func shutdown() async throws {
-        try await client.shutdown()
+        let previous = clientState.withLock { state in
+            defer { state = .shutDown }
+            return state
+        }
+        if case let .made(client) = previous { try await client.shutdown() }
     }
 
     /// One sentence for the operator that names the backend and what went wrong.
