@@ -149,7 +149,7 @@ def test_ctrl_c_with_a_console_connected_leaves_no_write_ahead_log(console, serv
     c.keys("r")
     c.wait_for("Reloaded: nothing changed")
     assert server.stop(signal.SIGINT) == 0
-    assert not [name for name in os.listdir(server.data_dir) if name.startswith("identity.sqlite-")]
+    assert not [name for name in os.listdir(server.data_dir) if name in ("identity.sqlite-wal", "identity.sqlite-shm")]
     assert "identity.sqlite" in os.listdir(server.data_dir)
 
 
