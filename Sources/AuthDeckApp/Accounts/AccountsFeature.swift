@@ -59,7 +59,7 @@ public struct AccountsFeature: ConsoleFeature {
     // MARK: The table
 
     /// How many accounts match, once known.
-    var knownCount: Int? { matchCount ?? page?.totalCount }
+    var knownCount: Int? { page?.totalCount ?? matchCount }
 
     /// The rows the selection may reach: every match once counted, the rows read until then.
     var totalCount: Int { knownCount ?? page.map { $0.offset + $0.users.count } ?? 0 }
@@ -315,10 +315,8 @@ public struct AccountsFeature: ConsoleFeature {
                     selection = newPage.offset + index
                 }
                 var count: [FlowStep] = []
-                if let total = newPage.totalCount {
-                    matchCount = total
-                    countedFilter = filter
-                } else if countedFilter != filter {
+                // A backend read whole counts with the page; the others are asked once the rows show.
+                if newPage.totalCount == nil, countedFilter != filter {
                     countedFilter = filter
                     count = [.run(.accounts(.countMatches(filter)), busy: nil)]
                 }
