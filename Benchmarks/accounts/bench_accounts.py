@@ -119,7 +119,7 @@ class Screen:
 
 
 def console_view(binary, data, count):
-    """Open-to-first-row and filter-keystroke-to-frame in the console on the embedded backend."""
+    """Open-to-first-row and filter-keystroke-to-rows and -to-count in the console on the embedded backend."""
     pty = Pty([binary, "--data", data, "--no-color"])
     screen = Screen(pty)
     try:
