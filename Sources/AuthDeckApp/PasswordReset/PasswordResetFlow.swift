@@ -77,7 +77,7 @@ public struct PasswordResetFlow: ConsoleFeature {
                 return [.banner(Banner(.error, "The two passwords do not match."))]
             }
             return [.banner(nil), .run(.verification(.confirmPasswordReset(code: code, newPassword: form.newPassword.text)), busy: "Setting the new password…")]
-        default:
+        case (.enteringEmail, _), (.sent, _), (.choosingPassword, _):
             break
         }
         return []

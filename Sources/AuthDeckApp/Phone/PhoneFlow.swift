@@ -99,7 +99,7 @@ public struct PhoneFlow: ConsoleFeature {
             return [.banner(Banner(.info, "The number was not linked.")), .exit(.cancelled)]
         case let (.conflict(_, .phone(credential), true), .choose):
             return [.banner(nil), .run(.verification(.signInWithPhone(credential)), busy: "Signing in to the account that owns the number…")]
-        default:
+        case (.enteringNumber, _), (.enteringCode, _), (.conflict, _):
             break
         }
         return []

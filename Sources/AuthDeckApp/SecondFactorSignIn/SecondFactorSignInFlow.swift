@@ -132,7 +132,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         case let (.enteringCode(hint, _, _), .back):
             step = .choosingFactor(selection: hints.firstIndex(of: hint) ?? 0)
             return [.banner(nil)]
-        default:
+        case (.choosingFactor, _), (.enteringCode, _):
             break
         }
         return []

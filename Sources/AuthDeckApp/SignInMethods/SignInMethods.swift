@@ -62,7 +62,10 @@ public struct SignInMethods: ConsoleFeature {
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signIn)))]
             }
         case .accounts(.open): return AccountsFeature.open(in: context)
-        default: break
+        case .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
+             .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail,
+             .scrollUp, .scrollDown, .accounts: break
         }
         return []
     }
