@@ -114,6 +114,7 @@ public struct PasswordResetFlow: ConsoleFeature {
             switch error.code {
             case .invalidActionCode, .expiredActionCode:
                 return [.banner(.error(error, advice: "Request a new reset email (esc, then \"Reset a forgotten password\")."))]
+            // Firebase's other codes: the error's own message says what to do.
             default:
                 return [.banner(.error(error))]
             }

@@ -161,6 +161,7 @@ public struct PhoneFlow: ConsoleFeature {
             return [.banner(.error(error, advice: "Press r to text a new code."))]
         case .unsupportedFirstFactor:
             return [.banner(.error(error, advice: "Sign in with that account's email and password instead.")), .exit(.cancelled)]
+        // Firebase's other codes: the error's own message says what to do.
         default:
             return [.banner(.error(error))]
         }

@@ -200,6 +200,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
                     .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")]
         case (_, .secondFactorAlreadyEnrolled), (_, .maximumSecondFactorCountExceeded), (_, .unverifiedEmail), (_, .unsupportedFirstFactor):
             return [.banner(.error(error, advice: Self.advice(for: error))), .exit(.cancelled)]
+        // Firebase's other codes, on any step: the error's own message says what to do.
         default:
             return [.banner(.error(error))]
         }
@@ -212,6 +213,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
         case .secondFactorAlreadyEnrolled: "That number is already one of your factors."
         case .maximumSecondFactorCountExceeded: "Remove a factor first."
         case .invalidPhoneNumber: PhoneNumberText.formatHint
+        // No advice beyond the error's own message.
         default: ""
         }
     }

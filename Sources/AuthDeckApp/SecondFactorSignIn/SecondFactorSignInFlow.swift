@@ -202,6 +202,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
             return [.banner(.error(error, advice: "Press r to text a new code."))]
         case .tooManyRequests:
             return [.banner(.error(error, advice: isPhone ? "Press r to text a new code." : "Try again later, or use another factor (esc)."))]
+        // Firebase's other codes: the error's own message says what to do.
         default:
             return [.banner(.error(error))]
         }

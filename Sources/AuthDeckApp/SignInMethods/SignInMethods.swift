@@ -35,6 +35,7 @@ public struct SignInMethods: ConsoleFeature {
         switch index {
         case 0..<9: Character("\(index + 1)")
         case 9: "0"
+        // Past the tenth row there is no key left.
         default: nil
         }
     }

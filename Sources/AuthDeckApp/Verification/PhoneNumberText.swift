@@ -43,6 +43,7 @@ func editRestricted(_ field: inout TextField, with key: Key, accepts: (Character
         return field.handle(key)
     case let .paste(text):
         return field.handle(.paste(String(TextField.sanitizePaste(text).filter(accepts))))
+    // Movement, deletion and the rest edit as in any field.
     default:
         return field.handle(key)
     }
