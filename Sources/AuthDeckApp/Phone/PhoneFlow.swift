@@ -129,8 +129,7 @@ public struct PhoneFlow: ConsoleFeature {
             case .conflict: return []
             }
             step = .enteringCode(phone: phone, verificationID: verificationID, code: codeField())
-            return [.banner(Banner(.info, "A code was texted to \(phone); it shows in the phone pane (top right).")),
-                    .run(.verification(.refreshOutbox), busy: nil)]
+            return codeTexted(to: phone)
         case let .codeSent(.failure(error)):
             return [.banner(.error(error, advice: error.code == .invalidPhoneNumber ? PhoneNumberText.formatHint : ""))]
         case let .phoneSignInFinished(.success(result)):

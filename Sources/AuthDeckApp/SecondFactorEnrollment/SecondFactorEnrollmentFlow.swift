@@ -159,8 +159,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
             case .namingPhone, .generatingSecret, .scanning, .enteringTotpCode, .namingApp: return []
             }
             step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: codeField())
-            return [.banner(Banner(.info, "A code was texted to \(phone); it shows in the phone pane (top right).")),
-                    .run(.verification(.refreshOutbox), busy: nil)]
+            return codeTexted(to: phone)
         case let .codeSent(.failure(error)):
             return [.banner(.error(error, advice: Self.advice(for: error)))]
         case let .totpSecretGenerated(.success(secret)):

@@ -150,8 +150,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         case let .codeSent(.success(verificationID)):
             guard let hint = selectedPhoneHint else { return [] }
             step = .enteringCode(hint, verificationID: verificationID, code: codeField())
-            return [.banner(Banner(.info, "A code was texted to \(Self.number(of: hint)); it shows in the phone pane (top right).")),
-                    .run(.verification(.refreshOutbox), busy: nil)]
+            return codeTexted(to: Self.number(of: hint))
         case let .codeSent(.failure(error)):
             return failed(error)
         case let .secondFactorSignInFinished(.success(result)):
