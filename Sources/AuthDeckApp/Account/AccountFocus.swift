@@ -89,7 +89,9 @@ public struct AccountFocus: ConsoleFeature {
             return Self.signOut
         case .accounts(.open):
             return AccountsFeature.open(in: context)
-        default:
+        case .choose, .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .confirm, .cancel, .toggle,
+             .enrollSms, .enrollTotp, .messages, .resend, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown, .number,
+             .accounts:
             return clearBanner
         }
         return clearBanner

@@ -175,7 +175,10 @@ public struct AccountsFeature: ConsoleFeature {
                 return reload()
             case .up: return move(to: selection - 1)
             case .down: return move(to: selection + 1)
-            default: break
+            case .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
+                 .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
+                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
+                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: break
             }
             return []
         }
@@ -198,7 +201,10 @@ public struct AccountsFeature: ConsoleFeature {
             return [.banner(nil), .exit(.cancelled)]
         case let .accounts(accountsIntent):
             return perform(accountsIntent, access: context.operatorAccess)
-        default:
+        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
+             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
+             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
+             .scrollDown, .number:
             return []
         }
     }

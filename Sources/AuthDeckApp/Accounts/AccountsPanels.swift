@@ -164,7 +164,10 @@ extension AccountsFeature {
             case .back:
                 panel = nil
                 return []
-            default: return []
+            case .choose, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+                 .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .verifyEmail,
+                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
+                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: return []
             }
             panel = .chips(menu)
             return []
@@ -181,7 +184,10 @@ extension AccountsFeature {
                 panel = nil
                 return reload()
             case .back: panel = nil
-            default: break
+            case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
+                 .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
+                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
+                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: break
             }
             return []
         case var .detail(detail):
@@ -200,7 +206,10 @@ extension AccountsFeature {
                     panel = .claims(editor)
                     return [.banner(Banner(.error, "\(String(describing: error)). Nothing was sent."))]
                 }
-            default: return []
+            case .up, .down, .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem,
+                 .link, .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle,
+                 .verifyEmail, .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
+                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: return []
             }
         case let .cleanUp(days):
             switch intent {
@@ -213,7 +222,10 @@ extension AccountsFeature {
                 }
                 return [.banner(nil), .run(.accounts(.findMatching(AccountFilter(anonymousOlderThanDays: count), purpose: .cleanUp(days: count))),
                                            busy: "Counting anonymous accounts older than \(count) days…")]
-            default: return []
+            case .up, .down, .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem,
+                 .link, .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle,
+                 .verifyEmail, .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
+                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: return []
             }
         case var .confirm(confirmation):
             switch intent {
@@ -237,14 +249,20 @@ extension AccountsFeature {
                 guard !confirmation.needsTypedCount else { return [] }
                 panel = confirmation.returnTo
                 return Self.run(confirmation.action, on: confirmation.uids)
-            default: return []
+            case .up, .down, .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem,
+                 .removeItem, .link, .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .verifyEmail,
+                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
+                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: return []
             }
         case let .auditLog(entries, selection):
             switch intent {
             case .up: panel = .auditLog(entries: entries, selection: max(selection - 1, 0))
             case .down: panel = .auditLog(entries: entries, selection: min(selection + 1, max((entries?.count ?? 0) - 1, 0)))
             case .back: panel = nil
-            default: break
+            case .choose, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+                 .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
+                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
+                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: break
             }
             return []
         case .hashConfig:
@@ -277,7 +295,10 @@ extension AccountsFeature {
             guard access == .full, let action = Self.action(for: intent) else { return [] }
             return ask(action, on: [detail.uid], describing: detail.record.map { Self.name($0.user) } ?? "the account \(detail.uid)",
                        returnTo: .detail(detail))
-        default:
+        case .choose, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
+             .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail,
+             .scrollUp, .scrollDown, .number:
             return []
         }
         panel = .detail(detail)

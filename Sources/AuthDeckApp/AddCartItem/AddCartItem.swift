@@ -29,7 +29,10 @@ public struct AddCartItem: ConsoleFeature {
             var focus = AccountFocus()
             focus.pane = .cart
             return [.show(.account(focus)), .run(.addToCart(uid: uid, name: name), busy: nil)]
-        default:
+        case .up, .down, .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
+             .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail,
+             .scrollUp, .scrollDown, .number, .accounts:
             return []
         }
     }

@@ -40,7 +40,10 @@ public struct EmailChangeForm: ConsoleFeature {
             case .verifyFirst: [.banner(nil), .run(.perform(.verifyBeforeUpdateEmail(email)), busy: "Sending a link that confirms \(email)…")]
             case .atOnce: [.banner(nil), .run(.perform(.updateEmail(email, previous: context.user?.email)), busy: "Changing the email…")]
             }
-        default:
+        case .up, .down, .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .verifyEmail, .secondFactors,
+             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
+             .scrollDown, .number, .accounts:
             break
         }
         return []

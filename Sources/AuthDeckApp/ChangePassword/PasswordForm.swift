@@ -34,7 +34,10 @@ public struct PasswordForm: ConsoleFeature {
                 return [.banner(Banner(.error, "The two passwords do not match."))]
             }
             return [.banner(nil), .run(.perform(.updatePassword(newPassword.text)), busy: "Changing the password…")]
-        default: break
+        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
+             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
+             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
+             .number, .accounts: break
         }
         return []
     }

@@ -52,7 +52,10 @@ public struct Confirmation: ConsoleFeature {
             case let .unenroll(factor):
                 return [.run(.perform(.unenroll(factor)), busy: "Removing \(factor.displayName ?? factor.factorID)…")]
             }
-        default:
+        case .up, .down, .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem,
+             .link, .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .verifyEmail, .secondFactors, .enrollSms,
+             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
+             .number, .accounts:
             return []
         }
     }

@@ -77,7 +77,10 @@ public struct ConflictState: ConsoleFeature {
             case .mergeAndKeep, .mergeAndDelete:
                 return [.banner(nil), .run(.federated(.mergeAccounts(mergePlan)), busy: "Merging into the account that has \(FederatedProvider.displayName(providerID))…")]
             }
-        default:
+        case .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .toggle, .verifyEmail, .secondFactors,
+             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
+             .scrollDown, .number, .accounts:
             break
         }
         return []

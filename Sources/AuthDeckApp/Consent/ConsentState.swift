@@ -83,7 +83,10 @@ public struct ConsentState: ConsoleFeature {
             var form = ProviderForm(provider: federated, purpose: purpose)
             form.restore(from: provider)
             return [.show(.providerForm(form)), .banner(Banner(.info, "Cancelled at the provider: nothing was sent to the backend."))]
-        default:
+        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
+             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
+             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .toggleHideEmail, .scrollUp, .scrollDown, .number,
+             .accounts:
             break
         }
         return []
@@ -112,7 +115,10 @@ public struct ConsentState: ConsoleFeature {
                 return [.banner(Banner(.error, "Give the new identity an email address."))]
             }
             return [.banner(nil), .run(.federated(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email)), busy: "Adding the identity…")]
-        default:
+        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
+             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
+             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
+             .number, .accounts:
             break
         }
         return []

@@ -61,7 +61,10 @@ extension ConsoleModel {
         case .help:
             overlay = .help
             return []
-        default:
+        case .up, .down, .choose, .back, .nextField, .previousField, .submit, .nextPane, .addItem, .removeItem, .link, .unlink,
+             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
+             .enrollSms, .enrollTotp, .linkPhone, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
+             .number, .accounts:
             return update { feature, context in feature.perform(intent, in: context) }
         }
     }
@@ -76,7 +79,7 @@ extension ConsoleModel {
             overlay = .inspector(selection: selection, scroll: min(scroll + inspectorPage, max(inspectorDetailCount(selection) - inspectorPage, 0)))
         case let (.inspector(selection, scroll), .scrollUp):
             overlay = .inspector(selection: selection, scroll: max(scroll - inspectorPage, 0))
-        default: break
+        case (.help, _), (.inspector, _), (.inspectorHelp, _), (.outbox, _): break
         }
         return []
     }
@@ -141,7 +144,10 @@ extension ConsoleModel {
             case let .other(type):
                 banner = Banner(.info, "AuthDeck does not open \(type) messages.")
             }
-        default:
+        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
+             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
+             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
+             .number, .accounts:
             break
         }
         return []

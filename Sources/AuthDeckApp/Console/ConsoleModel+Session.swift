@@ -324,6 +324,7 @@ extension ConsoleModel {
             screen = .pendingLink(PendingLinkState(pending: pending))
             banner = nil
             return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
+        // Any other failure is no link conflict: the caller shows it as it is.
         default:
             return nil
         }

@@ -87,7 +87,10 @@ public struct CredentialForm: ConsoleFeature {
             case let .reauthenticate(operation):
                 return [.banner(nil), .run(.reauthenticate(credential, then: operation), busy: "Confirming it's you…")]
             }
-        default: break
+        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
+             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
+             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
+             .number, .accounts: break
         }
         return []
     }

@@ -104,7 +104,7 @@ public struct EmailLinkFlow: ConsoleFeature {
             }
         case (.opening, .back):
             return [.banner(Banner(.info, "The link was not used; it is still in the outbox.")), .show(context.home)]
-        default:
+        case (.enteringEmail, _), (.sent, _), (.opening, _):
             break
         }
         return []

@@ -103,6 +103,7 @@ enum InspectorScreen {
             return decoded
         case let array as [Any]:
             return array.map(decodingRawUserInfo)
+        // Strings, numbers, booleans, null: nothing to decode.
         default:
             return value
         }

@@ -47,6 +47,7 @@ enum LinkingScreen {
         case FederatedProvider.microsoft.id: "simulated, tenant"
         case FederatedProvider.google.id: "simulated"
         case FederatedProvider.facebook.id: "simulated, access token"
+        // A provider without a note shows its name alone.
         default: ""
         }
     }

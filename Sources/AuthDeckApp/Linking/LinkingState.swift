@@ -64,7 +64,10 @@ public struct LinkingState: ConsoleFeature {
                 return [.banner(Banner(.error, "\(provider) is this account's only way to sign in; link another method before unlinking it."))]
             }
             return [.banner(nil), .show(.confirm(Confirmation(action: .unlink(providerID: provider), over: screen)))]
-        default:
+        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
+             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
+             .scrollDown, .number, .accounts:
             break
         }
         return []

@@ -77,7 +77,7 @@ public struct PasswordResetFlow: ConsoleFeature {
                 return [.banner(Banner(.error, "The two passwords do not match."))]
             }
             return [.banner(nil), .run(.verification(.confirmPasswordReset(code: code, newPassword: form.newPassword.text)), busy: "Setting the new password…")]
-        default:
+        case (.enteringEmail, _), (.sent, _), (.choosingPassword, _):
             break
         }
         return []
@@ -114,6 +114,7 @@ public struct PasswordResetFlow: ConsoleFeature {
             switch error.code {
             case .invalidActionCode, .expiredActionCode:
                 return [.banner(.error(error, advice: "Request a new reset email (esc, then \"Reset a forgotten password\")."))]
+            // Firebase's other codes: the error's own message says what to do.
             default:
                 return [.banner(.error(error))]
             }

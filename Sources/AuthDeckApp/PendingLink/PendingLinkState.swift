@@ -69,7 +69,10 @@ public struct PendingLinkState: ConsoleFeature {
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signInToLink(pending))))]
             }
             return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .signInToLink(pending), email: pending.email ?? "")))]
-        default:
+        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
+             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
+             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
+             .scrollDown, .number, .accounts:
             break
         }
         return []

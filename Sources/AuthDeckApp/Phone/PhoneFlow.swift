@@ -99,7 +99,7 @@ public struct PhoneFlow: ConsoleFeature {
             return [.banner(Banner(.info, "The number was not linked.")), .exit(.cancelled)]
         case let (.conflict(_, .phone(credential), true), .choose):
             return [.banner(nil), .run(.verification(.signInWithPhone(credential)), busy: "Signing in to the account that owns the number…")]
-        default:
+        case (.enteringNumber, _), (.enteringCode, _), (.conflict, _):
             break
         }
         return []
@@ -129,8 +129,7 @@ public struct PhoneFlow: ConsoleFeature {
             case .conflict: return []
             }
             step = .enteringCode(phone: phone, verificationID: verificationID, code: codeField())
-            return [.banner(Banner(.info, "A code was texted to \(phone); it shows in the phone pane (top right).")),
-                    .run(.verification(.refreshOutbox), busy: nil)]
+            return codeTexted(to: phone)
         case let .codeSent(.failure(error)):
             return [.banner(.error(error, advice: error.code == .invalidPhoneNumber ? PhoneNumberText.formatHint : ""))]
         case let .phoneSignInFinished(.success(result)):
@@ -161,6 +160,7 @@ public struct PhoneFlow: ConsoleFeature {
             return [.banner(.error(error, advice: "Press r to text a new code."))]
         case .unsupportedFirstFactor:
             return [.banner(.error(error, advice: "Sign in with that account's email and password instead.")), .exit(.cancelled)]
+        // Firebase's other codes: the error's own message says what to do.
         default:
             return [.banner(.error(error))]
         }

@@ -126,7 +126,10 @@ public struct ProviderForm: ConsoleFeature {
                 focus = problem.field
                 return [.banner(Banner(.error, problem.message))]
             }
-        default:
+        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
+             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
+             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
+             .number, .accounts:
             break
         }
         return []

@@ -61,7 +61,10 @@ public struct ReauthMethods: ConsoleFeature {
                 return [.banner(nil), .show(.phone(PhoneFlow(purpose: .reauthenticate(operation), number: account.phoneNumber ?? "")))]
             }
             return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: account.email ?? "")))]
-        default:
+        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
+             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
+             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
+             .scrollDown, .number, .accounts:
             break
         }
         return []

@@ -34,7 +34,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
     var isTotp: Bool {
         switch step {
         case .generatingSecret, .scanning, .enteringTotpCode, .namingApp: true
-        default: false
+        case .enteringNumber, .enteringSmsCode, .namingPhone: false
         }
     }
 
@@ -42,7 +42,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
     var editsText: Bool {
         switch step {
         case .namingPhone, .namingApp: true
-        default: false
+        case .enteringNumber, .enteringSmsCode, .generatingSecret, .scanning, .enteringTotpCode: false
         }
     }
 
@@ -120,7 +120,8 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
         case let (.namingApp(secret, code, _), .back):
             step = .enteringTotpCode(secret, code: TextField(text: code, maxLength: 6))
             return [.banner(nil)]
-        default:
+        case (.enteringNumber, _), (.enteringSmsCode, _), (.namingPhone, _), (.generatingSecret, _), (.scanning, _),
+             (.enteringTotpCode, _), (.namingApp, _):
             return []
         }
     }
@@ -155,11 +156,10 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
             switch step {
             case let .enteringNumber(field): phone = PhoneNumberText.e164(field.text) ?? field.text
             case let .enteringSmsCode(number, _, _): phone = number
-            default: return []
+            case .namingPhone, .generatingSecret, .scanning, .enteringTotpCode, .namingApp: return []
             }
             step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: codeField())
-            return [.banner(Banner(.info, "A code was texted to \(phone); it shows in the phone pane (top right).")),
-                    .run(.verification(.refreshOutbox), busy: nil)]
+            return codeTexted(to: phone)
         case let .codeSent(.failure(error)):
             return [.banner(.error(error, advice: Self.advice(for: error)))]
         case let .totpSecretGenerated(.success(secret)):
@@ -171,7 +171,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
             switch step {
             case let .namingPhone(_, _, _, name), let .namingApp(_, _, name):
                 return [.exit(.enrolled(user, displayName: name.text.trimmingCharacters(in: .whitespaces)))]
-            default:
+            case .enteringNumber, .enteringSmsCode, .generatingSecret, .scanning, .enteringTotpCode:
                 return []
             }
         case let .enrolled(.failure(error)):
@@ -199,6 +199,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
                     .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")]
         case (_, .secondFactorAlreadyEnrolled), (_, .maximumSecondFactorCountExceeded), (_, .unverifiedEmail), (_, .unsupportedFirstFactor):
             return [.banner(.error(error, advice: Self.advice(for: error))), .exit(.cancelled)]
+        // Firebase's other codes, on any step: the error's own message says what to do.
         default:
             return [.banner(.error(error))]
         }
@@ -211,6 +212,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
         case .secondFactorAlreadyEnrolled: "That number is already one of your factors."
         case .maximumSecondFactorCountExceeded: "Remove a factor first."
         case .invalidPhoneNumber: PhoneNumberText.formatHint
+        // No advice beyond the error's own message.
         default: ""
         }
     }

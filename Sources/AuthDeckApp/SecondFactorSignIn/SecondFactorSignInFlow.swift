@@ -132,7 +132,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         case let (.enteringCode(hint, _, _), .back):
             step = .choosingFactor(selection: hints.firstIndex(of: hint) ?? 0)
             return [.banner(nil)]
-        default:
+        case (.choosingFactor, _), (.enteringCode, _):
             break
         }
         return []
@@ -150,8 +150,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         case let .codeSent(.success(verificationID)):
             guard let hint = selectedPhoneHint else { return [] }
             step = .enteringCode(hint, verificationID: verificationID, code: codeField())
-            return [.banner(Banner(.info, "A code was texted to \(Self.number(of: hint)); it shows in the phone pane (top right).")),
-                    .run(.verification(.refreshOutbox), busy: nil)]
+            return codeTexted(to: Self.number(of: hint))
         case let .codeSent(.failure(error)):
             return failed(error)
         case let .secondFactorSignInFinished(.success(result)):
@@ -202,6 +201,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
             return [.banner(.error(error, advice: "Press r to text a new code."))]
         case .tooManyRequests:
             return [.banner(.error(error, advice: isPhone ? "Press r to text a new code." : "Try again later, or use another factor (esc)."))]
+        // Firebase's other codes: the error's own message says what to do.
         default:
             return [.banner(.error(error))]
         }

@@ -36,7 +36,9 @@ public struct SecondFactors: ConsoleFeature {
             return [.banner(nil), .show(.confirm(Confirmation(action: .unenroll(factors[selection]), over: screen)))]
         case .back:
             return [.banner(nil), .show(.account(AccountFocus()))]
-        default:
+        case .choose, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
+             .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts:
             break
         }
         return []

@@ -35,6 +35,7 @@ public struct SignInMethods: ConsoleFeature {
         switch index {
         case 0..<9: Character("\(index + 1)")
         case 9: "0"
+        // Past the tenth row there is no key left.
         default: nil
         }
     }
@@ -62,7 +63,10 @@ public struct SignInMethods: ConsoleFeature {
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signIn)))]
             }
         case .accounts(.open): return AccountsFeature.open(in: context)
-        default: break
+        case .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
+             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
+             .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail,
+             .scrollUp, .scrollDown, .accounts: break
         }
         return []
     }

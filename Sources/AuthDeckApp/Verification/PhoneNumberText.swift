@@ -43,6 +43,7 @@ func editRestricted(_ field: inout TextField, with key: Key, accepts: (Character
         return field.handle(key)
     case let .paste(text):
         return field.handle(.paste(String(TextField.sanitizePaste(text).filter(accepts))))
+    // Movement, deletion and the rest edit as in any field.
     default:
         return field.handle(key)
     }
@@ -50,5 +51,12 @@ func editRestricted(_ field: inout TextField, with key: Key, accepts: (Character
 
 /// A 6-digit code field.
 func codeField() -> TextField { TextField(maxLength: 6) }
+
+/// What every flow that texts a code does once it is sent: say where it went, and refresh the phone pane,
+/// where the emulator's text shows.
+func codeTexted(to phone: String) -> [FlowStep] {
+    [.banner(Banner(.info, "A code was texted to \(phone); it shows in the phone pane (top right).")),
+     .run(.verification(.refreshOutbox), busy: nil)]
+}
 
 func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
