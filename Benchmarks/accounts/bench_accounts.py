@@ -4,7 +4,7 @@ operator's accounts path at 100,000 and 1,000,000 accounts.
 For each size it writes a firebase auth:export JSON file, imports it with `authdeck accounts import`
 into a fresh data directory, then runs the console on it (embedded backend) in an 80×24
 pseudo-terminal and times, on the screen as a terminal emulator (pyte) draws it, `A` until the
-first row shows and each filter keystroke until its frame (the new count) shows; then serves the
+first row shows and each filter keystroke until its first rows show, and until its count follows; then serves the
 directory with `authdeck serve` and times what the table asks for over HTTP (AuthAdmin's
 `accounts:query` calls), then exports with `authdeck accounts export`. Measures, asserts nothing.
 """
@@ -119,21 +119,22 @@ class Screen:
 
 
 def console_view(binary, data, count):
-    """Open-to-first-row and filter-keystroke-to-frame in the console on the embedded backend."""
+    """Open-to-first-row and filter-keystroke-to-rows and -to-count in the console on the embedded backend."""
     pty = Pty([binary, "--data", data, "--no-color"])
     screen = Screen(pty)
     try:
         screen.wait_for(r"Choose a sign-in method")
         time.sleep(0.5)
-        opened = screen.press(b"A", r"accounts in all[\s\S]*\n +> \S")
+        opened = screen.press(b"A", r"(accounts in all|counting…) · [\s\S]*\n +> \S")
         print(f"  console: A to first row      {milliseconds(opened)}  ({count:,} accounts, embedded backend)")
         screen.press(b"/", r"/ ")
         typed = ""
         for character in "user12":
             typed += character
-            elapsed = screen.press(character.encode(), r"\d accounts? match · filter: \"" + re.escape(typed) + r"\"")
+            shown = screen.press(character.encode(), r"filter: \"" + re.escape(typed) + r"\"[\s\S]*\n +> \S")
+            counted = shown + screen.wait_for(r"\d accounts? match · filter: \"" + re.escape(typed) + r"\"")
             matched = re.search(r"([\d,]+) accounts? match", screen.text()).group(1)
-            print(f"  console: keystroke {typed!r:10} to frame {milliseconds(elapsed)}  ({matched} match)")
+            print(f"  console: keystroke {typed!r:10} to rows {milliseconds(shown)}, to count {milliseconds(counted)}  ({matched} match)")
     finally:
         pty.stop()
 

@@ -47,28 +47,47 @@ public struct AccountAdmin: Sendable {
 
     /// `limit` accounts from `offset` in `sort`, matching `filter`, and how many match in all.
     public func page(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int) async throws -> AccountPage {
+        guard queriesBackend(for: filter) else { return try await rows(filter: filter, sort: sort, offset: offset, limit: limit) }
+        async let total = count(matching: filter)
+        var page = try await rows(filter: filter, sort: sort, offset: offset, limit: limit)
+        page.totalCount = try await total
+        return page
+    }
+
+    /// `limit` accounts from `offset` in `sort`, matching `filter`, without counting them where the
+    /// backend counts apart (a count of most of a million accounts takes far longer than a page).
+    public func rows(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int) async throws -> AccountPage {
         let limit = min(max(limit, 0), QueryAccountsRequest.maximumLimit)
-        if capability == .authdeck || (capability == .google && filter.isEmpty) {
-            async let count = call(QueryAccountsRequest(projectId: projectId, returnUserInfo: false, authdeckFilter: wireFilter(filter)))
-            async let page = call(QueryAccountsRequest(projectId: projectId, limit: limit, offset: offset,
-                                                       sortBy: Self.wireSort(sort.field), order: sort.descending ? .descending : .ascending,
-                                                       authdeckFilter: wireFilter(filter)))
-            let users = try await page.userInfo?.map(UserRecord.init(wire:)) ?? []
-            let total = try await Int(count.recordsCount ?? "") ?? users.count
-            return AccountPage(users: users, offset: offset, totalCount: total)
+        if queriesBackend(for: filter) {
+            let page = try await call(QueryAccountsRequest(projectId: projectId, limit: limit, offset: offset,
+                                                           sortBy: Self.wireSort(sort.field), order: sort.descending ? .descending : .ascending,
+                                                           authdeckFilter: wireFilter(filter)))
+            return AccountPage(users: page.userInfo?.map(UserRecord.init(wire:)) ?? [], offset: offset, totalCount: nil)
         }
-        let now = clock()
-        let all = try await everyAccount().filter { filter.matches($0, now: now) }.sorted(by: sort.areInIncreasingOrder)
+        let all = try await matching(filter).sorted(by: sort.areInIncreasingOrder)
         let start = min(offset, all.count)
         return AccountPage(users: Array(all[start..<min(start + limit, all.count)]), offset: offset, totalCount: all.count)
     }
 
+    /// How many accounts match `filter`.
+    public func count(matching filter: AccountFilter) async throws -> Int {
+        guard queriesBackend(for: filter) else { return try await matching(filter).count }
+        return try await Int(call(QueryAccountsRequest(projectId: projectId, returnUserInfo: false, authdeckFilter: wireFilter(filter))).recordsCount ?? "") ?? 0
+    }
+
+    /// Whether the backend's `accounts:query` answers `filter`; otherwise every account is read here.
+    private func queriesBackend(for filter: AccountFilter) -> Bool {
+        capability == .authdeck || (capability == .google && filter.isEmpty)
+    }
+
+    private func matching(_ filter: AccountFilter) async throws -> [UserRecord] {
+        let now = clock()
+        return try await everyAccount().filter { filter.matches($0, now: now) }
+    }
+
     /// The uids of every account that matches, in pages (for "mark all that match" and the clean-up).
     public func uids(matching filter: AccountFilter) async throws -> [String] {
-        guard capability == .authdeck else {
-            let now = clock()
-            return try await everyAccount().filter { filter.matches($0, now: now) }.map(\.uid)
-        }
+        guard capability == .authdeck else { return try await matching(filter).map(\.uid) }
         var uids: [String] = []
         while true {
             let page = try await call(QueryAccountsRequest(projectId: projectId, limit: QueryAccountsRequest.maximumLimit, offset: uids.count,

@@ -103,13 +103,13 @@ public struct AccountSort: Sendable, Equatable {
     }
 }
 
-/// One page of the table, and how many accounts match in all.
+/// One page of the table, and how many accounts match in all (nil when not counted with the page).
 public struct AccountPage: Sendable, Equatable {
     public var users: [UserRecord]
     public var offset: Int
-    public var totalCount: Int
+    public var totalCount: Int?
 
-    public init(users: [UserRecord], offset: Int, totalCount: Int) {
+    public init(users: [UserRecord], offset: Int, totalCount: Int?) {
         self.users = users
         self.offset = offset
         self.totalCount = totalCount

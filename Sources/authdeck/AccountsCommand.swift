@@ -149,7 +149,7 @@ struct AccountsCommand: AsyncParsableCommand {
                     let want = min(QueryAccountsRequest.maximumLimit, (limit ?? .max) - users.count)
                     let page = try await admin.page(filter: filter, sort: sort, offset: users.count, limit: want)
                     users += page.users
-                    total = page.totalCount
+                    total = page.totalCount ?? users.count
                     if page.users.isEmpty { break }
                 } while users.count < min(total, limit ?? .max)
                 print(json ? try AccountListing.json(users) : AccountListing.table(users, now: Date()))

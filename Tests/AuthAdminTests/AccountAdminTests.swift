@@ -76,6 +76,13 @@ struct AccountAdminTests {
             #expect(try await uids(AccountFilter(anonymousOlderThanDays: 30)) == ["anon-old"])
             #expect(try await uids(AccountFilter(text: "'; DROP TABLE user; --")) == [])
             #expect(try await admin.page(filter: AccountFilter(text: "ann"), sort: AccountSort(), offset: 0, limit: 1).totalCount == 2)
+            // The rows alone: counted with them only where every account is read here anyway.
+            let rows = try await admin.rows(filter: AccountFilter(text: "ann"), sort: AccountSort(field: .uid, descending: false), offset: 1, limit: 1)
+            #expect(rows.users.map(\.uid) == ["u-dan"])
+            #expect(rows.totalCount == (capability == .authdeck ? nil : 2))
+            #expect(try await admin.count(matching: AccountFilter(text: "ann")) == 2)
+            #expect(try await admin.count(matching: .none) == 7)
+            #expect(try await admin.count(matching: AccountFilter(text: "'; DROP TABLE user; --")) == 0)
             #expect(try await admin.uids(matching: AccountFilter(anonymous: true)).sorted() == ["anon-new", "anon-old"])
         }
     }

@@ -18,8 +18,12 @@ public struct AccountsFeature: ConsoleFeature {
     public var filterField = TextField(maxLength: 128)
     public var typingFilter = false
     public var sort = AccountSort()
-    /// The rows loaded: a window of the matching accounts, and how many match in all.
+    /// The rows loaded: a window of the matching accounts.
     public var page: AccountPage?
+    /// How many accounts match `filter`, once counted: the rows are shown first, the count follows.
+    public var matchCount: Int?
+    /// The filter `matchCount` counts or is being counted for; nil when a recount is due.
+    public var countedFilter: AccountFilter?
     /// The selected row, counted over every matching account.
     public var selection = 0
     public var marked: Set<String> = []
@@ -48,13 +52,17 @@ public struct AccountsFeature: ConsoleFeature {
     static func open(in context: ConsoleContext) -> [FlowStep] {
         guard context.operatorAccess != nil else { return [] }
         var feature = AccountsFeature()
-        let load = feature.load(offset: 0)
+        let load = feature.reload()
         return [.banner(nil), .show(.accounts(feature))] + load + [.run(.accounts(.scheduleRefresh), busy: nil)]
     }
 
     // MARK: The table
 
-    var totalCount: Int { page?.totalCount ?? 0 }
+    /// How many accounts match, once known.
+    var knownCount: Int? { page?.totalCount ?? matchCount }
+
+    /// The rows the selection may reach: every match once counted, the rows read until then.
+    var totalCount: Int { knownCount ?? page.map { $0.offset + $0.users.count } ?? 0 }
 
     var selectedUser: UserRecord? { user(at: selection) }
 
@@ -92,7 +100,14 @@ public struct AccountsFeature: ConsoleFeature {
     mutating func reload() -> [FlowStep] {
         selection = 0
         page = nil
+        if countedFilter != filter { matchCount = nil }
         return load(offset: 0)
+    }
+
+    /// The same rows read again, and the count again after them (accounts come and go).
+    mutating func refresh() -> [FlowStep] {
+        countedFilter = nil
+        return load(offset: page?.offset ?? 0)
     }
 
     mutating func move(to index: Int) -> [FlowStep] {
@@ -212,7 +227,7 @@ public struct AccountsFeature: ConsoleFeature {
             panel = .sort(selection: AccountSort.Field.allCases.firstIndex(of: sort.field) ?? 0)
             return [.banner(nil)]
         case .refresh:
-            return load(offset: page?.offset ?? 0)
+            return refresh()
         case .mark:
             guard let uid = selectedUser?.uid else { return [] }
             if marked.remove(uid) == nil { marked.insert(uid) }
@@ -305,14 +320,32 @@ public struct AccountsFeature: ConsoleFeature {
                 if let selectedUid, let index = newPage.users.firstIndex(where: { $0.uid == selectedUid }) {
                     selection = newPage.offset + index
                 }
-                selection = max(0, min(selection, newPage.totalCount - 1))
-                return followSelection()
+                var count: [FlowStep] = []
+                // A backend read whole counts with the page; the others are asked once the rows show.
+                if newPage.totalCount == nil, countedFilter != filter {
+                    countedFilter = filter
+                    count = [.run(.accounts(.countMatches(filter)), busy: nil)]
+                }
+                selection = max(0, min(selection, totalCount - 1))
+                return followSelection() + count
             case let .failure(failure):
                 loadError = failure.message
                 return [.banner(Banner(.error, "The accounts could not be read.", detail: failure.message))]
             }
+        case let .matchesCounted(counted, result):
+            // The count of a filter since left: the newer filter's count follows its rows.
+            guard counted == filter else { return [] }
+            switch result {
+            case let .success(total):
+                matchCount = total
+                selection = max(0, min(selection, total - 1))
+                return followSelection()
+            case let .failure(failure):
+                countedFilter = nil
+                return [.banner(Banner(.error, "The matching accounts could not be counted.", detail: failure.message))]
+            }
         case .refreshDue:
-            let reload = pending == nil ? load(offset: page?.offset ?? 0) : []
+            let reload = pending == nil ? refresh() : []
             return reload + [.run(.accounts(.scheduleRefresh), busy: nil)]
         case let .detailLoaded(uid, result):
             guard case var .detail(detail) = panel, detail.uid == uid else { return [] }
@@ -338,7 +371,7 @@ public struct AccountsFeature: ConsoleFeature {
                         steps.append(.run(.accounts(.loadDetail(uid: detail.uid)), busy: nil))
                     }
                 }
-                return steps + load(offset: page?.offset ?? 0)
+                return steps + refresh()
             case let .failure(failure):
                 return [.banner(Banner(.error, "The action was not done.", detail: failure.message))]
             }

@@ -33,7 +33,7 @@ enum AccountsScreen {
     // MARK: The table
 
     static func header(_ feature: AccountsFeature, access: OperatorAccess?) -> String {
-        var parts = ["\(AccountsFeature.count(feature.totalCount))\(feature.filter.isEmpty ? " in all" : " match")"]
+        var parts = [feature.knownCount.map { "\(AccountsFeature.count($0))\(feature.filter.isEmpty ? " in all" : " match")" } ?? "counting…"]
         if feature.page == nil { parts[0] = feature.loadError == nil ? "reading…" : "unreadable" }
         let filter = filterText(feature.filter)
         parts.append(filter.isEmpty ? "no filter" : "filter: \(filter)")

@@ -81,6 +81,8 @@ public struct AccountsFailure: Error, Equatable, Sendable {
 /// The accounts view's work, performed by the effect runner on the `AccountAdmin` and the cart store.
 public enum AccountsEffect: Equatable, Sendable {
     case loadPage(AccountsQuery)
+    /// How many accounts match, asked after the first rows are shown: the count may take far longer.
+    case countMatches(AccountFilter)
     case loadDetail(uid: String)
     case perform(AccountAction, uids: [String])
     case findMatching(AccountFilter, purpose: MatchPurpose)
@@ -93,6 +95,7 @@ public enum AccountsEffect: Equatable, Sendable {
 /// The results of `AccountsEffect`s, and the refresh timer's tick.
 public enum AccountsEvent: Equatable, Sendable {
     case pageLoaded(AccountsQuery, Result<AccountPage, AccountsFailure>)
+    case matchesCounted(AccountFilter, Result<Int, AccountsFailure>)
     case detailLoaded(uid: String, Result<AccountDetailRecord, AccountsFailure>)
     case actionFinished(Result<AccountActionOutcome, AccountsFailure>)
     case matchingFound(MatchPurpose, Result<[String], AccountsFailure>)
@@ -104,7 +107,7 @@ public enum AccountsEvent: Equatable, Sendable {
     var endsBusyWork: Bool {
         switch self {
         case .detailLoaded, .actionFinished, .matchingFound: true
-        case .pageLoaded, .hashConfigLoaded, .auditLogLoaded, .refreshDue: false
+        case .pageLoaded, .matchesCounted, .hashConfigLoaded, .auditLogLoaded, .refreshDue: false
         }
     }
 }

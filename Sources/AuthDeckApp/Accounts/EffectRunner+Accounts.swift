@@ -10,8 +10,10 @@ extension EffectRunner {
         switch effect {
         case let .loadPage(query):
             return .pageLoaded(query, await adminResult {
-                try await accounts.accountAdmin().page(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
+                try await accounts.accountAdmin().rows(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
             })
+        case let .countMatches(filter):
+            return .matchesCounted(filter, await adminResult { try await accounts.accountAdmin().count(matching: filter) })
         case let .loadDetail(uid):
             return .detailLoaded(uid: uid, await adminResult {
                 let user = try await accounts.accountAdmin().user(uid: uid)
@@ -54,6 +56,7 @@ extension EffectRunner {
         let failure = AccountsFailure("this console has no access to the accounts")
         switch effect {
         case let .loadPage(query): return .pageLoaded(query, .failure(failure))
+        case let .countMatches(filter): return .matchesCounted(filter, .failure(failure))
         case let .loadDetail(uid): return .detailLoaded(uid: uid, .failure(failure))
         case .perform: return .actionFinished(.failure(failure))
         case let .findMatching(_, purpose): return .matchingFound(purpose, .failure(failure))

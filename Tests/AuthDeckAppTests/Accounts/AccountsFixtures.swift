@@ -24,6 +24,10 @@ enum AccountsFixtures {
 
     static let firstQuery = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: AccountsFeature.pageSize)
 
+    static func query(offset: Int) -> AccountsQuery {
+        AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: offset, limit: AccountsFeature.pageSize)
+    }
+
     /// A signed-out console whose operator may see the accounts view.
     static func console(_ access: OperatorAccess? = .full) -> ConsoleModel {
         var model = ConsoleModel(backendName: "embedded", operatorAccess: access)

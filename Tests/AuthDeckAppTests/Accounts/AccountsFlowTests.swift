@@ -494,6 +494,130 @@ struct AccountsFlowTests {
         store.send(.key(.character("D")))
     }
 
+    @Test func theRowsShowFirstAndTheCountFollows() {
+        var store = FlowStore(F.console())
+        store.send(.key(.character("A")), effects: [.accounts(.loadPage(F.firstQuery)), .accounts(.scheduleRefresh)]) {
+            var feature = AccountsFeature()
+            feature.pending = F.firstQuery
+            $0.screen = .accounts(feature)
+        }
+        // A backend that counts apart answers the rows alone: they show, and the count is asked after them.
+        let rows = AccountPage(users: F.users(0..<100), offset: 0, totalCount: nil)
+        store.send(.accounts(.pageLoaded(F.firstQuery, .success(rows))), effects: [.accounts(.countMatches(AccountFilter()))]) {
+            $0.accounts {
+                $0.pending = nil
+                $0.page = rows
+                $0.countedFilter = AccountFilter()
+            }
+        }
+        #expect(render(store.model).contains("counting… · no filter · sort: created ↓"))
+        #expect(render(store.model).contains("u0000"))
+        // Until the count arrives the selection reaches the rows read, no further.
+        store.send(.key(.character("G"))) { $0.accounts { $0.selection = 99 } }
+        store.send(.accounts(.matchesCounted(AccountFilter(), .success(3000)))) { $0.accounts { $0.matchCount = 3000 } }
+        #expect(render(store.model).contains("3,000 accounts in all · no filter"))
+        store.send(.key(.character("G")), effects: [.accounts(.loadPage(F.query(offset: 2940)))]) {
+            $0.accounts {
+                $0.selection = 2999
+                $0.pending = F.query(offset: 2940)
+            }
+        }
+    }
+
+    @Test func aCountOfAFilterSinceLeftNeverOverwritesTheNewerOne() {
+        var store = FlowStore(F.opened(total: 3000))
+        store.send(.key(.character("/"))) { $0.accounts { $0.typingFilter = true } }
+        let u = AccountFilter(text: "u"), us = AccountFilter(text: "us")
+        let qu = AccountsQuery(filter: u, sort: AccountSort(), offset: 0, limit: 100)
+        let qus = AccountsQuery(filter: us, sort: AccountSort(), offset: 0, limit: 100)
+        store.send(.key(.character("u")), effects: [.accounts(.loadPage(qu))]) {
+            $0.accounts {
+                $0.filterField = TextField(text: "u", maxLength: 128)
+                $0.filter = u
+                $0.page = nil
+                $0.pending = qu
+            }
+        }
+        let rows = AccountPage(users: F.users(0..<100), offset: 0, totalCount: nil)
+        store.send(.accounts(.pageLoaded(qu, .success(rows))), effects: [.accounts(.countMatches(u))]) {
+            $0.accounts {
+                $0.pending = nil
+                $0.page = rows
+                $0.countedFilter = u
+            }
+        }
+        store.send(.key(.character("s")), effects: [.accounts(.loadPage(qus))]) {
+            $0.accounts {
+                $0.filterField = TextField(text: "us", maxLength: 128)
+                $0.filter = us
+                $0.page = nil
+                $0.pending = qus
+            }
+        }
+        store.send(.accounts(.pageLoaded(qus, .success(rows))), effects: [.accounts(.countMatches(us))]) {
+            $0.accounts {
+                $0.pending = nil
+                $0.page = rows
+                $0.countedFilter = us
+            }
+        }
+        // The slow count of `u` arrives after `us` was typed: it is dropped; `us`'s own count shows.
+        store.send(.accounts(.matchesCounted(u, .success(900_000))))
+        #expect(render(store.model).contains("counting… · filter: \"us\""))
+        store.send(.accounts(.matchesCounted(us, .success(700_000)))) { $0.accounts { $0.matchCount = 700_000 } }
+        #expect(render(store.model).contains("700,000 accounts match · filter: \"us\""))
+        // Another character: the old count goes at once, never shown for the new filter.
+        let qusx = AccountsQuery(filter: AccountFilter(text: "usx"), sort: AccountSort(), offset: 0, limit: 100)
+        store.send(.key(.character("x")), effects: [.accounts(.loadPage(qusx))]) {
+            $0.accounts {
+                $0.filterField = TextField(text: "usx", maxLength: 128)
+                $0.filter.text = "usx"
+                $0.page = nil
+                $0.pending = qusx
+                $0.matchCount = nil
+            }
+        }
+        store.send(.accounts(.matchesCounted(us, .success(700_000))))
+        #expect(store.model.accountsView?.matchCount == nil)
+    }
+
+    @Test func aRefreshCountsAgainAndKeepsTheOldCountUntilThen() {
+        var store = FlowStore(F.console())
+        store.send(.key(.character("A")), effects: [.accounts(.loadPage(F.firstQuery)), .accounts(.scheduleRefresh)]) {
+            var feature = AccountsFeature()
+            feature.pending = F.firstQuery
+            $0.screen = .accounts(feature)
+        }
+        let rows = AccountPage(users: F.users(0..<100), offset: 0, totalCount: nil)
+        store.send(.accounts(.pageLoaded(F.firstQuery, .success(rows))), effects: [.accounts(.countMatches(AccountFilter()))]) {
+            $0.accounts {
+                $0.pending = nil
+                $0.page = rows
+                $0.countedFilter = AccountFilter()
+            }
+        }
+        store.send(.accounts(.matchesCounted(AccountFilter(), .success(3000)))) { $0.accounts { $0.matchCount = 3000 } }
+        // `r` reads the rows again and then counts again; the old count shows until the new one.
+        store.send(.key(.character("r")), effects: [.accounts(.loadPage(F.firstQuery))]) {
+            $0.accounts {
+                $0.pending = F.firstQuery
+                $0.countedFilter = nil
+            }
+        }
+        #expect(render(store.model).contains("3,000 accounts in all"))
+        store.send(.accounts(.pageLoaded(F.firstQuery, .success(rows))), effects: [.accounts(.countMatches(AccountFilter()))]) {
+            $0.accounts {
+                $0.pending = nil
+                $0.countedFilter = AccountFilter()
+            }
+        }
+        store.send(.accounts(.matchesCounted(AccountFilter(), .failure(AccountsFailure("database is locked"))))) {
+            $0.banner = Banner(.error, "The matching accounts could not be counted.", detail: "database is locked")
+            $0.accounts { $0.countedFilter = nil }
+        }
+        #expect(render(store.model).contains("3,000 accounts in all"))
+    }
+
     @Test func theRefreshKeepsTheSelectedAccountSelected() {
         var store = FlowStore(F.opened(total: 3000))
         store.send(.key(.down)) { $0.accounts { $0.selection = 1 } }

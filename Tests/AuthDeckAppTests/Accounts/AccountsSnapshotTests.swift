@@ -32,6 +32,16 @@ struct AccountsSnapshotTests {
         assertSnapshot(of: render(model), as: .lines)
     }
 
+    /// A filter's first rows, shown while the count of its matches is still on its way.
+    @Test func tableCounting() {
+        assertSnapshot(of: render(Self.model {
+            $0.filter = AccountFilter(text: "u")
+            $0.typingFilter = true
+            $0.filterField = TextField(text: "u", maxLength: 128)
+            $0.page = AccountPage(users: F.users(0..<100), offset: 0, totalCount: nil)
+        }), as: .lines)
+    }
+
     @Test func readOnlyTable() {
         assertSnapshot(of: render(Self.model({ _ in }, access: .readOnly)), as: .lines)
     }
