@@ -145,6 +145,7 @@ public actor Auth {
     @discardableResult
     public func reload() async throws -> User {
         let current = try requireUser()
+        let before = session
         let idToken = try await validIDToken()
         let response = try await performForCurrentUser(AccountsLookupRequest(idToken: idToken))
         guard let account = response.users?.first else {
@@ -153,8 +154,12 @@ public actor Auth {
         }
         let user = User(account: account, wasAnonymous: current.isAnonymous)
         session?.user = user
-        persist()
-        notify()
+        // A reload that finds nothing new (most of the console's periodic ones) writes no file and
+        // reports no state; a refreshed token or a changed account does both.
+        if session != before {
+            persist()
+            notify()
+        }
         return user
     }
 
