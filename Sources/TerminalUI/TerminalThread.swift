@@ -2,9 +2,10 @@ import Foundation
 
 /// A terminal loop waits in poll(2) for the whole session. On a thread of Swift's cooperative
 /// pool that would take one of its few threads (one per core) away from every task for good,
-/// so the loop gets a thread of its own and the caller awaits it without blocking.
+/// so the loop gets a thread of its own and the caller awaits it without blocking. The thread is
+/// started from the caller's own executor, with no hop to the pool before it.
 public enum TerminalThread {
-    public static func run(_ body: @escaping @Sendable () throws -> Void) async throws {
+    public nonisolated(nonsending) static func run(_ body: @escaping @Sendable () throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let thread = Thread { continuation.resume(with: Result { try body() }) }
             thread.name = "terminal"

@@ -13,7 +13,8 @@ struct ConsoleAccountsAccess {
 
     static let auditLogFile = "audit-log.jsonl"
 
-    static func make(choice: BackendChoice, embedded: EmbeddedBackend?, role: SSHConsoleRole?, readOnly: Bool,
+    /// `embedded`: the embedded backend once it is open (the console's first frame does not wait for it).
+    static func make(choice: BackendChoice, embedded: (@Sendable () async throws -> EmbeddedBackend)?, role: SSHConsoleRole?, readOnly: Bool,
                      directory: DataDirectory, environment: [String: String]) throws -> ConsoleAccountsAccess {
         let none = ConsoleAccountsAccess(connection: nil, shutdown: {})
         if role == .visitor { return none }
@@ -23,9 +24,11 @@ struct ConsoleAccountsAccess {
         switch choice {
         case .embedded:
             guard let embedded else { return none }
-            let admin = AccountAdmin(backend: embedded.administratorTransport(), projectId: embedded.projectId, capability: .authdeck)
-            return ConsoleAccountsAccess(connection: AccountsConnection(admin: admin, operatorName: operatorName, audit: audit, access: access),
-                                         shutdown: {})
+            let connection = AccountsConnection(operatorName: operatorName, audit: audit, access: access) {
+                let backend = try await embedded()
+                return AccountAdmin(backend: backend.administratorTransport(), projectId: backend.projectId, capability: .authdeck)
+            }
+            return ConsoleAccountsAccess(connection: connection, shutdown: {})
         case let .emulator(address, project):
             // `owner` is the emulator's administrator; an `authdeck serve --admin-token` wants its token.
             let token = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "owner"

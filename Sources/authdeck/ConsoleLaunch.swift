@@ -29,11 +29,13 @@ struct ConsoleLaunch {
         var launch = ConsoleLaunch()
         var rest = arguments[...]
         if rest.first == "console" { rest.removeFirst() }
-        var seen: Set<String> = []
+        // An array, not a Set: a Set<String> first made here cost a conformance scan of the whole binary.
+        var seen: [String] = []
         while let argument = rest.popFirst() {
             let (name, attached) = argument.firstIndex(of: "=").map { (String(argument[..<$0]), Optional(String(argument[argument.index(after: $0)...]))) }
                 ?? (argument, nil)
-            guard seen.insert(name).inserted else { return nil }
+            guard !seen.contains(name) else { return nil }
+            seen.append(name)
             if name == "--no-color", attached == nil {
                 launch.noColor = true
                 continue
@@ -66,77 +68,124 @@ struct ConsoleLaunch {
                                   environment: ProcessInfo.processInfo.environment)
     }
 
-    func run() async throws {
+    /// Runs on its caller's executor (the main thread, for `authdeck`) up to the terminal's own thread:
+    /// a hop to Swift's cooperative pool first would wait for one of its threads to start.
+    nonisolated(nonsending) func run() async throws {
         let directory = try StartupSteps.openDataDirectory(explicit: data)
         let logger = Logger(label: "authdeck")
-
         let choice = try backendChoice()
-        // The identity database is checked first: a damaged one stops the start before anything is created.
-        var embedded: EmbeddedBackend?
-        if choice == .embedded {
-            var configuration = EmbeddedBackendConfiguration()
-            configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
-            embedded = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
-        }
-        let cart: CartStore
-        do {
-            cart = try CartStore(path: directory.file("appdata.sqlite").path)
-        } catch {
-            logger.critical("cannot open the data", metadata: ["error": "\(error)"])
-            throw StartupError(String(describing: error))
-        }
         let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.url, home: ProcessInfo.processInfo.environment["HOME"])
-        let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: directory.file(choice.sessionFileName)) : InMemorySessionStore()
-        let accounts = try ConsoleAccountsAccess.make(choice: choice, embedded: embedded, role: sshRole, readOnly: readOnly, directory: directory,
-                                                      environment: ProcessInfo.processInfo.environment)
-        do {
-            try await runConsole(choice: choice, embedded: embedded, cart: cart, sessionStore: sessionStore, accounts: accounts.connection,
-                                 backendName: backendName, directory: directory, logger: logger)
-        } catch {
-            await accounts.shutdown()
-            throw error
-        }
-        await accounts.shutdown()
-        logger.info("console quit")
-    }
-
-    private func runConsole(choice: BackendChoice, embedded: EmbeddedBackend?, cart: CartStore, sessionStore: any SessionStore,
-                            accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
+        let sessionFile = directory.file(choice.sessionFileName)
+        let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: sessionFile) : InMemorySessionStore()
+        let session = SessionPlan(store: sessionStore, saved: sshRole == nil && FileManager.default.fileExists(atPath: sessionFile.path))
         switch choice {
         case .embedded:
-            guard let backend = embedded else { return }
-            let transport = backend.transport()
-            try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
-                                 outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId),
-                                 accounts: accounts, backendName: backendName, directory: directory, logger: logger)
-            // Closed, the database is stamped intact: the next start skips reading all of it.
-            do { try backend.close() } catch { logger.warning("could not close the data", metadata: ["error": "\(error)"]) }
+            try await runEmbedded(directory: directory, session: session, backendName: backendName, logger: logger)
         case let .emulator(address, project):
             // The emulator takes any non-empty API key. An `authdeck serve --admin-token` keeps its outboxes
             // for administrators: the same variable that gives serve its token gives it to the console.
             let adminToken = ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
-            let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken)
-            try await withHTTPTransport(transport) { transport in
-                // The emulator's outboxes are per project: --project, else GCLOUD_PROJECT as the Firebase tools name it;
-                // a server that answers with the project it serves is followed to it.
-                let projectId = project ?? ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
-                // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
-                // at the simulated providers are its own, under a secret that lives as long as the console.
-                try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
-                               outbox: AuthEmulatorOutbox(backend: transport, projectId: projectId),
-                               simulatedIdentityOwner: Self.newOwnerSecret(), accounts: accounts,
-                               backendName: backendName, directory: directory, logger: logger)
-            }
+            // The emulator's outboxes are per project: --project, else GCLOUD_PROJECT as the Firebase tools name it;
+            // a server that answers with the project it serves is followed to it.
+            let projectId = project ?? ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
+            // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
+            // at the simulated providers are its own, under a secret that lives as long as the console.
+            try await runRemote(choice: choice, transport: HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken),
+                                outboxProject: projectId, simulatedIdentityOwner: Self.newOwnerSecret(),
+                                directory: directory, session: session, backendName: backendName, logger: logger)
         case let .project(_, apiKey):
-            try await withHTTPTransport(HTTPTransport(target: .production, apiKey: apiKey)) { transport in
-                try await runConsole(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart, outbox: nil,
-                                     accounts: accounts, backendName: backendName, directory: directory, logger: logger)
-            }
+            try await runRemote(choice: choice, transport: HTTPTransport(target: .production, apiKey: apiKey), outboxProject: nil,
+                                simulatedIdentityOwner: nil, directory: directory, session: session, backendName: backendName, logger: logger)
+        }
+        logger.info("console quit")
+    }
+
+    /// The saved session's store, and whether it holds one (the first screen depends on it).
+    private struct SessionPlan {
+        let store: any SessionStore
+        let saved: Bool
+    }
+
+    /// The embedded backend and the app data open on their own thread while the first frame draws.
+    /// The identity database is checked first: a damaged one stops the start before the app data is created.
+    private nonisolated(nonsending) func runEmbedded(directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
+        var configuration = EmbeddedBackendConfiguration()
+        configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
+        let opening = OpeningThread(name: "authdeck opening") { [configuration] in
+            let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
+            return (backend: backend, cart: try Self.openCart(in: directory, logger: logger))
+        }
+        let accounts = try ConsoleAccountsAccess.make(choice: .embedded, embedded: { try await opening.value.backend }, role: sshRole,
+                                                      readOnly: readOnly, directory: directory, environment: ProcessInfo.processInfo.environment)
+        let sessionStore = session.store
+        let result: Result<Void, any Error>
+        do {
+            try await runConsole(sessionSaved: session.saved, open: {
+                let (backend, cart) = try await opening.value
+                let transport = backend.transport()
+                return ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
+                                       outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId))
+            }, accounts: accounts.connection, backendName: backendName, directory: directory, logger: logger)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        await accounts.shutdown()
+        // Also when the console ended before the backend was open: the process never exits half-way
+        // through opening it, and an error opening it is still this start's.
+        let opened = await opening.outcome
+        if case let .success((backend, _)) = opened {
+            // Closed, the database is stamped intact: the next start skips reading all of it.
+            do { try backend.close() } catch { logger.warning("could not close the data", metadata: ["error": "\(error)"]) }
+        }
+        try result.get()
+        _ = try opened.get()
+    }
+
+    private static func openCart(in directory: DataDirectory, logger: Logger) throws -> CartStore {
+        do {
+            return try CartStore(path: directory.file("appdata.sqlite").path)
+        } catch {
+            logger.critical("cannot open the data", metadata: ["error": "\(error)"])
+            throw StartupError(String(describing: error))
         }
     }
 
+    /// The Firebase Auth Emulator or a real project over HTTP; the app data opens on its own thread
+    /// while the first frame draws. `outboxProject`: the project whose outboxes are read, nil where there are none.
+    private nonisolated(nonsending) func runRemote(choice: BackendChoice, transport: HTTPTransport, outboxProject: String?, simulatedIdentityOwner: String?,
+                           directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
+        let accounts: ConsoleAccountsAccess
+        do {
+            accounts = try ConsoleAccountsAccess.make(choice: choice, embedded: nil, role: sshRole, readOnly: readOnly, directory: directory,
+                                                      environment: ProcessInfo.processInfo.environment)
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+        let cart = OpeningThread(name: "authdeck app data") { try Self.openCart(in: directory, logger: logger) }
+        let sessionStore = session.store
+        let result: Result<Void, any Error>
+        do {
+            try await runConsole(sessionSaved: session.saved, open: {
+                ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: try await cart.value,
+                                outbox: outboxProject.map { AuthEmulatorOutbox(backend: transport, projectId: $0) })
+            }, simulatedIdentityOwner: simulatedIdentityOwner, accounts: accounts.connection,
+            backendName: backendName, directory: directory, logger: logger)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        await accounts.shutdown()
+        try? await transport.shutdown()
+        // Also when the console ended before the app data was open: see `runEmbedded`.
+        let opened = await cart.outcome
+        try result.get()
+        _ = try opened.get()
+    }
+
     /// The terminal is made, used and given back on its own thread (`TerminalThread`).
-    private func runConsole(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox?, simulatedIdentityOwner: String? = nil,
+    private nonisolated(nonsending) func runConsole(sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices, simulatedIdentityOwner: String? = nil,
                             accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
         let noColor = noColor
         let dataPath = directory.url.path
@@ -151,7 +200,7 @@ struct ConsoleLaunch {
             }
             logger.info("console started", metadata: ["data": "\(dataPath)", "backend": "\(backendName)"])
             defer { terminal.stop() }
-            try ConsoleApp.run(terminal: terminal, auth: auth, cart: cart, outbox: outbox, simulatedIdentityOwner: simulatedIdentityOwner,
+            try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: open, simulatedIdentityOwner: simulatedIdentityOwner,
                                audience: audience, accounts: accounts, backendName: backendName, logger: logger)
         }
     }
@@ -160,18 +209,5 @@ struct ConsoleLaunch {
     private static func newOwnerSecret() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
-    }
-
-    /// Runs `body` and then closes the transport's connections, whether `body` threw or not.
-    private func withHTTPTransport(_ transport: HTTPTransport, _ body: (HTTPTransport) async throws -> Void) async throws {
-        let result: Result<Void, any Error>
-        do {
-            try await body(transport)
-            result = .success(())
-        } catch {
-            result = .failure(error)
-        }
-        try? await transport.shutdown()
-        try result.get()
     }
 }

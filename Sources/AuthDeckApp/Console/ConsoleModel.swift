@@ -45,9 +45,14 @@ public struct ConsoleModel: Equatable, Sendable {
         self.operatorAccess = operatorAccess
     }
 
-    /// The first effects, before any event.
-    public static func start(backendName: String, operatorAccess: OperatorAccess? = nil) -> (ConsoleModel, [ConsoleEffect]) {
+    /// The first screen and effects, before any event. Without a saved session the sign-in methods
+    /// show at once: drawing them needs nothing from the backend, which opens meanwhile.
+    public static func start(backendName: String, operatorAccess: OperatorAccess? = nil, sessionSaved: Bool) -> (ConsoleModel, [ConsoleEffect]) {
         var model = ConsoleModel(backendName: backendName, operatorAccess: operatorAccess)
+        guard sessionSaved else {
+            model.screen = .signInMethods(SignInMethods(selection: 0))
+            return (model, [])
+        }
         model.busy = "Restoring the saved session…"
         return (model, [.restoreSession])
     }

@@ -8,7 +8,7 @@ import TerminalUI
 @Suite("Sign-in flow")
 struct SignInFlowTests {
     @Test func launchRestoresASavedSessionAndLoadsItsCart() {
-        let (model, effects) = ConsoleModel.start(backendName: "embedded")
+        let (model, effects) = ConsoleModel.start(backendName: "embedded", sessionSaved: true)
         #expect(effects == [.restoreSession])
         #expect(model.screen == .launching)
         var store = FlowStore(model)
@@ -23,15 +23,25 @@ struct SignInFlowTests {
     }
 
     @Test func launchWithoutSessionShowsTheMethods() {
-        var store = FlowStore(ConsoleModel.start(backendName: "embedded").0)
+        var store = FlowStore(ConsoleModel.start(backendName: "embedded", sessionSaved: true).0)
         store.send(.sessionRestored(.success(nil))) {
             $0.busy = nil
             $0.screen = .signInMethods(SignInMethods(selection: 0))
         }
     }
 
+    @Test func launchWithNoSavedSessionStartsOnTheMethodsWithoutWaiting() {
+        let (model, effects) = ConsoleModel.start(backendName: "embedded", sessionSaved: false)
+        #expect(effects == [])
+        #expect(model.screen == .signInMethods(SignInMethods(selection: 0)))
+        #expect(model.busy == nil)
+        var store = FlowStore(model)
+        // A key before the backend is open acts at once; its effect waits for the backend in the runner.
+        store.send(.key(.enter), effects: [.signInAnonymously]) { $0.busy = "Signing in anonymously…" }
+    }
+
     @Test func anUnreadableSessionIsReportedAndTheUserStartsSignedOut() {
-        var store = FlowStore(ConsoleModel.start(backendName: "embedded").0)
+        var store = FlowStore(ConsoleModel.start(backendName: "embedded", sessionSaved: true).0)
         store.send(.sessionRestored(.failure(SessionRestoreError(reason: "dataCorrupted")))) {
             $0.busy = nil
             $0.screen = .signInMethods(SignInMethods(selection: 0))
