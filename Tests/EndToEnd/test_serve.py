@@ -1,5 +1,6 @@
 """`authdeck serve` as a process: its announcement, HTTP answers, published keys, the admin
 token rule and clean shutdown on signals."""
+import datetime
 import json
 import os
 import re
@@ -51,6 +52,13 @@ def test_serve_announces_the_real_port_and_answers_on_the_emulator_paths(served)
         text = log.read()
     assert "path=/identitytoolkit.googleapis.com/v1/accounts:signUp status=200" in text
     assert "hunter22" not in text and "key=any" not in text and "eyJ" not in text
+    # Each line starts with the time in UTC, ISO 8601 to the second.
+    now = datetime.datetime.now(datetime.timezone.utc)
+    for line in text.splitlines():
+        stamp = re.match(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ) (trace|debug|info|notice|warning|error|critical) ", line)
+        assert stamp, line
+        when = datetime.datetime.strptime(stamp.group(1), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+        assert abs((now - when).total_seconds()) < 600, line
 
 
 def test_a_standard_jwt_library_verifies_minted_tokens_with_the_published_keys(served):
