@@ -85,6 +85,11 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], linkerSettings: [
+            // Swift's link with its runtime built in exports every symbol of the executable (`-export-dynamic`):
+            // nothing here looks them up, and resolving and searching 56,000 exported symbols cost every start
+            // about a millisecond in the dynamic loader and the runtime's dladdr.
+            .unsafeFlags(["-Xlinker", "--no-export-dynamic"]),
         ]),
         .testTarget(name: "TerminalUITests", dependencies: [
             "TerminalUI", "CCurses",
