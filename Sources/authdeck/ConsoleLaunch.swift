@@ -21,6 +21,8 @@ struct ConsoleLaunch {
     var apiKey: String?
     var readOnly = false
     var sshRole: SSHConsoleRole?
+    /// Read once: each `ProcessInfo.environment` builds a dictionary of the whole environment.
+    let environment = ProcessInfo.processInfo.environment
 
     /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--ssh-role ROLE]`, each at most once,
     /// values neither empty nor starting with `-`, and valid; nil for anything else (ArgumentParser then
@@ -64,17 +66,16 @@ struct ConsoleLaunch {
     }
 
     func backendChoice() throws -> BackendChoice {
-        try BackendChoice.resolve(emulator: emulator, project: project, apiKey: apiKey,
-                                  environment: ProcessInfo.processInfo.environment)
+        try BackendChoice.resolve(emulator: emulator, project: project, apiKey: apiKey, environment: environment)
     }
 
     /// Runs on its caller's executor (the main thread, for `authdeck`) up to the terminal's own thread:
     /// a hop to Swift's cooperative pool first would wait for one of its threads to start.
     nonisolated(nonsending) func run() async throws {
-        let directory = try StartupSteps.openDataDirectory(explicit: data)
+        let directory = try StartupSteps.openDataDirectory(explicit: data, environment: environment)
         let logger = Logger(label: "authdeck")
         let choice = try backendChoice()
-        let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.url, home: ProcessInfo.processInfo.environment["HOME"])
+        let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.url, home: environment["HOME"])
         let sessionFile = directory.file(choice.sessionFileName)
         let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: sessionFile) : InMemorySessionStore()
         let session = SessionPlan(store: sessionStore, saved: sshRole == nil && FileManager.default.fileExists(atPath: sessionFile.path))
@@ -84,10 +85,10 @@ struct ConsoleLaunch {
         case let .emulator(address, project):
             // The emulator takes any non-empty API key. An `authdeck serve --admin-token` keeps its outboxes
             // for administrators: the same variable that gives serve its token gives it to the console.
-            let adminToken = ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+            let adminToken = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
             // The emulator's outboxes are per project: --project, else GCLOUD_PROJECT as the Firebase tools name it;
             // a server that answers with the project it serves is followed to it.
-            let projectId = project ?? ProcessInfo.processInfo.environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
+            let projectId = project ?? environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
             // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
             // at the simulated providers are its own, under a secret that lives as long as the console.
             try await runRemote(choice: choice, transport: HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken),
@@ -116,7 +117,7 @@ struct ConsoleLaunch {
             return (backend: backend, cart: try Self.openCart(in: directory, logger: logger))
         }
         let accounts = try ConsoleAccountsAccess.make(choice: .embedded, embedded: { try await opening.value.backend }, role: sshRole,
-                                                      readOnly: readOnly, directory: directory, environment: ProcessInfo.processInfo.environment)
+                                                      readOnly: readOnly, directory: directory, environment: environment)
         let sessionStore = session.store
         let result: Result<Void, any Error>
         do {
@@ -158,7 +159,7 @@ struct ConsoleLaunch {
         let accounts: ConsoleAccountsAccess
         do {
             accounts = try ConsoleAccountsAccess.make(choice: choice, embedded: nil, role: sshRole, readOnly: readOnly, directory: directory,
-                                                      environment: ProcessInfo.processInfo.environment)
+                                                      environment: environment)
         } catch {
             try? await transport.shutdown()
             throw error

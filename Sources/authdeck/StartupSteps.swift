@@ -14,11 +14,12 @@ enum StartupSteps {
     /// `logLevel` up, to `authdeck.log` in it.
     /// Everything it creates is owner-only: the umask is set before the first file exists, so SQLite's
     /// WAL and shared-memory files, the log and the session files are 0600 and directories 0700.
-    static func openDataDirectory(explicit: String?, logLevel: Logger.Level = .info) throws -> DataDirectory {
+    static func openDataDirectory(explicit: String?, logLevel: Logger.Level = .info,
+                                  environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DataDirectory {
         umask(0o077)
         let directory: DataDirectory
         do {
-            directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: explicit))
+            directory = try DataDirectory.prepare(DataDirectory.resolve(explicit: explicit, environment: environment))
         } catch {
             throw StartupError(String(describing: error))
         }
