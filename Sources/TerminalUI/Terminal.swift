@@ -96,16 +96,19 @@ public final class Terminal {
     }
 
     /// Runs until `handle` returns `.quit`, throws, or the terminal goes away (stdin closed);
-    /// restores the terminal in every case. Draws a frame first and after each batch of events.
+    /// restores the terminal in every case. Draws a frame first and after each batch of events;
+    /// `afterFirstFrame` runs once the first frame has been written.
     /// SIGTERM, SIGHUP, SIGINT and SIGQUIT restore the terminal and exit with 128 + signal.
     public func run(
         _ handle: (TerminalEvent) throws -> LoopControl,
-        draw: (any Canvas) -> Void
+        draw: (any Canvas) -> Void,
+        afterFirstFrame: () -> Void = {}
     ) throws {
         checkThread()
         precondition(isActive, "Terminal.run before start")
         defer { stop() }
         render(draw)
+        afterFirstFrame()
         while true {
             guard let events = nextEvents() else { return }
             for event in events where try handle(event) == .quit {

@@ -107,7 +107,7 @@ struct ConsoleLaunch {
         let saved: Bool
     }
 
-    /// The embedded backend and the app data open on their own thread while the first frame draws.
+    /// The embedded backend and the app data open on their own thread once the first frame is drawn.
     /// The identity database is checked first: a damaged one stops the start before the app data is created.
     private nonisolated(nonsending) func runEmbedded(directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
         var configuration = EmbeddedBackendConfiguration()
@@ -132,8 +132,8 @@ struct ConsoleLaunch {
             result = .failure(error)
         }
         await accounts.shutdown()
-        // Also when the console ended before the backend was open: the process never exits half-way
-        // through opening it, and an error opening it is still this start's.
+        // Also when the console ended before the backend was open (or asked for it: a terminal that could not
+        // start): the process never exits half-way through opening it, and an error opening it is still this start's.
         let opened = await opening.outcome
         if case let .success((backend, _)) = opened {
             // Closed, the database is stamped intact: the next start skips reading all of it.
@@ -153,7 +153,7 @@ struct ConsoleLaunch {
     }
 
     /// The Firebase Auth Emulator or a real project over HTTP; the app data opens on its own thread
-    /// while the first frame draws. `outboxProject`: the project whose outboxes are read, nil where there are none.
+    /// once the first frame is drawn. `outboxProject`: the project whose outboxes are read, nil where there are none.
     private nonisolated(nonsending) func runRemote(choice: BackendChoice, transport: HTTPTransport, outboxProject: String?, simulatedIdentityOwner: String?,
                            directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
         let accounts: ConsoleAccountsAccess

@@ -1,21 +1,22 @@
 import Foundation
 import Synchronization
 
-/// Blocking start-up work (SQLite, the signing key) on a thread of its own, begun at once and
-/// awaited later: the console draws its first frame meanwhile, and Swift's cooperative pool is
-/// never blocked by it. Every wait gets the same outcome, the error included.
+/// Blocking start-up work (SQLite, the signing key) on a thread of its own, started when it is
+/// first awaited: the console asks for it once its first frame is on the screen. Swift's
+/// cooperative pool is never blocked by it. Every wait gets the same outcome, the error included.
 final class OpeningThread<Value: Sendable>: Sendable {
     private enum State {
+        case notStarted(@Sendable () throws -> Value)
         case running(waiting: [CheckedContinuation<Result<Value, any Error>, Never>])
         case finished(Result<Value, any Error>)
     }
 
-    private let state = Mutex(State.running(waiting: []))
+    private let name: String
+    private let state: Mutex<State>
 
     init(name: String, _ body: @escaping @Sendable () throws -> Value) {
-        let thread = Thread { [self] in finish(Result { try body() }) }
-        thread.name = name
-        thread.start()
+        self.name = name
+        state = Mutex(.notStarted(body))
     }
 
     var value: Value {
@@ -25,17 +26,25 @@ final class OpeningThread<Value: Sendable>: Sendable {
     var outcome: Result<Value, any Error> {
         get async {
             await withCheckedContinuation { continuation in
-                let outcome: Result<Value, any Error>? = state.withLock { state in
+                let (outcome, start) = state.withLock { state -> (Result<Value, any Error>?, (@Sendable () throws -> Value)?) in
                     switch state {
                     case let .finished(outcome):
-                        return outcome
+                        return (outcome, nil)
                     case var .running(waiting):
                         waiting.append(continuation)
                         state = .running(waiting: waiting)
-                        return nil
+                        return (nil, nil)
+                    case let .notStarted(body):
+                        state = .running(waiting: [continuation])
+                        return (nil, body)
                     }
                 }
                 if let outcome { continuation.resume(returning: outcome) }
+                if let start {
+                    let thread = Thread { [self] in finish(Result { try start() }) }
+                    thread.name = name
+                    thread.start()
+                }
             }
         }
     }

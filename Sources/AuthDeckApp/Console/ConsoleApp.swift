@@ -22,8 +22,10 @@ public struct ConsoleServices: Sendable {
 /// Wires the pieces together: terminal events and effect results go into the model, the
 /// model's effects go to the runner, and every batch of events ends with one frame.
 public enum ConsoleApp {
-    /// Draws the first frame while `open` opens the services; the effects asked for meanwhile (keys
+    /// Draws the first frame, then calls `open` for the services; the effects asked for meanwhile (keys
     /// that need the backend) wait for them, in order. If `open` throws, the loop ends with its error.
+    /// `open` starts after the first frame, not beside it: on two busy cores, opening SQLite beside the
+    /// terminal's start delayed the first frame by about 2 ms (the terminal's thread waited for a core).
     /// `sessionSaved`: whether a saved session may be restored; without one, the sign-in methods are
     /// the first screen and need nothing opened.
     public static func run(terminal: Terminal, sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices,
@@ -33,18 +35,6 @@ public enum ConsoleApp {
         let runner = PendingRunner()
         defer { runner.end() }
         let waker = terminal.waker
-        Task {
-            do {
-                let services = try await open()
-                runner.open {
-                    EffectRunner(auth: services.auth, cart: services.cart, outbox: services.outbox, simulatedIdentityOwner: simulatedIdentityOwner,
-                                 audience: audience, accounts: accounts, logger: logger, send: mailbox.post)
-                }
-            } catch {
-                runner.fail(error)
-                waker.wake()
-            }
-        }
         var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access, sessionSaved: sessionSaved)
         effects += model.handle(.resized(terminal.size))
         effects.forEach(runner.run)
@@ -65,6 +55,19 @@ public enum ConsoleApp {
             return .continue
         }, draw: { canvas in
             ConsoleView.draw(model, on: canvas)
+        }, afterFirstFrame: {
+            Task {
+                do {
+                    let services = try await open()
+                    runner.open {
+                        EffectRunner(auth: services.auth, cart: services.cart, outbox: services.outbox, simulatedIdentityOwner: simulatedIdentityOwner,
+                                     audience: audience, accounts: accounts, logger: logger, send: mailbox.post)
+                    }
+                } catch {
+                    runner.fail(error)
+                    waker.wake()
+                }
+            }
         })
     }
 }
