@@ -35,3 +35,64 @@ struct EffectOrderTests {
         }
     }
 }
+
+/// The console draws its first frame before the backend is open: effects asked for until then wait,
+/// in order, and reach the runner once it exists; none is lost, and none runs after the console ended.
+@Suite("Effects before the backend is open")
+struct PendingRunnerTests {
+    @Test(.timeLimit(.minutes(1))) func effectsAskedForBeforeOpeningRunInOrderOnceOpen() async throws {
+        try await withTestBackend(.inProcess) { backend in
+            let (events, arrived) = AsyncStream<ConsoleEvent>.makeStream()
+            let cart = try CartStore()
+            let pending = PendingRunner()
+            let uid = "pendingUID000000000000000001"
+            pending.run(.addToCart(uid: uid, name: "apple"))
+            pending.run(.addToCart(uid: uid, name: "pear"))
+            pending.run(.removeFromCart(uid: uid, name: "apple"))
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(try cart.items(of: uid).isEmpty)
+            pending.open {
+                EffectRunner(auth: Auth(backend: backend.makeTransport()), cart: cart, logger: Logger(label: "test"), send: { arrived.yield($0) })
+            }
+            pending.run(.addToCart(uid: uid, name: "plum"))
+            var seen: [[String]] = []
+            for await event in events {
+                guard case let .cartChanged(eventUid, .success(items)) = event, eventUid == uid else { continue }
+                seen.append(items.map(\.name).sorted())
+                if seen.count == 4 { break }
+            }
+            #expect(seen == [["apple"], ["apple", "pear"], ["pear"], ["pear", "plum"]])
+            #expect(pending.failure == nil)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aFailureToOpenIsKeptAndNoRunnerIsMade() async throws {
+        struct Damaged: Error {}
+        let pending = PendingRunner()
+        pending.run(.signInAnonymously)
+        pending.fail(Damaged())
+        #expect(pending.failure is Damaged)
+        #expect(try await madeARunner(pending) == false)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func afterTheConsoleEndedNoRunnerIsMade() async throws {
+        let pending = PendingRunner()
+        pending.run(.signInAnonymously)
+        pending.end()
+        #expect(try await madeARunner(pending) == false)
+        #expect(pending.failure == nil)
+    }
+
+    /// Whether `open` still makes a runner.
+    private func madeARunner(_ pending: PendingRunner) async throws -> Bool {
+        var made = false
+        try await withTestBackend(.inProcess) { backend in
+            let cart = try CartStore()
+            pending.open {
+                made = true
+                return EffectRunner(auth: Auth(backend: backend.makeTransport()), cart: cart, logger: Logger(label: "test"), send: { _ in })
+            }
+        }
+        return made
+    }
+}
