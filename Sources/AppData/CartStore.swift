@@ -46,6 +46,7 @@ public final class CartStore: Sendable {
 
     /// Consoles started together (SSH visitors) create the file at once, and SQLite refuses the switch to WAL
     /// with "database is locked" instead of waiting for the busy timeout: try again for up to 5 seconds.
+    /// They also migrate it at once (below).
     private static func open(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -56,6 +57,11 @@ public final class CartStore: Sendable {
                 return pool
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 50 {
                 Thread.sleep(forTimeInterval: 0.1)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempt < 50 {
+                // GRDB reads which migrations have run before it takes the write lock: a console started at the
+                // same moment may create the table in between ("table cart_item already exists"). Its migration
+                // committed with the table, so the next attempt finds nothing left to do.
+                Thread.sleep(forTimeInterval: 0.01)
             }
         }
         preconditionFailure("unreachable: the loop returns or throws")
