@@ -7,50 +7,59 @@ import Darwin
 
 /// Threads of the backend's own for its blocking work: RSA and GRDB's synchronous SQLite calls
 /// (scrypt has `hashing`). On Swift's cooperative pool (a thread per core) one password sign-in
-/// stalled every other request, and the console's effects with it. Each job gets an idle thread
-/// or a new one, up to `limit`; the kernel then shares the cores between requests as it would
-/// between processes. Threads stay for the next job.
+/// stalled every other request, and the console's effects with it.
+///
+/// At most `concurrency` threads run jobs at once; a thread that waits for a hash on `hashing`
+/// does not count, so another takes the next job meanwhile (up to `limit` threads in all, each
+/// made when first needed). With a thread per job instead, sixteen clients kept sixteen threads
+/// waking each other on two cores, and a fifth of a lookup's CPU went to switching between them.
 ///
 /// It is also a task executor: `authdeck serve` runs its connections on it (`IdentityServer`), so
 /// a request is parsed, answered and handed back to SwiftNIO on one of these threads, with no hop
-/// to the cooperative pool and back (a tenth of the CPU of a lookup went to those switches).
+/// to the cooperative pool and back.
 final class RequestThreads: TaskExecutor, @unchecked Sendable {
+    private static let cores = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
     /// Shared by every backend in the process, so that tests opening many backends do not leave
     /// many idle threads behind.
-    static let shared = RequestThreads(limit: 16, niceness: 0)
+    static let shared = RequestThreads(limit: 16, concurrency: 2 * cores, niceness: 0)
 
-    /// Where scrypt runs: as many threads as cores, at a lower scheduling priority (nice 10), so that
-    /// on a busy machine the kernel runs a short request before a hash instead of beside it. A hash
-    /// must never run inside a write transaction: the low-priority thread would hold up every writer.
-    static let hashing = RequestThreads(limit: max(2, ProcessInfo.processInfo.activeProcessorCount), niceness: 10)
+    /// Where scrypt runs: a thread per core, at a lower scheduling priority (nice 10), so that on a
+    /// busy machine the kernel runs a short request before a hash instead of beside it. A hash must
+    /// never run inside a write transaction: the low-priority thread would hold up every writer.
+    static let hashing = RequestThreads(limit: cores, concurrency: cores, niceness: 10)
 
     let limit: Int
+    private let concurrency: Int
     private let niceness: Int32
     // All of the following are guarded by `condition`.
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
     private var idle = 0
     private var count = 0
+    /// Threads running a job and not waiting on another pool.
+    private var running = 0
 
-    /// The threads each pool owns, so that work already on one runs there without a hop.
+    /// The pool that owns the calling thread, if any.
     private static let owner: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
     }()
 
-    init(limit: Int, niceness: Int32) {
+    init(limit: Int, concurrency: Int, niceness: Int32) {
         self.limit = limit
+        self.concurrency = concurrency
         self.niceness = niceness
     }
 
-    private var isCurrent: Bool {
-        pthread_getspecific(Self.owner) == Unmanaged.passUnretained(self).toOpaque()
+    private static var current: RequestThreads? {
+        pthread_getspecific(owner).map { Unmanaged<RequestThreads>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// `body` on one of these threads: at once when the caller is on one already.
     func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        if isCurrent { return body() }
+        if Self.current === self { return body() }
         return await withCheckedContinuation { continuation in
             submit { continuation.resume(returning: body()) }
         }
@@ -58,7 +67,8 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
 
     /// `body` on one of these threads, the calling thread waiting for it.
     func runAndWait<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
-        if isCurrent { return try body() }
+        let caller = Self.current
+        if caller === self { return try body() }
         let done = DispatchSemaphore(value: 0)
         // Written before the signal, read after the wait.
         nonisolated(unsafe) var result: Result<T, any Error>?
@@ -66,7 +76,8 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
             result = Result { try body() }
             done.signal()
         }
-        done.wait()
+        caller?.waiting { done.wait() }
+        if caller == nil { done.wait() }
         return try result!.get()
     }
 
@@ -75,17 +86,34 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         submit { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 
+    /// Runs `wait` (on one of this pool's threads) without counting the thread as running meanwhile.
+    private func waiting(_ wait: () -> Void) {
+        condition.withLock {
+            running -= 1
+            startThread()
+        }
+        wait()
+        condition.withLock { running += 1 }
+    }
+
     private func submit(_ job: @escaping () -> Void) {
-        condition.lock()
-        defer { condition.unlock() }
-        jobs.append(job)
-        if jobs.count > idle, count < limit {
+        condition.withLock {
+            jobs.append(job)
+            startThread()
+        }
+    }
+
+    /// Under the lock: an idle thread is woken, or a new one made, for a queued job if there is room.
+    private func startThread() {
+        guard !jobs.isEmpty, running < concurrency else { return }
+        if idle > 0 {
+            condition.signal()
+        } else if count < limit {
             count += 1
             let thread = Thread { [self] in work() }
             thread.name = niceness == 0 ? "authdeck backend" : "authdeck hashing"
             thread.start()
         }
-        condition.signal()
     }
 
     private func work() {
@@ -96,15 +124,17 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         #endif
         condition.lock()
         while true {
-            while jobs.isEmpty {
+            while jobs.isEmpty || running >= concurrency {
                 idle += 1
                 condition.wait()
                 idle -= 1
             }
             let job = jobs.removeFirst()
+            running += 1
             condition.unlock()
             job()
             condition.lock()
+            running -= 1
         }
     }
 }
