@@ -22,16 +22,17 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
 
     /// Shared by every backend in the process, so that tests opening many backends do not leave
     /// many idle threads behind.
-    static let shared = RequestThreads(limit: 16, concurrency: 2 * cores, niceness: 0)
+    static let shared = RequestThreads(limit: 16, concurrency: 2 * cores, batch: false)
 
-    /// Where scrypt runs: a thread per core, at a lower scheduling priority (nice 10), so that on a
-    /// busy machine the kernel runs a short request before a hash instead of beside it. A hash must
-    /// never run inside a write transaction: the low-priority thread would hold up every writer.
-    static let hashing = RequestThreads(limit: cores, concurrency: cores, niceness: 10)
+    /// Where scrypt runs: a thread per core, in Linux's batch scheduling class (SCHED_BATCH), which
+    /// never preempts a waking request; its share of the cores stays whole, so sign-ins keep pace
+    /// with scrypt elsewhere on the machine (at nice 10 they fell behind it when others loaded the
+    /// machine). A hash must never run inside a write transaction: it would hold up every writer.
+    static let hashing = RequestThreads(limit: cores, concurrency: cores, batch: true)
 
     let limit: Int
     private let concurrency: Int
-    private let niceness: Int32
+    private let batch: Bool
     // All of the following are guarded by `condition`.
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
@@ -47,10 +48,10 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         return key
     }()
 
-    init(limit: Int, concurrency: Int, niceness: Int32) {
+    init(limit: Int, concurrency: Int, batch: Bool) {
         self.limit = limit
         self.concurrency = concurrency
-        self.niceness = niceness
+        self.batch = batch
     }
 
     private static var current: RequestThreads? {
@@ -111,7 +112,6 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         } else if count < limit {
             count += 1
             let thread = Thread { [self] in work() }
-            thread.name = niceness == 0 ? "authdeck backend" : "authdeck hashing"
             thread.start()
         }
     }
@@ -119,8 +119,12 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
     private func work() {
         pthread_setspecific(Self.owner, Unmanaged.passUnretained(self).toOpaque())
         #if os(Linux)
-        // On Linux the nice value belongs to the thread, and 0 names the calling one.
-        if niceness != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+        if batch {
+            // The policy belongs to the thread, and 0 names the calling one. SCHED_BATCH is 3
+            // (<linux/sched.h>); Glibc's module leaves it out.
+            var parameters = sched_param()
+            _ = sched_setscheduler(0, 3, &parameters)
+        }
         #endif
         condition.lock()
         while true {
