@@ -14,6 +14,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     let serviceAccount: ServiceAccountSlot
     let serviceAccountPath: String
     let actionLinkOrigin = ActionLinkOrigin()
+    let verifiedIdTokens = VerifiedIdTokens()
     let logger = Logger(label: "authdeck.identity-emulator")
 
     public var projectId: String { store.projectId }
@@ -47,6 +48,9 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     public func handle(_ request: WireRequest) async -> WireResponse {
         await RequestThreads.shared.run { self.answer(request) }
     }
+
+    /// A server's connections run on the backend's threads, so `handle` answers where it is called.
+    public var preferredExecutor: (any TaskExecutor)? { RequestThreads.shared }
 
     private func answer(_ request: WireRequest) -> WireResponse {
         do {
@@ -120,7 +124,8 @@ public final class EmbeddedBackend: WireHandler, Sendable {
 
     func decode<Body: Decodable>(_ type: Body.Type, _ data: Data) throws -> Body {
         // An empty body is an empty object (an anonymous sign-up sends nothing).
-        let json = data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) ? Data("{}".utf8) : data
+        let blank = data.withUnsafeBytes { $0.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
+        let json = blank ? Data("{}".utf8) : data
         do {
             return try WireCoding.decoder().decode(Body.self, from: json)
         } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty,

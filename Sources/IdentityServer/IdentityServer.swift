@@ -3,6 +3,7 @@ import Hummingbird
 import IdentityToolkit
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The embedded backend over HTTP on the Firebase Auth Emulator's paths (`authdeck serve`).
 /// Every request goes to the backend's `handle(WireRequest)` unchanged; the server adds only
@@ -24,15 +25,16 @@ public struct IdentityServer: Sendable {
         self.logger = logger
     }
 
-    /// A Hummingbird application that serves until it is cancelled or shut down gracefully
-    /// (its `runService()` does that on SIGINT and SIGTERM). `onListening` gets the bound port,
-    /// which is the real one when `port` is 0.
-    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+    /// A Hummingbird application that serves until it is cancelled or shut down gracefully (run it
+    /// in a `ServiceGroup`). `onListening` gets the bound port, which is the real one when `port` is 0.
+    /// Its connections run on the backend's preferred executor, where the backend answers without a
+    /// hop to other threads.
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
+        ExecutorPreferringService(executor: backend.preferredExecutor, service: Application(
             responder: BackendResponder(backend: backend, logger: logger),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "authdeck"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
-            logger: logger)
+            logger: logger))
     }
 
     /// Whether `host` only accepts connections from this machine. Anything else needs an admin
@@ -47,6 +49,16 @@ public struct IdentityServer: Sendable {
     /// `[::1]` → `::1`: URLs bracket IPv6 addresses, but binding takes the bare address.
     static func unbracketed(_ host: String) -> String {
         host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+}
+
+/// Runs a service with a task executor preference, which its child tasks (the server's connections) inherit.
+struct ExecutorPreferringService<Wrapped: Service>: Service {
+    let executor: (any TaskExecutor)?
+    let service: Wrapped
+
+    func run() async throws {
+        try await withTaskExecutorPreference(executor) { try await service.run() }
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import IdentityEmulator
 import IdentityServer
 import Logging
+import ServiceLifecycle
 
 /// `authdeck serve`: the embedded backend over HTTP, so that other SDKs and tools (and several
 /// consoles, one per SSH connection, say) can share it.
@@ -92,7 +93,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             // SIGHUP too: a server started from an SSH session stops cleanly when the session drops.
-            try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint, .sighup])
+            let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint, .sighup],
+                                                          logger: logger))
+            try await group.run()
         } catch {
             logger.error("server stopped", metadata: ["error": "\(error)"])
             throw StartupError("Cannot serve on \(host):\(port): \(error)")

@@ -11,9 +11,11 @@ extension EmbeddedBackend {
     /// `accounts:lookup`: the caller's own account by `idToken`, or — for administrators — by id, email or phone.
     func lookup(_ body: LookupBody, context: RequestContext) throws -> AccountsLookupResponse {
         if body.idToken != nil || !context.isAdmin {
-            let session = try verifySession(idToken: body.idToken)
-            let info = try store.read { db in try accountInfo(session.user, providers: session.user.providers(in: db),
-                                                                     enrollments: session.user.enrollments(in: db), redacted: true) }
+            let claims = try verifiedClaims(idToken: body.idToken)
+            let info = try store.read { db in
+                let user = try verifySession(claims, in: db).user
+                return try accountInfo(user, providers: user.providers(in: db), enrollments: user.enrollments(in: db), redacted: true)
+            }
             return AccountsLookupResponse(users: [info])
         }
         let identifierCount = [body.localId?.count, body.email?.count, body.phoneNumber?.count, body.federatedUserId?.count]

@@ -289,7 +289,9 @@ extension EmbeddedBackend {
 
 extension UserRecord {
     func enrollments(in db: Database) throws -> [MfaEnrollmentRecord] {
-        try MfaEnrollmentRecord.filter(MfaEnrollmentRecord.Columns.localId == localId).order(MfaEnrollmentRecord.Columns.enrolledAt).fetchAll(db)
+        // A statement prepared once per connection: every lookup asks.
+        try MfaEnrollmentRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM \(MfaEnrollmentRecord.databaseTableName) WHERE localId = ? ORDER BY enrolledAt"),
+                                         arguments: [localId])
     }
 }
 

@@ -25,8 +25,11 @@ struct ScryptParameters: Sendable {
         ScryptParameters(signerKey: SecureRandom.bytes(64), saltSeparator: Data([0x07]), rounds: 8, memCost: 14)
     }
 
+    /// On a hashing thread of lower priority (`RequestThreads.hashing`); never call it inside a write transaction.
     func hash(password: String, salt: Data) throws -> Data {
-        try ModifiedScrypt.hash(password: password, salt: salt, saltSeparator: saltSeparator, signerKey: signerKey, rounds: rounds, memCost: memCost)
+        try RequestThreads.hashing.runAndWait {
+            try ModifiedScrypt.hash(password: password, salt: salt, saltSeparator: saltSeparator, signerKey: signerKey, rounds: rounds, memCost: memCost)
+        }
     }
 
     /// Constant-time comparison, so response timing says nothing about how much of a hash matched.

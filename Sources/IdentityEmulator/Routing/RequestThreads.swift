@@ -1,58 +1,144 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Threads of the backend's own for its blocking work: scrypt, RSA and GRDB's synchronous
-/// SQLite calls. On Swift's cooperative pool (a thread per core) one password sign-in stalled
-/// every other request, and the console's effects with it. Each request gets an idle thread or a
-/// new one, up to `limit`; the kernel then shares the cores between requests as it would between
-/// processes, so a lookup is not queued behind a hash. The limit bounds a burst of sign-ins:
-/// each hash holds 16 MiB, and many at once would each get a sliver of the cores. No lock is
-/// taken around the hashing itself: some hashes run inside a write transaction, and a second
-/// lock there could deadlock with the writer. Threads stay for the next request.
-final class RequestThreads: @unchecked Sendable {
+/// Threads of the backend's own for its blocking work: RSA and GRDB's synchronous SQLite calls
+/// (scrypt has `hashing`). On Swift's cooperative pool (a thread per core) one password sign-in
+/// stalled every other request, and the console's effects with it.
+///
+/// At most `concurrency` threads run jobs at once; a thread that waits for a hash on `hashing`
+/// does not count, so another takes the next job meanwhile (up to `limit` threads in all, each
+/// made when first needed). With a thread per job instead, sixteen clients kept sixteen threads
+/// waking each other on two cores, and a fifth of a lookup's CPU went to switching between them.
+///
+/// It is also a task executor: `authdeck serve` runs its connections on it (`IdentityServer`), so
+/// a request is parsed, answered and handed back to SwiftNIO on one of these threads, with no hop
+/// to the cooperative pool and back.
+final class RequestThreads: TaskExecutor, @unchecked Sendable {
+    private static let cores = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
     /// Shared by every backend in the process, so that tests opening many backends do not leave
     /// many idle threads behind.
-    static let shared = RequestThreads(limit: 16)
+    static let shared = RequestThreads(limit: 16, concurrency: 2 * cores, batch: false)
 
-    private let limit: Int
+    /// Where scrypt runs: a thread per core, in Linux's batch scheduling class (SCHED_BATCH), which
+    /// never preempts a waking request; its share of the cores stays whole, so sign-ins keep pace
+    /// with scrypt elsewhere on the machine (at nice 10 they fell behind it when others loaded the
+    /// machine). A hash must never run inside a write transaction: it would hold up every writer.
+    static let hashing = RequestThreads(limit: cores, concurrency: cores, batch: true)
+
+    let limit: Int
+    private let concurrency: Int
+    private let batch: Bool
     // All of the following are guarded by `condition`.
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
     private var idle = 0
     private var count = 0
+    /// Threads running a job and not waiting on another pool.
+    private var running = 0
 
-    init(limit: Int) { self.limit = limit }
+    /// The pool that owns the calling thread, if any.
+    private static let owner: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
+    init(limit: Int, concurrency: Int, batch: Bool) {
+        self.limit = limit
+        self.concurrency = concurrency
+        self.batch = batch
+    }
+
+    private static var current: RequestThreads? {
+        pthread_getspecific(owner).map { Unmanaged<RequestThreads>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// `body` on one of these threads: at once when the caller is on one already.
     func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
+        if Self.current === self { return body() }
+        return await withCheckedContinuation { continuation in
             submit { continuation.resume(returning: body()) }
         }
     }
 
+    /// `body` on one of these threads, the calling thread waiting for it.
+    func runAndWait<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        let caller = Self.current
+        if caller === self { return try body() }
+        let done = DispatchSemaphore(value: 0)
+        // Written before the signal, read after the wait.
+        nonisolated(unsafe) var result: Result<T, any Error>?
+        submit {
+            result = Result { try body() }
+            done.signal()
+        }
+        caller?.waiting { done.wait() }
+        if caller == nil { done.wait() }
+        return try result!.get()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        submit { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// Runs `wait` (on one of this pool's threads) without counting the thread as running meanwhile.
+    private func waiting(_ wait: () -> Void) {
+        condition.withLock {
+            running -= 1
+            startThread()
+        }
+        wait()
+        condition.withLock { running += 1 }
+    }
+
     private func submit(_ job: @escaping () -> Void) {
-        condition.lock()
-        defer { condition.unlock() }
-        jobs.append(job)
-        if jobs.count > idle, count < limit {
+        condition.withLock {
+            jobs.append(job)
+            startThread()
+        }
+    }
+
+    /// Under the lock: an idle thread is woken, or a new one made, for a queued job if there is room.
+    private func startThread() {
+        guard !jobs.isEmpty, running < concurrency else { return }
+        if idle > 0 {
+            condition.signal()
+        } else if count < limit {
             count += 1
             let thread = Thread { [self] in work() }
-            thread.name = "authdeck backend"
             thread.start()
         }
-        condition.signal()
     }
 
     private func work() {
+        pthread_setspecific(Self.owner, Unmanaged.passUnretained(self).toOpaque())
+        #if os(Linux)
+        if batch {
+            // The policy belongs to the thread, and 0 names the calling one. SCHED_BATCH is 3
+            // (<linux/sched.h>); Glibc's module leaves it out.
+            var parameters = sched_param()
+            _ = sched_setscheduler(0, 3, &parameters)
+        }
+        #endif
         condition.lock()
         while true {
-            while jobs.isEmpty {
+            while jobs.isEmpty || running >= concurrency {
                 idle += 1
                 condition.wait()
                 idle -= 1
             }
             let job = jobs.removeFirst()
+            running += 1
             condition.unlock()
             job()
             condition.lock()
+            running -= 1
         }
     }
 }

@@ -30,6 +30,8 @@ struct AccountStore: Sendable {
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(Self.busyTimeout)
+            // A reader for each request thread (opened when first needed): with GRDB's five, reads queued for one.
+            configuration.maximumReaderCount = RequestThreads.shared.limit
             pool = try DatabasePool(path: path, configuration: configuration)
             // Reads first: a start that changes nothing writes nothing, and leaves the files as stamped.
             // They use the writer's connection, as `readOnWriter` does and for its reason.
@@ -212,7 +214,9 @@ extension UserRecord {
     }
 
     func providers(in db: Database) throws -> [ProviderRecord] {
-        try ProviderRecord.filter(ProviderRecord.Columns.localId == localId).order(ProviderRecord.Columns.providerId).fetchAll(db)
+        // A statement prepared once per connection: every lookup and sign-in asks.
+        try ProviderRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM \(ProviderRecord.databaseTableName) WHERE localId = ? ORDER BY providerId"),
+                                    arguments: [localId])
     }
 
     /// No email, no phone, no linked provider, never a custom token: what Firebase calls an anonymous account.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A signed-in user, as proven by a valid ID token.
 struct VerifiedSession {
@@ -14,14 +15,39 @@ struct VerifiedSession {
 extension EmbeddedBackend {
     /// Checks an ID token as production does: signature, issuer, audience, expiry, then the account.
     func verifySession(idToken: String?) throws -> VerifiedSession {
+        let claims = try verifiedClaims(idToken: idToken)
+        return try store.read { db in try verifySession(claims, in: db) }
+    }
+
+    /// The token's claims once its signature, issuer, audience and expiry are checked. A token seen
+    /// before skips the RSA verification and the JSON; the account is still checked every time
+    /// (`verifySession(_:in:)`), and so is the expiry.
+    func verifiedClaims(idToken: String?) throws -> IdTokenClaims {
         guard let idToken, !idToken.isEmpty else { throw BackendFailure.missingIdToken }
-        guard let payload = signer.verifiedPayload(of: idToken),
-              let claims = try? JSONDecoder().decode(IdTokenClaims.self, from: payload),
-              claims.iss == "https://securetoken.google.com/\(projectId)", claims.aud == projectId, !claims.sub.isEmpty else {
-            throw BackendFailure.invalidIdToken
+        let claims: IdTokenClaims
+        if let known = verifiedIdTokens[idToken] {
+            claims = known
+        } else {
+            guard let payload = signer.verifiedPayload(of: idToken),
+                  let decoded = try? JSONDecoder().decode(IdTokenClaims.self, from: payload),
+                  decoded.iss == "https://securetoken.google.com/\(projectId)", decoded.aud == projectId, !decoded.sub.isEmpty else {
+                throw BackendFailure.invalidIdToken
+            }
+            claims = decoded
+            verifiedIdTokens[idToken] = claims
         }
         guard claims.exp > nowSeconds else { throw BackendFailure.tokenExpired }
-        guard let user = try store.read({ try UserRecord.fetchOne($0, key: claims.sub) }) else { throw BackendFailure.userNotFound }
+        return claims
+    }
+
+    /// Prepared once per connection: building and compiling the statement was most of a lookup's SQL.
+    private static let userByLocalId = "SELECT * FROM \(UserRecord.databaseTableName) WHERE localId = ?"
+
+    /// The session of verified claims, if their account still exists, is enabled and was not revoked since.
+    func verifySession(_ claims: IdTokenClaims, in db: Database) throws -> VerifiedSession {
+        guard let user = try UserRecord.fetchOne(db.cachedStatement(sql: Self.userByLocalId), arguments: [claims.sub]) else {
+            throw BackendFailure.userNotFound
+        }
         guard !user.disabled else { throw BackendFailure.userDisabled }
         // Tokens minted before a revocation (password change, admin revoke) are refused.
         guard claims.iat >= user.validSince else { throw BackendFailure.tokenExpired }
@@ -40,8 +66,8 @@ extension EmbeddedBackend {
     }
 }
 
-private struct IdTokenClaims: Decodable {
-    struct Firebase: Decodable {
+struct IdTokenClaims: Decodable, Sendable {
+    struct Firebase: Decodable, Sendable {
         let signInProvider: String
         let signInSecondFactor: String?
         let secondFactorIdentifier: String?
@@ -63,5 +89,22 @@ private struct IdTokenClaims: Decodable {
     enum CodingKeys: String, CodingKey {
         case iss, aud, sub, iat, exp, firebase
         case authTime = "auth_time"
+    }
+}
+
+/// ID tokens whose signature and claims have been checked, by their text. Bounded: when full it
+/// starts again empty (a token not found is only verified again).
+final class VerifiedIdTokens: Sendable {
+    static let capacity = 4096
+    private let claims = Mutex<[String: IdTokenClaims]>([:])
+
+    subscript(token: String) -> IdTokenClaims? {
+        get { claims.withLock { $0[token] } }
+        set {
+            claims.withLock { known in
+                if known.count >= Self.capacity { known.removeAll(keepingCapacity: true) }
+                known[token] = newValue
+            }
+        }
     }
 }

@@ -29,6 +29,12 @@ public struct WireResponse: Sendable {
 /// Answers wire requests; the embedded backend is one.
 public protocol WireHandler: Sendable {
     func handle(_ request: WireRequest) async -> WireResponse
+    /// Where a server should run the tasks that call `handle` (nil: Swift's default executor).
+    var preferredExecutor: (any TaskExecutor)? { get }
+}
+
+extension WireHandler {
+    public var preferredExecutor: (any TaskExecutor)? { nil }
 }
 
 public enum WireCoding {

@@ -51,5 +51,8 @@ struct PrivilegedSignUpTests {
         #expect(try await harness.send("POST", Self.signUpPath, ["targetProjectId": "authdeck-local"]).status == 200)
         #expect(errorMessage(try await harness.send("POST", Self.signUpPath, ["targetProjectId": "elsewhere"]))?.contains("single project mode") == true)
         #expect(try harness.stored("mine") == nil)
+        // Spelt with JSON escapes the key is the same key (bodies without it are not decoded twice).
+        let escaped = await harness.raw(Self.signUpPath, body: #"{"t\u0061rgetProjectId":"authdeck-local"}"#, headers: app)
+        #expect(errorMessage(escaped) == "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
     }
 }

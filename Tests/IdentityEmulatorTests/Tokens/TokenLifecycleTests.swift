@@ -77,6 +77,28 @@ import Testing
         #expect(try await harness.lookup(again.idToken)?.localId == signedUp.localId)
     }
 
+    /// A verified token is remembered (the next call skips RSA); its account is still checked every time.
+    @Test func aTokenUsedBeforeIsStillRefusedOnceRevokedDisabledDeletedOrExpired() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let revoked = try await harness.signUp("lea@example.com")
+        let disabled = try await harness.signUp("max@example.com")
+        let deleted = try await harness.signUp("ned@example.com")
+        for session in [revoked, disabled, deleted] { #expect(try await harness.lookup(session.idToken) != nil) }
+        harness.clock.advance(5)
+        _ = try await harness.admin(AccountsUpdateRequest(localId: revoked.localId, validSince: String(harness.clock.seconds)))
+        _ = try await harness.admin(AccountsUpdateRequest(localId: disabled.localId, disableUser: true))
+        _ = try await harness.admin(AccountsDeleteRequest(localId: deleted.localId))
+        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.lookup(revoked.idToken) }
+        await #expect(throws: server("USER_DISABLED")) { try await harness.lookup(disabled.idToken) }
+        await #expect(throws: server("USER_NOT_FOUND")) { try await harness.lookup(deleted.idToken) }
+
+        let fresh = try await harness.signUp("ola@example.com")
+        #expect(try await harness.lookup(fresh.idToken) != nil)
+        harness.clock.advance(3601)
+        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.lookup(fresh.idToken) }
+    }
+
     @Test func sensitiveChangesNeedARecentSignIn() async throws {
         let harness = try Harness()
         defer { harness.remove() }

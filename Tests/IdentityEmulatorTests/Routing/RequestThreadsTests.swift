@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import IdentityEmulator
+
+@Suite(.timeLimit(.minutes(1)))
+struct RequestThreadsTests {
+    @Test func hashesRunInTheBatchSchedulingClass() throws {
+        #expect(try RequestThreads.hashing.runAndWait { sched_getscheduler(0) } == 3)  // SCHED_BATCH
+        #expect(try RequestThreads.shared.runAndWait { sched_getscheduler(0) } == 0)  // SCHED_OTHER
+    }
+
+    /// A thread waiting for a hash leaves its place to the next job, so a hash never holds up a lookup.
+    @Test func aJobRunsWhileTheOnlyRunningThreadWaitsForAHash() async throws {
+        let requests = RequestThreads(limit: 2, concurrency: 1, batch: false)
+        let hashing = RequestThreads(limit: 1, concurrency: 1, batch: true)
+        let gate = DispatchSemaphore(value: 0)
+        let hashed = Task { await requests.run { (try? hashing.runAndWait { gate.wait() }) != nil } }
+        // Give the first job time to start waiting: the second must run even so, and before the gate opens.
+        try await Task.sleep(for: .milliseconds(100))
+        let secondRan = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await requests.run { true } }
+            group.addTask {
+                // Without the second job, the gate opens late, and the answer is no.
+                try? await Task.sleep(for: .seconds(10))
+                gate.signal()
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if secondRan { gate.signal() }
+        #expect(secondRan)
+        #expect(await hashed.value)
+    }
+}
