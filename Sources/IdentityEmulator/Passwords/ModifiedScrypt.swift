@@ -60,30 +60,14 @@ enum SecureRandom {
 }
 
 extension Data {
-    // Byte by byte: NSString's replacingOccurrences, three times over, cost as much as the JSON of a token.
     func base64URLEncodedString() -> String {
-        var bytes = Array(base64EncodedString().utf8)
-        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
-        for index in bytes.indices {
-            switch bytes[index] {
-            case UInt8(ascii: "+"): bytes[index] = UInt8(ascii: "-")
-            case UInt8(ascii: "/"): bytes[index] = UInt8(ascii: "_")
-            default: break
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 
     init?(base64URLEncoded string: String) {
-        var bytes = Array(string.utf8)
-        for index in bytes.indices {
-            switch bytes[index] {
-            case UInt8(ascii: "-"): bytes[index] = UInt8(ascii: "+")
-            case UInt8(ascii: "_"): bytes[index] = UInt8(ascii: "/")
-            default: break
-            }
-        }
-        bytes += repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4)
-        self.init(base64Encoded: Data(bytes))
+        var base64 = string.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
     }
 }

@@ -28,9 +28,10 @@ struct TokenSigner: Sendable {
 
     func sign(claims: [String: Any]) throws -> String {
         let material = try key.material()
-        let payload = try ClaimsJSON.data(claims)
-            ?? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])
-        let signingInput = material.encodedHeader + "." + payload.base64URLEncodedString()
+        let header: [String: Any] = ["alg": "RS256", "kid": material.keyId, "typ": "JWT"]
+        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        let signingInput = try JSONSerialization.data(withJSONObject: header, options: options).base64URLEncodedString() + "."
+            + JSONSerialization.data(withJSONObject: claims, options: options).base64URLEncodedString()
         let signature = try material.privateKey.signature(for: Data(signingInput.utf8), padding: .insecurePKCS1v1_5)
         return signingInput + "." + signature.rawRepresentation.base64URLEncodedString()
     }
@@ -80,8 +81,6 @@ final class SigningKey: Sendable {
     struct Material: Sendable {
         let privateKey: _RSA.Signing.PrivateKey
         let keyId: String
-        /// Every token's header, base64url: the same for every token of this key.
-        let encodedHeader: String
         let certificatePEM: String
 
         init(existingKeyAt keyPath: String, certificatePath: String) throws {
@@ -111,7 +110,6 @@ final class SigningKey: Sendable {
             privateKey = key
             let digest = SHA256.hash(data: key.publicKey.derRepresentation)
             keyId = digest.prefix(20).hexadecimal
-            encodedHeader = Data(#"{"alg":"RS256","kid":"\#(keyId)","typ":"JWT"}"#.utf8).base64URLEncodedString()
             certificatePEM = try SigningCertificate.loadOrCreate(at: certificatePath, for: key)
         }
     }
