@@ -40,18 +40,26 @@ struct ScryptParameters: Sendable {
     }
 }
 
+/// From BoringSSL's generator, seeded by the kernel: drawing each byte from the system generator
+/// made a system call per byte, some eighty per sign-up.
 enum SecureRandom {
     static func bytes(_ count: Int) -> Data {
-        var generator = SystemRandomNumberGenerator()
-        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        guard count > 0 else { return Data() }
+        return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Data($0) }
     }
 
-    /// Firebase-style local ids: 28 alphanumerics.
+    /// Firebase-style local ids: 28 alphanumerics, each equally likely.
     static func localId() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<28).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        var id: [UInt8] = []
+        id.reserveCapacity(28)
+        while id.count < 28 {
+            // 248 = 4 × 62: bytes above it are dropped, so that no character is likelier than another.
+            for byte in bytes(32) where byte < 248 && id.count < 28 { id.append(alphabet[Int(byte) % alphabet.count]) }
+        }
+        return String(decoding: id, as: UTF8.self)
     }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 }
 
 extension Data {

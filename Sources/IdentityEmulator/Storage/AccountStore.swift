@@ -9,6 +9,7 @@ import Darwin
 /// The SQLite database of the embedded backend (WAL, through a GRDB `DatabasePool`).
 struct AccountStore: Sendable {
     let pool: DatabasePool
+    private let commits = GroupCommit()
     let scrypt: ScryptParameters
     /// The project the data belongs to: its tokens, links and outbox name it.
     let projectId: String
@@ -205,7 +206,8 @@ struct AccountStore: Sendable {
     /// otherwise open a reader connection, and GRDB closes readers after the writer, so the last
     /// connection to close could not remove the write-ahead log.
     func readOnWriter<T>(_ body: (Database) throws -> T) throws -> T { try pool.writeWithoutTransaction(body) }
-    func write<T>(_ body: (Database) throws -> T) throws -> T { try pool.write(body) }
+    /// A transaction, shared with the writes that arrive beside it (`GroupCommit`).
+    func write<T>(_ body: (Database) throws -> T) throws -> T { try commits.write(on: pool, body) }
 }
 
 extension UserRecord {

@@ -16,13 +16,12 @@ extension EmbeddedBackend {
             }
             // The account first, as the emulator checks it: a deleted one's token is unknown, a
             // disabled one's says so; only then whether the session was revoked.
-            guard var user = try UserRecord.fetchOne(db, key: session.localId) else { throw BackendFailure.invalidRefreshToken }
+            guard let user = try UserRecord.fetchOne(db, key: session.localId) else { throw BackendFailure.invalidRefreshToken }
             guard !user.disabled else { throw BackendFailure.userDisabled }
             guard !session.revoked else { throw BackendFailure.tokenExpired }
             // An administrator's revocation (validSince) ends sessions started before it.
             guard session.createdAt >= user.validSince else { throw BackendFailure.tokenExpired }
-            user.lastRefreshAt = nowMilliseconds
-            try user.update(db)
+            try UserRecord.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)
             return (user, idToken(for: user, providers: try user.providers(in: db), signInProvider: session.signInProvider,
                                   authTime: session.authTime, secondFactor: session.secondFactorClaim,
                                   extraClaims: session.extraClaims))

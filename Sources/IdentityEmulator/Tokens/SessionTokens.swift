@@ -29,6 +29,13 @@ struct IssuedTokens {
     var idToken: String { get throws { try unsignedIdToken.signed() } }
 }
 
+extension UserRecord {
+    /// Sets `lastRefreshAt` alone: rewriting the whole row touched every index of the user table.
+    static func recordRefresh(localId: String, at milliseconds: Int64, in db: Database) throws {
+        try db.execute(sql: "UPDATE \(databaseTableName) SET lastRefreshAt = ? WHERE localId = ?", arguments: [milliseconds, localId])
+    }
+}
+
 extension EmbeddedBackend {
     /// Claims that only the backend sets; custom claims never replace them.
     static let forbiddenCustomClaims: Set<String> = [
@@ -49,8 +56,7 @@ extension EmbeddedBackend {
                                authTime: authTime, createdAt: nowSeconds, secondFactor: secondFactor?.factor.rawValue,
                                secondFactorIdentifier: secondFactor?.mfaEnrollmentId, extraClaims: extraClaims).insert(db)
         // Every sign-in counts as a token refresh (`lastRefreshAt`), as in Firebase.
-        try db.execute(sql: "UPDATE \(UserRecord.databaseTableName) SET lastRefreshAt = ? WHERE localId = ?",
-                       arguments: [nowMilliseconds, user.localId])
+        try UserRecord.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)
         return IssuedTokens(unsignedIdToken: idToken, refreshToken: refreshToken)
     }
 
