@@ -106,7 +106,7 @@ public enum SignInMethod: CaseIterable, Equatable, Sendable {
 
     var detail: String {
         switch self {
-        case .anonymous: "A new account with a uid and no credentials. Upgrade it later by linking one."
+        case .anonymous: "A new account with a uid and no credentials, to upgrade later by linking."
         case .emailPassword: "Sign in to an existing email/password account."
         case .createAccount: "A new account; the password needs at least 6 characters."
         case .phone: "A code is texted to the number (the phone pane shows it); a new number creates an account."
