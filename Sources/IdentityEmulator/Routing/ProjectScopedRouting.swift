@@ -70,7 +70,7 @@ extension EmbeddedBackend {
         case "/accounts:delete":
             return try encode(delete(decode(DeleteBody.self, request.body), context: context))
         case "/accounts:batchGet":
-            return try encode(batchGet(query: query, body: request.body))
+            return try batchGet(query: query, body: request.body)
         case "/accounts:batchCreate":
             return try encode(batchCreate(decode(BatchCreateBody.self, request.body)))
         case "/accounts:query":

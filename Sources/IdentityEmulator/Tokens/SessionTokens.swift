@@ -11,10 +11,11 @@ struct SecondFactor: Equatable {
 /// ID-token claims gathered inside a transaction, signed once it has committed: RSA inside the
 /// write transaction made every other writer wait for each signature.
 struct UnsignedIdToken {
-    fileprivate let claims: [String: Any]
+    /// The claims, JSON.
+    fileprivate let payload: [UInt8]
     fileprivate let signer: TokenSigner
 
-    func signed() throws -> String { try signer.sign(claims: claims) }
+    func signed() throws -> String { try signer.sign(payload: payload) }
 }
 
 /// The tokens a successful sign-in returns.
@@ -62,42 +63,62 @@ extension EmbeddedBackend {
 
     func idToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
                  secondFactor: SecondFactor? = nil, extraClaims: String? = nil) -> UnsignedIdToken {
-        var claims: [String: Any] = [:]
+        var claims = JSONWriter()
+        claims.beginObject()
         // The account's custom claims, then the session's developer claims over them; reserved names never.
+        var custom: [String: Any] = [:]
         for source in [user.customAttributes, extraClaims] {
             guard let source, let object = try? JSONSerialization.jsonObject(with: Data(source.utf8)) as? [String: Any] else { continue }
-            for (name, value) in object where !Self.backendClaims.contains(name) { claims[name] = value }
+            for (name, value) in object where !Self.backendClaims.contains(name) { custom[name] = value }
+        }
+        for (name, value) in custom.sorted(by: { $0.key < $1.key }) {
+            guard let json = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes])
+            else { continue }
+            claims.key(name)
+            claims.raw(json)
         }
         let now = nowSeconds
-        claims["iss"] = "https://securetoken.google.com/\(projectId)"
-        claims["aud"] = projectId
-        claims["sub"] = user.localId
-        claims["user_id"] = user.localId
-        claims["auth_time"] = authTime
-        claims["iat"] = now
-        claims["exp"] = now + IssuedTokens.lifetime
+        claims.field("iss", "https://securetoken.google.com/\(projectId)")
+        claims.field("aud", projectId)
+        claims.field("sub", user.localId)
+        claims.field("user_id", user.localId)
+        claims.field("auth_time", authTime)
+        claims.field("iat", now)
+        claims.field("exp", now + IssuedTokens.lifetime)
         if let email = user.email {
-            claims["email"] = email
-            claims["email_verified"] = user.emailVerified
+            claims.field("email", email)
+            claims.field("email_verified", user.emailVerified)
         }
-        if let name = user.displayName { claims["name"] = name }
-        if let picture = user.photoUrl { claims["picture"] = picture }
-        if let phone = user.phoneNumber { claims["phone_number"] = phone }
+        claims.field("name", user.displayName)
+        claims.field("picture", user.photoUrl)
+        claims.field("phone_number", user.phoneNumber)
 
-        var identities: [String: [String]] = [:]
-        if let email = user.email { identities["email"] = [email] }
-        if let phone = user.phoneNumber { identities["phone"] = [phone] }
+        claims.key("firebase")
+        claims.beginObject()
+        claims.key("identities")
+        claims.beginObject()
+        var identities: [(provider: String, id: String)] = []
+        if let email = user.email { identities.append(("email", email)) }
+        if let phone = user.phoneNumber { identities.append(("phone", phone)) }
         for provider in providers where provider.providerId != "password" && provider.providerId != "phone" {
-            identities[provider.providerId] = [provider.rawId]
+            identities.append((provider.providerId, provider.rawId))
         }
-        var firebase: [String: Any] = ["identities": identities, "sign_in_provider": signInProvider]
+        for identity in identities {
+            claims.key(identity.provider)
+            claims.beginArray()
+            claims.string(identity.id)
+            claims.endArray()
+        }
+        claims.endObject()
+        claims.field("sign_in_provider", signInProvider)
         if let secondFactor {
-            firebase["sign_in_second_factor"] = secondFactor.factor.rawValue
-            firebase["second_factor_identifier"] = secondFactor.mfaEnrollmentId
+            claims.field("sign_in_second_factor", secondFactor.factor.rawValue)
+            claims.field("second_factor_identifier", secondFactor.mfaEnrollmentId)
         }
-        claims["firebase"] = firebase
-        if signInProvider == "anonymous" && user.isAnonymous(providers: providers) { claims["provider_id"] = "anonymous" }
-        return UnsignedIdToken(claims: claims, signer: signer)
+        claims.endObject()
+        if signInProvider == "anonymous" && user.isAnonymous(providers: providers) { claims.field("provider_id", "anonymous") }
+        claims.endObject()
+        return UnsignedIdToken(payload: claims.bytes, signer: signer)
     }
 
     static func refreshTokenHash(_ token: String) -> String {

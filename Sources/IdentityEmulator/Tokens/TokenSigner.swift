@@ -27,13 +27,19 @@ struct TokenSigner: Sendable {
     var certificatePEM: String { get throws { try key.material().certificatePEM } }
 
     func sign(claims: [String: Any]) throws -> String {
+        try sign(payload: JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes]))
+    }
+
+    /// `payload`: the claims as JSON.
+    func sign(payload: some Collection<UInt8>) throws -> String {
         let material = try key.material()
-        let header: [String: Any] = ["alg": "RS256", "kid": material.keyId, "typ": "JWT"]
-        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        let signingInput = try JSONSerialization.data(withJSONObject: header, options: options).base64URLEncodedString() + "."
-            + JSONSerialization.data(withJSONObject: claims, options: options).base64URLEncodedString()
-        let signature = try material.privateKey.signature(for: Data(signingInput.utf8), padding: .insecurePKCS1v1_5)
-        return signingInput + "." + signature.rawRepresentation.base64URLEncodedString()
+        var signingInput = material.encodedHeader
+        signingInput.append(UInt8(ascii: "."))
+        signingInput.append(contentsOf: Base64URL.encode(payload).utf8)
+        let signature = try material.privateKey.signature(for: signingInput, padding: .insecurePKCS1v1_5)
+        signingInput.append(UInt8(ascii: "."))
+        signingInput.append(contentsOf: Base64URL.encode(signature.rawRepresentation).utf8)
+        return String(decoding: signingInput, as: UTF8.self)
     }
 
     /// The payload of a token this signer issued, or nil when the header or signature is not ours.
@@ -82,6 +88,8 @@ final class SigningKey: Sendable {
         let privateKey: _RSA.Signing.PrivateKey
         let keyId: String
         let certificatePEM: String
+        /// The JWT header, base64url: the same for every token of this key.
+        let encodedHeader: [UInt8]
 
         init(existingKeyAt keyPath: String, certificatePath: String) throws {
             guard let data = FileManager.default.contents(atPath: keyPath),
@@ -110,6 +118,13 @@ final class SigningKey: Sendable {
             privateKey = key
             let digest = SHA256.hash(data: key.publicKey.derRepresentation)
             keyId = digest.prefix(20).hexadecimal
+            var header = JSONWriter(capacity: 80)
+            header.beginObject()
+            header.field("alg", "RS256")
+            header.field("kid", keyId)
+            header.field("typ", "JWT")
+            header.endObject()
+            encodedHeader = Array(Base64URL.encode(header.bytes).utf8)
             certificatePEM = try SigningCertificate.loadOrCreate(at: certificatePath, for: key)
         }
     }

@@ -69,4 +69,43 @@ import Testing
         #expect(third.nextPageToken == nil)
         #expect(((first.users ?? []) + (second.users ?? []) + (third.users ?? [])).map(\.localId) == ids)
     }
+
+    /// `batchGet` writes its JSON by hand: for accounts of every shape (awkward strings, providers,
+    /// second factors, custom claims, disabled; a signed-up and refreshed one with its hash) and on every page, its answer holds
+    /// exactly what `accountInfo` describes, as `JSONEncoder` would write it.
+    @Test func pagesHoldWhatAccountInfoDescribes() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let awkward = "Zoë \"Q\" \\ /\n\t\u{0}\u{1F}\u{7F} 漢字 👩‍👩‍👧 \u{2028}"
+        let users: [[String: Any]] = [
+            ["localId": "a-plain"],
+            ["localId": "b-everything", "email": "bee@example.com", "emailVerified": true, "displayName": awkward,
+             "photoUrl": "https://example.com/p?q=\"1\"&r=ü", "phoneNumber": "+15555550100", "disabled": true,
+             "customAttributes": #"{"role":"ädmin","n":[1,{"x":null}]}"#,
+             "providerUserInfo": [["providerId": "google.com", "rawId": "g-1", "email": "bee@gmail.com", "displayName": awkward],
+                                  ["providerId": "github.com", "rawId": "gh\"1"]],
+             "mfaInfo": [["mfaEnrollmentId": "bee-phone", "phoneInfo": "+15555550199", "displayName": awkward,
+                          "enrolledAt": "2023-05-06T07:08:09.123Z"]]],
+            ["localId": "c-\(awkward)", "email": "cee@example.com", "displayName": ""],
+        ]
+        #expect(try await harness.adminCall("/accounts:batchCreate", ["users": users], as: UploadAccountResponse.self).error == [])
+        let signedUp = try await harness.signUp("dee@example.com")
+        _ = try await harness.refresh(signedUp.refreshToken)
+
+        let stored = try harness.backend.store.read { db in
+            try harness.backend.accountInfos(UserRecord.order(UserRecord.Columns.localId).fetchAll(db), in: db)
+        }
+        #expect(stored.count == 4)
+        for (query, expectedUsers, next) in [("?maxResults=-1", stored, nil), ("?maxResults=2", Array(stored[0..<2]), stored[1].localId),
+                                             ("?maxResults=2&nextPageToken=\(stored[1].localId)", Array(stored[2...]), stored[3].localId),
+                                             ("?maxResults=2&nextPageToken=\(stored[3].localId)", [], nil)] {
+            let answer = try await harness.send("GET", harness.projectPath + "/accounts:batchGet" + query)
+            #expect(answer.status == 200)
+            let expected = try WireCoding.encoder().encode(DownloadAccountResponse(users: expectedUsers, nextPageToken: next))
+            let written = try #require(try JSONSerialization.jsonObject(with: answer.body) as? NSDictionary)
+            #expect(written == (try JSONSerialization.jsonObject(with: expected) as? NSDictionary), "\(query)")
+            #expect(try WireCoding.decoder().decode(DownloadAccountResponse.self, from: answer.body)
+                == DownloadAccountResponse(users: expectedUsers, nextPageToken: next))
+        }
+    }
 }

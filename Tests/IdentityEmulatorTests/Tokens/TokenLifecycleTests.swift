@@ -141,4 +141,28 @@ import Testing
         #expect(token["role"] as? String == "admin")
         #expect(token["email"] as? String == "max@example.com")
     }
+
+    /// The claims are written by hand (`JSONWriter`): names with quotes, controls and non-ASCII, and
+    /// nested custom claims, must come back from the token exactly.
+    @Test func claimsWithAwkwardStringsReadBackExactly() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("ann@example.com")
+        let name = "Ann \"the\" O\\Brien\n\t\u{1}\u{1F} ünï 漢字 👩‍👩‍👧 \u{2028}</script>"
+        let picture = "https://example.com/a b/\"p\".png?x=1&y=ü"
+        _ = try await harness.admin(AccountsUpdateRequest(localId: signedUp.localId, displayName: name, photoUrl: picture,
+                                                          customAttributes: #"{"z":{"b":[1,2.5,null,true],"a":"q\"\u0001"},"role":"ädmin"}"#))
+        let token = claims(of: try await harness.refresh(signedUp.refreshToken).idToken)
+        #expect(token["name"] as? String == name)
+        #expect(token["picture"] as? String == picture)
+        #expect(token["role"] as? String == "ädmin")
+        let nested = try #require(token["z"] as? [String: Any])
+        #expect(nested["a"] as? String == "q\"\u{1}")
+        #expect((nested["b"] as? [Any])?.count == 4)
+        #expect(token["email"] as? String == "ann@example.com")
+        #expect(token["email_verified"] as? Bool == false)
+        let firebase = try #require(token["firebase"] as? [String: Any])
+        #expect(firebase["identities"] as? [String: [String]] == ["email": ["ann@example.com"]])
+        #expect(firebase["sign_in_provider"] as? String == "password")
+    }
 }
