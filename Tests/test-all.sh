@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for header in /usr/include/ncursesw/curses.h /usr/include/sqlite3.h /usr/include/qrencode.h; do
-    [ -f "$header" ] || need_apt+=(libncurses-dev libsqlite3-dev libqrencode-dev)
+# The -dev packages also hold the static archives `authdeck` links in (Linking/README.md).
+for header in /usr/include/ncursesw/curses.h /usr/include/sqlite3.h /usr/include/qrencode.h /usr/include/zlib.h; do
+    [ -f "$header" ] || need_apt+=(libncurses-dev libsqlite3-dev libqrencode-dev zlib1g-dev)
 done
 command -v tmux >/dev/null || need_apt+=(tmux)
 # Decodes the QR code the TOTP enrollment screen draws, as a phone camera would.

@@ -25,7 +25,8 @@ static inline attr_t authdeck_a_dim(void) { return A_DIM; }
 /// newterm instead of initscr: initscr exits the process when the terminal is unusable.
 static inline SCREEN *authdeck_newterm(void) { return newterm(NULL, stdout, stdin); }
 
-static inline void authdeck_setlocale(void) { setlocale(LC_ALL, ""); }
+/// LC_CTYPE alone is what curses and wcwidth read; LC_ALL would load every category's files at start.
+static inline void authdeck_setlocale(void) { setlocale(LC_CTYPE, ""); }
 
 static inline int authdeck_locale_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);

@@ -30,7 +30,7 @@ struct AccountsCommand: AsyncParsableCommand {
 
         /// Connects, runs `body` with the administrator, and closes what was opened.
         func withAdmin<T>(_ body: (AccountAdmin) async throws -> T) async throws -> T {
-            let environment = ProcessInfo.processInfo.environment
+            let environment = Environment.process
             if emulator != nil, project != nil { throw ValidationError("Choose one backend: --emulator HOST:PORT or --project ID.") }
             if let project {
                 guard let path = environment[ServiceAccountKey.environmentVariable], !path.isEmpty else {

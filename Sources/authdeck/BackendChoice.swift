@@ -19,7 +19,7 @@ enum BackendChoice: Equatable {
     /// `--emulator` wins over `FIREBASE_AUTH_EMULATOR_HOST`; `--project` names the emulator's project beside either,
     /// and alone a real project, which needs `--api-key` (or `AUTHDECK_API_KEY`).
     static func resolve(emulator: String?, project: String?, apiKey: String?,
-                        environment: [String: String]) throws -> BackendChoice {
+                        environment: Environment) throws -> BackendChoice {
         if let emulator {
             guard apiKey == nil else {
                 throw ValidationError("Choose one backend: --emulator HOST:PORT (with --project ID if it serves another project than authdeck-local), or --project ID with --api-key KEY.")

@@ -15,7 +15,7 @@ struct ConsoleAccountsAccess {
 
     /// `embedded`: the embedded backend once it is open (the console's first frame does not wait for it).
     static func make(choice: BackendChoice, embedded: (@Sendable () async throws -> EmbeddedBackend)?, role: SSHConsoleRole?, readOnly: Bool,
-                     directory: DataDirectory, environment: [String: String]) throws -> ConsoleAccountsAccess {
+                     directory: DataDirectory, environment: Environment) throws -> ConsoleAccountsAccess {
         let none = ConsoleAccountsAccess(connection: nil, shutdown: {})
         if role == .visitor { return none }
         let audit = AuditLog(path: directory.file(auditLogFile).path)

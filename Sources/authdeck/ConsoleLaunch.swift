@@ -21,8 +21,7 @@ struct ConsoleLaunch {
     var apiKey: String?
     var readOnly = false
     var sshRole: SSHConsoleRole?
-    /// Read once: each `ProcessInfo.environment` builds a dictionary of the whole environment.
-    let environment = ProcessInfo.processInfo.environment
+    let environment = Environment.process
 
     /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--ssh-role ROLE]`, each at most once,
     /// values neither empty nor starting with `-`, and valid; nil for anything else (ArgumentParser then

@@ -10,7 +10,7 @@ import Darwin
 struct DataDirectory {
     let url: URL
 
-    static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    static func resolve(explicit: String?, environment: Environment = .process) -> URL {
         if let explicit, !explicit.isEmpty {
             return URL(fileURLWithPath: (explicit as NSString).expandingTildeInPath, isDirectory: true)
         }

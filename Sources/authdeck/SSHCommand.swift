@@ -70,7 +70,7 @@ struct SSHCommand: AsyncParsableCommand {
     }
 
     private func backendChoice() throws -> BackendChoice {
-        try BackendChoice.resolve(emulator: emulator, project: project, apiKey: apiKey, environment: ProcessInfo.processInfo.environment)
+        try BackendChoice.resolve(emulator: emulator, project: project, apiKey: apiKey, environment: .process)
     }
 
     func run() async throws {
@@ -106,7 +106,7 @@ struct SSHCommand: AsyncParsableCommand {
         case let .emulator(address, project):
             backendServer = nil
             backendArguments = ["--emulator", address.authority] + (project.map { ["--project", $0] } ?? [])
-            if let token = ProcessInfo.processInfo.environment[ServeCommand.adminTokenVariable], !token.isEmpty {
+            if let token = Environment.process[ServeCommand.adminTokenVariable], !token.isEmpty {
                 environment[ServeCommand.adminTokenVariable] = token
             }
         case let .project(id, key):

@@ -56,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// `--admin-token`, else `AUTHDECK_ADMIN_TOKEN` when set and not empty.
     private func resolvedAdminToken() -> String? {
-        adminToken ?? ProcessInfo.processInfo.environment[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        adminToken ?? Environment.process[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func run() async throws {

@@ -15,7 +15,7 @@ enum StartupSteps {
     /// Everything it creates is owner-only: the umask is set before the first file exists, so SQLite's
     /// WAL and shared-memory files, the log and the session files are 0600 and directories 0700.
     static func openDataDirectory(explicit: String?, logLevel: Logger.Level = .info,
-                                  environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DataDirectory {
+                                  environment: Environment = .process) throws -> DataDirectory {
         umask(0o077)
         let directory: DataDirectory
         do {
