@@ -44,8 +44,10 @@ let package = Package(
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // RS256 through the system's OpenSSL 3, loaded with dlopen at the first signature (Tokens/SystemRSAKey.swift).
+        .target(name: "CLibcrypto", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "IdentityEmulator", dependencies: [
-            "IdentityToolkit",
+            "IdentityToolkit", "CLibcrypto",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -104,6 +106,7 @@ let package = Package(
             "IdentityEmulator", "IdentityToolkit", "IdentityTestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         .target(name: "IdentityTestSupport", dependencies: [

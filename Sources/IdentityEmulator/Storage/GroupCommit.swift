@@ -38,7 +38,8 @@ final class GroupCommit: @unchecked Sendable {
             waiting.append(job)
             while !job.done {
                 if committing {
-                    condition.wait()
+                    // Waiting for another thread's commit uses no CPU: let a request thread run meanwhile.
+                    RequestThreads.blocked { condition.wait() }
                     continue
                 }
                 committing = true

@@ -10,13 +10,16 @@ struct TokenSigner: Sendable {
     /// An existing key is read now, so an unreadable one stops the start. A missing one is made
     /// on a thread of its own: RSA-2048 generation takes 50–200 ms, and opening a new data
     /// directory (the console's first frame) must not wait for it. The first token waits instead.
-    init(keyPath: String, certificatePath: String) throws {
+    /// `systemOpenSSL`: sign through the system's libcrypto when it is there (SystemRSAKey); tests turn it
+    /// off to compare with BoringSSL's signatures.
+    init(keyPath: String, certificatePath: String, systemOpenSSL: Bool = true) throws {
         if FileManager.default.fileExists(atPath: keyPath) {
-            key = SigningKey(ready: try SigningKey.Material(existingKeyAt: keyPath, certificatePath: certificatePath))
+            key = SigningKey(ready: try SigningKey.Material(existingKeyAt: keyPath, certificatePath: certificatePath,
+                                                            systemOpenSSL: systemOpenSSL))
         } else {
             // The key is made off the start-up path, but a damaged certificate is refused now, not at the first token.
             _ = try SigningCertificate.existing(at: certificatePath)
-            key = SigningKey { try SigningKey.Material(newKeyAt: keyPath, certificatePath: certificatePath) }
+            key = SigningKey { try SigningKey.Material(newKeyAt: keyPath, certificatePath: certificatePath, systemOpenSSL: systemOpenSSL) }
         }
     }
 
@@ -36,9 +39,10 @@ struct TokenSigner: Sendable {
         var signingInput = material.encodedHeader
         signingInput.append(UInt8(ascii: "."))
         signingInput.append(contentsOf: Base64URL.encode(payload).utf8)
-        let signature = try material.privateKey.signature(for: signingInput, padding: .insecurePKCS1v1_5)
+        let signature = try material.systemKey?.signature(for: signingInput)
+            ?? Array(material.privateKey.signature(for: signingInput, padding: .insecurePKCS1v1_5).rawRepresentation)
         signingInput.append(UInt8(ascii: "."))
-        signingInput.append(contentsOf: Base64URL.encode(signature.rawRepresentation).utf8)
+        signingInput.append(contentsOf: Base64URL.encode(signature).utf8)
         return String(decoding: signingInput, as: UTF8.self)
     }
 
@@ -86,36 +90,39 @@ struct TokenSigner: Sendable {
 final class SigningKey: Sendable {
     struct Material: Sendable {
         let privateKey: _RSA.Signing.PrivateKey
+        /// The same key in the system's OpenSSL, which signs faster; nil when turned off.
+        let systemKey: SystemRSAKey?
         let keyId: String
         let certificatePEM: String
         /// The JWT header, base64url: the same for every token of this key.
         let encodedHeader: [UInt8]
 
-        init(existingKeyAt keyPath: String, certificatePath: String) throws {
+        init(existingKeyAt keyPath: String, certificatePath: String, systemOpenSSL: Bool) throws {
             guard let data = FileManager.default.contents(atPath: keyPath),
                   let key = try? _RSA.Signing.PrivateKey(pemRepresentation: String(decoding: data, as: UTF8.self)) else {
                 throw EmbeddedBackendError.unreadableSigningKey(keyPath)
             }
-            try self.init(key: key, certificatePath: certificatePath)
+            try self.init(key: key, certificatePath: certificatePath, systemOpenSSL: systemOpenSSL)
         }
 
         /// Makes a key and publishes it whole (a process that quits meanwhile leaves no half a
         /// key behind); if another process published one first, that one is used.
-        init(newKeyAt keyPath: String, certificatePath: String) throws {
+        init(newKeyAt keyPath: String, certificatePath: String, systemOpenSSL: Bool) throws {
             let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
             let temporary = keyPath + ".\(UUID().uuidString).tmp"
             try DataDirectory.createPrivateFile(at: temporary, contents: Data(key.pemRepresentation.utf8))
             defer { unlink(temporary) }
             guard link(temporary, keyPath) == 0 else {
                 guard errno == EEXIST else { throw EmbeddedBackendError.dataDirectoryNotWritable(keyPath) }
-                try self.init(existingKeyAt: keyPath, certificatePath: certificatePath)
+                try self.init(existingKeyAt: keyPath, certificatePath: certificatePath, systemOpenSSL: systemOpenSSL)
                 return
             }
-            try self.init(key: key, certificatePath: certificatePath)
+            try self.init(key: key, certificatePath: certificatePath, systemOpenSSL: systemOpenSSL)
         }
 
-        private init(key: _RSA.Signing.PrivateKey, certificatePath: String) throws {
+        private init(key: _RSA.Signing.PrivateKey, certificatePath: String, systemOpenSSL: Bool) throws {
             privateKey = key
+            systemKey = systemOpenSSL ? SystemRSAKey(pemRepresentation: key.pemRepresentation) : nil
             let digest = SHA256.hash(data: key.publicKey.derRepresentation)
             keyId = digest.prefix(20).hexadecimal
             var header = JSONWriter(capacity: 80)
