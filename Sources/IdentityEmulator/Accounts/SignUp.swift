@@ -33,15 +33,20 @@ extension EmbeddedBackend {
                               idToken: try tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
     }
 
+    /// A new account has no providers, and its first session is its first refresh: the tokens are made
+    /// before the transaction (which every writer shares, one at a time), and it only inserts two rows.
     private func signUpAnonymously(_ body: SignUpBody) throws -> SignUpResponse {
-        let (user, tokens) = try store.write { db in
-            let user = UserRecord(localId: SecureRandom.localId(), displayName: body.displayName, photoUrl: body.photoUrl,
-                                  validSince: nowSeconds, createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds)
+        let now = nowMilliseconds
+        let user = UserRecord(localId: SecureRandom.localId(), displayName: body.displayName, photoUrl: body.photoUrl,
+                              validSince: nowSeconds, createdAt: now, lastLoginAt: now, lastRefreshAt: now)
+        let session = newSession(for: user, providers: [], signInProvider: "anonymous", authTime: nowSeconds)
+        try store.write { db in
             try user.insert(db)
-            return (user, try startSession(for: user, signInProvider: "anonymous", authTime: nowSeconds, in: db))
+            try session.record.insert(db)
         }
         return SignUpResponse(localId: user.localId, displayName: user.displayName,
-                              idToken: try tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+                              idToken: try session.tokens.idToken, refreshToken: session.tokens.refreshToken,
+                              expiresIn: IssuedTokens.expiresIn)
     }
 
     private func linkPassword(_ body: SignUpBody) throws -> SignUpResponse {

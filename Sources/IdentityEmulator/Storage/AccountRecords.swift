@@ -52,8 +52,8 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     }
 }
 
-// Rows are read by column, not through `Decodable`: GRDB's decoder was most of the time of
-// listing 100,000 accounts (`batchGet`), and of every lookup. A new column needs its line here
+// Rows are read and written by column, not through `Codable`: GRDB's decoder was most of the time of
+// listing 100,000 accounts (`batchGet`), and of every lookup. A new column needs its line in both
 // (a property with a default value would otherwise keep the default silently).
 extension UserRecord {
     init(row: Row) throws {
@@ -75,6 +75,28 @@ extension UserRecord {
         customAuth = row["customAuth"]
         emailLinkSignin = row["emailLinkSignin"]
         initialEmail = row["initialEmail"]
+    }
+
+    /// Written by column too: GRDB's `Encodable` path runs an encoder for every row a sign-up writes.
+    func encode(to container: inout PersistenceContainer) {
+        container["localId"] = localId
+        container["email"] = email
+        container["emailVerified"] = emailVerified
+        container["displayName"] = displayName
+        container["photoUrl"] = photoUrl
+        container["phoneNumber"] = phoneNumber
+        container["passwordHash"] = passwordHash
+        container["salt"] = salt
+        container["passwordUpdatedAt"] = passwordUpdatedAt
+        container["disabled"] = disabled
+        container["customAttributes"] = customAttributes
+        container["validSince"] = validSince
+        container["createdAt"] = createdAt
+        container["lastLoginAt"] = lastLoginAt
+        container["lastRefreshAt"] = lastRefreshAt
+        container["customAuth"] = customAuth
+        container["emailLinkSignin"] = emailLinkSignin
+        container["initialEmail"] = initialEmail
     }
 }
 
@@ -107,6 +129,17 @@ extension ProviderRecord {
         photoUrl = row["photoUrl"]
         phoneNumber = row["phoneNumber"]
     }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["localId"] = localId
+        container["providerId"] = providerId
+        container["rawId"] = rawId
+        container["federatedId"] = federatedId
+        container["email"] = email
+        container["displayName"] = displayName
+        container["photoUrl"] = photoUrl
+        container["phoneNumber"] = phoneNumber
+    }
 }
 
 /// A refresh token, known only by its SHA-256 so that a copy of the database cannot resume sessions.
@@ -129,6 +162,33 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     enum Columns {
         static let localId = Column(CodingKeys.localId)
         static let revoked = Column(CodingKeys.revoked)
+    }
+}
+
+// By column, as UserRecord: every sign-up writes one and every refresh reads one.
+extension RefreshTokenRecord {
+    init(row: Row) throws {
+        tokenHash = row["tokenHash"]
+        localId = row["localId"]
+        signInProvider = row["signInProvider"]
+        authTime = row["authTime"]
+        createdAt = row["createdAt"]
+        revoked = row["revoked"]
+        secondFactor = row["secondFactor"]
+        secondFactorIdentifier = row["secondFactorIdentifier"]
+        extraClaims = row["extraClaims"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["tokenHash"] = tokenHash
+        container["localId"] = localId
+        container["signInProvider"] = signInProvider
+        container["authTime"] = authTime
+        container["createdAt"] = createdAt
+        container["revoked"] = revoked
+        container["secondFactor"] = secondFactor
+        container["secondFactorIdentifier"] = secondFactorIdentifier
+        container["extraClaims"] = extraClaims
     }
 }
 

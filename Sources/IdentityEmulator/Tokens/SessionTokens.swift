@@ -50,15 +50,25 @@ extension EmbeddedBackend {
     /// `extraClaims` (a JSON object: a custom token's developer claims) go into every ID token of the session.
     func startSession(for user: UserRecord, signInProvider: String, authTime: Int64, secondFactor: SecondFactor? = nil,
                       extraClaims: String? = nil, in db: Database) throws -> IssuedTokens {
-        let idToken = idToken(for: user, providers: try user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
-                              secondFactor: secondFactor, extraClaims: extraClaims)
-        let refreshToken = SecureRandom.bytes(48).base64URLEncodedString()
-        try RefreshTokenRecord(tokenHash: Self.refreshTokenHash(refreshToken), localId: user.localId, signInProvider: signInProvider,
-                               authTime: authTime, createdAt: nowSeconds, secondFactor: secondFactor?.factor.rawValue,
-                               secondFactorIdentifier: secondFactor?.mfaEnrollmentId, extraClaims: extraClaims).insert(db)
+        let session = newSession(for: user, providers: try user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
+                                 secondFactor: secondFactor, extraClaims: extraClaims)
+        try session.record.insert(db)
         // Every sign-in counts as a token refresh (`lastRefreshAt`), as in Firebase.
         try UserRecord.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)
-        return IssuedTokens(unsignedIdToken: idToken, refreshToken: refreshToken)
+        return session.tokens
+    }
+
+    /// A session's tokens and the refresh token's row, made without the database: a new account's
+    /// are made before its transaction, which then only inserts the two rows.
+    func newSession(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
+                    secondFactor: SecondFactor? = nil, extraClaims: String? = nil) -> (tokens: IssuedTokens, record: RefreshTokenRecord) {
+        let idToken = idToken(for: user, providers: providers, signInProvider: signInProvider, authTime: authTime,
+                              secondFactor: secondFactor, extraClaims: extraClaims)
+        let refreshToken = SecureRandom.bytes(48).base64URLEncodedString()
+        let record = RefreshTokenRecord(tokenHash: Self.refreshTokenHash(refreshToken), localId: user.localId, signInProvider: signInProvider,
+                                        authTime: authTime, createdAt: nowSeconds, secondFactor: secondFactor?.factor.rawValue,
+                                        secondFactorIdentifier: secondFactor?.mfaEnrollmentId, extraClaims: extraClaims)
+        return (IssuedTokens(unsignedIdToken: idToken, refreshToken: refreshToken), record)
     }
 
     func idToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
