@@ -71,6 +71,8 @@ public final class Terminal {
         keypad(window, true)
         nodelay(window, true)  // poll(2) does the waiting
         set_escdelay(25)
+        // Each frame is drawn whole: curses need not poll for typeahead (twice per frame) to cut one short.
+        typeahead(-1)
         colorEnabled = CursesCanvas.wantsColor(noColorFlag: noColor, environment: Self.colorEnvironment())
             && has_colors()
         if colorEnabled {

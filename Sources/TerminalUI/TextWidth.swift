@@ -53,6 +53,13 @@ public enum TextWidth {
     public static func truncate(_ text: String, toCells limit: Int, ellipsis: Bool = true) -> String {
         guard limit > 0 else { return "" }
         if text.utf8.count <= limit, isPrintableASCII(text) { return text }
+        if isSingleCellText(text) {
+            // A scalar per cell and per grapheme: counted and cut by scalars, without grapheme breaking.
+            let scalars = text.unicodeScalars
+            if scalars.count <= limit { return text }
+            let kept = String(String.UnicodeScalarView(scalars.prefix(ellipsis ? limit - 1 : limit)))
+            return ellipsis ? kept + "…" : kept
+        }
         let all = glyphs(text)
         if all.reduce(0, { $0 + $1.width }) <= limit { return all.map(\.text).joined() }
         let budget = ellipsis ? limit - 1 : limit
@@ -82,7 +89,8 @@ public enum TextWidth {
     public static func wrap(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
-        let normalized = String(text.map { $0 == "\r\n" ? "\n" : $0 })
+        // Walking the text by Character (grapheme breaking) costs more than the wrapping: only when there is a CR.
+        let normalized = text.utf8.contains(13) ? String(text.map { $0 == "\r\n" ? "\n" : $0 }) : text
         for paragraph in normalized.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
             var lineCells = 0

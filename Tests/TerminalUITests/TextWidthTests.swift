@@ -44,6 +44,13 @@ import TerminalUI
         #expect(TextWidth.truncate("中文字", toCells: 4, ellipsis: false) == "中文")
         #expect(TextWidth.truncate("abc", toCells: 0) == "")
         #expect(TextWidth.truncate("abc", toCells: 1) == "…")
+        // Frames' own symbols (a cell and a grapheme each) are cut by scalars.
+        #expect(TextWidth.truncate("AuthDeck · Sign in", toCells: 10) == "AuthDeck …")
+        #expect(TextWidth.truncate("▸ 1 Continue", toCells: 5, ellipsis: false) == "▸ 1 C")
+        #expect(TextWidth.truncate("a·b─c", toCells: 5) == "a·b─c")
+        #expect(TextWidth.truncate("a·b─c", toCells: 4) == "a·b…")
+        // A text with a wide character among them still goes by glyphs.
+        #expect(TextWidth.truncate("▸ 中文", toCells: 4) == "▸ …")
     }
 
     @Test func pad() {
@@ -54,6 +61,7 @@ import TerminalUI
     @Test func wrap() {
         #expect(TextWidth.wrap("the quick brown fox jumps", width: 10) == ["the quick", "brown fox", "jumps"])
         #expect(TextWidth.wrap("one\n\ntwo", width: 10) == ["one", "", "two"])
+        #expect(TextWidth.wrap("one\r\ntwo", width: 10) == ["one", "two"])
         #expect(TextWidth.wrap("abcdefghijkl xy", width: 5) == ["abcde", "fghij", "kl xy"])
         #expect(TextWidth.wrap("中文中文中文", width: 5) == ["中文", "中文", "中文"])
         #expect(TextWidth.wrap("a  b", width: 10) == ["a b"])
