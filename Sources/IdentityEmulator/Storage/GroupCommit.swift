@@ -6,14 +6,20 @@ import GRDB
 /// tokens to the write-ahead log at each commit, and every other sign-up queued behind it. Here
 /// the first writer to find no commit under way takes every write waiting, runs each in a
 /// savepoint of its own (one that throws is rolled back alone and its caller gets its error), and
-/// commits once; each caller returns only after the commit that holds its write, so an answered
-/// request is as durable as before. With no other writer waiting, a write is its own transaction.
+/// commits once; the first write that arrived meanwhile then commits the next batch. Each caller
+/// returns only after the commit that holds its write, so an answered request is as durable as
+/// before. With no other writer waiting, a write is its own transaction.
 final class GroupCommit: @unchecked Sendable {
     private final class Job {
-        let body: (Database) throws -> Void
-        /// Set under `condition` once the batch holding the job has committed or failed.
+        /// Dropped before the caller is woken: its closure must not outlive its `write`
+        /// (withoutActuallyEscaping), and the committing thread still holds the job then.
+        var body: ((Database) throws -> Void)?
+        /// Set before `wake` is signalled, read after it.
         var failure: (any Error)?
         var done = false
+        /// Signalled once: when the batch holding the job has committed or failed, or when the job is to
+        /// commit the next batch. Each waiting thread is woken once, not at every commit.
+        let wake = DispatchSemaphore(value: 0)
 
         init(_ body: @escaping (Database) throws -> Void) { self.body = body }
     }
@@ -24,8 +30,8 @@ final class GroupCommit: @unchecked Sendable {
         let cause: any Error
     }
 
-    // All of the following are guarded by `condition`.
-    private let condition = NSCondition()
+    // Both guarded by `lock`.
+    private let lock = NSLock()
     private var waiting: [Job] = []
     private var committing = false
 
@@ -34,25 +40,30 @@ final class GroupCommit: @unchecked Sendable {
         try withoutActuallyEscaping(body) { body in
             var result: T?
             let job = Job { db in result = try body(db) }
-            condition.lock()
-            waiting.append(job)
-            while !job.done {
-                if committing {
-                    // Waiting for another thread's commit uses no CPU: let a request thread run meanwhile.
-                    RequestThreads.blocked { condition.wait() }
-                    continue
-                }
+            let leads = lock.withLock {
+                waiting.append(job)
+                if committing { return false }
                 committing = true
-                let batch = waiting
-                waiting.removeAll()
-                condition.unlock()
-                Self.commit(batch, on: pool)
-                condition.lock()
-                for done in batch { done.done = true }
-                committing = false
-                condition.broadcast()
+                return true
             }
-            condition.unlock()
+            // Waiting for another thread's commit uses no CPU: let a request thread run meanwhile.
+            if !leads { RequestThreads.blocked { job.wake.wait() } }
+            if !job.done {
+                // First in line: this thread commits every write waiting, its own among them.
+                let batch = lock.withLock {
+                    defer { waiting.removeAll() }
+                    return waiting
+                }
+                Self.commit(batch, on: pool)
+                for other in batch where other !== job {
+                    other.body = nil
+                    other.done = true
+                    other.wake.signal()
+                }
+                lock.withLock {
+                    if let next = waiting.first { next.wake.signal() } else { committing = false }
+                }
+            }
             if let failure = job.failure { throw failure }
             // A job without a failure ran its body to the end.
             return result!
@@ -66,7 +77,7 @@ final class GroupCommit: @unchecked Sendable {
                 for job in batch {
                     do {
                         try db.inSavepoint {
-                            try job.body(db)
+                            try job.body?(db)
                             return .commit
                         }
                     } catch {
