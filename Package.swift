@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "IdentityEmulator", dependencies: [
             "IdentityToolkit", "CLibcrypto",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // The SQLite C API, for the log's checkpoint hook (Storage/LogCheckpointer.swift).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),

@@ -24,22 +24,28 @@ extension EmbeddedBackend {
     }
 
     /// Runs at every start, so it reads only anonymous candidates: through their own partial
-    /// index, never the phone number's (where "no number" is almost every account).
+    /// index, never the phone number's (where "no number" is almost every account). SQLite uses a
+    /// partial index only for a query that repeats its condition as written, `+` and all.
     static let expiredAnonymousAccounts = """
         SELECT localId FROM user INDEXED BY \(AccountStore.anonymousCreatedAtIndex)
-        WHERE email IS NULL AND phoneNumber IS NULL AND NOT customAuth AND createdAt < ?
+        WHERE +email IS NULL AND +phoneNumber IS NULL AND NOT customAuth AND createdAt < ?
           AND NOT EXISTS (SELECT 1 FROM provider WHERE provider.localId = user.localId)
         """
 }
 
 extension AccountStore {
-    static let anonymousCreatedAtIndex = "user_anonymous_createdAt"
+    /// The operator's table's index of anonymous accounts by age (`registerAccountQueryMigration`).
+    static let anonymousCreatedAtIndex = "user_anonymous"
 
     static func registerAnonymousCleanupMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("anonymous clean-up: accounts without email or phone, by creation") { db in
             try db.execute(sql: """
-                CREATE INDEX \(anonymousCreatedAtIndex) ON user(createdAt) WHERE email IS NULL AND phoneNumber IS NULL
+                CREATE INDEX user_anonymous_createdAt ON user(createdAt) WHERE email IS NULL AND phoneNumber IS NULL
                 """)
+        }
+        // It repeated `user_anonymous` (the `+` changes no row), and every anonymous sign-up wrote both.
+        migrator.registerMigration("anonymous clean-up: the operator's table's index serves it") { db in
+            try db.execute(sql: "DROP INDEX user_anonymous_createdAt")
         }
     }
 }

@@ -40,12 +40,22 @@ struct ScryptParameters: Sendable {
     }
 }
 
-/// From BoringSSL's generator, seeded by the kernel: drawing each byte from the system generator
-/// made a system call per byte, some eighty per sign-up.
+/// The kernel's generator, one system call per draw of up to 256 bytes: swift-crypto's `SymmetricKey(size:)` made one
+/// per eight bytes (fourteen per anonymous sign-up), and drawing each byte alone one per byte.
 enum SecureRandom {
     static func bytes(_ count: Int) -> Data {
         guard count > 0 else { return Data() }
-        return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Data($0) }
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { buffer in
+            // getentropy(3) is getrandom(2) with whole answers, up to 256 bytes a call.
+            var filled = 0
+            while filled < count {
+                let chunk = min(256, count - filled)
+                precondition(getentropy(buffer.baseAddress! + filled, chunk) == 0, "the kernel's random generator failed: \(errno)")
+                filled += chunk
+            }
+        }
+        return data
     }
 
     /// Firebase-style local ids: 28 alphanumerics, each equally likely.

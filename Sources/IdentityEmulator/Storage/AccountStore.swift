@@ -10,6 +10,7 @@ import Darwin
 struct AccountStore: Sendable {
     let pool: DatabasePool
     private let commits = GroupCommit()
+    private let checkpointer: LogCheckpointer
     let scrypt: ScryptParameters
     /// The project the data belongs to: its tokens, links and outbox name it.
     let projectId: String
@@ -34,6 +35,9 @@ struct AccountStore: Sendable {
             // A reader for each request thread (opened when first needed): with GRDB's five, reads queued for one.
             configuration.maximumReaderCount = RequestThreads.shared.limit
             pool = try DatabasePool(path: path, configuration: configuration)
+            let checkpointer = LogCheckpointer(path: path)
+            pool.writeWithoutTransaction { db in checkpointer.install(on: db.sqliteConnection) }
+            self.checkpointer = checkpointer
             // Reads first: a start that changes nothing writes nothing, and leaves the files as stamped.
             // They use the writer's connection, as `readOnWriter` does and for its reason.
             if try !pool.writeWithoutTransaction(Self.migrator.hasCompletedMigrations) {
@@ -114,6 +118,7 @@ struct AccountStore: Sendable {
     /// closes its writer before its readers, so SQLite's own checkpoint at the last close never runs
     /// once a read has happened.
     func close() throws {
+        checkpointer.stop()
         _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         // GRDB closes the writer before the readers, and a read-only connection that closes last cannot
         // remove the log: the readers go first (releaseMemory closes them), so the writer is the last.

@@ -1,0 +1,102 @@
+import Foundation
+import GRDBSQLite
+
+/// Copies the write-ahead log into the database on a thread and connection of its own. SQLite's
+/// automatic checkpoint runs inside the commit that crosses its threshold, on the one writer: at a
+/// few thousand sign-ups a second that was some twenty checkpoints a second, each holding up every
+/// writer (and, through them, the requests waiting on the group commit) while it copied 4 MB and
+/// synced the file. Here the commit only signals; the copy runs beside the writers, which SQLite
+/// allows for a passive checkpoint. The log is flushed as before, so what a commit made durable
+/// stays durable; the database file just catches up off the writers' path.
+final class LogCheckpointer: @unchecked Sendable {
+    /// SQLite's own default threshold (`wal_autocheckpoint`), in pages of the log.
+    static let defaultThreshold: Int32 = 1000
+
+    let path: String
+    let threshold: Int32
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var requested = false
+    private var stopping = false
+    private var thread: Thread?
+    private var finished = false
+    private var completed = 0
+
+    init(path: String, threshold: Int32 = defaultThreshold) {
+        self.path = path
+        self.threshold = threshold
+    }
+
+    /// Checkpoints that have run to the end, for tests.
+    var completedCheckpoints: Int { condition.withLock { completed } }
+
+    /// Takes over the automatic checkpoint of `connection`, the writer's (a commit hook set here
+    /// replaces SQLite's own). The checkpointer must outlive the connection or be stopped first.
+    func install(on connection: OpaquePointer?) {
+        sqlite3_wal_hook(connection, { context, connection, _, pages in
+            guard let context else { return SQLITE_OK }
+            let checkpointer = Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue()
+            if pages >= checkpointer.threshold, !checkpointer.request() {
+                // No thread of its own (stopped): checkpoint here, as SQLite's automatic checkpoint would.
+                sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Wakes the thread (made at the first request, so a console that writes little never has one).
+    /// False once stopped.
+    private func request() -> Bool {
+        condition.withLock {
+            guard !stopping else { return false }
+            requested = true
+            if thread == nil {
+                let thread = Thread { [self] in run() }
+                thread.name = "authdeck.checkpoint"
+                self.thread = thread
+                thread.start()
+            }
+            condition.signal()
+            return true
+        }
+    }
+
+    /// Ends the thread after the checkpoint under way, if any; its connection is closed when this returns.
+    func stop() {
+        condition.withLock {
+            stopping = true
+            condition.broadcast()
+            while thread != nil && !finished { condition.wait() }
+        }
+    }
+
+    private func run() {
+        var connection: OpaquePointer?
+        // The database exists (the writer made it); no mutex: only this thread uses the connection.
+        if sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) != SQLITE_OK {
+            sqlite3_close(connection)
+            connection = nil
+        }
+        condition.lock()
+        while !stopping {
+            guard requested else {
+                condition.wait()
+                continue
+            }
+            requested = false
+            condition.unlock()
+            // Passive: it copies what no reader still needs and never waits for readers or writers.
+            // Without a connection of its own, a later commit's request finds `stopping` and checkpoints inline.
+            let result = connection.map { sqlite3_wal_checkpoint_v2($0, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
+            condition.lock()
+            if result == SQLITE_OK { completed += 1 }
+            if connection == nil { stopping = true }
+        }
+        condition.unlock()
+        sqlite3_close(connection)
+        condition.withLock {
+            finished = true
+            condition.broadcast()
+        }
+    }
+}
