@@ -84,7 +84,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         try checkTargetProject(of: request.body, context: context)
         switch path {
         case SignUpRequest.endpoint.emulatorPath:
-            return try encode(signUp(decode(SignUpBody.self, request.body), context: context))
+            return try signUp(decode(SignUpBody.self, request.body), context: context).json
         case SignInWithPasswordRequest.endpoint.emulatorPath:
             return try encode(signInWithPassword(decode(PasswordSignInBody.self, request.body)))
         case AccountsLookupRequest.endpoint.emulatorPath:
@@ -94,7 +94,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         case AccountsDeleteRequest.endpoint.emulatorPath:
             return try encode(delete(decode(DeleteBody.self, request.body), context: context))
         case SecureTokenRequest.endpoint.emulatorPath:
-            return try encode(exchangeRefreshToken(Self.secureTokenBody(request)))
+            return try exchangeRefreshToken(Self.secureTokenBody(request)).json
         case SignInWithIdpRequest.endpoint.emulatorPath:
             return try encode(signInWithIdp(decode(IdpSignInBody.self, request.body)))
         case SimulatedIdpListRequest.endpoint.emulatorPath:

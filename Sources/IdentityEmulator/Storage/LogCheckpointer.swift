@@ -73,7 +73,10 @@ final class LogCheckpointer: @unchecked Sendable {
     private func run() {
         var connection: OpaquePointer?
         // The database exists (the writer made it); no mutex: only this thread uses the connection.
-        if sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) != SQLITE_OK {
+        // A first read makes the connection find the log: until then a checkpoint takes the database
+        // for one without a log and does nothing.
+        if sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) != SQLITE_OK
+            || sqlite3_exec(connection, "PRAGMA schema_version", nil, nil, nil) != SQLITE_OK {
             sqlite3_close(connection)
             connection = nil
         }

@@ -11,12 +11,12 @@ extension EmbeddedBackend {
         guard let refreshToken = body.refreshToken, !refreshToken.isEmpty else { throw BackendFailure.missingRefreshToken }
 
         let (user, unsigned) = try store.write { db -> (UserRecord, UnsignedIdToken) in
-            guard let session = try RefreshTokenRecord.fetchOne(db, key: Self.refreshTokenHash(refreshToken)) else {
+            guard let session = try RefreshTokenRecord.fetchOne(tokenHash: Self.refreshTokenHash(refreshToken), in: db) else {
                 throw BackendFailure.invalidRefreshToken
             }
             // The account first, as the emulator checks it: a deleted one's token is unknown, a
             // disabled one's says so; only then whether the session was revoked.
-            guard let user = try UserRecord.fetchOne(db, key: session.localId) else { throw BackendFailure.invalidRefreshToken }
+            guard let user = try UserRecord.fetchOne(localId: session.localId, in: db) else { throw BackendFailure.invalidRefreshToken }
             guard !user.disabled else { throw BackendFailure.userDisabled }
             guard !session.revoked else { throw BackendFailure.tokenExpired }
             // An administrator's revocation (validSince) ends sessions started before it.

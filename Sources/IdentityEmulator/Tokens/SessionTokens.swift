@@ -30,10 +30,23 @@ struct IssuedTokens {
     var idToken: String { get throws { try unsignedIdToken.signed() } }
 }
 
+// The statements a refresh and a verified ID token run are prepared once per connection: GRDB's
+// query interface built and compiled each anew (SQLite's authorizer included), a tenth of a refresh.
 extension UserRecord {
     /// Sets `lastRefreshAt` alone: rewriting the whole row touched every index of the user table.
     static func recordRefresh(localId: String, at milliseconds: Int64, in db: Database) throws {
-        try db.execute(sql: "UPDATE \(databaseTableName) SET lastRefreshAt = ? WHERE localId = ?", arguments: [milliseconds, localId])
+        try db.cachedStatement(sql: "UPDATE \(databaseTableName) SET lastRefreshAt = ? WHERE localId = ?")
+            .execute(arguments: [milliseconds, localId])
+    }
+
+    static func fetchOne(localId: String, in db: Database) throws -> UserRecord? {
+        try fetchOne(db.cachedStatement(sql: "SELECT * FROM \(databaseTableName) WHERE localId = ?"), arguments: [localId])
+    }
+}
+
+extension RefreshTokenRecord {
+    static func fetchOne(tokenHash: String, in db: Database) throws -> RefreshTokenRecord? {
+        try fetchOne(db.cachedStatement(sql: "SELECT * FROM \(databaseTableName) WHERE tokenHash = ?"), arguments: [tokenHash])
     }
 }
 

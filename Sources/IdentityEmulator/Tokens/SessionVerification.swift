@@ -40,12 +40,9 @@ extension EmbeddedBackend {
         return claims
     }
 
-    /// Prepared once per connection: building and compiling the statement was most of a lookup's SQL.
-    private static let userByLocalId = "SELECT * FROM \(UserRecord.databaseTableName) WHERE localId = ?"
-
     /// The session of verified claims, if their account still exists, is enabled and was not revoked since.
     func verifySession(_ claims: IdTokenClaims, in db: Database) throws -> VerifiedSession {
-        guard let user = try UserRecord.fetchOne(db.cachedStatement(sql: Self.userByLocalId), arguments: [claims.sub]) else {
+        guard let user = try UserRecord.fetchOne(localId: claims.sub, in: db) else {
             throw BackendFailure.userNotFound
         }
         guard !user.disabled else { throw BackendFailure.userDisabled }
