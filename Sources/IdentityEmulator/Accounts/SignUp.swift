@@ -41,8 +41,8 @@ extension EmbeddedBackend {
                               validSince: nowSeconds, createdAt: now, lastLoginAt: now, lastRefreshAt: now)
         let session = newSession(for: user, providers: [], signInProvider: "anonymous", authTime: nowSeconds)
         try store.write { db in
-            try user.insert(db)
-            try session.record.insert(db)
+            try user.insertPrepared(db)
+            try session.record.insertPrepared(db)
         }
         return SignUpResponse(localId: user.localId, displayName: user.displayName,
                               idToken: try session.tokens.idToken, refreshToken: session.tokens.refreshToken,

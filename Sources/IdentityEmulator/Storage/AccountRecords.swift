@@ -55,7 +55,7 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
 // Rows are read and written by column, not through `Codable`: GRDB's decoder was most of the time of
 // listing 100,000 accounts (`batchGet`), and of every lookup. A new column needs its line in both
 // (a property with a default value would otherwise keep the default silently).
-extension UserRecord {
+extension UserRecord: ColumnRecord {
     init(row: Row) throws {
         localId = row["localId"]
         email = row["email"]
@@ -78,25 +78,43 @@ extension UserRecord {
     }
 
     /// Written by column too: GRDB's `Encodable` path runs an encoder for every row a sign-up writes.
+    static let columnNames = [
+        "localId", "email", "emailVerified", "displayName", "photoUrl", "phoneNumber", "passwordHash", "salt", "passwordUpdatedAt",
+        "disabled", "customAttributes", "validSince", "createdAt", "lastLoginAt", "lastRefreshAt", "customAuth", "emailLinkSignin",
+        "initialEmail",
+    ]
+    static let insertSQL = makeInsertSQL()
+
+    /// In the order of `columnNames`.
+    var columnValues: [(any DatabaseValueConvertible)?] {
+        [localId, email, emailVerified, displayName, photoUrl, phoneNumber, passwordHash, salt, passwordUpdatedAt, disabled,
+         customAttributes, validSince, createdAt, lastLoginAt, lastRefreshAt, customAuth, emailLinkSignin, initialEmail]
+    }
+}
+
+/// A record written column by column, from one list of its columns: every sign-up inserts a user
+/// and a refresh token, through a statement prepared once per connection (GRDB's `insert` looked up
+/// the table's columns and built its statement anew each time).
+protocol ColumnRecord: PersistableRecord {
+    static var columnNames: [String] { get }
+    /// `makeInsertSQL()`, made once.
+    static var insertSQL: String { get }
+    /// In the order of `columnNames`.
+    var columnValues: [(any DatabaseValueConvertible)?] { get }
+}
+
+extension ColumnRecord {
     func encode(to container: inout PersistenceContainer) {
-        container["localId"] = localId
-        container["email"] = email
-        container["emailVerified"] = emailVerified
-        container["displayName"] = displayName
-        container["photoUrl"] = photoUrl
-        container["phoneNumber"] = phoneNumber
-        container["passwordHash"] = passwordHash
-        container["salt"] = salt
-        container["passwordUpdatedAt"] = passwordUpdatedAt
-        container["disabled"] = disabled
-        container["customAttributes"] = customAttributes
-        container["validSince"] = validSince
-        container["createdAt"] = createdAt
-        container["lastLoginAt"] = lastLoginAt
-        container["lastRefreshAt"] = lastRefreshAt
-        container["customAuth"] = customAuth
-        container["emailLinkSignin"] = emailLinkSignin
-        container["initialEmail"] = initialEmail
+        for (name, value) in zip(Self.columnNames, columnValues) { container[name] = value }
+    }
+
+    static func makeInsertSQL() -> String {
+        let placeholders = Array(repeating: "?", count: columnNames.count).joined(separator: ", ")
+        return "INSERT INTO \(databaseTableName) (\(columnNames.joined(separator: ", "))) VALUES (\(placeholders))"
+    }
+
+    func insertPrepared(_ db: Database) throws {
+        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: StatementArguments(columnValues))
     }
 }
 
@@ -166,7 +184,7 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
 }
 
 // By column, as UserRecord: every sign-up writes one and every refresh reads one.
-extension RefreshTokenRecord {
+extension RefreshTokenRecord: ColumnRecord {
     init(row: Row) throws {
         tokenHash = row["tokenHash"]
         localId = row["localId"]
@@ -179,16 +197,13 @@ extension RefreshTokenRecord {
         extraClaims = row["extraClaims"]
     }
 
-    func encode(to container: inout PersistenceContainer) {
-        container["tokenHash"] = tokenHash
-        container["localId"] = localId
-        container["signInProvider"] = signInProvider
-        container["authTime"] = authTime
-        container["createdAt"] = createdAt
-        container["revoked"] = revoked
-        container["secondFactor"] = secondFactor
-        container["secondFactorIdentifier"] = secondFactorIdentifier
-        container["extraClaims"] = extraClaims
+    static let columnNames = [
+        "tokenHash", "localId", "signInProvider", "authTime", "createdAt", "revoked", "secondFactor", "secondFactorIdentifier", "extraClaims",
+    ]
+    static let insertSQL = makeInsertSQL()
+
+    var columnValues: [(any DatabaseValueConvertible)?] {
+        [tokenHash, localId, signInProvider, authTime, createdAt, revoked, secondFactor, secondFactorIdentifier, extraClaims]
     }
 }
 

@@ -65,7 +65,7 @@ extension EmbeddedBackend {
                       extraClaims: String? = nil, in db: Database) throws -> IssuedTokens {
         let session = newSession(for: user, providers: try user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
                                  secondFactor: secondFactor, extraClaims: extraClaims)
-        try session.record.insert(db)
+        try session.record.insertPrepared(db)
         // Every sign-in counts as a token refresh (`lastRefreshAt`), as in Firebase.
         try UserRecord.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)
         return session.tokens

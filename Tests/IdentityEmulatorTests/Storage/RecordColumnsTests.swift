@@ -41,6 +41,31 @@ import Testing
         #expect(try session?.databaseDictionary == Self.session.databaseDictionary)
     }
 
+    @Test func preparedInsertsWriteEveryColumn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-columns-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let backend = try EmbeddedBackend(dataDirectory: directory, configuration: EmbeddedBackendConfiguration())
+        var otherUser = Self.user
+        otherUser.localId = "user-2"
+        otherUser.email = nil
+        otherUser.phoneNumber = nil
+        var otherSession = Self.session
+        otherSession.tokenHash = "hash-2"
+        let (users, sessions) = try backend.store.write { db in
+            // Two of each, so that the second runs the statement the first prepared.
+            try Self.user.insertPrepared(db)
+            try otherUser.insertPrepared(db)
+            try Self.session.insertPrepared(db)
+            try otherSession.insertPrepared(db)
+            return (try UserRecord.order(Column("localId")).fetchAll(db), try RefreshTokenRecord.order(Column("tokenHash")).fetchAll(db))
+        }
+        #expect(users.count == 2 && sessions.count == 2)
+        for (read, written) in zip(users, [Self.user, otherUser]) { #expect(try read.databaseDictionary == written.databaseDictionary) }
+        for (read, written) in zip(sessions, [Self.session, otherSession]) { #expect(try read.databaseDictionary == written.databaseDictionary) }
+        // A second row with the same key is refused, as GRDB's `insert` refuses it.
+        #expect(throws: DatabaseError.self) { try backend.store.write { db in try Self.user.insertPrepared(db) } }
+    }
+
     private static func columns(of record: some EncodableRecord) throws -> Set<String> { Set(try record.databaseDictionary.keys) }
 
     private static func properties(of record: Any) -> Set<String> { Set(Mirror(reflecting: record).children.compactMap(\.label)) }
