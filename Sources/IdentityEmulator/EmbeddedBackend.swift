@@ -88,7 +88,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         case SignInWithPasswordRequest.endpoint.emulatorPath:
             return try encode(signInWithPassword(decode(PasswordSignInBody.self, request.body)))
         case AccountsLookupRequest.endpoint.emulatorPath:
-            return try encode(lookup(decode(LookupBody.self, request.body), context: context))
+            return try lookup(decode(LookupBody.self, request.body), context: context).json
         case AccountsUpdateRequest.endpoint.emulatorPath:
             return try encode(update(decode(UpdateBody.self, request.body), context: context))
         case AccountsDeleteRequest.endpoint.emulatorPath:

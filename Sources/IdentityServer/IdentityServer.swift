@@ -87,8 +87,8 @@ struct BackendResponder: HTTPResponder {
         let elapsed = ContinuousClock.now - started
         // The query is left out: it carries the API key.
         logger.info("request", metadata: [
-            "method": "\(request.method.rawValue)", "path": "\(request.uri.path)", "status": "\(answer.status)",
-            "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+            "method": .string(request.method.rawValue), "path": .string(request.uri.path), "status": .string(String(answer.status)),
+            "ms": .string(String(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)),
         ])
         return Response(
             status: HTTPResponse.Status(code: answer.status),

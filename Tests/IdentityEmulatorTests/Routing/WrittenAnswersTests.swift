@@ -25,6 +25,30 @@ struct WrittenAnswersTests {
         #expect(withoutProject.json == (try encoded(withoutProject)))
     }
 
+    @Test func aLookupAnswerIsTheEncodersBytes() throws {
+        let full = AccountInfo(
+            localId: "u1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoUrl: "https://example.com/a.png",
+            phoneNumber: "+15555550100", disabled: false,
+            providerUserInfo: [
+                ProviderUserInfo(providerId: "google.com", rawId: "g-1", federatedId: "fed-1", email: "ada@gmail.com", displayName: "Ada G",
+                                 photoUrl: "https://example.com/g.png", phoneNumber: "+15555550101", screenName: "ada"),
+                ProviderUserInfo(providerId: "password", rawId: "ada@example.com"),
+            ],
+            passwordHash: "aGFzaA==", salt: "c2FsdA==", passwordUpdatedAt: 1_764_000_000_123, validSince: "1764000000",
+            createdAt: "1764000000000", lastLoginAt: "1764000000100", lastRefreshAt: "2026-11-25T12:00:00.000Z",
+            customAttributes: #"{"admin":true}"#,
+            mfaInfo: [
+                MfaEnrollment(mfaEnrollmentId: "m1", displayName: "phone", enrolledAt: "2026-11-25T12:00:00.000Z", phoneInfo: "+15555550102",
+                              unobfuscatedPhoneInfo: "+15555550102"),
+                MfaEnrollment(mfaEnrollmentId: "m2", enrolledAt: "2026-11-25T12:00:01.000Z", totpInfo: MfaEnrollment.TotpInfo()),
+            ])
+        let bare = AccountInfo(localId: "u2", createdAt: "1764000000000")
+        for answer in [AccountsLookupResponse(users: [full, bare]), AccountsLookupResponse(users: [bare]), AccountsLookupResponse(users: nil),
+                       AccountsLookupResponse(users: [])] {
+            #expect(answer.json == (try encoded(answer)), "\(String(decoding: answer.json, as: UTF8.self))")
+        }
+    }
+
     @Test(arguments: JSONWriterTests.nastyStrings)
     func anyNameReadsBackUnchanged(_ name: String) throws {
         let answer = SignUpResponse(localId: "u1", email: "a@example.com", displayName: name, idToken: "h.p.s",
