@@ -160,7 +160,19 @@ def test_everything_written_is_owner_only_and_an_open_directory_is_closed(consol
     c = console()
     c.wait_for("Sign in")
     assert mode(data_dir) == 0o700
-    for name in ["identity.sqlite", "appdata.sqlite", "authdeck.log"]:
+    # The first frame comes before the backend and the app data are opened (on a thread of their
+    # own): their files appear just after it.
+    names = ["identity.sqlite", "appdata.sqlite", "authdeck.log"]
+
+    def opened():
+        present = os.listdir(data_dir)
+        return all(name in present for name in names) and any(
+            name.startswith("appdata.sqlite") and name.endswith(("-wal", "-shm")) for name in present)
+
+    deadline = time.monotonic() + 10
+    while not opened() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for name in names:
         assert mode(os.path.join(data_dir, name)) == 0o600, name
     companions = [name for name in os.listdir(data_dir) if name.endswith(("-wal", "-shm"))]
     assert any(name.startswith("appdata.sqlite") for name in companions), companions

@@ -21,6 +21,10 @@ final class LogCheckpointer: @unchecked Sendable {
     private var thread: Thread?
     private var finished = false
     private var completed = 0
+    /// The thread is copying.
+    private var copying = false
+    /// A commit past the ceiling is copying; the thread waits.
+    private var holding = false
 
     init(path: String, threshold: Int32 = defaultThreshold) {
         self.path = path
@@ -31,17 +35,40 @@ final class LogCheckpointer: @unchecked Sendable {
     var completedCheckpoints: Int { condition.withLock { completed } }
 
     /// Takes over the automatic checkpoint of `connection`, the writer's (a commit hook set here
-    /// replaces SQLite's own). The checkpointer must outlive the connection or be stopped first.
+    /// replaces SQLite's own). The hook stays after `stop()`, so the checkpointer must outlive the
+    /// connection (`AccountStore` holds both).
     func install(on connection: OpaquePointer?) {
         sqlite3_wal_hook(connection, { context, connection, _, pages in
             guard let context else { return SQLITE_OK }
             let checkpointer = Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue()
-            if pages >= checkpointer.threshold, !checkpointer.request() {
-                // No thread of its own (stopped): checkpoint here, as SQLite's automatic checkpoint would.
+            if pages >= checkpointer.ceiling {
+                checkpointer.catchUp(on: connection)
+            } else if pages >= checkpointer.threshold && !checkpointer.request() {
+                // No thread (stopped, or its connection would not open): here, as SQLite's own checkpoint.
                 sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             }
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The log's size, in pages, past which a commit checkpoints itself.
+    var ceiling: Int32 { 4 * threshold }
+
+    /// SQLite starts the log over only when a write finds every frame copied, which copies beside
+    /// writers that never pause may never leave behind: past `ceiling` the commit (on the writer, so
+    /// no write of this process comes meanwhile) waits for the thread's copy to end and copies the
+    /// rest (little), as SQLite's own checkpoint would, so that the next write starts the log over.
+    /// Passive still: a reader's snapshot is never waited for (the log then grows until it ends, as before).
+    private func catchUp(on connection: OpaquePointer?) {
+        condition.withLock {
+            holding = true
+            while copying { condition.wait() }
+        }
+        sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        condition.withLock {
+            holding = false
+            condition.broadcast()
+        }
     }
 
     /// Wakes the thread (made at the first request, so a console that writes little never has one).
@@ -76,22 +103,26 @@ final class LogCheckpointer: @unchecked Sendable {
         // A first read makes the connection find the log: until then a checkpoint takes the database
         // for one without a log and does nothing.
         if sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) != SQLITE_OK
+            || sqlite3_busy_timeout(connection, Int32(AccountStore.busyTimeout * 1000)) != SQLITE_OK
             || sqlite3_exec(connection, "PRAGMA schema_version", nil, nil, nil) != SQLITE_OK {
             sqlite3_close(connection)
             connection = nil
         }
         condition.lock()
         while !stopping {
-            guard requested else {
+            guard requested, !holding else {
                 condition.wait()
                 continue
             }
             requested = false
+            copying = true
             condition.unlock()
             // Passive: it copies what no reader still needs and never waits for readers or writers.
             // Without a connection of its own, a later commit's request finds `stopping` and checkpoints inline.
             let result = connection.map { sqlite3_wal_checkpoint_v2($0, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
             condition.lock()
+            copying = false
+            condition.broadcast()
             if result == SQLITE_OK { completed += 1 }
             if connection == nil { stopping = true }
         }

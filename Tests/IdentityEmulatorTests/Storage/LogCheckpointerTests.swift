@@ -11,7 +11,10 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("db.sqlite").path
-        let pool = try DatabasePool(path: path)
+        // As the store's: a commit past the ceiling waits for the thread's copy to end.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(AccountStore.busyTimeout)
+        let pool = try DatabasePool(path: path, configuration: configuration)
         try pool.write { db in try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)") }
         try body(pool, path)
         try pool.close()
@@ -70,12 +73,36 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func theBackendsStoreClosesWithItsCheckpointerStopped() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-store-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let backend = try EmbeddedBackend(dataDirectory: directory)
-        try backend.close()
-        // The log was emptied into the database and removed by the last connection to close.
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("identity.sqlite-wal").path))
+    @Test(.timeLimit(.minutes(1))) func theLogStaysBoundedUnderWritesThatNeverPause() throws {
+        try withPool { pool, path in
+            let checkpointer = LogCheckpointer(path: path, threshold: 20)
+            pool.writeWithoutTransaction { db in checkpointer.install(on: db.sqliteConnection) }
+            // Back to back from two threads, so that the thread's copies never find the log idle.
+            let writers = DispatchGroup()
+            for _ in 0..<2 {
+                DispatchQueue.global().async(group: writers) { try? insert(400, into: pool) }
+            }
+            writers.wait()
+            checkpointer.stop()
+            // The file keeps its largest size; frames of 4,096 bytes and a 24-byte header each.
+            let frames = fileSize(path + "-wal") / 4120
+            #expect(frames <= Int(checkpointer.ceiling) + 8, "\(frames) frames")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func stoppingEndsTheThreadAndClosesItsConnection() throws {
+        try withPool { pool, path in
+            let checkpointer = LogCheckpointer(path: path, threshold: 20)
+            pool.writeWithoutTransaction { db in checkpointer.install(on: db.sqliteConnection) }
+            try insert(30, into: pool)
+            let deadline = Date().addingTimeInterval(20)
+            while checkpointer.completedCheckpoints == 0 && Date() < deadline { usleep(10_000) }
+            #expect(checkpointer.completedCheckpoints >= 1)
+            checkpointer.stop()
+            // Its connection is closed: the pool's, closing last, copies the log and removes it.
+            pool.releaseMemory()
+            try pool.close()
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        }
     }
 }
