@@ -40,8 +40,8 @@ struct ScryptParameters: Sendable {
     }
 }
 
-/// The kernel's generator, one system call per draw of up to 256 bytes: swift-crypto's `SymmetricKey(size:)` made one
-/// per eight bytes (fourteen per anonymous sign-up), and drawing each byte alone one per byte.
+/// The kernel's generator, one system call per draw of up to 256 bytes: swift-crypto's
+/// `SymmetricKey(size:)` made one per eight bytes (fourteen per anonymous sign-up).
 enum SecureRandom {
     static func bytes(_ count: Int) -> Data {
         guard count > 0 else { return Data() }

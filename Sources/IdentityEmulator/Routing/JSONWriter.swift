@@ -1,3 +1,5 @@
+import Foundation
+
 /// JSON written straight into a byte buffer, for the hot answers (ID-token claims, `batchGet`
 /// pages): `JSONSerialization` and `JSONEncoder` spent more time building and sorting their
 /// dictionaries than RSA spent signing. Keys are written in the order given; strings are escaped
@@ -44,6 +46,30 @@ struct JSONWriter {
 
     /// The field only when there is a value, as `JSONEncoder` leaves out a nil optional.
     mutating func field(_ name: String, _ value: String?) { if let value { field(name, value) } }
+    mutating func field(_ name: String, _ value: Bool?) { if let value { field(name, value) } }
+
+    /// An array field, each element written by `element`; none for nil, as `JSONEncoder` leaves it out.
+    mutating func field<Element>(_ name: String, _ elements: [Element]?, _ element: (Element, inout JSONWriter) -> Void) {
+        guard let elements else { return }
+        key(name)
+        beginArray()
+        for each in elements { element(each, &self) }
+        endArray()
+    }
+
+    /// An object, its fields written by `fields`.
+    mutating func object(_ fields: (inout JSONWriter) -> Void) {
+        beginObject()
+        fields(&self)
+        endObject()
+    }
+
+    /// One object as bytes, its fields written by `fields`.
+    static func object(capacity: Int, _ fields: (inout JSONWriter) -> Void) -> Data {
+        var json = JSONWriter(capacity: capacity)
+        json.object(fields)
+        return Data(json.bytes)
+    }
 
     private mutating func separate() { if !first { bytes.append(UInt8(ascii: ",")) } }
 

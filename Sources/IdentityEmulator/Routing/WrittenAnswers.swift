@@ -7,119 +7,97 @@ import IdentityToolkit
 
 extension SignUpResponse {
     var json: Data {
-        var json = JSONWriter(capacity: 1400)
-        json.beginObject()
-        json.field("displayName", displayName)
-        json.field("email", email)
-        json.field("expiresIn", expiresIn)
-        json.field("idToken", idToken)
-        json.field("kind", kind)
-        json.field("localId", localId)
-        json.field("refreshToken", refreshToken)
-        json.endObject()
-        return Data(json.bytes)
+        JSONWriter.object(capacity: 1400) { json in
+            json.field("displayName", displayName)
+            json.field("email", email)
+            json.field("expiresIn", expiresIn)
+            json.field("idToken", idToken)
+            json.field("kind", kind)
+            json.field("localId", localId)
+            json.field("refreshToken", refreshToken)
+        }
     }
 }
 
 extension SecureTokenResponse {
     var json: Data {
-        var json = JSONWriter(capacity: 2400)
-        json.beginObject()
-        json.field("access_token", accessToken)
-        json.field("expires_in", expiresIn)
-        json.field("id_token", idToken)
-        json.field("project_id", projectId)
-        json.field("refresh_token", refreshToken)
-        json.field("token_type", tokenType)
-        json.field("user_id", userId)
-        json.endObject()
-        return Data(json.bytes)
+        JSONWriter.object(capacity: 2400) { json in
+            json.field("access_token", accessToken)
+            json.field("expires_in", expiresIn)
+            json.field("id_token", idToken)
+            json.field("project_id", projectId)
+            json.field("refresh_token", refreshToken)
+            json.field("token_type", tokenType)
+            json.field("user_id", userId)
+        }
     }
 }
 
 /// `accounts:lookup`, the call every signed-in client makes most.
 extension AccountsLookupResponse {
     var json: Data {
-        var json = JSONWriter(capacity: 600)
-        json.beginObject()
-        json.field("kind", kind)
-        if let users {
-            json.key("users")
-            json.beginArray()
-            for user in users { user.write(to: &json) }
-            json.endArray()
+        JSONWriter.object(capacity: 600) { json in
+            json.field("kind", kind)
+            json.field("users", users) { user, json in user.write(to: &json) }
         }
-        json.endObject()
-        return Data(json.bytes)
     }
 }
 
 extension AccountInfo {
     func write(to json: inout JSONWriter) {
-        json.beginObject()
-        json.field("createdAt", createdAt)
-        json.field("customAttributes", customAttributes)
-        if let disabled { json.field("disabled", disabled) }
-        json.field("displayName", displayName)
-        json.field("email", email)
-        if let emailVerified { json.field("emailVerified", emailVerified) }
-        json.field("lastLoginAt", lastLoginAt)
-        json.field("lastRefreshAt", lastRefreshAt)
-        json.field("localId", localId)
-        if let mfaInfo {
-            json.key("mfaInfo")
-            json.beginArray()
-            for enrollment in mfaInfo { enrollment.write(to: &json) }
-            json.endArray()
+        json.object { json in
+            json.field("createdAt", createdAt)
+            json.field("customAttributes", customAttributes)
+            json.field("disabled", disabled)
+            json.field("displayName", displayName)
+            json.field("email", email)
+            json.field("emailVerified", emailVerified)
+            json.field("lastLoginAt", lastLoginAt)
+            json.field("lastRefreshAt", lastRefreshAt)
+            json.field("localId", localId)
+            json.field("mfaInfo", mfaInfo) { enrollment, json in enrollment.write(to: &json) }
+            json.field("passwordHash", passwordHash)
+            if let passwordUpdatedAt {
+                // Milliseconds, always whole: `JSONEncoder` writes a whole Double without its ".0".
+                json.key("passwordUpdatedAt")
+                if let whole = Int64(exactly: passwordUpdatedAt) { json.integer(whole) } else { json.raw(passwordUpdatedAt.description.utf8) }
+            }
+            json.field("phoneNumber", phoneNumber)
+            json.field("photoUrl", photoUrl)
+            json.field("providerUserInfo", providerUserInfo) { provider, json in provider.write(to: &json) }
+            json.field("salt", salt)
+            json.field("validSince", validSince)
         }
-        json.field("passwordHash", passwordHash)
-        if let passwordUpdatedAt {
-            // Milliseconds, always whole: `JSONEncoder` writes a whole Double without its ".0".
-            json.key("passwordUpdatedAt")
-            if let whole = Int64(exactly: passwordUpdatedAt) { json.integer(whole) } else { json.raw(passwordUpdatedAt.description.utf8) }
-        }
-        json.field("phoneNumber", phoneNumber)
-        json.field("photoUrl", photoUrl)
-        if let providerUserInfo {
-            json.key("providerUserInfo")
-            json.beginArray()
-            for provider in providerUserInfo { provider.write(to: &json) }
-            json.endArray()
-        }
-        json.field("salt", salt)
-        json.field("validSince", validSince)
-        json.endObject()
     }
 }
 
 extension ProviderUserInfo {
     func write(to json: inout JSONWriter) {
-        json.beginObject()
-        json.field("displayName", displayName)
-        json.field("email", email)
-        json.field("federatedId", federatedId)
-        json.field("phoneNumber", phoneNumber)
-        json.field("photoUrl", photoUrl)
-        json.field("providerId", providerId)
-        json.field("rawId", rawId)
-        json.field("screenName", screenName)
-        json.endObject()
+        json.object { json in
+            json.field("displayName", displayName)
+            json.field("email", email)
+            json.field("federatedId", federatedId)
+            json.field("phoneNumber", phoneNumber)
+            json.field("photoUrl", photoUrl)
+            json.field("providerId", providerId)
+            json.field("rawId", rawId)
+            json.field("screenName", screenName)
+        }
     }
 }
 
 extension MfaEnrollment {
     func write(to json: inout JSONWriter) {
-        json.beginObject()
-        json.field("displayName", displayName)
-        json.field("enrolledAt", enrolledAt)
-        json.field("mfaEnrollmentId", mfaEnrollmentId)
-        json.field("phoneInfo", phoneInfo)
-        if totpInfo != nil {
-            json.key("totpInfo")
-            json.beginObject()
-            json.endObject()
+        json.object { json in
+            json.field("displayName", displayName)
+            json.field("enrolledAt", enrolledAt)
+            json.field("mfaEnrollmentId", mfaEnrollmentId)
+            json.field("phoneInfo", phoneInfo)
+            if totpInfo != nil {
+                json.key("totpInfo")
+                json.object { _ in }
+            }
+            json.field("unobfuscatedPhoneInfo", unobfuscatedPhoneInfo)
         }
-        json.field("unobfuscatedPhoneInfo", unobfuscatedPhoneInfo)
-        json.endObject()
     }
 }

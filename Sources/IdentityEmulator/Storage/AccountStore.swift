@@ -35,36 +35,31 @@ struct AccountStore: Sendable {
             // A reader for each request thread (opened when first needed): with GRDB's five, reads queued for one.
             configuration.maximumReaderCount = RequestThreads.shared.limit
             pool = try DatabasePool(path: path, configuration: configuration)
-            let checkpointer = LogCheckpointer(path: path)
-            pool.writeWithoutTransaction { db in checkpointer.install(on: db.sqliteConnection) }
-            self.checkpointer = checkpointer
-            // A start that fails after a large migration must not leave the checkpointer's thread behind.
-            do {
-                // Reads first: a start that changes nothing writes nothing, and leaves the files as stamped.
-                // They use the writer's connection, as `readOnWriter` does and for its reason.
-                if try !pool.writeWithoutTransaction(Self.migrator.hasCompletedMigrations) {
-                    try Self.migrator.migrate(pool)
-                }
-                if let existing = try pool.writeWithoutTransaction({ db in try ProjectConfigRecord.fetchOne(db) }) {
-                    (scrypt, projectId) = (existing.scrypt, existing.projectId)
-                } else {
-                    (scrypt, projectId) = try pool.write { db in
-                        if let existing = try ProjectConfigRecord.fetchOne(db) { return (existing.scrypt, existing.projectId) }
-                        let parameters = ScryptParameters.generate()
-                        let projectId = requested ?? EmbeddedBackendConfiguration.defaultProjectId
-                        try ProjectConfigRecord(projectId: projectId, signerKey: parameters.signerKey, saltSeparator: parameters.saltSeparator,
-                                                rounds: parameters.rounds, memCost: parameters.memCost).insert(db)
-                        return (parameters, projectId)
-                    }
-                }
-                if let requested, projectId != requested {
-                    // Another process created the project between the check and the write.
-                    throw EmbeddedBackendError.projectMismatch(path: path, stored: projectId, requested: requested)
-                }
-            } catch {
-                checkpointer.stop()
-                throw error
+            // Reads first: a start that changes nothing writes nothing, and leaves the files as stamped.
+            // They use the writer's connection, as `readOnWriter` does and for its reason.
+            if try !pool.writeWithoutTransaction(Self.migrator.hasCompletedMigrations) {
+                try Self.migrator.migrate(pool)
             }
+            if let existing = try pool.writeWithoutTransaction({ db in try ProjectConfigRecord.fetchOne(db) }) {
+                (scrypt, projectId) = (existing.scrypt, existing.projectId)
+            } else {
+                (scrypt, projectId) = try pool.write { db in
+                    if let existing = try ProjectConfigRecord.fetchOne(db) { return (existing.scrypt, existing.projectId) }
+                    let parameters = ScryptParameters.generate()
+                    let projectId = requested ?? EmbeddedBackendConfiguration.defaultProjectId
+                    try ProjectConfigRecord(projectId: projectId, signerKey: parameters.signerKey, saltSeparator: parameters.saltSeparator,
+                                            rounds: parameters.rounds, memCost: parameters.memCost).insert(db)
+                    return (parameters, projectId)
+                }
+            }
+            if let requested, projectId != requested {
+                // Another process created the project between the check and the write.
+                throw EmbeddedBackendError.projectMismatch(path: path, stored: projectId, requested: requested)
+            }
+            // Once the start is done (its migrations checkpoint as SQLite always did), so that a start that
+            // fails never leaves the checkpointer's thread behind.
+            checkpointer = LogCheckpointer(path: path)
+            pool.writeWithoutTransaction { [checkpointer] db in checkpointer.install(on: db.sqliteConnection) }
         } catch let error as DatabaseError {
             throw Self.startupError(error, path: path)
         }
