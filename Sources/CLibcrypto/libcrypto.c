@@ -18,6 +18,7 @@ static struct {
     EVP_PKEY *(*PEM_read_bio_PrivateKey)(BIO *, EVP_PKEY **, void *, void *);
     int (*EVP_PKEY_get_base_id)(const EVP_PKEY *);
     void (*EVP_PKEY_free)(EVP_PKEY *);
+    EVP_PKEY *(*EVP_PKEY_dup)(EVP_PKEY *);
     EVP_PKEY_CTX *(*EVP_PKEY_CTX_new)(EVP_PKEY *, void *);
     void (*EVP_PKEY_CTX_free)(EVP_PKEY_CTX *);
     int (*EVP_PKEY_sign_init)(EVP_PKEY_CTX *);
@@ -45,6 +46,7 @@ static void load_crypto(void) {
         & resolve(library, (void **)&crypto.PEM_read_bio_PrivateKey, "PEM_read_bio_PrivateKey")
         & resolve(library, (void **)&crypto.EVP_PKEY_get_base_id, "EVP_PKEY_get_base_id")
         & resolve(library, (void **)&crypto.EVP_PKEY_free, "EVP_PKEY_free")
+        & resolve(library, (void **)&crypto.EVP_PKEY_dup, "EVP_PKEY_dup")
         & resolve(library, (void **)&crypto.EVP_PKEY_CTX_new, "EVP_PKEY_CTX_new")
         & resolve(library, (void **)&crypto.EVP_PKEY_CTX_free, "EVP_PKEY_CTX_free")
         & resolve(library, (void **)&crypto.EVP_PKEY_sign_init, "EVP_PKEY_sign_init")
@@ -109,8 +111,15 @@ static void make_context_key(void) {
     pthread_key_create(&context_key, free_thread_context);
 }
 
-static EVP_PKEY_CTX *new_signing_context(EVP_PKEY *pkey) {
+static EVP_PKEY_CTX *new_signing_context(EVP_PKEY *shared) {
+    // A copy of the key per thread: OpenSSL blinds each RSA signature with a factor kept in the key,
+    // and a key used from several threads makes all but its first thread take the key's lock twice
+    // per signature and share a second, locked factor.
+    EVP_PKEY *pkey = crypto.EVP_PKEY_dup(shared);
+    if (pkey == NULL) return NULL;
     EVP_PKEY_CTX *context = crypto.EVP_PKEY_CTX_new(pkey, NULL);
+    // The context holds its own reference to the copy.
+    crypto.EVP_PKEY_free(pkey);
     if (context == NULL) return NULL;
     if (crypto.EVP_PKEY_sign_init(context) <= 0
         || crypto.EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) <= 0

@@ -59,7 +59,13 @@ struct AccountStore: Sendable {
             // Once the start is done (its migrations checkpoint as SQLite always did), so that a start that
             // fails never leaves the checkpointer's thread behind.
             checkpointer = LogCheckpointer(path: path)
-            pool.writeWithoutTransaction { [checkpointer] db in checkpointer.install(on: db.sqliteConnection) }
+            try pool.writeWithoutTransaction { [checkpointer] db in
+                checkpointer.install(on: db.sqliteConnection)
+                // `GroupCommit` runs each write in a savepoint, and SQLite keeps what a savepoint would
+                // restore in a statement journal: past 64 KiB, a temporary file that each batch created,
+                // wrote and deleted. In memory it is a copy per page.
+                try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            }
         } catch let error as DatabaseError {
             throw Self.startupError(error, path: path)
         }

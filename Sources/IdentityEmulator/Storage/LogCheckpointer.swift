@@ -21,18 +21,25 @@ final class LogCheckpointer: @unchecked Sendable {
     private var thread: Thread?
     private var finished = false
     private var completed = 0
+    private var requests = 0
     /// The thread is copying.
     private var copying = false
     /// A commit past the ceiling is copying; the thread waits.
     private var holding = false
+    /// The log's size at which the next commit asks for a checkpoint. Only the writer's hook uses it,
+    /// and SQLite calls that on one thread at a time.
+    private var nextRequest: Int32
 
     init(path: String, threshold: Int32 = defaultThreshold) {
         self.path = path
         self.threshold = threshold
+        nextRequest = threshold
     }
 
     /// Checkpoints that have run to the end, for tests.
     var completedCheckpoints: Int { condition.withLock { completed } }
+    /// Checkpoints the commits asked the thread for, for tests.
+    var requestedCheckpoints: Int { condition.withLock { requests } }
 
     /// Takes over the automatic checkpoint of `connection`, the writer's (a commit hook set here
     /// replaces SQLite's own). The hook stays after `stop()`, so the checkpointer must outlive the
@@ -41,11 +48,20 @@ final class LogCheckpointer: @unchecked Sendable {
         sqlite3_wal_hook(connection, { context, connection, _, pages in
             guard let context else { return SQLITE_OK }
             let checkpointer = Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue()
+            if pages < checkpointer.nextRequest - checkpointer.threshold {
+                // The log started over.
+                checkpointer.nextRequest = checkpointer.threshold
+            }
             if pages >= checkpointer.ceiling {
                 checkpointer.catchUp(on: connection)
-            } else if pages >= checkpointer.threshold && !checkpointer.request() {
-                // No thread (stopped, or its connection would not open): here, as SQLite's own checkpoint.
-                sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            } else if pages >= checkpointer.nextRequest {
+                // Once per `threshold` pages written: asked at every commit, the thread copied a few pages
+                // and synced both files some eighty times a second.
+                checkpointer.nextRequest = pages + checkpointer.threshold
+                if !checkpointer.request() {
+                    // No thread (stopped, or its connection would not open): here, as SQLite's own checkpoint.
+                    sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                }
             }
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
@@ -77,6 +93,7 @@ final class LogCheckpointer: @unchecked Sendable {
         condition.withLock {
             guard !stopping else { return false }
             requested = true
+            requests += 1
             if thread == nil {
                 let thread = Thread { [self] in run() }
                 thread.name = "authdeck.checkpoint"
