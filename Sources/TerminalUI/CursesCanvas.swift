@@ -32,8 +32,10 @@ final class CursesCanvas: Canvas {
             let scalars = text.unicodeScalars
             let start = max(column, 0), end = min(column + scalars.count, size.width)
             guard start < end else { return }
-            let visible = String(String.UnicodeScalarView(scalars.dropFirst(start - column).prefix(end - start)))
-            authdeck_put(window, Int32(row), Int32(start), visible, attributes, pair)
+            // By indices: a view of sliced scalars was generic code whose types the runtime made on first use.
+            let from = scalars.index(scalars.startIndex, offsetBy: start - column)
+            let to = scalars.index(from, offsetBy: end - start)
+            authdeck_put(window, Int32(row), Int32(start), String(text[from..<to]), attributes, pair)
             return
         }
         // Clip here, by cells, so curses never wraps a line or splits a wide character.
@@ -96,9 +98,11 @@ final class CursesCanvas: Canvas {
 
     /// Whether to use colour: not with `--no-color`, a non-empty `NO_COLOR` (no-color.org)
     /// or `TERM=dumb`.
-    static func wantsColor(noColorFlag: Bool, environment: [String: String]) -> Bool {
+    /// `environment` looks a variable up (a function, not a dictionary: the first dictionary of
+    /// strings made before the first frame cost a scan of every protocol conformance in the binary).
+    static func wantsColor(noColorFlag: Bool, environment: (String) -> String?) -> Bool {
         if noColorFlag { return false }
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-        return environment["TERM"] != "dumb"
+        if let noColor = environment("NO_COLOR"), !noColor.isEmpty { return false }
+        return environment("TERM") != "dumb"
     }
 }

@@ -73,7 +73,7 @@ public final class Terminal {
         set_escdelay(25)
         // Each frame is drawn whole: curses need not poll for typeahead (twice per frame) to cut one short.
         typeahead(-1)
-        colorEnabled = CursesCanvas.wantsColor(noColorFlag: noColor, environment: Self.colorEnvironment())
+        colorEnabled = CursesCanvas.wantsColor(noColorFlag: noColor) { name in getenv(name).map { String(cString: $0) } }
             && has_colors()
         if colorEnabled {
             start_color()
@@ -251,14 +251,6 @@ public final class Terminal {
 
     private func checkThread() {
         precondition(pthread_equal(owner, pthread_self()) != 0, "Terminal used off the thread that created it")
-    }
-
-    private static func colorEnvironment() -> [String: String] {
-        var environment: [String: String] = [:]
-        for name in ["NO_COLOR", "TERM"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return environment
     }
 
     private static func writeToTerminal(_ sequence: String) {

@@ -6,7 +6,9 @@ import Foundation
 /// started from the caller's own executor, with no hop to the pool before it.
 public enum TerminalThread {
     public nonisolated(nonsending) static func run(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        // Unsafe, not checked: the thread resumes it exactly once, and a checked continuation's type was
+        // made at run time, with a scan of every protocol conformance in the binary before the first frame.
+        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
             let thread = Thread { continuation.resume(with: Result { try body() }) }
             thread.name = "terminal"
             thread.start()

@@ -50,14 +50,21 @@ enum BackendChoice: Equatable {
     }
 
     /// What the status bar shows: `embedded ~/.local/share/authdeck`, `emulator localhost:9099`, `project my-proj`.
-    func statusName(dataDirectory: URL, home: String?) -> String {
+    /// `dataDirectory`: absolute (`DataDirectory.path`).
+    func statusName(dataDirectory: String, home: String?) -> String {
         switch self {
         case .embedded:
-            var path = dataDirectory.standardizedFileURL.path
+            // `..` resolved by name, as URL's standardizedFileURL does.
+            var components: [Substring] = []
+            for component in dataDirectory.split(separator: "/") where component != "." {
+                if component == ".." { _ = components.popLast() } else { components.append(component) }
+            }
+            var path = components.isEmpty ? "/" : ""
+            for component in components { path += "/" + String(component) }
             if let home, !home.isEmpty, home != "/", path == home || path.hasPrefix(home + "/") {
                 path = "~" + path.dropFirst(home.count)
             }
-            if path.count > 28 { path = "…/" + dataDirectory.lastPathComponent }
+            if path.count > 28 { path = "…/" + (components.last ?? "") }
             return "embedded \(path)"
         case let .emulator(address, _): return "emulator \(address.authority)"
         case let .project(id, _): return "project \(id)"

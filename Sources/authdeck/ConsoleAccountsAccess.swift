@@ -18,7 +18,7 @@ struct ConsoleAccountsAccess {
                      directory: DataDirectory, environment: Environment) throws -> ConsoleAccountsAccess {
         let none = ConsoleAccountsAccess(connection: nil, shutdown: {})
         if role == .visitor { return none }
-        let audit = AuditLog(path: directory.file(auditLogFile).path)
+        let audit = AuditLog(path: directory.filePath(auditLogFile))
         let operatorName = role == .operator ? "ssh operator" : (environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local operator")
         let access: OperatorAccess = readOnly ? .readOnly : .full
         switch choice {

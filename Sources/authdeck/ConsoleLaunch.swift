@@ -74,10 +74,10 @@ struct ConsoleLaunch {
         let directory = try StartupSteps.openDataDirectory(explicit: data, environment: environment)
         let logger = Logger(label: "authdeck")
         let choice = try backendChoice()
-        let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.url, home: environment["HOME"])
-        let sessionFile = directory.file(choice.sessionFileName)
-        let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: sessionFile) : InMemorySessionStore()
-        let session = SessionPlan(store: sessionStore, saved: sshRole == nil && FileManager.default.fileExists(atPath: sessionFile.path))
+        let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.path, home: environment["HOME"])
+        let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: directory.file(choice.sessionFileName)) : InMemorySessionStore()
+        let session = SessionPlan(store: sessionStore,
+                                  saved: sshRole == nil && FileManager.default.fileExists(atPath: directory.filePath(choice.sessionFileName)))
         switch choice {
         case .embedded:
             try await runEmbedded(directory: directory, session: session, backendName: backendName, logger: logger)
@@ -144,7 +144,7 @@ struct ConsoleLaunch {
 
     private static func openCart(in directory: DataDirectory, logger: Logger) throws -> CartStore {
         do {
-            return try CartStore(path: directory.file("appdata.sqlite").path)
+            return try CartStore(path: directory.filePath("appdata.sqlite"))
         } catch {
             logger.critical("cannot open the data", metadata: ["error": "\(error)"])
             throw StartupError(String(describing: error))
@@ -188,7 +188,7 @@ struct ConsoleLaunch {
     private nonisolated(nonsending) func runConsole(sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices, simulatedIdentityOwner: String? = nil,
                             accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
         let noColor = noColor
-        let dataPath = directory.url.path
+        let dataPath = directory.path
         let audience = sshRole?.audience ?? .everyone
         try await TerminalThread.run {
             let terminal: Terminal
@@ -198,7 +198,9 @@ struct ConsoleLaunch {
             } catch {
                 throw StartupError("AuthDeck needs an interactive terminal (\(error)).")
             }
-            logger.info("console started", metadata: ["data": "\(dataPath)", "backend": "\(backendName)"])
+            // The fields in the message, as the log writes metadata: a metadata dictionary made before the first
+            // frame cost a scan of every protocol conformance in the binary.
+            logger.info("console started backend=\(backendName) data=\(dataPath)")
             defer { terminal.stop() }
             try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: open, simulatedIdentityOwner: simulatedIdentityOwner,
                                audience: audience, accounts: accounts, backendName: backendName, logger: logger)

@@ -8,39 +8,55 @@ import Darwin
 /// Where AuthDeck keeps its files: `--data DIR`, else `$XDG_DATA_HOME/authdeck`,
 /// else `~/.local/share/authdeck`.
 struct DataDirectory {
-    let url: URL
+    /// Absolute, without a trailing slash. Kept as text: the console's start reads it before its first
+    /// frame, and Foundation's `URL.path` made the Swift runtime scan every protocol conformance in
+    /// the binary (a set of bytes it builds), a fifth of a millisecond.
+    let path: String
+    var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
-    static func resolve(explicit: String?, environment: Environment = .process) -> URL {
+    static func resolve(explicit: String?, environment: Environment = .process) -> String {
         if let explicit, !explicit.isEmpty {
-            return URL(fileURLWithPath: (explicit as NSString).expandingTildeInPath, isDirectory: true)
+            return absolute((explicit as NSString).expandingTildeInPath)
         }
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("authdeck", isDirectory: true)
+            return absolute(xdg + "/authdeck")
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share/authdeck", isDirectory: true)
+        return absolute((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/authdeck")
+    }
+
+    /// `path` from the working directory when relative, with no empty or `.` components (what
+    /// `URL(fileURLWithPath:).path` gives).
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        // Joined by hand: `joined(separator:)` was generic code whose types the runtime made on first use.
+        var absolute = ""
+        for component in full.split(separator: "/") where component != "." {
+            absolute += "/" + String(component)
+        }
+        return absolute.isEmpty ? "/" : absolute
     }
 
     /// Creates the directory (mode 0700) and checks that it is writable, so a read-only
     /// location is reported before the full-screen UI starts rather than half-way through.
-    static func prepare(_ url: URL) throws -> DataDirectory {
+    static func prepare(_ path: String) throws -> DataDirectory {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw DataDirectoryError.notADirectory(url.path) }
-            tightenPermissions(url.path)
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw DataDirectoryError.notADirectory(path) }
+            tightenPermissions(path)
         } else {
             do {
-                try manager.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw DataDirectoryError.cannotCreate(url.path, error.localizedDescription)
+                throw DataDirectoryError.cannotCreate(path, error.localizedDescription)
             }
         }
-        guard manager.isWritableFile(atPath: url.path) else { throw DataDirectoryError.readOnly(url.path) }
-        return DataDirectory(url: url)
+        guard manager.isWritableFile(atPath: path) else { throw DataDirectoryError.readOnly(path) }
+        return DataDirectory(path: path)
     }
 
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+    func file(_ name: String) -> URL { URL(fileURLWithPath: filePath(name), isDirectory: false) }
+    func filePath(_ name: String) -> String { path + "/" + name }
 
     /// An existing directory of ours that others may read (0755) becomes 0700: it holds keys and
     /// accounts. A shared directory (sticky, like /tmp) or somebody else's is left alone.

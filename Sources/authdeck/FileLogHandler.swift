@@ -58,13 +58,13 @@ struct FileLogHandler: LogHandler {
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level
 
-    static func open(_ url: URL, level: Logger.Level = .info) throws -> @Sendable (String) -> any LogHandler {
-        let descriptor = openForAppending(url.path)
+    static func open(path: String, level: Logger.Level = .info) throws -> @Sendable (String) -> any LogHandler {
+        let descriptor = openForAppending(path)
         guard descriptor >= 0 else {
             let reason = errno == EISDIR ? "it is a directory; move it away" : String(cString: strerror(errno))
-            throw StartupError("Cannot open the log file \(url.path): \(reason).")
+            throw StartupError("Cannot open the log file \(path): \(reason).")
         }
-        let sink = Sink(path: url.path, descriptor: descriptor)
+        let sink = Sink(path: path, descriptor: descriptor)
         return { label in FileLogHandler(sink: sink, label: label, level: level) }
     }
 

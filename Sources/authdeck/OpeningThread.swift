@@ -7,7 +7,9 @@ import Synchronization
 final class OpeningThread<Value: Sendable>: Sendable {
     private enum State {
         case notStarted(@Sendable () throws -> Value)
-        case running(waiting: [CheckedContinuation<Result<Value, any Error>, Never>])
+        /// Unsafe continuations, each resumed once: a checked one's type was made at run time when the
+        /// console started, with a scan of every protocol conformance in the binary before the first frame.
+        case running(waiting: [UnsafeContinuation<Result<Value, any Error>, Never>])
         case finished(Result<Value, any Error>)
     }
 
@@ -25,7 +27,7 @@ final class OpeningThread<Value: Sendable>: Sendable {
 
     var outcome: Result<Value, any Error> {
         get async {
-            await withCheckedContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 let (outcome, start) = state.withLock { state -> (Result<Value, any Error>?, (@Sendable () throws -> Value)?) in
                     switch state {
                     case let .finished(outcome):
@@ -50,7 +52,7 @@ final class OpeningThread<Value: Sendable>: Sendable {
     }
 
     private func finish(_ outcome: Result<Value, any Error>) {
-        let waiting = state.withLock { state -> [CheckedContinuation<Result<Value, any Error>, Never>] in
+        let waiting = state.withLock { state -> [UnsafeContinuation<Result<Value, any Error>, Never>] in
             guard case let .running(waiting) = state else { return [] }
             state = .finished(outcome)
             return waiting

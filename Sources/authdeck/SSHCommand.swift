@@ -114,7 +114,7 @@ struct SSHCommand: AsyncParsableCommand {
             backendArguments = ["--project", id]
             environment[BackendChoice.apiKeyVariable] = key
         }
-        let dataPath = directory.url.path
+        let dataPath = directory.path
         let launcher = ConsoleLauncher(
             executable: Self.executablePath(),
             arguments: { role in ["console", "--data", dataPath, "--ssh-role", role.rawValue] + backendArguments },

@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
             Self.announce("authdeck serve: listening on http://\(authority) for project \(projectId) (FIREBASE_AUTH_EMULATOR_HOST=\(authority))")
             Self.announce("authdeck serve: service account for custom tokens: \(serviceAccountFile.path)"
                 + (shared ? " (shared server: custom tokens must be signed with it)" : ""))
-            logger.info("listening", metadata: ["address": "\(authority)", "project": "\(projectId)", "data": "\(directory.url.path)",
+            logger.info("listening", metadata: ["address": "\(authority)", "project": "\(projectId)", "data": "\(directory.path)",
                                                "admin": "\(token == nil ? "Bearer owner (loopback)" : "admin token")"])
         }
         do {

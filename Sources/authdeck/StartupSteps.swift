@@ -23,7 +23,7 @@ enum StartupSteps {
         } catch {
             throw StartupError(String(describing: error))
         }
-        LoggingSystem.bootstrap(try FileLogHandler.open(directory.file("authdeck.log"), level: logLevel))
+        LoggingSystem.bootstrap(try FileLogHandler.open(path: directory.filePath("authdeck.log"), level: logLevel))
         return directory
     }
 

@@ -27,12 +27,12 @@ import Testing
     }
 
     @Test func colour_is_off_for_no_color_flag_and_dumb_terminals() {
-        #expect(CursesCanvas.wantsColor(noColorFlag: false, environment: ["TERM": "xterm-256color"]))
-        #expect(!CursesCanvas.wantsColor(noColorFlag: true, environment: ["TERM": "xterm-256color"]))
-        #expect(!CursesCanvas.wantsColor(noColorFlag: false, environment: ["NO_COLOR": "1", "TERM": "xterm"]))
-        #expect(CursesCanvas.wantsColor(noColorFlag: false, environment: ["NO_COLOR": "", "TERM": "xterm"]),
+        #expect(CursesCanvas.wantsColor(noColorFlag: false, environment: { ["TERM": "xterm-256color"][$0] }))
+        #expect(!CursesCanvas.wantsColor(noColorFlag: true, environment: { ["TERM": "xterm-256color"][$0] }))
+        #expect(!CursesCanvas.wantsColor(noColorFlag: false, environment: { ["NO_COLOR": "1", "TERM": "xterm"][$0] }))
+        #expect(CursesCanvas.wantsColor(noColorFlag: false, environment: { ["NO_COLOR": "", "TERM": "xterm"][$0] }),
                 "NO_COLOR counts only when non-empty")
-        #expect(!CursesCanvas.wantsColor(noColorFlag: false, environment: ["TERM": "dumb"]))
+        #expect(!CursesCanvas.wantsColor(noColorFlag: false, environment: { ["TERM": "dumb"][$0] }))
     }
 
     @Test func every_role_has_its_own_colour_pair() {
