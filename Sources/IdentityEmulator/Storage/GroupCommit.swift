@@ -74,22 +74,43 @@ final class GroupCommit: @unchecked Sendable {
     private static func commit(_ batch: [Job], on pool: DatabasePool) {
         do {
             try pool.write { db in
-                for job in batch {
+                // A job alone is its transaction: if it throws, the write rolls it back.
+                if batch.count == 1, let job = batch.first {
                     do {
-                        try db.inSavepoint {
-                            try job.body?(db)
-                            return .commit
-                        }
+                        try job.body?(db)
                     } catch {
                         job.failure = error
-                        if !db.isInsideTransaction { throw TransactionRolledBack(cause: error) }
+                        throw error
                     }
+                    return
+                }
+                for job in batch {
+                    job.failure = try inSavepoint(db) { try job.body?(db) }
                 }
             }
         } catch {
-            // Nothing of the batch is in the database: the writes that succeeded fail with the cause.
+            // Nothing of the batch is in the database: the writes that succeeded fail with the cause (for
+            // a job alone, its own failure).
             let cause = (error as? TransactionRolledBack)?.cause ?? error
             for job in batch where job.failure == nil { job.failure = cause }
+        }
+    }
+
+    /// `body` in a savepoint of the open transaction, rolled back alone if it fails; its failure, if any.
+    /// The savepoint's statements are prepared once per connection: GRDB's `inSavepoint` compiled both
+    /// anew for every write. Throws only when SQLite has rolled the whole transaction back itself (a
+    /// full disk, an I/O error, an interrupt).
+    private static func inSavepoint(_ db: Database, _ body: () throws -> Void) throws -> (any Error)? {
+        try db.cachedStatement(sql: "SAVEPOINT groupCommit").execute()
+        do {
+            try body()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT groupCommit").execute()
+            return nil
+        } catch {
+            guard db.isInsideTransaction else { throw TransactionRolledBack(cause: error) }
+            try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT groupCommit").execute()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT groupCommit").execute()
+            return error
         }
     }
 }
