@@ -40,6 +40,10 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
     private var count = 0
     /// Threads running a job and not waiting on another pool.
     private var running = 0
+    /// Threads signalled or made for a job that have not taken it yet. Counted so that a burst of jobs
+    /// (SwiftNIO hands over what one read brought) wakes no more threads than may run: each woke one,
+    /// and the threads past the limit woke only to sleep again.
+    private var waking = 0
 
     /// The pool that owns the calling thread, if any.
     private static let owner: pthread_key_t = {
@@ -53,6 +57,9 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         self.concurrency = concurrency
         self.batch = batch
     }
+
+    /// Threads made so far, for tests.
+    var threadsMade: Int { condition.withLock { count } }
 
     private static var current: RequestThreads? {
         pthread_getspecific(owner).map { Unmanaged<RequestThreads>.fromOpaque($0).takeUnretainedValue() }
@@ -104,7 +111,8 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         return try wait()
     }
 
-    private func submit(_ job: @escaping () -> Void) {
+    /// Queues `job` (internal for tests: `run`, `runAndWait` and `enqueue` are the ways in).
+    func submit(_ job: @escaping () -> Void) {
         condition.withLock {
             jobs.append(job)
             startThread()
@@ -113,11 +121,13 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
 
     /// Under the lock: an idle thread is woken, or a new one made, for a queued job if there is room.
     private func startThread() {
-        guard !jobs.isEmpty, running < concurrency else { return }
-        if idle > 0 {
+        guard jobs.count > waking, running + waking < concurrency else { return }
+        if idle > waking {
+            waking += 1
             condition.signal()
         } else if count < limit {
             count += 1
+            waking += 1
             let thread = Thread { [self] in work() }
             thread.start()
         }
@@ -134,11 +144,15 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         }
         #endif
         condition.lock()
+        // Made for a job (`startThread`).
+        waking -= 1
         while true {
             while jobs.isEmpty || running >= concurrency {
                 idle += 1
                 condition.wait()
                 idle -= 1
+                // At most what was signalled: a wake-up of the condition's own is not counted.
+                if waking > 0 { waking -= 1 }
             }
             let job = jobs.removeFirst()
             running += 1

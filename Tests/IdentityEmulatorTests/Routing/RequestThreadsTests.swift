@@ -50,6 +50,22 @@ struct RequestThreadsTests {
         return secondRan
     }
 
+    /// A burst of jobs (SwiftNIO hands over what one read brought) makes or wakes no more threads than
+    /// may run: each job made or woke one, and those past the limit only went back to sleep.
+    @Test func aBurstOfJobsMakesNoMoreThreadsThanMayRun() {
+        let requests = RequestThreads(limit: 8, concurrency: 2, batch: false)
+        let group = DispatchGroup()
+        for _ in 0..<8 {
+            group.enter()
+            requests.submit {
+                usleep(20_000)
+                group.leave()
+            }
+        }
+        group.wait()
+        #expect(requests.threadsMade <= 2)
+    }
+
     @Test func blockedOffThePoolJustRuns() {
         #expect(RequestThreads.blocked { 42 } == 42)
     }
