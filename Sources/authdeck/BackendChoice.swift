@@ -50,13 +50,13 @@ enum BackendChoice: Equatable {
     }
 
     /// What the status bar shows: `embedded ~/.local/share/authdeck`, `emulator localhost:9099`, `project my-proj`.
-    /// `dataDirectory`: absolute (`DataDirectory.path`).
+    /// `dataDirectory`: absolute, without empty or `.` components (`DataDirectory.path`).
     func statusName(dataDirectory: String, home: String?) -> String {
         switch self {
         case .embedded:
             // `..` resolved by name, as URL's standardizedFileURL does.
             var components: [Substring] = []
-            for component in dataDirectory.split(separator: "/") where component != "." {
+            for component in dataDirectory.split(separator: "/") {
                 if component == ".." { _ = components.popLast() } else { components.append(component) }
             }
             var path = components.isEmpty ? "/" : ""

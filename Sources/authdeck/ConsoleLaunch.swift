@@ -75,9 +75,9 @@ struct ConsoleLaunch {
         let logger = Logger(label: "authdeck")
         let choice = try backendChoice()
         let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.path, home: environment["HOME"])
-        let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: directory.file(choice.sessionFileName)) : InMemorySessionStore()
-        let session = SessionPlan(store: sessionStore,
-                                  saved: sshRole == nil && FileManager.default.fileExists(atPath: directory.filePath(choice.sessionFileName)))
+        let sessionFile = directory.filePath(choice.sessionFileName)
+        let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: URL(fileURLWithPath: sessionFile)) : InMemorySessionStore()
+        let session = SessionPlan(store: sessionStore, saved: sshRole == nil && FileManager.default.fileExists(atPath: sessionFile))
         switch choice {
         case .embedded:
             try await runEmbedded(directory: directory, session: session, backendName: backendName, logger: logger)
