@@ -120,8 +120,11 @@ public struct ProviderForm: ConsoleFeature {
         case .submit:
             switch oauthProvider() {
             case let .success(provider):
+                // Busy while the accounts load: a key pressed meanwhile (n for a new identity) waits for
+                // the list instead of meeting a screen that takes none yet.
                 return [.banner(nil), .show(.consent(ConsentState(provider: provider, purpose: purpose))),
-                        .run(.federated(.loadProviderDirectory(providerID: provider.providerID)), busy: nil)]
+                        .run(.federated(.loadProviderDirectory(providerID: provider.providerID)),
+                             busy: "Asking the simulated \(FederatedProvider.displayName(provider.providerID)) for its accounts…")]
             case let .failure(problem):
                 focus = problem.field
                 return [.banner(Banner(.error, problem.message))]

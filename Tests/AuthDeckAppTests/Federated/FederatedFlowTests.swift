@@ -15,9 +15,11 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signIn)) }
         store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+            $0.busy = "Asking the simulated Apple for its accounts…"
             $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signIn))
         }
         store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+            $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
         }
         #expect(store.model.bindings.map(\.action).contains("hide email"))
@@ -154,11 +156,13 @@ struct FederatedFlowTests {
                                      customParameters: ["tenant": "contoso.com", "prompt": "consent", "login_hint": "carol@contoso.com",
                                                         "domain_hint": "contoso.com"])
         store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "microsoft.com"))]) {
+            $0.busy = "Asking the simulated Microsoft for its accounts…"
             $0.banner = nil
             $0.screen = .consent(ConsentState(provider: provider, purpose: .signIn))
         }
         // login_hint picks Carol, as Microsoft's account chooser does.
         store.send(.federated(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
+            $0.busy = nil
             $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 1))
         }
         #expect(!store.model.bindings.map(\.action).contains("hide email"))
@@ -264,6 +268,26 @@ struct FederatedFlowTests {
         store.send(.key(.enter))
         // A late answer for another provider changes nothing.
         store.send(.federated(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
+    }
+
+    /// A key pressed while the simulated provider's accounts load waits for them: the consent screen
+    /// takes none before (under load, n for a new identity was lost).
+    @Test func aKeyPressedWhileTheAccountsLoadWaitsForThem() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signIn))
+        var store = FlowStore(model)
+        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+            $0.busy = "Asking the simulated Apple for its accounts…"
+            $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signIn))
+        }
+        store.send(.key(.character("n"))) { $0.typedAhead = [.character("n")] }
+        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+            $0.busy = nil
+            $0.typedAhead = []
+            var consent = F.consent(F.appleProvider, .signIn, F.appleDirectory)
+            consent.newIdentity = NewIdentityForm()
+            $0.screen = .consent(consent)
+        }
     }
 
     /// Issue 16, presenter list: an unknown login_hint leads to a new identity with that email, as Microsoft's sign-in page fills it in.
@@ -625,9 +649,11 @@ struct FederatedFlowTests {
         }
         store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signInToLink(pending))) }
         store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+            $0.busy = "Asking the simulated Apple for its accounts…"
             $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signInToLink(pending)))
         }
         store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+            $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .signInToLink(pending), F.appleDirectory))
         }
         store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
@@ -665,10 +691,12 @@ struct FederatedFlowTests {
             $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
         }
         store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+            $0.busy = "Asking the simulated Apple for its accounts…"
             $0.banner = nil
             $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .reauthenticate(.deleteAccount)))
         }
         store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+            $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .reauthenticate(.deleteAccount), F.appleDirectory))
         }
         store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
