@@ -45,16 +45,18 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     /// The JWKS of the ID-token signer, for verifiers outside this process.
     public func publicKeysJWKS() -> Data { signer.jwks() }
 
+    /// Answers on the backend's threads (`RequestThreads`), where a request may block on SQLite or RSA
+    /// without holding up Swift's cooperative pool; a write suspends the request until its commit.
     public func handle(_ request: WireRequest) async -> WireResponse {
-        await RequestThreads.shared.run { self.answer(request) }
+        await withTaskExecutorPreference(RequestThreads.shared) { await self.answer(request) }
     }
 
     /// A server's connections run on the backend's threads, so `handle` answers where it is called.
     public var preferredExecutor: (any TaskExecutor)? { RequestThreads.shared }
 
-    private func answer(_ request: WireRequest) -> WireResponse {
+    private func answer(_ request: WireRequest) async -> WireResponse {
         do {
-            return WireResponse(status: 200, body: try route(request))
+            return WireResponse(status: 200, body: try await route(request))
         } catch let failure as BackendFailure {
             return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
         } catch {
@@ -65,16 +67,16 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
     }
 
-    func route(_ request: WireRequest) throws -> Data {
+    func route(_ request: WireRequest) async throws -> Data {
         let (requested, query) = Self.pathAndQuery(request.path)
-        if let scoped = ProjectScopedPath(requested), let answer = try routeProjectScoped(scoped, request: request, query: query) {
+        if let scoped = ProjectScopedPath(requested), let answer = try await routeProjectScoped(scoped, request: request, query: query) {
             return answer
         }
         let path = LegacyRelyingPartyPaths.v1Path(for: requested) ?? requested
-        if let answer = try routeProjectSettings(path, request: request, query: query) { return answer }
+        if let answer = try await routeProjectSettings(path, request: request, query: query) { return answer }
         switch request.method {
         case "POST": break
-        case "GET": return try routeGet(path, query: query)
+        case "GET": return try await routeGet(path, query: query)
         default: throw BackendFailure.notFound(requested)
         }
         guard Self.servedPaths.contains(path) || Self.isVerificationPath(path) || Self.isPasswordlessPath(path) else {
@@ -84,28 +86,28 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         try checkTargetProject(of: request.body, context: context)
         switch path {
         case SignUpRequest.endpoint.emulatorPath:
-            return try signUp(decode(SignUpBody.self, request.body), context: context).json
+            return try await signUp(decode(SignUpBody.self, request.body), context: context).json
         case SignInWithPasswordRequest.endpoint.emulatorPath:
-            return try encode(signInWithPassword(decode(PasswordSignInBody.self, request.body)))
+            return try await encode(signInWithPassword(decode(PasswordSignInBody.self, request.body)))
         case AccountsLookupRequest.endpoint.emulatorPath:
             return try lookup(decode(LookupBody.self, request.body), context: context).json
         case AccountsUpdateRequest.endpoint.emulatorPath:
-            return try encode(update(decode(UpdateBody.self, request.body), context: context))
+            return try await encode(update(decode(UpdateBody.self, request.body), context: context))
         case AccountsDeleteRequest.endpoint.emulatorPath:
-            return try encode(delete(decode(DeleteBody.self, request.body), context: context))
+            return try await encode(delete(decode(DeleteBody.self, request.body), context: context))
         case SecureTokenRequest.endpoint.emulatorPath:
-            return try exchangeRefreshToken(Self.secureTokenBody(request)).json
+            return try await exchangeRefreshToken(Self.secureTokenBody(request)).json
         case SignInWithIdpRequest.endpoint.emulatorPath:
-            return try encode(signInWithIdp(decode(IdpSignInBody.self, request.body)))
+            return try await encode(signInWithIdp(decode(IdpSignInBody.self, request.body)))
         case SimulatedIdpListRequest.endpoint.emulatorPath:
             return try encode(listSimulatedIdentities(decode(SimulatedIdpListBody.self, request.body), context: context))
         case SimulatedIdpAddIdentityRequest.endpoint.emulatorPath:
-            return try encode(addSimulatedIdentity(decode(SimulatedIdpAddIdentityBody.self, request.body), context: context))
+            return try await encode(addSimulatedIdentity(decode(SimulatedIdpAddIdentityBody.self, request.body), context: context))
         case SimulatedIdpAuthorizeRequest.endpoint.emulatorPath:
-            return try encode(authorizeAtSimulatedProvider(decode(SimulatedIdpAuthorizeBody.self, request.body), context: context))
+            return try await encode(authorizeAtSimulatedProvider(decode(SimulatedIdpAuthorizeBody.self, request.body), context: context))
         default:
-            if let answer = try routeVerification(path: path, body: request.body, context: context) { return answer }
-            if let answer = try routePasswordless(path: path, body: request.body, context: context) { return answer }
+            if let answer = try await routeVerification(path: path, body: request.body, context: context) { return answer }
+            if let answer = try await routePasswordless(path: path, body: request.body, context: context) { return answer }
             throw BackendFailure.notFound(path)
         }
     }

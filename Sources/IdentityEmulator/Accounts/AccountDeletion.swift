@@ -4,7 +4,7 @@ import IdentityToolkit
 
 extension EmbeddedBackend {
     /// `accounts:delete`: the signed-in user (after a recent sign-in) or, for administrators, any `localId`.
-    func delete(_ body: DeleteBody, context: RequestContext) throws -> AccountsDeleteResponse {
+    func delete(_ body: DeleteBody, context: RequestContext) async throws -> AccountsDeleteResponse {
         let localId: String
         if body.idToken != nil || !context.isAdmin {
             let session = try verifySession(idToken: body.idToken)
@@ -14,7 +14,7 @@ extension EmbeddedBackend {
             guard let id = body.localId, !id.isEmpty else { throw BackendFailure.missingLocalId }
             localId = id
         }
-        try store.write { db in
+        try await store.write { db in
             guard try UserRecord.deleteOne(db, key: localId) else { throw BackendFailure.userNotFound }
             try RefreshTokenRecord.revokeAll(localId: localId, in: db)
         }

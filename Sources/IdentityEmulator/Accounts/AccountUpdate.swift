@@ -5,14 +5,14 @@ import IdentityToolkit
 extension EmbeddedBackend {
     /// `accounts:update`: profile, email and password changes and unlinking for the signed-in user;
     /// administrators (by `localId`) can also verify, disable, set claims and revoke.
-    func update(_ body: UpdateBody, context: RequestContext) throws -> AccountsUpdateResponse {
+    func update(_ body: UpdateBody, context: RequestContext) async throws -> AccountsUpdateResponse {
         // An app's update names its user (or an email action); claims and disabling are an administrator's.
         if !context.isAdmin {
             guard body.idToken != nil || body.oobCode != nil else { throw BackendFailure.unsupportedUpdateRequest }
             guard body.customAttributes == nil else { throw BackendFailure.insufficientPermission }
         }
         if body.idToken != nil, body.disableUser != nil { throw BackendFailure.operationNotAllowed }
-        if let oobCode = body.oobCode, body.idToken == nil, body.localId == nil { return try applyActionCode(oobCode) }
+        if let oobCode = body.oobCode, body.idToken == nil, body.localId == nil { return try await applyActionCode(oobCode) }
         let session: VerifiedSession?
         let localId: String
         if body.idToken != nil || !context.isAdmin {
@@ -50,7 +50,7 @@ extension EmbeddedBackend {
             return (try store.scrypt.hash(password: password, salt: salt), salt)
         }
 
-        let (user, providers, tokens) = try store.write { db in
+        let (user, providers, tokens) = try await store.write { db in
             guard var user = try UserRecord.fetchOne(db, key: localId) else { throw BackendFailure.userNotFound }
             for providerId in body.deleteProvider ?? [] {
                 try ProviderRecord.filter(ProviderRecord.Columns.localId == localId && ProviderRecord.Columns.providerId == providerId).deleteAll(db)

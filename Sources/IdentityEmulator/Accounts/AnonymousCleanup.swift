@@ -11,7 +11,7 @@ extension EmbeddedBackend {
         guard try store.readOnWriter({ db in try String.fetchOne(db, sql: Self.expiredAnonymousAccounts, arguments: [cutoff]) }) != nil else {
             return 0
         }
-        let purged = try store.write { db -> Int in
+        let purged = try store.writeBlocking { db -> Int in
             let localIds = try String.fetchAll(db, sql: Self.expiredAnonymousAccounts, arguments: [cutoff])
             for localId in localIds {
                 try RefreshTokenRecord.revokeAll(localId: localId, in: db)

@@ -7,20 +7,20 @@ extension EmbeddedBackend {
     /// email/password to the signed-in user, which keeps its localId (the anonymous upgrade).
     /// From an administrator (`Bearer owner`, the admin token), a privileged sign-up: the account is
     /// created as given (`localId`, phone, second factors, verified, disabled) and no session starts.
-    func signUp(_ body: SignUpBody, context: RequestContext) throws -> SignUpResponse {
+    func signUp(_ body: SignUpBody, context: RequestContext) async throws -> SignUpResponse {
         if body.localId != nil, !context.isAdmin || body.idToken != nil { throw BackendFailure.unexpectedUserId }
         if context.isAdmin, body.idToken == nil {
-            return try createAccount(CreateAccountBody(localId: body.localId, email: body.email, password: body.password,
+            return try await createAccount(CreateAccountBody(localId: body.localId, email: body.email, password: body.password,
                                                        displayName: body.displayName, photoUrl: body.photoUrl, phoneNumber: body.phoneNumber,
                                                        emailVerified: body.emailVerified, disabled: body.disabled, mfaInfo: body.mfaInfo))
         }
-        if body.idToken != nil { return try linkPassword(body) }
-        if body.email == nil && body.password == nil { return try signUpAnonymously(body) }
+        if body.idToken != nil { return try await linkPassword(body) }
+        if body.email == nil && body.password == nil { return try await signUpAnonymously(body) }
 
         let credential = try validatedPasswordCredential(email: body.email, password: body.password)
         let salt = SecureRandom.bytes(16)
         let hash = try store.scrypt.hash(password: credential.password, salt: salt)
-        let (user, tokens) = try store.write { db in
+        let (user, tokens) = try await store.write { db in
             guard try UserRecord.find(email: credential.email, in: db) == nil else { throw BackendFailure.emailExists }
             let user = UserRecord(localId: SecureRandom.localId(), email: credential.email, displayName: body.displayName,
                                   photoUrl: body.photoUrl, passwordHash: hash, salt: salt, passwordUpdatedAt: nowMilliseconds,
@@ -38,13 +38,13 @@ extension EmbeddedBackend {
     /// The ID token is signed first too, and is returned only once the rows are committed: signed after
     /// the commit, the requests of a batch waited for it together and then signed together, and one
     /// core sat idle during each commit; signed before, requests sign while others commit.
-    private func signUpAnonymously(_ body: SignUpBody) throws -> SignUpResponse {
+    private func signUpAnonymously(_ body: SignUpBody) async throws -> SignUpResponse {
         let now = nowMilliseconds
         let user = UserRecord(localId: SecureRandom.localId(), displayName: body.displayName, photoUrl: body.photoUrl,
                               validSince: nowSeconds, createdAt: now, lastLoginAt: now, lastRefreshAt: now)
         let session = newSession(for: user, providers: [], signInProvider: "anonymous", authTime: nowSeconds)
         let idToken = try session.tokens.idToken
-        try store.write { db in
+        try await store.write { db in
             try user.insertPrepared(db)
             try session.record.insertPrepared(db)
         }
@@ -53,12 +53,12 @@ extension EmbeddedBackend {
                               expiresIn: IssuedTokens.expiresIn)
     }
 
-    private func linkPassword(_ body: SignUpBody) throws -> SignUpResponse {
+    private func linkPassword(_ body: SignUpBody) async throws -> SignUpResponse {
         let session = try verifySession(idToken: body.idToken)
         let credential = try validatedPasswordCredential(email: body.email, password: body.password)
         let salt = SecureRandom.bytes(16)
         let hash = try store.scrypt.hash(password: credential.password, salt: salt)
-        let (user, tokens) = try store.write { db in
+        let (user, tokens) = try await store.write { db in
             guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
             if let owner = try UserRecord.find(email: credential.email, in: db), owner.localId != user.localId {
                 throw BackendFailure.emailExists

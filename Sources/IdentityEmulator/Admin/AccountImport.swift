@@ -14,7 +14,7 @@ extension EmbeddedBackend {
     /// must be Firebase SCRYPT; they are stored with the parameters given in the request and
     /// re-hashed with this project's on each user's first successful sign-in. Problems with one
     /// user are reported in `error[]` by index; problems with the request refuse it whole.
-    func batchCreate(_ body: BatchCreateBody) throws -> UploadAccountResponse {
+    func batchCreate(_ body: BatchCreateBody) async throws -> UploadAccountResponse {
         guard let users = body.users, !users.isEmpty else { throw BackendFailure.missingUserAccount }
         guard users.count <= Self.maxImportBatch else {
             throw BackendFailure.invalidArgument("((at most \(Self.maxImportBatch) users per batchCreate))")
@@ -36,7 +36,7 @@ extension EmbeddedBackend {
             }
         }
 
-        let errors = try store.write { db -> [BatchAccountError] in
+        let errors = try await store.write { db -> [BatchAccountError] in
             var errors: [BatchAccountError] = []
             for (index, imported) in users.enumerated() {
                 do {

@@ -5,7 +5,7 @@ import IdentityToolkit
 extension EmbeddedBackend {
     /// `projects/{projectId}/accounts`: an administrator creates a user. Unlike `accounts:signUp`
     /// from an app, it may choose the uid, set verified/disabled/phone, and it returns no tokens.
-    func createAccount(_ body: CreateAccountBody) throws -> SignUpResponse {
+    func createAccount(_ body: CreateAccountBody) async throws -> SignUpResponse {
         let secondFactors = try requestedSecondFactors(body.mfaInfo ?? [], field: "mfa_info")
         let email = try body.email.map { raw -> String in
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
@@ -22,7 +22,7 @@ extension EmbeddedBackend {
         }
         let localId = body.localId.flatMap { $0.isEmpty ? nil : $0 } ?? SecureRandom.localId()
 
-        let user = try store.write { db in
+        let user = try await store.write { db in
             guard try UserRecord.fetchOne(db, key: localId) == nil else { throw BackendFailure.duplicateLocalId }
             if let email, try UserRecord.find(email: email, in: db) != nil { throw BackendFailure.emailExists }
             if let phone, try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db) != nil {
@@ -152,9 +152,9 @@ extension EmbeddedBackend {
 
     /// `projects/{projectId}/accounts:batchDelete`: enabled accounts stay unless `force` is set
     /// (`NOT_DISABLED`); ids that do not exist count as deleted.
-    func batchDelete(_ body: BatchDeleteBody) throws -> BatchDeleteAccountsResponse {
+    func batchDelete(_ body: BatchDeleteBody) async throws -> BatchDeleteAccountsResponse {
         guard let localIds = body.localIds, (1...1000).contains(localIds.count) else { throw BackendFailure.localIdListExceedsLimit }
-        let errors = try store.write { db -> [BatchAccountError] in
+        let errors = try await store.write { db -> [BatchAccountError] in
             var errors: [BatchAccountError] = []
             for (index, localId) in localIds.enumerated() {
                 guard let user = try UserRecord.fetchOne(db, key: localId) else { continue }

@@ -8,7 +8,7 @@ extension EmbeddedBackend {
     /// email of an existing account → that account; an unverified one → `needConfirmation`; else a new
     /// user). `autoCreate: false` (reauthentication) only finds users. With `returnIdpCredential`,
     /// a conflict is a 200 answer with `errorMessage` and the provider's tokens echoed.
-    func signInWithIdp(_ body: IdpSignInBody) throws -> SignInWithIdpResponse {
+    func signInWithIdp(_ body: IdpSignInBody) async throws -> SignInWithIdpResponse {
         guard let requestUri = body.requestUri, !requestUri.isEmpty else { throw BackendFailure.missingRequestUri }
         guard let uri = URL(string: requestUri), uri.scheme != nil else { throw BackendFailure.invalidRequestUri }
         if body.pendingToken?.isEmpty ?? true, IdpPostBody(postBody: body.postBody, requestUri: requestUri).providerId == nil {
@@ -17,14 +17,14 @@ extension EmbeddedBackend {
         let credential = try presentedCredential(body)
         let returnCredential = body.returnIdpCredential == true
         if let idToken = body.idToken {
-            return try link(credential, to: try verifySession(idToken: idToken), returnCredential: returnCredential)
+            return try await link(credential, to: try verifySession(idToken: idToken), returnCredential: returnCredential)
         }
-        return try signIn(with: credential, autoCreate: body.autoCreate ?? true, returnCredential: returnCredential)
+        return try await signIn(with: credential, autoCreate: body.autoCreate ?? true, returnCredential: returnCredential)
     }
 
-    private func signIn(with credential: PresentedIdpCredential, autoCreate: Bool, returnCredential: Bool) throws -> SignInWithIdpResponse {
+    private func signIn(with credential: PresentedIdpCredential, autoCreate: Bool, returnCredential: Bool) async throws -> SignInWithIdpResponse {
         let assertion = credential.assertion
-        return try store.write { db in
+        return try await store.write { db in
             try consumeSingleUseToken(credential, in: db)
             if var link = try ProviderRecord.filter(ProviderRecord.Columns.providerId == assertion.providerId
                 && Column("rawId") == assertion.rawId).fetchOne(db) {
@@ -96,9 +96,9 @@ extension EmbeddedBackend {
         return try response(credential, localId: user.localId, isNewUser: isNewUser, tokens: tokens)
     }
 
-    private func link(_ credential: PresentedIdpCredential, to session: VerifiedSession, returnCredential: Bool) throws -> SignInWithIdpResponse {
+    private func link(_ credential: PresentedIdpCredential, to session: VerifiedSession, returnCredential: Bool) async throws -> SignInWithIdpResponse {
         let assertion = credential.assertion
-        return try store.write { db in
+        return try await store.write { db in
             guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
             try consumeSingleUseToken(credential, in: db)
             let owner = try ProviderRecord.filter(ProviderRecord.Columns.providerId == assertion.providerId

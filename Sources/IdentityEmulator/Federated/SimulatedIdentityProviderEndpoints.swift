@@ -69,7 +69,7 @@ extension EmbeddedBackend {
     }
 
     /// `simulatedIdp:addIdentity`: a new person, with an id in the provider's own format.
-    func addSimulatedIdentity(_ body: SimulatedIdpAddIdentityBody, context: RequestContext) throws -> SimulatedIdentity {
+    func addSimulatedIdentity(_ body: SimulatedIdpAddIdentityBody, context: RequestContext) async throws -> SimulatedIdentity {
         let provider = try simulatedProvider(body.providerId)
         let scope = try simulatedIdentityScope(body.ownerSecret, context: context)
         guard scope != .nobody else {
@@ -85,7 +85,7 @@ extension EmbeddedBackend {
         let record = SimulatedIdentityRecord(providerId: provider.id, subject: subject, displayName: name, email: email,
                                              accountType: accountType, tenantId: tenantId, createdAt: nowMilliseconds,
                                              ownerHash: scope.ownerHash, emailVerified: scope == .everyone)
-        try store.write { db in
+        try await store.write { db in
             let taken = try SimulatedIdentityRecord.filter(SimulatedIdentityRecord.Columns.providerId == provider.id
                 && SimulatedIdentityRecord.Columns.ownerHash == scope.ownerHash
                 && SimulatedIdentityRecord.Columns.email == email).fetchCount(db) > 0
@@ -96,7 +96,7 @@ extension EmbeddedBackend {
     }
 
     /// `simulatedIdp:authorize`: the person consents, and the provider answers as its token endpoint would.
-    func authorizeAtSimulatedProvider(_ body: SimulatedIdpAuthorizeBody, context: RequestContext) throws -> SimulatedIdpAuthorizeResponse {
+    func authorizeAtSimulatedProvider(_ body: SimulatedIdpAuthorizeBody, context: RequestContext) async throws -> SimulatedIdpAuthorizeResponse {
         let provider = try simulatedProvider(body.providerId)
         let scope = try simulatedIdentityScope(body.ownerSecret, context: context)
         let parameters = body.customParameters ?? [:]
@@ -112,7 +112,7 @@ extension EmbeddedBackend {
         let now = nowSeconds
         let clientId = provider.clientId(projectId: projectId)
 
-        return try store.write { db in
+        return try await store.write { db in
             guard var identity = try SimulatedIdentityRecord.fetchOne(db, key: ["providerId": provider.id, "subject": subject]),
                   scope.includes(identity) else {
                 throw BackendFailure.badRequest("IDENTITY_NOT_FOUND : \(provider.id) knows no identity \(subject).")

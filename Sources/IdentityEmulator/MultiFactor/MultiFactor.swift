@@ -76,12 +76,12 @@ extension EmbeddedBackend {
     }
 
     /// `accounts/mfaEnrollment:start`: texts a code to the phone, or hands out a new TOTP secret.
-    func startMfaEnrollment(_ body: StartMfaEnrollmentBody) throws -> StartMfaEnrollmentResponse {
+    func startMfaEnrollment(_ body: StartMfaEnrollmentBody) async throws -> StartMfaEnrollmentResponse {
         let session = try enrollmentSession(body.idToken)
         let localId = session.user.localId
         if let phone = body.phoneEnrollmentInfo {
             guard let number = phone.phoneNumber.flatMap(E164PhoneNumber.validated) else { throw BackendFailure.invalidPhoneNumber }
-            let record = try store.write { db in
+            let record = try await store.write { db in
                 let enrollments = try session.user.enrollments(in: db)
                 guard !enrollments.contains(where: { $0.phoneNumber == number }) else { throw BackendFailure.secondFactorExists }
                 guard enrollments.count < Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
@@ -95,7 +95,7 @@ extension EmbeddedBackend {
         let expiresAt = nowSeconds + Int64(configuration.totpEnrollmentLifetime)
         let record = TotpEnrollmentSessionRecord(sessionInfo: SecureRandom.bytes(48).base64URLEncodedString(), localId: localId,
                                                  secret: SecureRandom.bytes(Totp.secretLength), expiresAt: expiresAt)
-        try store.write { db in
+        try await store.write { db in
             guard try session.user.enrollments(in: db).count < Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
             try db.deleteExpiredVerifications(now: nowSeconds)
             try record.insert(db)
@@ -107,12 +107,12 @@ extension EmbeddedBackend {
 
     /// `accounts/mfaEnrollment:finalize`: checks the code and enrolls the factor; the new tokens say
     /// the session now has that second factor.
-    func finalizeMfaEnrollment(_ body: FinalizeMfaEnrollmentBody) throws -> MfaTokensResponse {
+    func finalizeMfaEnrollment(_ body: FinalizeMfaEnrollmentBody) async throws -> MfaTokensResponse {
         let session = try enrollmentSession(body.idToken)
         let localId = session.user.localId
         let displayName = body.displayName.flatMap { $0.isEmpty ? nil : $0 }
         let enrollmentId = SecureRandom.localId()
-        let enrollment: MfaEnrollmentRecord = try store.writeCommittingFailure { db in
+        let enrollment: MfaEnrollmentRecord = try await store.writeCommittingFailure { db in
             let record: MfaEnrollmentRecord
             if let phone = body.phoneVerificationInfo {
                 let sms: SmsVerificationRecord
@@ -142,7 +142,7 @@ extension EmbeddedBackend {
             try record.insert(db)
             return .success(record)
         }
-        let tokens = try store.write { db in
+        let tokens = try await store.write { db in
             guard let user = try UserRecord.fetchOne(db, key: localId) else { throw BackendFailure.userNotFound }
             return try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime,
                                     secondFactor: SecondFactor(factor: enrollment.factor, mfaEnrollmentId: enrollment.mfaEnrollmentId), in: db)
@@ -174,11 +174,11 @@ extension EmbeddedBackend {
 
     /// `accounts/mfaEnrollment:withdraw`: unenrolls a factor. Sensitive: it needs a recent sign-in,
     /// and it ends the account's other sessions (one of them may have used that factor).
-    func withdrawMfa(_ body: WithdrawMfaBody) throws -> MfaTokensResponse {
+    func withdrawMfa(_ body: WithdrawMfaBody) async throws -> MfaTokensResponse {
         let session = try verifySession(idToken: body.idToken)
         guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { throw BackendFailure.missingMfaEnrollmentId }
         try requireRecentSignIn(session)
-        let tokens = try store.write { db in
+        let tokens = try await store.write { db in
             guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
             guard let enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
                 throw BackendFailure.mfaEnrollmentNotFound
@@ -196,11 +196,11 @@ extension EmbeddedBackend {
     // MARK: Second-factor sign-in
 
     /// `accounts/mfaSignIn:start`: texts a code to the chosen phone factor.
-    func startMfaSignIn(_ body: StartMfaSignInBody) throws -> StartMfaSignInResponse {
+    func startMfaSignIn(_ body: StartMfaSignInBody) async throws -> StartMfaSignInResponse {
         guard let credential = body.mfaPendingCredential, !credential.isEmpty else { throw BackendFailure.missingMfaPendingCredential }
         guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { throw BackendFailure.missingMfaEnrollmentId }
         let (user, _, _) = try verifyPendingCredential(credential)
-        let record = try store.write { db in
+        let record = try await store.write { db in
             guard let enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
                 throw BackendFailure.mfaEnrollmentNotFound
             }
@@ -212,11 +212,11 @@ extension EmbeddedBackend {
 
     /// `accounts/mfaSignIn:finalize`: the second factor's proof; the sign-in completes with tokens
     /// that name the factor (`sign_in_second_factor`, `second_factor_identifier`).
-    func finalizeMfaSignIn(_ body: FinalizeMfaSignInBody) throws -> MfaTokensResponse {
+    func finalizeMfaSignIn(_ body: FinalizeMfaSignInBody) async throws -> MfaTokensResponse {
         guard let credential = body.mfaPendingCredential, !credential.isEmpty else { throw BackendFailure.missingPendingCredentialOnFinalize }
         guard body.phoneVerificationInfo != nil || body.totpVerificationInfo != nil else { throw BackendFailure.mfaProviderNotSupported }
         let (user, signInProvider, expiresAt) = try verifyPendingCredential(credential)
-        let secondFactor: SecondFactor = try store.writeCommittingFailure { db in
+        let secondFactor: SecondFactor = try await store.writeCommittingFailure { db in
             if let phone = body.phoneVerificationInfo {
                 let sms: SmsVerificationRecord
                 switch try checkSmsCode(sessionInfo: phone.sessionInfo, code: phone.code, purpose: .multiFactorSignIn,
@@ -255,7 +255,7 @@ extension EmbeddedBackend {
             try enrollment.update(db)
             return .success(SecondFactor(factor: .totp, mfaEnrollmentId: enrollmentId))
         }
-        let tokens = try store.write { db in
+        let tokens = try await store.write { db in
             // Spent in the transaction that completes the sign-in: a second finalize, even a concurrent one, is refused.
             try SpentPendingCredentialRecord.spend(credential, expiresAt: expiresAt, now: nowSeconds, in: db)
             guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }

@@ -11,13 +11,13 @@ extension EmbeddedBackend {
     /// guesses cannot check more passwords than allowed. An unknown email, an account without a
     /// password and a locked one cost one scrypt like any other attempt, and (with email-enumeration
     /// protection) answer alike, so neither the answer nor its time tells whether the email exists.
-    func signInWithPassword(_ body: PasswordSignInBody) throws -> SignInWithPasswordResponse {
+    func signInWithPassword(_ body: PasswordSignInBody) async throws -> SignInWithPasswordResponse {
         guard let rawEmail = body.email else { throw BackendFailure.missingEmail }
         guard let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
         guard let password = body.password, !password.isEmpty else { throw BackendFailure.missingPassword }
         let protected = try isEmailEnumerationProtected()
 
-        let (locked, found) = try store.write { db -> (Bool, (UserRecord, ScryptParameters?)?) in
+        let (locked, found) = try await store.write { db -> (Bool, (UserRecord, ScryptParameters?)?) in
             let locked = try countPasswordAttempt(email: email, in: db)
             guard let user = try UserRecord.find(email: email, in: db) else { return (locked, nil) }
             return (locked, (user, try importedHashParameters(of: user, in: db)))
@@ -41,7 +41,7 @@ extension EmbeddedBackend {
         // With second factors the password only earns a pending credential: no session, and the
         // last sign-in stays as it was until the second factor passes.
         let challenge = try secondFactorChallenge(for: user, signInProvider: "password")
-        let (signedIn, tokens) = try store.write { db -> (UserRecord, IssuedTokens?) in
+        let (signedIn, tokens) = try await store.write { db -> (UserRecord, IssuedTokens?) in
             try FailedSignInRecord.clear(email: email, in: db)
             // Deleted while its password was being checked: as if it had never been there.
             guard var current = try UserRecord.fetchOne(db, key: user.localId) else {

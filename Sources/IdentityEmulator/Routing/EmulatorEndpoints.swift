@@ -4,8 +4,8 @@ import IdentityToolkit
 
 extension EmbeddedBackend {
     /// `DELETE /emulator/v1/projects/{projectId}/accounts`: every user goes; their sessions end.
-    func deleteAllAccounts() throws {
-        try store.write { db in
+    func deleteAllAccounts() async throws {
+        try await store.write { db in
             _ = try UserRecord.deleteAll(db)
             _ = try RefreshTokenRecord.updateAll(db, RefreshTokenRecord.Columns.revoked.set(to: true))
         }
@@ -19,10 +19,10 @@ extension EmbeddedBackend {
     }
 
     /// `PATCH /emulator/v1/projects/{projectId}/config`: fields left out keep their value.
-    func updateEmulatorProjectConfig(_ body: EmulatorConfigBody) throws -> EmulatorProjectConfig {
+    func updateEmulatorProjectConfig(_ body: EmulatorConfigBody) async throws -> EmulatorProjectConfig {
         if body.signIn?.allowDuplicateEmails == true { throw BackendFailure.duplicateEmailsUnsupported }
         if let enabled = body.emailPrivacyConfig?.enableImprovedEmailPrivacy {
-            try store.write { db in
+            try await store.write { db in
                 try db.execute(sql: "UPDATE \(ProjectConfigRecord.databaseTableName) SET emailEnumerationProtection = ?", arguments: [enabled])
             }
         }

@@ -9,12 +9,12 @@ extension EmbeddedBackend {
 
     static func isPasswordlessPath(_ path: String) -> Bool { passwordlessPaths.contains(path) }
 
-    func routePasswordless(path: String, body: Data, context: RequestContext) throws -> Data? {
+    func routePasswordless(path: String, body: Data, context: RequestContext) async throws -> Data? {
         switch path {
         case SignInWithCustomTokenRequest.endpoint.emulatorPath:
-            return try encode(signInWithCustomToken(decode(CustomTokenBody.self, body)))
+            return try await encode(signInWithCustomToken(decode(CustomTokenBody.self, body)))
         case SignInWithEmailLinkRequest.endpoint.emulatorPath:
-            return try encode(signInWithEmailLink(decode(EmailLinkSignInBody.self, body)))
+            return try await encode(signInWithEmailLink(decode(EmailLinkSignInBody.self, body)))
         case CreateAuthUriRequest.endpoint.emulatorPath:
             return try encode(createAuthUri(decode(CreateAuthUriBody.self, body)))
         default:

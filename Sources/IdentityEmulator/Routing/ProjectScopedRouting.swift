@@ -35,7 +35,7 @@ extension EmbeddedBackend {
     /// Answers a project-scoped request, or returns nil when no handler here knows its tail (the
     /// caller then answers 404). Administrator endpoints need `Bearer owner` (or the admin token);
     /// emulator endpoints, as in the Firebase Auth Emulator, need no credentials on loopback.
-    func routeProjectScoped(_ scoped: ProjectScopedPath, request: WireRequest, query: [URLQueryItem]) throws -> Data? {
+    func routeProjectScoped(_ scoped: ProjectScopedPath, request: WireRequest, query: [URLQueryItem]) async throws -> Data? {
         switch scoped.service {
         case .emulator:
             // Open on loopback, as the emulator's are; with an admin token (a server others can
@@ -46,7 +46,7 @@ extension EmbeddedBackend {
                 }
             }
             try requireServedProject(scoped.projectId)
-            return try routeEmulatorEndpoint(scoped.tail, method: request.method.uppercased(), body: request.body)
+            return try await routeEmulatorEndpoint(scoped.tail, method: request.method.uppercased(), body: request.body)
         case .identityToolkit:
             let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
             guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
@@ -54,29 +54,29 @@ extension EmbeddedBackend {
             // As at Google: listing is a GET, every other administrator method a POST. Any other
             // method is no endpoint (a DELETE on `/accounts` must not create an account).
             guard request.method.uppercased() == (scoped.tail == "/accounts:batchGet" ? "GET" : "POST") else { return nil }
-            return try routeAdminEndpoint(scoped.tail, request: request, query: query, context: context)
+            return try await routeAdminEndpoint(scoped.tail, request: request, query: query, context: context)
         }
     }
 
-    private func routeAdminEndpoint(_ tail: String, request: WireRequest, query: [URLQueryItem], context: RequestContext) throws -> Data? {
+    private func routeAdminEndpoint(_ tail: String, request: WireRequest, query: [URLQueryItem], context: RequestContext) async throws -> Data? {
         if tail.hasPrefix("/tenants/") { throw BackendFailure.tenantNotFound }
         switch tail {
         case "/accounts":
-            return try encode(createAccount(decode(CreateAccountBody.self, request.body)))
+            return try await encode(createAccount(decode(CreateAccountBody.self, request.body)))
         case "/accounts:lookup":
             return try encode(lookup(decode(LookupBody.self, request.body), context: context))
         case "/accounts:update":
-            return try encode(update(decode(UpdateBody.self, request.body), context: context))
+            return try await encode(update(decode(UpdateBody.self, request.body), context: context))
         case "/accounts:delete":
-            return try encode(delete(decode(DeleteBody.self, request.body), context: context))
+            return try await encode(delete(decode(DeleteBody.self, request.body), context: context))
         case "/accounts:batchGet":
             return try batchGet(query: query, body: request.body)
         case "/accounts:batchCreate":
-            return try encode(batchCreate(decode(BatchCreateBody.self, request.body)))
+            return try await encode(batchCreate(decode(BatchCreateBody.self, request.body)))
         case "/accounts:query":
             return try encode(queryAccounts(decode(QueryAccountsBody.self, request.body)))
         case "/accounts:batchDelete":
-            return try encode(batchDelete(decode(BatchDeleteBody.self, request.body)))
+            return try await encode(batchDelete(decode(BatchDeleteBody.self, request.body)))
         case ":createSessionCookie":
             return try encode(createSessionCookie(decode(SessionCookieBody.self, request.body)))
         default:
@@ -85,19 +85,19 @@ extension EmbeddedBackend {
             var rewritten = request
             let queryString = request.path.firstIndex(of: "?").map { String(request.path[$0...]) } ?? ""
             rewritten.path = "/identitytoolkit.googleapis.com/v1" + tail + queryString
-            return try route(rewritten)
+            return try await route(rewritten)
         }
     }
 
-    private func routeEmulatorEndpoint(_ tail: String, method: String, body: Data) throws -> Data? {
+    private func routeEmulatorEndpoint(_ tail: String, method: String, body: Data) async throws -> Data? {
         switch (tail, method) {
         case ("/accounts", "DELETE"):
-            try deleteAllAccounts()
+            try await deleteAllAccounts()
             return Data("{}".utf8)
         case ("/config", "GET"):
             return try encode(emulatorProjectConfig())
         case ("/config", "PATCH"):
-            return try encode(updateEmulatorProjectConfig(decode(EmulatorConfigBody.self, body)))
+            return try await encode(updateEmulatorProjectConfig(decode(EmulatorConfigBody.self, body)))
         case ("/oobCodes", "GET"):
             return try encode(listOobCodes())
         case ("/verificationCodes", "GET"):

@@ -29,7 +29,7 @@ extension EmbeddedBackend {
     private static let projectConfigPrefix = "/identitytoolkit.googleapis.com/v2/projects/"
 
     /// Answers the project-wide settings endpoints, or nil for any other path.
-    func routeProjectSettings(_ path: String, request: WireRequest, query: [URLQueryItem]) throws -> Data? {
+    func routeProjectSettings(_ path: String, request: WireRequest, query: [URLQueryItem]) async throws -> Data? {
         let method = request.method.uppercased()
         if path == Self.recaptchaParamsPath {
             guard method == "GET" else { throw BackendFailure.notFound(path) }
@@ -48,7 +48,7 @@ extension EmbeddedBackend {
             // Anyone could otherwise turn enumeration protection off on a shared server.
             guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
             let mask = query.first { $0.name == "updateMask" }?.value
-            return try encode(updateProjectConfig(decode(EmulatorConfigBody.self, request.body), updateMask: mask))
+            return try await encode(updateProjectConfig(decode(EmulatorConfigBody.self, request.body), updateMask: mask))
         default:
             throw BackendFailure.notFound(path)
         }
@@ -69,7 +69,7 @@ extension EmbeddedBackend {
 
     /// `PATCH …/v2/projects/{id}/config`: with `updateMask`, only the fields it names; without, the
     /// whole configuration, a field left out taking the emulator's default (protection off).
-    func updateProjectConfig(_ body: EmulatorConfigBody, updateMask: String?) throws -> ProjectConfigResponse {
+    func updateProjectConfig(_ body: EmulatorConfigBody, updateMask: String?) async throws -> ProjectConfigResponse {
         let paths = Set((updateMask ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         func masked(_ field: String, _ leaf: String) -> Bool { paths.isEmpty || paths.contains(field) || paths.contains(field + "." + leaf) }
         var update = EmulatorConfigBody()
@@ -77,7 +77,7 @@ extension EmbeddedBackend {
         if masked("emailPrivacyConfig", "enableImprovedEmailPrivacy") {
             update.emailPrivacyConfig = .init(enableImprovedEmailPrivacy: body.emailPrivacyConfig?.enableImprovedEmailPrivacy ?? false)
         }
-        _ = try updateEmulatorProjectConfig(update)
+        _ = try await updateEmulatorProjectConfig(update)
         return try projectConfig(forAdministrator: true)
     }
 }

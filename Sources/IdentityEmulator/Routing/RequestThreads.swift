@@ -14,9 +14,10 @@ import Darwin
 /// made when first needed). With a thread per job instead, sixteen clients kept sixteen threads
 /// waking each other on two cores, and a fifth of a lookup's CPU went to switching between them.
 ///
-/// It is also a task executor: `authdeck serve` runs its connections on it (`IdentityServer`), so
-/// a request is parsed, answered and handed back to SwiftNIO on one of these threads, with no hop
-/// to the cooperative pool and back.
+/// It is also a task executor: the backend answers on it (`EmbeddedBackend.handle`), and `authdeck
+/// serve` runs its connections on it (`IdentityServer`), so a request is parsed, answered and handed
+/// back to SwiftNIO on one of these threads, with no hop to the cooperative pool and back. A request
+/// waiting for a commit is a suspended task, not a thread (`GroupCommit`).
 final class RequestThreads: TaskExecutor, @unchecked Sendable {
     private static let cores = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -63,14 +64,6 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
 
     private static var current: RequestThreads? {
         pthread_getspecific(owner).map { Unmanaged<RequestThreads>.fromOpaque($0).takeUnretainedValue() }
-    }
-
-    /// `body` on one of these threads: at once when the caller is on one already.
-    func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        if Self.current === self { return body() }
-        return await withCheckedContinuation { continuation in
-            submit { continuation.resume(returning: body()) }
-        }
     }
 
     /// `body` on one of these threads, the calling thread waiting for it.

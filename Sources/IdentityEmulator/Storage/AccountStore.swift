@@ -219,7 +219,9 @@ struct AccountStore: Sendable {
     /// connection to close could not remove the write-ahead log.
     func readOnWriter<T>(_ body: (Database) throws -> T) throws -> T { try pool.writeWithoutTransaction(body) }
     /// A transaction, shared with the writes that arrive beside it (`GroupCommit`).
-    func write<T>(_ body: (Database) throws -> T) throws -> T { try commits.write(on: pool, body) }
+    func write<T>(_ body: (Database) throws -> T) async throws -> T { try await commits.write(on: pool, body) }
+    /// `write` for a caller that is not a request: blocks the calling thread until the commit.
+    func writeBlocking<T>(_ body: (Database) throws -> T) throws -> T { try commits.writeBlocking(on: pool, body) }
 }
 
 extension UserRecord {

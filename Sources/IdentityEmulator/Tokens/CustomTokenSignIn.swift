@@ -32,7 +32,7 @@ extension EmbeddedBackend {
     /// `accounts:signInWithCustomToken`. On a loopback backend nobody else can reach, the emulator's
     /// rules: plain JSON claims or any JWT, signature and expiry unchecked. On a shared backend, only
     /// a token signed by the project's service account within its hour, as production.
-    func signInWithCustomToken(_ body: CustomTokenBody) throws -> SignInWithCustomTokenResponse {
+    func signInWithCustomToken(_ body: CustomTokenBody) async throws -> SignInWithCustomTokenResponse {
         guard let token = body.token, !token.isEmpty else { throw BackendFailure.missingCustomToken }
         let payload = configuration.isShared ? try verifiedCustomTokenPayload(token) : try emulatorCustomTokenPayload(token)
         guard let localId = Self.primitiveText(payload["uid"]) ?? Self.primitiveText(payload["user_id"]), !localId.isEmpty else {
@@ -40,7 +40,7 @@ extension EmbeddedBackend {
         }
         let extraClaims = try payload["claims"].map(Self.validatedDeveloperClaims) ?? nil
 
-        let (isNewUser, tokens) = try store.write { db -> (Bool, IssuedTokens) in
+        let (isNewUser, tokens) = try await store.write { db -> (Bool, IssuedTokens) in
             let now = nowMilliseconds
             if var user = try UserRecord.fetchOne(db, key: localId) {
                 guard !user.disabled else { throw BackendFailure.userDisabled }

@@ -11,12 +11,12 @@ extension EmbeddedBackend {
     public func publicKeysX509() -> Data { signer.x509Certificates() }
 
     /// The answers to GET requests.
-    func routeGet(_ path: String, query: [URLQueryItem]) throws -> Data {
+    func routeGet(_ path: String, query: [URLQueryItem]) async throws -> Data {
         // `@` may arrive percent-encoded.
         switch path.removingPercentEncoding ?? path {
         case Self.jwksPath: return publicKeysJWKS()
         case Self.x509Path: return publicKeysX509()
-        case Self.emailActionPath: return try encode(applyEmailAction(query))
+        case Self.emailActionPath: return try await encode(applyEmailAction(query))
         default: throw BackendFailure.notFound(path)
         }
     }

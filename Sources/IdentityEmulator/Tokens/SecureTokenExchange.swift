@@ -5,12 +5,12 @@ import IdentityToolkit
 extension EmbeddedBackend {
     /// `securetoken.googleapis.com/v1/token`: a fresh ID token for the same session (same
     /// `auth_time` and sign-in provider); the refresh token itself stays the same, as in production.
-    func exchangeRefreshToken(_ body: SecureTokenBody) throws -> SecureTokenResponse {
+    func exchangeRefreshToken(_ body: SecureTokenBody) async throws -> SecureTokenResponse {
         guard let grantType = body.grantType, !grantType.isEmpty else { throw BackendFailure.missingGrantType }
         guard grantType == "refresh_token" else { throw BackendFailure.invalidGrantType }
         guard let refreshToken = body.refreshToken, !refreshToken.isEmpty else { throw BackendFailure.missingRefreshToken }
 
-        let (user, unsigned) = try store.write { db -> (UserRecord, UnsignedIdToken) in
+        let (user, unsigned) = try await store.write { db -> (UserRecord, UnsignedIdToken) in
             guard let session = try RefreshTokenRecord.fetchOne(tokenHash: Self.refreshTokenHash(refreshToken), in: db) else {
                 throw BackendFailure.invalidRefreshToken
             }

@@ -6,7 +6,7 @@ extension EmbeddedBackend {
     /// `accounts:sendOobCode`: "sends" a verification or password-reset email by putting its code in
     /// the outbox (`GET /emulator/v1/projects/{id}/oobCodes`). Administrators with `returnOobLink` get
     /// the code and link back instead (the Admin SDK's `generate_*_link`).
-    func sendOobCode(_ body: SendOobCodeBody, context: RequestContext) throws -> SendOobCodeResponse {
+    func sendOobCode(_ body: SendOobCodeBody, context: RequestContext) async throws -> SendOobCodeResponse {
         guard let rawType = body.requestType?.name, !rawType.isEmpty, rawType != "OOB_REQ_TYPE_UNSPECIFIED" else {
             throw BackendFailure.missingRequestType
         }
@@ -33,7 +33,7 @@ extension EmbeddedBackend {
             guard let raw = body.email, !raw.isEmpty else { throw BackendFailure.missingEmail }
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
             let found = try store.read { try UserRecord.find(email: email, in: $0) }
-            return try queueEmailAction(requestType, email: email, user: found, newEmail: nil, body: body)
+            return try await queueEmailAction(requestType, email: email, user: found, newEmail: nil, body: body)
         case .verifyEmail:
             user = try emailActionAccount(body, requireIdToken: false)
         case .verifyAndChangeEmail:
@@ -46,7 +46,7 @@ extension EmbeddedBackend {
             throw BackendFailure.invalidRequestType(rawType)
         }
         guard let user, let email = user.email else { throw BackendFailure.missingEmail }
-        return try queueEmailAction(requestType, email: email, user: user, newEmail: newEmail, body: body)
+        return try await queueEmailAction(requestType, email: email, user: user, newEmail: newEmail, body: body)
     }
 
     /// The account a verification (or verify-and-change) email is for: the signed-in user, or for an
@@ -68,23 +68,22 @@ extension EmbeddedBackend {
 
     /// Puts the message in the outbox (or, with `returnOobLink`, hands its code and link back).
     private func queueEmailAction(_ requestType: SendOobCodeRequest.RequestType, email: String, user: UserRecord?, newEmail: String?,
-                                  body: SendOobCodeBody) throws -> SendOobCodeResponse {
-        let record = try queueOobCode(requestType, email: email, newEmail: newEmail, localId: user?.localId, continueUrl: body.continueUrl)
+                                  body: SendOobCodeBody) async throws -> SendOobCodeResponse {
+        let record = try await store.write { db in
+            try queueOobCode(requestType, email: email, newEmail: newEmail, localId: user?.localId, continueUrl: body.continueUrl, in: db)
+        }
         guard body.returnOobLink == true else { return SendOobCodeResponse(email: email) }
         return SendOobCodeResponse(email: email, oobCode: record.oobCode, oobLink: oobLink(for: record))
     }
 
     @discardableResult
     func queueOobCode(_ requestType: SendOobCodeRequest.RequestType, email: String, newEmail: String? = nil, localId: String?,
-                      continueUrl: String? = nil, in db: Database? = nil) throws -> OobCodeRecord {
+                      continueUrl: String? = nil, in db: Database) throws -> OobCodeRecord {
         let record = OobCodeRecord(oobCode: SecureRandom.bytes(40).base64URLEncodedString(), requestType: requestType.rawValue,
                                    email: email, newEmail: newEmail, localId: localId, continueUrl: continueUrl, createdAt: nowMilliseconds,
                                    expiresAt: nowSeconds + Int64(configuration.oobCodeLifetime))
-        let insert = { (db: Database) in
-            try db.deleteExpiredVerifications(now: self.nowSeconds)
-            try record.insert(db)
-        }
-        if let db { try insert(db) } else { try store.write(insert) }
+        try db.deleteExpiredVerifications(now: nowSeconds)
+        try record.insert(db)
         logger.info("email action queued in the outbox", metadata: ["requestType": "\(requestType.rawValue)", "localId": "\(localId ?? "-")"])
         return record
     }
@@ -117,26 +116,26 @@ extension EmbeddedBackend {
     /// the emulator's action handler: verifies the email, resets the password (without
     /// `newPassword` it checks the code and says how to finish), restores or changes the email, or
     /// for a sign-in link says how to use it. It answers JSON, never a page or a redirect.
-    func applyEmailAction(_ query: [URLQueryItem]) throws -> EmailActionResult {
+    func applyEmailAction(_ query: [URLQueryItem]) async throws -> EmailActionResult {
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 } }
         guard let code = value("oobCode") else { throw BackendFailure.missingOobCode }
         switch value("mode") {
         case "verifyEmail":
-            let updated = try applyActionCode(code)
+            let updated = try await applyActionCode(code)
             return EmailActionResult(success: "The email has been successfully verified.", email: updated.email)
         case "resetPassword":
             guard let newPassword = value("newPassword") else {
-                let checked = try resetPassword(ResetPasswordBody(oobCode: code, newPassword: nil))
+                let checked = try await resetPassword(ResetPasswordBody(oobCode: code, newPassword: nil))
                 return EmailActionResult(instructions: "To reset the password of \(checked.email ?? "this account"), open this link again with a newPassword query parameter added.",
                                          email: checked.email)
             }
-            let reset = try resetPassword(ResetPasswordBody(oobCode: code, newPassword: newPassword))
+            let reset = try await resetPassword(ResetPasswordBody(oobCode: code, newPassword: newPassword))
             return EmailActionResult(success: "The password has been successfully updated.", email: reset.email)
         case "recoverEmail":
-            let restored = try applyActionCode(code)
+            let restored = try await applyActionCode(code)
             return EmailActionResult(success: "The email has been successfully reset.", email: restored.email)
         case "verifyAndChangeEmail":
-            let changed = try applyActionCode(code)
+            let changed = try await applyActionCode(code)
             return EmailActionResult(success: "The email has been successfully changed.", email: nil, newEmail: changed.newEmail)
         case "signIn":
             // The emulator redirects to the app (continueUrl); the app then signs in with the code.
@@ -151,7 +150,7 @@ extension EmbeddedBackend {
 
     /// `accounts:resetPassword`: checks a password-reset code, and with `newPassword` uses it. A reset
     /// verifies the email (the user proved they read it), ends every session and lifts a lockout.
-    func resetPassword(_ body: ResetPasswordBody) throws -> ResetPasswordResponse {
+    func resetPassword(_ body: ResetPasswordBody) async throws -> ResetPasswordResponse {
         guard let code = body.oobCode, !code.isEmpty else { throw BackendFailure.missingOobCode }
         let record = try liveOobCode(code)
         guard let newPassword = body.newPassword else {
@@ -163,7 +162,7 @@ extension EmbeddedBackend {
         try checkPasswordStrength(newPassword)
         let salt = SecureRandom.bytes(16)
         let hash = try store.scrypt.hash(password: newPassword, salt: salt)
-        try store.write { db in
+        try await store.write { db in
             guard try OobCodeRecord.deleteOne(db, key: code),
                   var user = try UserRecord.fetchOne(db, key: record.localId), user.email == record.email else {
                 throw BackendFailure.invalidOobCode
@@ -186,10 +185,10 @@ extension EmbeddedBackend {
     /// `accounts:update` with `oobCode`: verifies the email the code was sent to, changes the email
     /// to the verified new one (`VERIFY_AND_CHANGE_EMAIL`), or restores the email it was changed from
     /// (`RECOVER_EMAIL`, sent to the old address on every change).
-    func applyActionCode(_ code: String) throws -> AccountsUpdateResponse {
+    func applyActionCode(_ code: String) async throws -> AccountsUpdateResponse {
         let record = try liveOobCode(code)
         let requestType = SendOobCodeRequest.RequestType(rawValue: record.requestType)
-        let (user, providers) = try store.write { db in
+        let (user, providers) = try await store.write { db in
             guard try OobCodeRecord.deleteOne(db, key: code), var user = try UserRecord.fetchOne(db, key: record.localId) else {
                 throw BackendFailure.invalidOobCode
             }

@@ -17,7 +17,7 @@ extension EmbeddedBackend {
     /// to sign in to that address's account, creating it when there is none; with `idToken` the
     /// address is linked to the signed-in user instead. Opening the message proves the address:
     /// it counts as verified. The session's provider is `password`, as in Firebase.
-    func signInWithEmailLink(_ body: EmailLinkSignInBody) throws -> SignInWithEmailLinkResponse {
+    func signInWithEmailLink(_ body: EmailLinkSignInBody) async throws -> SignInWithEmailLinkResponse {
         let linking = try body.idToken.map { try verifySession(idToken: $0) }
         guard let rawEmail = body.email, !rawEmail.isEmpty else { throw BackendFailure.missingEmail }
         guard let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
@@ -26,7 +26,7 @@ extension EmbeddedBackend {
         guard record.requestType == SendOobCodeRequest.RequestType.emailSignIn.rawValue else { throw BackendFailure.invalidOobCode }
         guard record.email == email else { throw BackendFailure.emailLinkAddressMismatch }
 
-        let (user, isNewUser) = try store.write { db -> (UserRecord, Bool) in
+        let (user, isNewUser) = try await store.write { db -> (UserRecord, Bool) in
             guard try OobCodeRecord.deleteOne(db, key: code) else { throw BackendFailure.invalidOobCode }
             let owner = try UserRecord.find(email: email, in: db)
             let signedIn = try linking.map { session -> UserRecord in
@@ -56,7 +56,7 @@ extension EmbeddedBackend {
             return SignInWithEmailLinkResponse(email: email, localId: user.localId, isNewUser: isNewUser,
                                                mfaPendingCredential: challenge.mfaPendingCredential, mfaInfo: challenge.mfaInfo)
         }
-        let tokens = try store.write { db -> IssuedTokens in
+        let tokens = try await store.write { db -> IssuedTokens in
             guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
             current.lastLoginAt = nowMilliseconds
             try current.update(db)

@@ -37,9 +37,9 @@ extension EmbeddedBackend {
     }
 
     /// `accounts:sendVerificationCode`: texts a code for phone sign-in or linking.
-    func sendVerificationCode(_ body: SendVerificationCodeBody) throws -> SendVerificationCodeResponse {
+    func sendVerificationCode(_ body: SendVerificationCodeBody) async throws -> SendVerificationCodeResponse {
         guard let phone = body.phoneNumber.flatMap(E164PhoneNumber.validated) else { throw BackendFailure.invalidPhoneNumber }
-        let record = try store.write { db in
+        let record = try await store.write { db in
             if let owner = try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db),
                try owner.hasSecondFactors(in: db) {
                 throw BackendFailure.phoneFirstFactorOnMultiFactorUser
@@ -52,7 +52,7 @@ extension EmbeddedBackend {
     /// `accounts:signInWithPhoneNumber`: signs in (creating the account on first use) or, with
     /// `idToken`, links the number. A number owned by another account answers 200 with a
     /// `temporaryProof` that can sign in to that account without a second code.
-    func signInWithPhoneNumber(_ body: PhoneSignInBody) throws -> SignInWithPhoneNumberResponse {
+    func signInWithPhoneNumber(_ body: PhoneSignInBody) async throws -> SignInWithPhoneNumberResponse {
         let linking = try body.idToken.map { try verifySession(idToken: $0) }
         let phone: String
         if let proof = body.temporaryProof {
@@ -61,13 +61,13 @@ extension EmbeddedBackend {
             guard let record, record.phoneNumber == number, record.expiresAt > nowSeconds else { throw BackendFailure.invalidTemporaryProof }
             phone = number
         } else {
-            phone = try store.writeCommittingFailure { db in
+            phone = try await store.writeCommittingFailure { db in
                 try checkSmsCode(sessionInfo: body.sessionInfo, code: body.code, purpose: .phoneSignIn, in: db).map(\.phoneNumber)
             }
         }
 
         enum Outcome { case proof(PhoneProofRecord), signedIn(UserRecord, IssuedTokens, isNewUser: Bool) }
-        let outcome = try store.write { db -> Outcome in
+        let outcome = try await store.write { db -> Outcome in
             let owner = try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db)
             if let linking {
                 if let owner, owner.localId != linking.user.localId {
@@ -136,7 +136,7 @@ extension UserRecord {
 extension AccountStore {
     /// Runs `body` in one transaction that commits whatever it wrote, then throws its failure: a wrong
     /// code must stay counted, which a rolled-back transaction would forget.
-    func writeCommittingFailure<T>(_ body: (Database) throws -> Result<T, BackendFailure>) throws -> T {
-        try write(body).get()
+    func writeCommittingFailure<T>(_ body: (Database) throws -> Result<T, BackendFailure>) async throws -> T {
+        try await write(body).get()
     }
 }

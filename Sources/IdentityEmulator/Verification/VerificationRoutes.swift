@@ -11,26 +11,26 @@ extension EmbeddedBackend {
 
     static func isVerificationPath(_ path: String) -> Bool { verificationPaths.contains(path) }
 
-    func routeVerification(path: String, body: Data, context: RequestContext) throws -> Data? {
+    func routeVerification(path: String, body: Data, context: RequestContext) async throws -> Data? {
         switch path {
         case SendOobCodeRequest.endpoint.emulatorPath:
-            return try encode(sendOobCode(decode(SendOobCodeBody.self, body), context: context))
+            return try await encode(sendOobCode(decode(SendOobCodeBody.self, body), context: context))
         case ResetPasswordRequest.endpoint.emulatorPath:
-            return try encode(resetPassword(decode(ResetPasswordBody.self, body)))
+            return try await encode(resetPassword(decode(ResetPasswordBody.self, body)))
         case SendVerificationCodeRequest.endpoint.emulatorPath:
-            return try encode(sendVerificationCode(decode(SendVerificationCodeBody.self, body)))
+            return try await encode(sendVerificationCode(decode(SendVerificationCodeBody.self, body)))
         case SignInWithPhoneNumberRequest.endpoint.emulatorPath:
-            return try encode(signInWithPhoneNumber(decode(PhoneSignInBody.self, body)))
+            return try await encode(signInWithPhoneNumber(decode(PhoneSignInBody.self, body)))
         case StartMfaEnrollmentRequest.endpoint.emulatorPath:
-            return try encode(startMfaEnrollment(decode(StartMfaEnrollmentBody.self, body)))
+            return try await encode(startMfaEnrollment(decode(StartMfaEnrollmentBody.self, body)))
         case FinalizeMfaEnrollmentRequest.endpoint.emulatorPath:
-            return try encode(finalizeMfaEnrollment(decode(FinalizeMfaEnrollmentBody.self, body)))
+            return try await encode(finalizeMfaEnrollment(decode(FinalizeMfaEnrollmentBody.self, body)))
         case WithdrawMfaRequest.endpoint.emulatorPath:
-            return try encode(withdrawMfa(decode(WithdrawMfaBody.self, body)))
+            return try await encode(withdrawMfa(decode(WithdrawMfaBody.self, body)))
         case StartMfaSignInRequest.endpoint.emulatorPath:
-            return try encode(startMfaSignIn(decode(StartMfaSignInBody.self, body)))
+            return try await encode(startMfaSignIn(decode(StartMfaSignInBody.self, body)))
         case FinalizeMfaSignInRequest.endpoint.emulatorPath:
-            return try encode(finalizeMfaSignIn(decode(FinalizeMfaSignInBody.self, body)))
+            return try await encode(finalizeMfaSignIn(decode(FinalizeMfaSignInBody.self, body)))
         default:
             return nil
         }

@@ -28,7 +28,7 @@ import Testing
         let harness = try Harness()
         defer { harness.remove() }
         let created = try await harness.signUp("ola@example.com")
-        try harness.backend.store.write { db in
+        try harness.backend.store.writeBlocking { db in
             try db.execute(sql: "UPDATE user SET phoneNumber = '+15555550100' WHERE localId = ?", arguments: [created.localId])
             try ProviderRecord(localId: created.localId, providerId: "phone", rawId: "+15555550100", phoneNumber: "+15555550100").insert(db)
         }

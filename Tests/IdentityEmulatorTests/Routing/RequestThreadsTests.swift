@@ -14,7 +14,7 @@ struct RequestThreadsTests {
         let requests = RequestThreads(limit: 2, concurrency: 1, batch: false)
         let hashing = RequestThreads(limit: 1, concurrency: 1, batch: true)
         let gate = DispatchSemaphore(value: 0)
-        let hashed = Task { await requests.run { (try? hashing.runAndWait { gate.wait() }) != nil } }
+        let hashed = Task(executorPreference: requests) { (try? hashing.runAndWait { gate.wait() }) != nil }
         #expect(try await Self.aSecondJobRuns(on: requests, beforeOpening: gate))
         #expect(await hashed.value)
     }
@@ -24,7 +24,7 @@ struct RequestThreadsTests {
     @Test func aJobRunsWhileTheOnlyRunningThreadIsBlocked() async throws {
         let requests = RequestThreads(limit: 2, concurrency: 1, batch: false)
         let gate = DispatchSemaphore(value: 0)
-        let blocked = Task { await requests.run { RequestThreads.blocked { gate.wait() } } }
+        let blocked = Task(executorPreference: requests) { RequestThreads.blocked { gate.wait() } }
         #expect(try await Self.aSecondJobRuns(on: requests, beforeOpening: gate))
         await blocked.value
     }
@@ -35,7 +35,7 @@ struct RequestThreadsTests {
         // Give the first job time to start waiting: the second must run even so, and before the gate opens.
         try await Task.sleep(for: .milliseconds(100))
         let secondRan = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await requests.run { true } }
+            group.addTask(executorPreference: requests) { true }
             group.addTask {
                 // Without the second job, the gate opens late, and the answer is no.
                 try? await Task.sleep(for: .seconds(10))

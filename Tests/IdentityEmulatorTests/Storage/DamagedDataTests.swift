@@ -74,7 +74,7 @@ import Testing
         let harness = try Harness()
         defer { harness.remove() }
         // A table no start reads fills the file's last pages: damage there shows only to a full read.
-        try harness.backend.store.write { db in
+        try harness.backend.store.writeBlocking { db in
             try db.execute(sql: "CREATE TABLE filler (bytes BLOB)")
             for _ in 0..<64 { try db.execute(sql: "INSERT INTO filler VALUES (randomblob(2000))") }
         }
@@ -102,7 +102,7 @@ import Testing
     @Test func aDatabaseOfANewerAuthDeckIsRefused() async throws {
         let harness = try Harness()
         defer { harness.remove() }
-        try harness.backend.store.write { db in
+        try harness.backend.store.writeBlocking { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a later version')")
         }
         try harness.backend.close()

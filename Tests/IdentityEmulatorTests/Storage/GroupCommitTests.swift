@@ -11,84 +11,156 @@ import Testing
         let index: Int
     }
 
-    private func withPool(_ body: (DatabasePool) throws -> Void) throws {
+    private func withPool(_ body: (DatabasePool) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("group-commit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let pool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path)
-        try pool.write { db in try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)") }
-        try body(pool)
+        try await pool.write { db in try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)") }
+        try await body(pool)
         try pool.close()
     }
 
-    @Test(.timeLimit(.minutes(1))) func concurrentWritesKeepTheirOwnOutcomes() throws {
-        try withPool { pool in
+    /// Sixty writes at once, each slow enough that others queue behind the one committing: the even
+    /// ones are requests (tasks on the backend's threads, waiting suspended), the odd ones threads
+    /// that block (as the start's writes do). Every third write inserts a row and then throws: its row
+    /// must not stay.
+    @Test(.timeLimit(.minutes(1))) func concurrentWritesKeepTheirOwnOutcomes() async throws {
+        try await withPool { pool in
             let commits = GroupCommit()
-            let written = Mutex<[Int: Int64]>([:])
-            let refused = Mutex<[Int]>([])
-            let ranForAnother = Mutex(0)
-            let writers = DispatchGroup()
-            // 60 threads at once, each write slow enough that others queue behind the one committing.
-            // Every third write inserts a row and then throws: its row must not stay.
-            for index in 0..<60 {
-                writers.enter()
+            let requests = RequestThreads(limit: 4, concurrency: 2, batch: false)
+            let outcomes = Outcomes()
+            let threads = DispatchGroup()
+            for index in stride(from: 1, to: 60, by: 2) {
+                threads.enter()
                 Thread {
-                    defer { writers.leave() }
+                    defer { threads.leave() }
                     let caller = pthread_self()
-                    do {
-                        let id = try commits.write(on: pool) { db in
-                            if pthread_equal(caller, pthread_self()) == 0 { ranForAnother.withLock { $0 += 1 } }
-                            try db.execute(sql: "INSERT INTO item (name) VALUES (?)", arguments: ["item \(index)"])
-                            usleep(1_000)
-                            if index % 3 == 0 { throw Refused(index: index) }
-                            return db.lastInsertedRowID
+                    outcomes.record(index, Result {
+                        try commits.writeBlocking(on: pool) { db in
+                            if pthread_equal(caller, pthread_self()) == 0 { outcomes.ranForAnother.withLock { $0 += 1 } }
+                            return try Self.insert(index, db)
                         }
-                        written.withLock { $0[index] = id }
-                    } catch {
-                        #expect(error as? Refused == Refused(index: index))
-                        refused.withLock { $0.append(index) }
-                    }
+                    })
                 }.start()
             }
-            writers.wait()
+            await withTaskGroup(of: Void.self) { group in
+                for index in stride(from: 0, to: 60, by: 2) {
+                    group.addTask(executorPreference: requests) {
+                        do {
+                            outcomes.record(index, .success(try await commits.write(on: pool) { db in try Self.insert(index, db) }))
+                        } catch {
+                            outcomes.record(index, .failure(error))
+                        }
+                    }
+                }
+            }
+            await withCheckedContinuation { done in threads.notify(queue: .global()) { done.resume() } }
             // Writes were batched: some ran on the thread of a writer that committed them with its own.
-            #expect(ranForAnother.withLock { $0 } > 0)
-            let rows = try pool.read { db in
+            #expect(outcomes.ranForAnother.withLock { $0 } > 0)
+            let rows = try await pool.read { db in
                 Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM item").map { ($0["name"] as String, $0["id"] as Int64) })
             }
-            #expect(refused.withLock { Set($0) } == Set(stride(from: 0, to: 60, by: 3)))
-            for (index, id) in written.withLock({ $0 }) { #expect(rows["item \(index)"] == id) }
-            #expect(written.withLock { $0.count } == 40)
+            let written = outcomes.written.withLock { $0 }
+            #expect(outcomes.refused.withLock { Set($0) } == Set(stride(from: 0, to: 60, by: 3)))
+            for (index, id) in written { #expect(rows["item \(index)"] == id) }
+            #expect(written.count == 40)
             #expect(rows.count == 40)
         }
     }
 
-    /// A constraint that fails inside a write is that write's error; the writes beside it commit.
-    @Test func aFailedStatementFailsOnlyItsWrite() throws {
-        try withPool { pool in
-            let commits = GroupCommit()
-            try commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('taken')") }
-            #expect(throws: DatabaseError.self) {
-                try commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('taken')") }
+    /// A slow insert; every third one throws after inserting.
+    private static func insert(_ index: Int, _ db: Database) throws -> Int64 {
+        try db.execute(sql: "INSERT INTO item (name) VALUES (?)", arguments: ["item \(index)"])
+        usleep(1_000)
+        if index % 3 == 0 { throw Refused(index: index) }
+        return db.lastInsertedRowID
+    }
+
+    private final class Outcomes: Sendable {
+        let written = Mutex<[Int: Int64]>([:])
+        let refused = Mutex<[Int]>([])
+        let ranForAnother = Mutex(0)
+
+        func record(_ index: Int, _ outcome: Result<Int64, any Error>) {
+            switch outcome {
+            case .success(let id): written.withLock { $0[index] = id }
+            case .failure(let error):
+                #expect(error as? Refused == Refused(index: index))
+                refused.withLock { $0.append(index) }
             }
-            try commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('free')") }
-            #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 2)
+        }
+    }
+
+    /// Writes waiting for a commit hold no thread: with the pool's two threads, one committing (held
+    /// up here) and four writes queued behind it, a read still runs. When a waiting write blocked its
+    /// thread, the second thread was parked too and the read waited for the commit.
+    @Test(.timeLimit(.minutes(1))) func writesWaitingForACommitHoldNoThread() async throws {
+        try await withPool { pool in
+            let commits = GroupCommit()
+            let requests = RequestThreads(limit: 2, concurrency: 2, batch: false)
+            let gate = DispatchSemaphore(value: 0)
+            let committing = DispatchSemaphore(value: 0)
+            let first = Task(executorPreference: requests) {
+                try await commits.write(on: pool) { db in
+                    committing.signal()
+                    gate.wait()
+                    try db.execute(sql: "INSERT INTO item (name) VALUES ('first')")
+                }
+            }
+            await withCheckedContinuation { started in DispatchQueue.global().async { committing.wait(); started.resume() } }
+            let queued = (0..<4).map { index in
+                Task(executorPreference: requests) {
+                    try await commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES (?)", arguments: ["queued \(index)"]) }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let readRan = await withTaskGroup(of: Bool.self) { group in
+                group.addTask(executorPreference: requests) { (try? pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") }) != nil }
+                group.addTask {
+                    // Without a free thread the read never runs while the gate is shut: open it late, and the answer is no.
+                    try? await Task.sleep(for: .seconds(5))
+                    gate.signal()
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            if readRan { gate.signal() }
+            #expect(readRan)
+            try await first.value
+            for write in queued { try await write.value }
+            #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 5)
+        }
+    }
+
+    /// A constraint that fails inside a write is that write's error; the writes beside it commit.
+    @Test func aFailedStatementFailsOnlyItsWrite() async throws {
+        try await withPool { pool in
+            let commits = GroupCommit()
+            try await commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('taken')") }
+            await #expect(throws: DatabaseError.self) {
+                try await commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('taken')") }
+            }
+            try await commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('free')") }
+            #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 2)
         }
     }
 
     /// When SQLite ends the transaction itself, no write of the batch is reported as done.
-    @Test func aTransactionEndedUnderAWriteFailsIt() throws {
-        try withPool { pool in
+    @Test func aTransactionEndedUnderAWriteFailsIt() async throws {
+        try await withPool { pool in
             let commits = GroupCommit()
-            #expect(throws: (any Error).self) {
-                try commits.write(on: pool) { db in
+            await #expect(throws: (any Error).self) {
+                try await commits.write(on: pool) { db in
                     try db.execute(sql: "INSERT INTO item (name) VALUES ('lost')")
                     try db.execute(sql: "ROLLBACK")
                 }
             }
-            #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 0)
-            try commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('kept')") }
-            #expect(try pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["kept"])
+            #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 0)
+            try await commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('kept')") }
+            #expect(try await pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["kept"])
         }
     }
 }

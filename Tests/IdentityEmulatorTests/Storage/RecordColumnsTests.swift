@@ -28,7 +28,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-columns-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let backend = try EmbeddedBackend(dataDirectory: directory, configuration: EmbeddedBackendConfiguration())
-        let (user, provider, session) = try backend.store.write { db in
+        let (user, provider, session) = try backend.store.writeBlocking { db in
             try Self.user.insert(db)
             try Self.provider.insert(db)
             try Self.session.insert(db)
@@ -51,7 +51,7 @@ import Testing
         otherUser.phoneNumber = nil
         var otherSession = Self.session
         otherSession.tokenHash = "hash-2"
-        let (users, sessions) = try backend.store.write { db in
+        let (users, sessions) = try backend.store.writeBlocking { db in
             // Two of each, so that the second runs the statement the first prepared.
             try Self.user.insertPrepared(db)
             try otherUser.insertPrepared(db)
@@ -63,7 +63,7 @@ import Testing
         for (read, written) in zip(users, [Self.user, otherUser]) { #expect(try read.databaseDictionary == written.databaseDictionary) }
         for (read, written) in zip(sessions, [Self.session, otherSession]) { #expect(try read.databaseDictionary == written.databaseDictionary) }
         // A second row with the same key is refused, as GRDB's `insert` refuses it.
-        #expect(throws: DatabaseError.self) { try backend.store.write { db in try Self.user.insertPrepared(db) } }
+        #expect(throws: DatabaseError.self) { try backend.store.writeBlocking { db in try Self.user.insertPrepared(db) } }
     }
 
     private static func columns(of record: some EncodableRecord) throws -> Set<String> { Set(try record.databaseDictionary.keys) }
