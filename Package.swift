@@ -26,12 +26,14 @@ let package = Package(
         // No pkg-config for these two: its `-L/usr/lib/x86_64-linux-gnu` would come before Linking/ (below).
         .systemLibrary(name: "CCurses", path: "Sources/CCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
-        .target(name: "TerminalUI", dependencies: ["CCurses", "CQREncode"]),
+        .target(name: "TerminalUI", dependencies: ["CCurses", "CQREncode", "CThreadName"]),
+        // pthread_setname_np, which Swift's Glibc module leaves out (a GNU extension).
+        .target(name: "CThreadName"),
         // posix_openpt and posix_spawn with a new session and controlling terminal, in C: a forked
         // child of a multi-threaded Swift process may run nothing but async-signal-safe code.
         .target(name: "CPty"),
         .target(name: "SSHServer", dependencies: [
-            "CPty",
+            "CPty", "CThreadName",
             .product(name: "NIOSSH", package: "swift-nio-ssh"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -47,7 +49,7 @@ let package = Package(
         // RS256 through the system's OpenSSL 3, loaded with dlopen at the first signature (Tokens/SystemRSAKey.swift).
         .target(name: "CLibcrypto", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "IdentityEmulator", dependencies: [
-            "IdentityToolkit", "CLibcrypto",
+            "IdentityToolkit", "CLibcrypto", "CThreadName",
             .product(name: "GRDB", package: "GRDB.swift"),
             // The SQLite C API, for the log's checkpoint hook (Storage/LogCheckpointer.swift).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -85,6 +87,7 @@ let package = Package(
         ]),
         .executableTarget(name: "authdeck", dependencies: [
             "AuthDeckApp", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "TerminalUI", "AuthClient", "AppData", "SSHServer", "AuthAdmin",
+            "CThreadName",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import CPty
+import CThreadName
 import Foundation
 import NIOCore
 
@@ -71,6 +72,7 @@ struct ConsoleProcess {
     /// 128 + the signal that ended it.
     static func reap(_ pid: pid_t, then report: @escaping @Sendable (Int32) -> Void) {
         let thread = Thread {
+            authdeck_name_thread("reap \(pid)")
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             let signal = status & 0x7f

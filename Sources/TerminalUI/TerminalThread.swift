@@ -1,3 +1,4 @@
+import CThreadName
 import Foundation
 
 /// A terminal loop waits in poll(2) for the whole session. On a thread of Swift's cooperative
@@ -9,9 +10,10 @@ public enum TerminalThread {
         // Unsafe, not checked: the thread resumes it exactly once, and a checked continuation's type was
         // made at run time, with a scan of every protocol conformance in the binary before the first frame.
         try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-            let thread = Thread { continuation.resume(with: Result { try body() }) }
-            thread.name = "terminal"
-            thread.start()
+            Thread {
+                authdeck_name_thread("terminal")
+                continuation.resume(with: Result { try body() })
+            }.start()
         }
     }
 }

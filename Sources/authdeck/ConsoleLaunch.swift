@@ -111,7 +111,7 @@ struct ConsoleLaunch {
     private nonisolated(nonsending) func runEmbedded(directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
         var configuration = EmbeddedBackendConfiguration()
         configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
-        let opening = OpeningThread(name: "authdeck opening") { [configuration] in
+        let opening = OpeningThread(name: "opening data") { [configuration] in
             let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
             return (backend: backend, cart: try Self.openCart(in: directory, logger: logger))
         }
@@ -163,7 +163,7 @@ struct ConsoleLaunch {
             try? await transport.shutdown()
             throw error
         }
-        let cart = OpeningThread(name: "authdeck app data") { try Self.openCart(in: directory, logger: logger) }
+        let cart = OpeningThread(name: "opening cart") { try Self.openCart(in: directory, logger: logger) }
         let sessionStore = session.store
         let result: Result<Void, any Error>
         do {

@@ -1,3 +1,4 @@
+import CThreadName
 import Foundation
 import Synchronization
 
@@ -43,9 +44,10 @@ final class OpeningThread<Value: Sendable>: Sendable {
                 }
                 if let outcome { continuation.resume(returning: outcome) }
                 if let start {
-                    let thread = Thread { [self] in finish(Result { try start() }) }
-                    thread.name = name
-                    thread.start()
+                    Thread { [self] in
+                        authdeck_name_thread(name)
+                        finish(Result { try start() })
+                    }.start()
                 }
             }
         }

@@ -1,3 +1,4 @@
+import CThreadName
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -23,14 +24,16 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
 
     /// Shared by every backend in the process, so that tests opening many backends do not leave
     /// many idle threads behind.
-    static let shared = RequestThreads(limit: 16, concurrency: 2 * cores, batch: false)
+    static let shared = RequestThreads(name: "requests", limit: 16, concurrency: 2 * cores, batch: false)
 
     /// Where scrypt runs: a thread per core, in Linux's batch scheduling class (SCHED_BATCH), which
     /// never preempts a waking request; its share of the cores stays whole, so sign-ins keep pace
     /// with scrypt elsewhere on the machine (at nice 10 they fell behind it when others loaded the
     /// machine). A hash must never run inside a write transaction: it would hold up every writer.
-    static let hashing = RequestThreads(limit: cores, concurrency: cores, batch: true)
+    static let hashing = RequestThreads(name: "scrypt", limit: cores, concurrency: cores, batch: true)
 
+    /// What `top -H`, `ps -L` and perf call the pool's threads.
+    let name: String
     let limit: Int
     private let concurrency: Int
     private let batch: Bool
@@ -53,7 +56,8 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         return key
     }()
 
-    init(limit: Int, concurrency: Int, batch: Bool) {
+    init(name: String, limit: Int, concurrency: Int, batch: Bool) {
+        self.name = name
         self.limit = limit
         self.concurrency = concurrency
         self.batch = batch
@@ -128,6 +132,7 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
 
     private func work() {
         pthread_setspecific(Self.owner, Unmanaged.passUnretained(self).toOpaque())
+        authdeck_name_thread(name)
         #if os(Linux)
         if batch {
             // The policy belongs to the thread, and 0 names the calling one. SCHED_BATCH is 3

@@ -1,3 +1,4 @@
+import CThreadName
 import Foundation
 import GRDBSQLite
 
@@ -95,8 +96,10 @@ final class LogCheckpointer: @unchecked Sendable {
             requested = true
             requests += 1
             if thread == nil {
-                let thread = Thread { [self] in run() }
-                thread.name = "authdeck.checkpoint"
+                let thread = Thread { [self] in
+                    authdeck_name_thread("checkpoint")
+                    run()
+                }
                 self.thread = thread
                 thread.start()
             }

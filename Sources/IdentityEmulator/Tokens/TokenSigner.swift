@@ -1,5 +1,6 @@
 import Crypto
 import CryptoExtras
+import CThreadName
 import Foundation
 import Synchronization
 
@@ -145,7 +146,10 @@ final class SigningKey: Sendable {
 
     init(making make: @escaping @Sendable () throws -> Material) {
         made.enter()
-        Thread { self.finish(Result { try make() }) }.start()
+        Thread {
+            authdeck_name_thread("signing key")
+            self.finish(Result { try make() })
+        }.start()
     }
 
     private func finish(_ outcome: Result<Material, any Error>) {

@@ -11,8 +11,8 @@ struct RequestThreadsTests {
 
     /// A thread waiting for a hash leaves its place to the next job, so a hash never holds up a lookup.
     @Test func aJobRunsWhileTheOnlyRunningThreadWaitsForAHash() async throws {
-        let requests = RequestThreads(limit: 2, concurrency: 1, batch: false)
-        let hashing = RequestThreads(limit: 1, concurrency: 1, batch: true)
+        let requests = RequestThreads(name: "test", limit: 2, concurrency: 1, batch: false)
+        let hashing = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: true)
         let gate = DispatchSemaphore(value: 0)
         let hashed = Task(executorPreference: requests) { (try? hashing.runAndWait { gate.wait() }) != nil }
         #expect(try await Self.aSecondJobRuns(on: requests, beforeOpening: gate))
@@ -22,7 +22,7 @@ struct RequestThreadsTests {
     /// A request thread waiting for a commit another thread makes (GroupCommit) leaves its place too:
     /// with two places, sixteen sign-ups kept a quarter of the CPU idle while their threads waited.
     @Test func aJobRunsWhileTheOnlyRunningThreadIsBlocked() async throws {
-        let requests = RequestThreads(limit: 2, concurrency: 1, batch: false)
+        let requests = RequestThreads(name: "test", limit: 2, concurrency: 1, batch: false)
         let gate = DispatchSemaphore(value: 0)
         let blocked = Task(executorPreference: requests) { RequestThreads.blocked { gate.wait() } }
         #expect(try await Self.aSecondJobRuns(on: requests, beforeOpening: gate))
@@ -53,7 +53,7 @@ struct RequestThreadsTests {
     /// A burst of jobs (SwiftNIO hands over what one read brought) makes or wakes no more threads than
     /// may run: each job made or woke one, and those past the limit only went back to sleep.
     @Test func aBurstOfJobsMakesNoMoreThreadsThanMayRun() {
-        let requests = RequestThreads(limit: 8, concurrency: 2, batch: false)
+        let requests = RequestThreads(name: "test", limit: 8, concurrency: 2, batch: false)
         let group = DispatchGroup()
         for _ in 0..<8 {
             group.enter()
@@ -64,6 +64,15 @@ struct RequestThreadsTests {
         }
         group.wait()
         #expect(requests.threadsMade <= 2)
+    }
+
+    /// `top -H`, `ps -L` and perf tell the pools' threads apart: the kernel has their names.
+    @Test func aPoolsThreadsCarryItsName() throws {
+        let pool = RequestThreads(name: "a-long-pool-name", limit: 1, concurrency: 1, batch: false)
+        let comm = try pool.runAndWait { try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) }
+        // The kernel keeps 15 bytes.
+        #expect(comm == "a-long-pool-nam\n")
+        #expect(try RequestThreads.shared.runAndWait { try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) } == "requests\n")
     }
 
     @Test func blockedOffThePoolJustRuns() {

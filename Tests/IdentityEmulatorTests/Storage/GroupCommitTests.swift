@@ -28,7 +28,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func concurrentWritesKeepTheirOwnOutcomes() async throws {
         try await withPool { pool in
             let commits = GroupCommit()
-            let requests = RequestThreads(limit: 4, concurrency: 2, batch: false)
+            let requests = RequestThreads(name: "test", limit: 4, concurrency: 2, batch: false)
             let outcomes = Outcomes()
             let threads = DispatchGroup()
             for index in stride(from: 1, to: 60, by: 2) {
@@ -98,7 +98,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func writesWaitingForACommitHoldNoThread() async throws {
         try await withPool { pool in
             let commits = GroupCommit()
-            let requests = RequestThreads(limit: 2, concurrency: 2, batch: false)
+            let requests = RequestThreads(name: "test", limit: 2, concurrency: 2, batch: false)
             let gate = DispatchSemaphore(value: 0)
             let committing = DispatchSemaphore(value: 0)
             let first = Task(executorPreference: requests) {
