@@ -29,25 +29,11 @@ struct RequestThreadsTests {
         await blocked.value
     }
 
-    /// Whether a second job runs on `requests` while its only running thread waits for `gate`; the
-    /// gate is opened either way (after ten seconds if the second job never runs).
+    /// Whether a second job runs on `requests` while its only running thread waits for `gate`.
     private static func aSecondJobRuns(on requests: RequestThreads, beforeOpening gate: DispatchSemaphore) async throws -> Bool {
         // Give the first job time to start waiting: the second must run even so, and before the gate opens.
         try await Task.sleep(for: .milliseconds(100))
-        let secondRan = await withTaskGroup(of: Bool.self) { group in
-            group.addTask(executorPreference: requests) { true }
-            group.addTask {
-                // Without the second job, the gate opens late, and the answer is no.
-                try? await Task.sleep(for: .seconds(10))
-                gate.signal()
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if secondRan { gate.signal() }
-        return secondRan
+        return await requests.runs({}, beforeOpening: gate)
     }
 
     /// A burst of jobs (SwiftNIO hands over what one read brought) makes or wakes no more threads than
@@ -77,5 +63,28 @@ struct RequestThreadsTests {
 
     @Test func blockedOffThePoolJustRuns() {
         #expect(RequestThreads.blocked { 42 } == 42)
+    }
+}
+
+extension RequestThreads {
+    /// Whether `job` runs on this pool while `gate` is shut; the gate is opened either way (after ten
+    /// seconds if the job never runs, and the answer is no).
+    func runs(_ job: @escaping @Sendable () -> Void, beforeOpening gate: DispatchSemaphore) async -> Bool {
+        let ran = await withTaskGroup(of: Bool.self) { group in
+            group.addTask(executorPreference: self) {
+                job()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                gate.signal()
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if ran { gate.signal() }
+        return ran
     }
 }

@@ -115,19 +115,9 @@ import Testing
                 }
             }
             try await Task.sleep(for: .milliseconds(100))
-            let readRan = await withTaskGroup(of: Bool.self) { group in
-                group.addTask(executorPreference: requests) { (try? pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") }) != nil }
-                group.addTask {
-                    // Without a free thread the read never runs while the gate is shut: open it late, and the answer is no.
-                    try? await Task.sleep(for: .seconds(5))
-                    gate.signal()
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
-            }
-            if readRan { gate.signal() }
+            // Without a free thread the read never runs while the gate is shut.
+            let readRan = await requests.runs({ _ = try? pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } },
+                                              beforeOpening: gate)
             #expect(readRan)
             try await first.value
             for write in queued { try await write.value }
