@@ -45,10 +45,9 @@ extension EmbeddedBackend {
         let emailChanges = newEmail != nil && newEmail != session?.user.email
         if let session, emailChanges || body.password != nil { try requireRecentSignIn(session) }
 
-        var newPassword: (hash: Data, salt: Data)?
-        if let password = body.password {
+        let newPassword = try body.password.map { password -> (hash: Data, salt: Data) in
             let salt = SecureRandom.bytes(16)
-            newPassword = (try await store.scrypt.hash(password: password, salt: salt), salt)
+            return (try store.scrypt.hash(password: password, salt: salt), salt)
         }
 
         let (user, providers, tokens) = try await store.write { db in

@@ -23,14 +23,10 @@ extension EmbeddedBackend {
         let allowOverwrite = body.allowOverwrite == true
         if body.sanityCheck == true { try Self.checkImportSanity(users) }
         // Clear passwords are hashed before the write, which must not wait on scrypt.
-        var rawPasswordHashes: [(hash: Data, salt: Data)?] = []
-        for user in users {
-            guard user.passwordHash == nil, let password = user.rawPassword, !password.isEmpty else {
-                rawPasswordHashes.append(nil)
-                continue
-            }
+        let rawPasswordHashes = try users.map { user -> (hash: Data, salt: Data)? in
+            guard user.passwordHash == nil, let password = user.rawPassword, !password.isEmpty else { return nil }
             let salt = user.salt.flatMap(Data.init(base64URLEncoded:)) ?? SecureRandom.bytes(16)
-            rawPasswordHashes.append((try await store.scrypt.hash(password: password, salt: salt), salt))
+            return (try store.scrypt.hash(password: password, salt: salt), salt)
         }
         if !allowOverwrite {
             var seen = Set<String>()
