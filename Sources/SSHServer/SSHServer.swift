@@ -126,15 +126,18 @@ private final class Refusal: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         let wantReply: Bool
+        var starts = false
         switch event {
         case let request as SSHChannelRequestEvent.PseudoTerminalRequest: wantReply = request.wantReply
         case let request as SSHChannelRequestEvent.EnvironmentRequest: wantReply = request.wantReply
-        case let request as SSHChannelRequestEvent.ShellRequest: wantReply = request.wantReply; tell(context)
-        case let request as SSHChannelRequestEvent.ExecRequest: wantReply = request.wantReply; tell(context)
-        case let request as SSHChannelRequestEvent.SubsystemRequest: wantReply = request.wantReply; tell(context)
+        case let request as SSHChannelRequestEvent.ShellRequest: (wantReply, starts) = (request.wantReply, true)
+        case let request as SSHChannelRequestEvent.ExecRequest: (wantReply, starts) = (request.wantReply, true)
+        case let request as SSHChannelRequestEvent.SubsystemRequest: (wantReply, starts) = (request.wantReply, true)
         default: return context.fireUserInboundEventTriggered(event)
         }
+        // The request's answer first, then the message, the status and the close.
         if wantReply { context.triggerUserOutboundEvent(ChannelSuccessEvent(), promise: nil) }
+        if starts { tell(context) }
     }
 
     private func tell(_ context: ChannelHandlerContext) {
@@ -146,7 +149,12 @@ private final class Refusal: ChannelInboundHandler {
         let channel = context.channel
         context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: 1)).assumeIsolated().whenComplete { _ in
             channel.close(promise: nil)
-            channel.parent?.close(promise: nil)
+            // The client ends the connection once it has the status and the channel's close. Closed here
+            // at once, the connection could go before the client's last messages did, and OpenSSH then
+            // exited 255 ("Broken pipe") instead of with the status; a client that stays is dropped later.
+            if let connection = channel.parent {
+                connection.eventLoop.scheduleTask(in: .seconds(5)) { connection.close(promise: nil) }
+            }
         }
     }
 
