@@ -41,7 +41,7 @@ struct ConsoleAccountsAccess {
             return ConsoleAccountsAccess(connection: connection, shutdown: { try? await transport.shutdown() })
         case let .project(id, _):
             guard let path = environment[ServiceAccountKey.environmentVariable], !path.isEmpty else { return none }
-            // A bad key file is one line naming it, before the screen is taken over.
+            // A bad key file is one line naming it, told once the terminal is given back.
             let key: ServiceAccountKey
             do { key = try ServiceAccountKey(contentsOf: path) } catch { throw StartupError(String(describing: error)) }
             let credential = ServiceAccountCredential(key: key)

@@ -71,6 +71,28 @@ struct ConsoleLaunch {
     /// Runs on its caller's executor (the main thread, for `authdeck`) up to the terminal's own thread:
     /// a hop to Swift's cooperative pool first would wait for one of its threads to start.
     nonisolated(nonsending) func run() async throws {
+        // Curses takes over the terminal on the terminal's own thread while this one opens the data
+        // directory and picks the backend: the first frame waits for the longer of the two, not both.
+        let noColor = noColor
+        let terminal = TerminalThread { () throws -> Terminal in
+            do {
+                let terminal = try Terminal()
+                try terminal.start(noColor: noColor)
+                return terminal
+            } catch {
+                throw StartupError("AuthDeck needs an interactive terminal (\(error)).")
+            }
+        }
+        do {
+            try await run(terminal: terminal)
+        } catch {
+            // A start that failed before the console ran gives the terminal back before the error is told.
+            await terminal.cancel()
+            throw error
+        }
+    }
+
+    private nonisolated(nonsending) func run(terminal: TerminalThread<Terminal>) async throws {
         let directory = try StartupSteps.openDataDirectory(explicit: data, environment: environment)
         let logger = Logger(label: "authdeck")
         let choice = try backendChoice()
@@ -80,7 +102,7 @@ struct ConsoleLaunch {
         let session = SessionPlan(store: sessionStore, saved: sshRole == nil && FileManager.default.fileExists(atPath: sessionFile))
         switch choice {
         case .embedded:
-            try await runEmbedded(directory: directory, session: session, backendName: backendName, logger: logger)
+            try await runEmbedded(terminal: terminal, directory: directory, session: session, backendName: backendName, logger: logger)
         case let .emulator(address, project):
             // The emulator takes any non-empty API key. An `authdeck serve --admin-token` keeps its outboxes
             // for administrators: the same variable that gives serve its token gives it to the console.
@@ -90,11 +112,11 @@ struct ConsoleLaunch {
             let projectId = project ?? environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
             // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
             // at the simulated providers are its own, under a secret that lives as long as the console.
-            try await runRemote(choice: choice, transport: HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken),
+            try await runRemote(terminal: terminal, choice: choice, transport: HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken),
                                 outboxProject: projectId, simulatedIdentityOwner: Self.newOwnerSecret(),
                                 directory: directory, session: session, backendName: backendName, logger: logger)
         case let .project(_, apiKey):
-            try await runRemote(choice: choice, transport: HTTPTransport(target: .production, apiKey: apiKey), outboxProject: nil,
+            try await runRemote(terminal: terminal, choice: choice, transport: HTTPTransport(target: .production, apiKey: apiKey), outboxProject: nil,
                                 simulatedIdentityOwner: nil, directory: directory, session: session, backendName: backendName, logger: logger)
         }
         logger.info("console quit")
@@ -108,7 +130,7 @@ struct ConsoleLaunch {
 
     /// The embedded backend and the app data open on their own thread once the first frame is drawn.
     /// The identity database is checked first: a damaged one stops the start before the app data is created.
-    private nonisolated(nonsending) func runEmbedded(directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
+    private nonisolated(nonsending) func runEmbedded(terminal: TerminalThread<Terminal>, directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
         var configuration = EmbeddedBackendConfiguration()
         configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
         let opening = OpeningThread(name: "opening data") { [configuration] in
@@ -120,7 +142,7 @@ struct ConsoleLaunch {
         let sessionStore = session.store
         let result: Result<Void, any Error>
         do {
-            try await runConsole(sessionSaved: session.saved, open: {
+            try await runConsole(terminal: terminal, sessionSaved: session.saved, open: {
                 let (backend, cart) = try await opening.value
                 let transport = backend.transport()
                 return ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
@@ -153,7 +175,7 @@ struct ConsoleLaunch {
 
     /// The Firebase Auth Emulator or a real project over HTTP; the app data opens on its own thread
     /// once the first frame is drawn. `outboxProject`: the project whose outboxes are read, nil where there are none.
-    private nonisolated(nonsending) func runRemote(choice: BackendChoice, transport: HTTPTransport, outboxProject: String?, simulatedIdentityOwner: String?,
+    private nonisolated(nonsending) func runRemote(terminal: TerminalThread<Terminal>, choice: BackendChoice, transport: HTTPTransport, outboxProject: String?, simulatedIdentityOwner: String?,
                            directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
         let accounts: ConsoleAccountsAccess
         do {
@@ -167,7 +189,7 @@ struct ConsoleLaunch {
         let sessionStore = session.store
         let result: Result<Void, any Error>
         do {
-            try await runConsole(sessionSaved: session.saved, open: {
+            try await runConsole(terminal: terminal, sessionSaved: session.saved, open: {
                 ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: try await cart.value,
                                 outbox: outboxProject.map { AuthEmulatorOutbox(backend: transport, projectId: $0) })
             }, simulatedIdentityOwner: simulatedIdentityOwner, accounts: accounts.connection,
@@ -184,20 +206,13 @@ struct ConsoleLaunch {
         _ = try opened.get()
     }
 
-    /// The terminal is made, used and given back on its own thread (`TerminalThread`).
-    private nonisolated(nonsending) func runConsole(sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices, simulatedIdentityOwner: String? = nil,
-                            accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
-        let noColor = noColor
+    /// The console's loop on the terminal's thread, which curses was started on (`run()`).
+    private nonisolated(nonsending) func runConsole(terminal: TerminalThread<Terminal>, sessionSaved: Bool,
+                                                    open: @escaping @Sendable () async throws -> ConsoleServices, simulatedIdentityOwner: String? = nil,
+                                                    accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
         let dataPath = directory.path
         let audience = sshRole?.audience ?? .everyone
-        try await TerminalThread.run {
-            let terminal: Terminal
-            do {
-                terminal = try Terminal()
-                try terminal.start(noColor: noColor)
-            } catch {
-                throw StartupError("AuthDeck needs an interactive terminal (\(error)).")
-            }
+        try await terminal.run { terminal in
             // The fields in the message, as the log writes metadata: a metadata dictionary made before the first
             // frame cost a scan of every protocol conformance in the binary.
             logger.info("console started backend=\(backendName) data=\(dataPath)")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TerminalUI
 
@@ -12,7 +13,7 @@ import TerminalUI
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<loops {
                 group.addTask {
-                    try await TerminalThread.run {
+                    try await TerminalThread {}.run { _ in
                         started.signal()
                         release.wait()
                     }
@@ -26,8 +27,55 @@ import TerminalUI
         }
     }
 
+    /// The preparation runs as soon as the thread is made, without waiting for `run`: that is
+    /// what lets curses start while the console opens its data directory. The body then gets
+    /// what it made, on the same thread.
+    @Test(.timeLimit(.minutes(1))) func preparationStartsAtOnceAndTheBodyRunsOnItsThread() async throws {
+        let prepared = DispatchSemaphore(value: 0)
+        let thread = TerminalThread { () -> pthread_t in
+            prepared.signal()
+            return pthread_self()
+        }
+        await Task.detached { prepared.wait() }.value
+        let sameThread = Mutex(false)
+        try await thread.run { preparer in
+            sameThread.withLock { $0 = pthread_equal(preparer, pthread_self()) != 0 }
+        }
+        #expect(sameThread.withLock { $0 })
+    }
+
+    @Test func anErrorOfThePreparationReachesRunAndTheBodyDoesNotRun() async {
+        struct Failure: Error {}
+        let ran = Mutex(false)
+        await #expect(throws: Failure.self) {
+            try await TerminalThread { () throws -> Int in throw Failure() }.run { _ in ran.withLock { $0 = true } }
+        }
+        #expect(!ran.withLock { $0 })
+    }
+
     @Test func anErrorOfTheLoopReachesTheCaller() async {
         struct Failure: Error {}
-        await #expect(throws: Failure.self) { try await TerminalThread.run { throw Failure() } }
+        await #expect(throws: Failure.self) { try await TerminalThread {}.run { _ in throw Failure() } }
+    }
+
+    /// What the preparation made (for the console, curses holding the terminal) is let go of before
+    /// `cancel` returns: the error the caller then prints finds the terminal given back.
+    @Test func cancelLetsGoOfThePreparedBeforeItReturns() async {
+        let letGo = Mutex(false)
+        let thread = TerminalThread { Resource { letGo.withLock { $0 = true } } }
+        await thread.cancel()
+        #expect(letGo.withLock { $0 })
+    }
+
+    @Test func cancelAfterRunIsNothing() async throws {
+        let thread = TerminalThread {}
+        try await thread.run { _ in }
+        await thread.cancel()
+    }
+
+    private final class Resource {
+        let onDeinit: () -> Void
+        init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+        deinit { onDeinit() }
     }
 }
