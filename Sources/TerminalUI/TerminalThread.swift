@@ -33,9 +33,11 @@ public final class TerminalThread<Prepared>: Sendable {
 
     /// Runs `body` on the thread with what `prepare` made, and returns when it returns; `prepare`'s
     /// error, if it failed, or `body`'s. At most once, and not after `cancel`.
-    /// Unsafe continuations, not checked: each is resumed once, and a checked one's type was made at
-    /// run time, with a scan of every protocol conformance in the binary before the first frame.
-    public func run(_ body: @escaping @Sendable (Prepared) throws -> Void) async throws {
+    /// On the caller's executor (the main thread, for `authdeck`): a hop to Swift's cooperative pool
+    /// first waited for its first thread to start, 0.4 ms before the first frame. Unsafe continuations,
+    /// not checked: each is resumed once, and a checked one's type was made at run time, with a scan of
+    /// every protocol conformance in the binary before the first frame.
+    public nonisolated(nonsending) func run(_ body: @escaping @Sendable (Prepared) throws -> Void) async throws {
         try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
             order.withLock { order in
                 guard case .none = order else { preconditionFailure("TerminalThread ordered twice") }
@@ -47,7 +49,7 @@ public final class TerminalThread<Prepared>: Sendable {
 
     /// Ends the thread without running anything (what `prepare` made is let go of there), and
     /// returns once it has. Nothing if `run` came first: its own wait covered the thread's end.
-    public func cancel() async {
+    public nonisolated(nonsending) func cancel() async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let given = order.withLock { order -> Bool in
                 guard case .none = order else { return false }

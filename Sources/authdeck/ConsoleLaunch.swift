@@ -212,12 +212,15 @@ struct ConsoleLaunch {
                                                     accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
         let dataPath = directory.path
         let audience = sshRole?.audience ?? .everyone
-        try await terminal.run { terminal in
-            // The fields in the message, as the log writes metadata: a metadata dictionary made before the first
-            // frame cost a scan of every protocol conformance in the binary.
+        // Logged as the services open, once the first frame is drawn (a log line formats local time). The fields
+        // in the message, as the log writes metadata: a metadata dictionary cost a scan of every protocol conformance.
+        let logStartThenOpen: @Sendable () async throws -> ConsoleServices = {
             logger.info("console started backend=\(backendName) data=\(dataPath)")
+            return try await open()
+        }
+        try await terminal.run { terminal in
             defer { terminal.stop() }
-            try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: open, simulatedIdentityOwner: simulatedIdentityOwner,
+            try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: logStartThenOpen, simulatedIdentityOwner: simulatedIdentityOwner,
                                audience: audience, accounts: accounts, backendName: backendName, logger: logger)
         }
     }
