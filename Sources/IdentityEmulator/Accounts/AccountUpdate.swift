@@ -45,9 +45,10 @@ extension EmbeddedBackend {
         let emailChanges = newEmail != nil && newEmail != session?.user.email
         if let session, emailChanges || body.password != nil { try requireRecentSignIn(session) }
 
-        let newPassword = try body.password.map { password -> (hash: Data, salt: Data) in
+        var newPassword: (hash: Data, salt: Data)?
+        if let password = body.password {
             let salt = SecureRandom.bytes(16)
-            return (try store.scrypt.hash(password: password, salt: salt), salt)
+            newPassword = (try await store.scrypt.hash(password: password, salt: salt), salt)
         }
 
         let (user, providers, tokens) = try await store.write { db in

@@ -19,7 +19,7 @@ extension EmbeddedBackend {
 
         let credential = try validatedPasswordCredential(email: body.email, password: body.password)
         let salt = SecureRandom.bytes(16)
-        let hash = try store.scrypt.hash(password: credential.password, salt: salt)
+        let hash = try await store.scrypt.hash(password: credential.password, salt: salt)
         let (user, tokens) = try await store.write { db in
             guard try UserRecord.find(email: credential.email, in: db) == nil else { throw BackendFailure.emailExists }
             let user = UserRecord(localId: SecureRandom.localId(), email: credential.email, displayName: body.displayName,
@@ -57,7 +57,7 @@ extension EmbeddedBackend {
         let session = try verifySession(idToken: body.idToken)
         let credential = try validatedPasswordCredential(email: body.email, password: body.password)
         let salt = SecureRandom.bytes(16)
-        let hash = try store.scrypt.hash(password: credential.password, salt: salt)
+        let hash = try await store.scrypt.hash(password: credential.password, salt: salt)
         let (user, tokens) = try await store.write { db in
             guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
             if let owner = try UserRecord.find(email: credential.email, in: db), owner.localId != user.localId {

@@ -23,10 +23,14 @@ extension EmbeddedBackend {
         let allowOverwrite = body.allowOverwrite == true
         if body.sanityCheck == true { try Self.checkImportSanity(users) }
         // Clear passwords are hashed before the write, which must not wait on scrypt.
-        let rawPasswordHashes = try users.map { user -> (hash: Data, salt: Data)? in
-            guard user.passwordHash == nil, let password = user.rawPassword, !password.isEmpty else { return nil }
+        var rawPasswordHashes: [(hash: Data, salt: Data)?] = []
+        for user in users {
+            guard user.passwordHash == nil, let password = user.rawPassword, !password.isEmpty else {
+                rawPasswordHashes.append(nil)
+                continue
+            }
             let salt = user.salt.flatMap(Data.init(base64URLEncoded:)) ?? SecureRandom.bytes(16)
-            return (try store.scrypt.hash(password: password, salt: salt), salt)
+            rawPasswordHashes.append((try await store.scrypt.hash(password: password, salt: salt), salt))
         }
         if !allowOverwrite {
             var seen = Set<String>()

@@ -15,10 +15,11 @@ extension EmbeddedBackend {
             guard let phone = E164PhoneNumber.validated(raw) else { throw BackendFailure.malformedPhoneNumber }
             return phone
         }
-        let password = try body.password.map { password -> (hash: Data, salt: Data) in
-            try checkPasswordStrength(password)
+        var password: (hash: Data, salt: Data)?
+        if let clear = body.password {
+            try checkPasswordStrength(clear)
             let salt = SecureRandom.bytes(16)
-            return (try store.scrypt.hash(password: password, salt: salt), salt)
+            password = (try await store.scrypt.hash(password: clear, salt: salt), salt)
         }
         let localId = body.localId.flatMap { $0.isEmpty ? nil : $0 } ?? SecureRandom.localId()
 

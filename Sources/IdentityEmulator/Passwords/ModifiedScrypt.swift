@@ -25,16 +25,18 @@ struct ScryptParameters: Sendable {
         ScryptParameters(signerKey: SecureRandom.bytes(64), saltSeparator: Data([0x07]), rounds: 8, memCost: 14)
     }
 
-    /// On a hashing thread of lower priority (`RequestThreads.hashing`); never call it inside a write transaction.
-    func hash(password: String, salt: Data) throws -> Data {
-        try RequestThreads.hashing.runAndWait {
+    /// On a hashing thread (`RequestThreads.hashing`), the request's task suspended meanwhile: its
+    /// thread answers other requests (a thread blocked per hash, sixteen sign-ins at once held every
+    /// request thread). Never call it inside a write transaction.
+    func hash(password: String, salt: Data) async throws -> Data {
+        try await RequestThreads.hashing.run {
             try ModifiedScrypt.hash(password: password, salt: salt, saltSeparator: saltSeparator, signerKey: signerKey, rounds: rounds, memCost: memCost)
         }
     }
 
     /// Constant-time comparison, so response timing says nothing about how much of a hash matched.
-    func verify(password: String, salt: Data, expected: Data) throws -> Bool {
-        let actual = try hash(password: password, salt: salt)
+    func verify(password: String, salt: Data, expected: Data) async throws -> Bool {
+        let actual = try await hash(password: password, salt: salt)
         guard actual.count == expected.count else { return false }
         return zip(actual, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }

@@ -24,18 +24,19 @@ extension EmbeddedBackend {
         }
         var matches = false
         if !locked, let (user, importedParameters) = found, let hash = user.passwordHash, let salt = user.salt {
-            matches = try (importedParameters ?? store.scrypt).verify(password: password, salt: salt, expected: hash)
+            matches = try await (importedParameters ?? store.scrypt).verify(password: password, salt: salt, expected: hash)
         } else {
-            _ = try? store.scrypt.hash(password: password, salt: Self.decoySalt)
+            _ = try? await store.scrypt.hash(password: password, salt: Self.decoySalt)
         }
         guard !locked else { throw BackendFailure.tooManyAttempts }
         guard matches, let (user, importedParameters) = found else {
             throw protected ? BackendFailure.invalidLoginCredentials : found == nil ? BackendFailure.emailNotFound : BackendFailure.invalidPassword
         }
         guard !user.disabled else { throw BackendFailure.userDisabled }
-        let rehash = try importedParameters.map { _ in
+        var rehash: (hash: Data, salt: Data)?
+        if importedParameters != nil {
             let salt = SecureRandom.bytes(16)
-            return (hash: try store.scrypt.hash(password: password, salt: salt), salt: salt)
+            rehash = (hash: try await store.scrypt.hash(password: password, salt: salt), salt: salt)
         }
 
         // With second factors the password only earns a pending credential: no session, and the

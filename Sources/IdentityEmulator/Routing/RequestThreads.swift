@@ -10,15 +10,15 @@ import Darwin
 /// (scrypt has `hashing`). On Swift's cooperative pool (a thread per core) one password sign-in
 /// stalled every other request, and the console's effects with it.
 ///
-/// At most `concurrency` threads run jobs at once; a thread that waits for a hash on `hashing`
-/// does not count, so another takes the next job meanwhile (up to `limit` threads in all, each
-/// made when first needed). With a thread per job instead, sixteen clients kept sixteen threads
+/// At most `concurrency` threads run jobs at once; a thread blocked on another's work (`blocked`:
+/// the start's writes) does not count, so another takes the next job meanwhile (up to `limit`
+/// threads in all, each made when first needed). With a thread per job instead, sixteen clients kept sixteen threads
 /// waking each other on two cores, and a fifth of a lookup's CPU went to switching between them.
 ///
 /// It is also a task executor: the backend answers on it (`EmbeddedBackend.handle`), and `authdeck
 /// serve` runs its connections on it (`IdentityServer`), so a request is parsed, answered and handed
 /// back to SwiftNIO on one of these threads, with no hop to the cooperative pool and back. A request
-/// waiting for a commit is a suspended task, not a thread (`GroupCommit`).
+/// waiting for a commit (`GroupCommit`) or a hash (`run` on `hashing`) is a suspended task, not a thread.
 final class RequestThreads: TaskExecutor, @unchecked Sendable {
     private static let cores = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -70,20 +70,11 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         pthread_getspecific(owner).map { Unmanaged<RequestThreads>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// `body` on one of these threads, the calling thread waiting for it.
-    func runAndWait<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
-        let caller = Self.current
-        if caller === self { return try body() }
-        let done = DispatchSemaphore(value: 0)
-        // Written before the signal, read after the wait.
-        nonisolated(unsafe) var result: Result<T, any Error>?
-        submit {
-            result = Result { try body() }
-            done.signal()
+    /// `body` on one of these threads, the calling task suspended until it is done.
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withUnsafeThrowingContinuation { continuation in
+            submit { continuation.resume(with: Result { try body() }) }
         }
-        caller?.waiting { done.wait() }
-        if caller == nil { done.wait() }
-        return try result!.get()
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -108,7 +99,7 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         return try wait()
     }
 
-    /// Queues `job` (internal for tests: `run`, `runAndWait` and `enqueue` are the ways in).
+    /// Queues `job` (internal for tests: `run` and `enqueue` are the ways in).
     func submit(_ job: @escaping () -> Void) {
         condition.withLock {
             jobs.append(job)

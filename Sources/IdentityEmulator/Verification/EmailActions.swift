@@ -161,7 +161,7 @@ extension EmbeddedBackend {
         guard record.requestType == SendOobCodeRequest.RequestType.passwordReset.rawValue else { throw BackendFailure.invalidOobCode }
         try checkPasswordStrength(newPassword)
         let salt = SecureRandom.bytes(16)
-        let hash = try store.scrypt.hash(password: newPassword, salt: salt)
+        let hash = try await store.scrypt.hash(password: newPassword, salt: salt)
         try await store.write { db in
             guard try OobCodeRecord.deleteOne(db, key: code),
                   var user = try UserRecord.fetchOne(db, key: record.localId), user.email == record.email else {

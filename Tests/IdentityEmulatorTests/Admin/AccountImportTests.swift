@@ -37,7 +37,7 @@ import Testing
         let rehashed = try #require(try harness.stored("scrypt-readme"))
         let newHash = try #require(rehashed.passwordHash)
         #expect(newHash.base64EncodedString() != vector.passwordHash)
-        #expect(try harness.backend.store.scrypt.hash(password: vector.password, salt: try #require(rehashed.salt)) == newHash)
+        #expect(try await harness.backend.store.scrypt.hash(password: vector.password, salt: try #require(rehashed.salt)) == newHash)
         #expect(try importRows(harness, localId: "scrypt-readme") == 0)
         // Re-hashing is not a password change: sessions and passwordUpdatedAt stay.
         #expect(rehashed.passwordUpdatedAt == importedAt)
@@ -77,7 +77,7 @@ import Testing
         defer { harness.remove() }
         let own = harness.backend.store.scrypt
         let salt = Data("own-salt".utf8)
-        let hash = try own.hash(password: "round-trip-1", salt: salt)
+        let hash = try await own.hash(password: "round-trip-1", salt: salt)
         _ = try await harness.adminCall("/accounts:batchCreate", [
             "hashAlgorithm": "SCRYPT", "signerKey": own.signerKey.base64URLEncodedString(),
             "saltSeparator": own.saltSeparator.base64URLEncodedString(), "rounds": own.rounds, "memoryCost": own.memCost,

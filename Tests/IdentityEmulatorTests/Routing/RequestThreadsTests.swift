@@ -4,17 +4,19 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct RequestThreadsTests {
-    @Test func hashesRunInTheBatchSchedulingClass() throws {
-        #expect(try RequestThreads.hashing.runAndWait { sched_getscheduler(0) } == 3)  // SCHED_BATCH
-        #expect(try RequestThreads.shared.runAndWait { sched_getscheduler(0) } == 0)  // SCHED_OTHER
+    @Test func hashesRunInTheBatchSchedulingClass() async throws {
+        #expect(try await RequestThreads.hashing.run { sched_getscheduler(0) } == 3)  // SCHED_BATCH
+        #expect(try await RequestThreads.shared.run { sched_getscheduler(0) } == 0)  // SCHED_OTHER
     }
 
-    /// A thread waiting for a hash leaves its place to the next job, so a hash never holds up a lookup.
-    @Test func aJobRunsWhileTheOnlyRunningThreadWaitsForAHash() async throws {
-        let requests = RequestThreads(name: "test", limit: 2, concurrency: 1, batch: false)
+    /// A request waiting for a hash holds no thread, so a hash never holds up a lookup: here the pool's
+    /// only thread runs the next job meanwhile (when the wait blocked the thread, a second one had to
+    /// be made for it, and past the pool's limit the job waited for the hash).
+    @Test func aJobRunsWhileTheOnlyThreadsRequestWaitsForAHash() async throws {
+        let requests = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: false)
         let hashing = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: true)
         let gate = DispatchSemaphore(value: 0)
-        let hashed = Task(executorPreference: requests) { (try? hashing.runAndWait { gate.wait() }) != nil }
+        let hashed = Task(executorPreference: requests) { (try? await hashing.run { gate.wait() }) != nil }
         #expect(try await Self.aSecondJobRuns(on: requests, beforeOpening: gate))
         #expect(await hashed.value)
     }
@@ -53,12 +55,12 @@ struct RequestThreadsTests {
     }
 
     /// `top -H`, `ps -L` and perf tell the pools' threads apart: the kernel has their names.
-    @Test func aPoolsThreadsCarryItsName() throws {
+    @Test func aPoolsThreadsCarryItsName() async throws {
         let pool = RequestThreads(name: "a-long-pool-name", limit: 1, concurrency: 1, batch: false)
-        let comm = try pool.runAndWait { try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) }
+        let comm = try await pool.run { try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) }
         // The kernel keeps 15 bytes.
         #expect(comm == "a-long-pool-nam\n")
-        #expect(try RequestThreads.shared.runAndWait { try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) } == "requests\n")
+        #expect(try await RequestThreads.shared.run { try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) } == "requests\n")
     }
 
     @Test func blockedOffThePoolJustRuns() {
