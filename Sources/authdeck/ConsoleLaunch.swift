@@ -212,8 +212,9 @@ struct ConsoleLaunch {
                                                     accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
         let dataPath = directory.path
         let audience = sshRole?.audience ?? .everyone
-        // Logged as the services open, once the first frame is drawn (a log line formats local time). The fields
-        // in the message, as the log writes metadata: a metadata dictionary cost a scan of every protocol conformance.
+        // Logged as the services open, once the first frame is drawn: a process's first log line reads the time
+        // zone file (glibc's gmtime_r does, for UTC too). The fields in the message, as the log writes metadata:
+        // a metadata dictionary cost a scan of every protocol conformance.
         let logStartThenOpen: @Sendable () async throws -> ConsoleServices = {
             logger.info("console started backend=\(backendName) data=\(dataPath)")
             return try await open()
