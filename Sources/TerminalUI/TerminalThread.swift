@@ -23,9 +23,9 @@ public final class TerminalThread<Prepared>: Sendable {
 
     /// Starts the thread, which runs `prepare` and then waits for `run` or `cancel`. What `prepare`
     /// makes never leaves the thread: ncurses, for one, is confined to the thread that started it.
-    public init(name: String = "terminal", prepare: @escaping @Sendable () throws -> Prepared) {
+    public init(prepare: @escaping @Sendable () throws -> Prepared) {
         startThread { [self] in
-            authdeck_name_thread(name)
+            authdeck_name_thread("terminal")
             let resume = carryOut(prepare)
             resume()
         }

@@ -82,20 +82,15 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         submit { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 
-    /// Runs `wait`, which blocks the calling thread on another thread's work (a commit, a hash), without
-    /// counting the thread as running meanwhile when it is one of a pool's: another takes the next job.
+    /// Runs `wait`, which blocks the calling thread on another thread's work (a blocking write's commit),
+    /// without counting the thread as running meanwhile when it is one of a pool's: another takes the next job.
     static func blocked<T>(_ wait: () throws -> T) rethrows -> T {
         guard let pool = current else { return try wait() }
-        return try pool.waiting(wait)
-    }
-
-    /// Runs `wait` (on one of this pool's threads) without counting the thread as running meanwhile.
-    private func waiting<T>(_ wait: () throws -> T) rethrows -> T {
-        condition.withLock {
-            running -= 1
-            startThread()
+        pool.condition.withLock {
+            pool.running -= 1
+            pool.startThread()
         }
-        defer { condition.withLock { running += 1 } }
+        defer { pool.condition.withLock { pool.running += 1 } }
         return try wait()
     }
 
