@@ -26,7 +26,7 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
     /// many idle threads behind.
     static let shared = RequestThreads(name: "requests", limit: 16, concurrency: 2 * cores, batch: false)
 
-    /// Where scrypt runs: a thread per core, in Linux's batch scheduling class (SCHED_BATCH), which
+    /// Where scrypt runs: a thread per core, `run`'s bodies in Linux's batch scheduling class (SCHED_BATCH), which
     /// never preempts a waking request; its share of the cores stays whole, so sign-ins keep pace
     /// with scrypt elsewhere on the machine (at nice 10 they fell behind it when others loaded the
     /// machine). A hash must never run inside a write transaction: it would hold up every writer.
@@ -36,6 +36,7 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
     let name: String
     let limit: Int
     private let concurrency: Int
+    /// Whether `run`'s bodies run in the batch scheduling class.
     private let batch: Bool
     // All of the following are guarded by `condition`.
     private let condition = NSCondition()
@@ -73,7 +74,15 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
     /// `body` on one of these threads, the calling task suspended until it is done.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withUnsafeThrowingContinuation { continuation in
-            submit { continuation.resume(with: Result { try body() }) }
+            submit { [batch] in
+                guard batch else { return continuation.resume(with: Result { try body() }) }
+                // Only the body runs in the batch class: a thread inherits its maker's class, and resuming
+                // the caller may make one (the caller's pool, Dispatch's workers), which must not share it.
+                Self.schedule(Self.batchPolicy)
+                let result = Result { try body() }
+                Self.schedule(Self.normalPolicy)
+                continuation.resume(with: result)
+            }
         }
     }
 
@@ -116,17 +125,23 @@ final class RequestThreads: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// SCHED_OTHER and SCHED_BATCH (<linux/sched.h>; Glibc's module leaves the latter out).
+    private static let normalPolicy: Int32 = 0
+    private static let batchPolicy: Int32 = 3
+
+    /// Sets the calling thread's scheduling policy (it belongs to the thread, and 0 names the calling one).
+    private static func schedule(_ policy: Int32) {
+        #if os(Linux)
+        var parameters = sched_param()
+        _ = sched_setscheduler(0, policy, &parameters)
+        #endif
+    }
+
     private func work() {
         pthread_setspecific(Self.owner, Unmanaged.passUnretained(self).toOpaque())
         authdeck_name_thread(name)
-        #if os(Linux)
-        if batch {
-            // The policy belongs to the thread, and 0 names the calling one. SCHED_BATCH is 3
-            // (<linux/sched.h>); Glibc's module leaves it out.
-            var parameters = sched_param()
-            _ = sched_setscheduler(0, 3, &parameters)
-        }
-        #endif
+        // Whoever made this thread passed on its scheduling class: start from the normal one.
+        Self.schedule(Self.normalPolicy)
         condition.lock()
         // Made for a job (`startThread`).
         waking -= 1

@@ -9,6 +9,35 @@ struct RequestThreadsTests {
         #expect(try await RequestThreads.shared.run { sched_getscheduler(0) } == 0)  // SCHED_OTHER
     }
 
+    /// A thread inherits the scheduling class of the thread that made it: a pool's thread made from a
+    /// hash (a request resumed there wakes its own pool) starts in the normal class all the same.
+    @Test func aThreadMadeInTheBatchClassRunsItsJobsInTheNormalOne() async throws {
+        let hashing = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: true)
+        let requests = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: false)
+        let policies = await withCheckedContinuation { (done: CheckedContinuation<[Int32], Never>) in
+            Task {
+                _ = try await hashing.run {
+                    let maker = sched_getscheduler(0)
+                    requests.submit { done.resume(returning: [maker, sched_getscheduler(0)]) }
+                }
+            }
+        }
+        #expect(policies == [3, 0])
+        #expect(requests.threadsMade == 1)
+    }
+
+    /// Only the hash runs in the batch class: the thread is back in the normal one when it hands the
+    /// result back, so no thread that the resumption wakes or makes (Dispatch's workers) inherits it.
+    @Test func whatAHashHandsBackIsHandedOverInTheNormalClass() async throws {
+        let hashing = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: true)
+        let recorder = PolicyRecorder()
+        let inBody = try await Task(executorPreference: recorder) { try await hashing.run { sched_getscheduler(0) } }.value
+        #expect(inBody == 3)
+        let handedOverIn = recorder.policies
+        #expect(handedOverIn.count >= 2)  // the task's start, and its resumption after the hash
+        #expect(!handedOverIn.contains(3))
+    }
+
     /// A request waiting for a hash holds no thread, so a hash never holds up a lookup: here the pool's
     /// only thread runs the next job meanwhile (when the wait blocked the thread, a second one had to
     /// be made for it, and past the pool's limit the job waited for the hash).
@@ -88,5 +117,21 @@ extension RequestThreads {
         }
         if ran { gate.signal() }
         return ran
+    }
+}
+
+/// Runs jobs on a queue of its own, noting the scheduling policy of each thread that hands it one.
+private final class PolicyRecorder: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "policy-recorder")
+    private let lock = NSLock()
+    private var recorded: [Int32] = []
+
+    var policies: [Int32] { lock.withLock { recorded } }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let policy = sched_getscheduler(0)
+        lock.withLock { recorded.append(policy) }
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
