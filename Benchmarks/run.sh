@@ -10,8 +10,10 @@ cd "$(dirname "$0")/.."
 
 configuration=release
 # The binary the demo host runs (README): the Swift runtime and Foundation linked in, so a console
-# starts without the dynamic loader looking up some 40,000 symbols across two dozen shared libraries.
-linking=(--static-swift-stdlib)
+# starts without the dynamic loader looking up some 40,000 symbols across two dozen shared libraries,
+# and no `$ORIGIN` run path, which only Swift's shared libraries needed: the loader probed the
+# binary's folder some 40 times for glibc's libraries before each start.
+linking=(--static-swift-stdlib --disable-local-rpath)
 quick=()
 if [ "${1:-}" = "--quick" ]; then
     configuration=debug
