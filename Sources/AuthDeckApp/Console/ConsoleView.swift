@@ -8,14 +8,16 @@ import TerminalUI
 public enum ConsoleView {
     public static func draw(_ model: ConsoleModel, on canvas: any Canvas) {
         if TooSmall.drawIfNeeded(on: canvas) { return }
-        TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title)", right: model.statusText)
-        let content = Rect(row: 2, column: 1, width: canvas.size.width - 2, height: canvas.size.height - 6)
-        model.screen.feature.draw(in: model.context, on: canvas, frame: content)
-        // The TOTP QR code takes the title row's left part: the title goes beside it.
+        // The TOTP QR code takes the title row's left part: the title goes beside it, and only there (a bar
+        // drawn across first left one of its letters in the column between the two).
         if case let .enrollment(flow) = model.screen, case let .scanning(secret) = flow.step,
            let code = QRStep.code(flow, secret: secret, on: canvas) {
             TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title) · \(model.statusText)", column: code.cells.width + 1)
+        } else {
+            TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title)", right: model.statusText)
         }
+        let content = Rect(row: 2, column: 1, width: canvas.size.width - 2, height: canvas.size.height - 6)
+        model.screen.feature.draw(in: model.context, on: canvas, frame: content)
         // The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
         if !(model.screen.showsQRCode && canvas.size.height < 28) { drawBanner(model, on: canvas) }
         switch model.overlay {

@@ -44,7 +44,7 @@ struct VerificationScreenSnapshotTests {
                        as: .lines, named: "name")
     }
 
-    @Test func totpEnrollmentShowsAQRCodeThatFits80By24() {
+    @Test func totpEnrollmentShowsAQRCodeThatFits80By24() throws {
         var qr = model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com", step: .scanning(MfaFixtures.secret))))
         qr.banner = Banner(.info, "hidden behind the QR code on 80×24")
         let text = render(qr)
@@ -54,6 +54,13 @@ struct VerificationScreenSnapshotTests {
         // Issue 16, item 9: the code blanked the title row's left part, title and all; it now goes beside the code.
         #expect(text.split(separator: "\n").first?.contains("AuthDeck · ") == true)
         #expect(text.contains("enter added it: next"))
+        // Nothing of a full-width title bar between the code and the title, however long the status.
+        var longStatus = ConsoleModel(backendName: "embedded /home/presenter/.local/share/authdeck")
+        longStatus.user = qr.user
+        longStatus.screen = qr.screen
+        let titleRow = render(longStatus).split(separator: "\n").first.map(String.init) ?? ""
+        let titleStart = try #require(titleRow.range(of: "AuthDeck · "))
+        #expect(titleRow[..<titleStart.lowerBound].allSatisfy { $0 == " " })
         let small = render(qr, size: Size(width: 80, height: 22))
         #expect(small.contains("too small") || small.contains("enlarge the terminal"))
         let ascii = TextCanvas(size: Size(width: 80, height: 24), symbols: .ascii)
