@@ -27,8 +27,12 @@ extension AccountAdmin {
             }
             try handle.write(contentsOf: Data(AccountFileWriter.footer(format).utf8))
             try handle.close()
-            if FileManager.default.fileExists(atPath: target.path) { _ = try FileManager.default.replaceItemAt(target, withItemAt: partial) }
-            else { try FileManager.default.moveItem(at: partial, to: target) }
+            // rename(2) replaces an earlier file in one step; Foundation's replaceItemAt on Linux removed it
+            // and then failed, so every second export to the same name lost the first.
+            guard rename(partial.path, target.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path,
+                                                              NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
+            }
         } catch {
             try? handle.close()
             try? FileManager.default.removeItem(at: partial)

@@ -4,6 +4,7 @@ import Foundation
 import IdentityEmulator
 import IdentityToolkit
 import Logging
+import Synchronization
 
 /// `authdeck accounts …`: the operator's account administration for scripts, on any backend.
 struct AccountsCommand: AsyncParsableCommand {
@@ -173,10 +174,18 @@ struct AccountsCommand: AsyncParsableCommand {
         func run() async throws {
             let format = try fileFormat(format, file: file)
             try await backend.withAdmin { admin in
-                let count = try await admin.export(to: file, format: format) { count in
-                    FileHandle.standardError.write(Data("\rexported \(count) accounts".utf8))
+                let counting = Mutex(false)
+                do {
+                    let count = try await admin.export(to: file, format: format) { count in
+                        counting.withLock { $0 = true }
+                        FileHandle.standardError.write(Data("\rexported \(count) accounts".utf8))
+                    }
+                    FileHandle.standardError.write(Data("\rexported \(count) accounts to \(file)\n".utf8))
+                } catch {
+                    // The error goes on a line of its own, not after the running count.
+                    if counting.withLock({ $0 }) { FileHandle.standardError.write(Data("\n".utf8)) }
+                    throw error
                 }
-                FileHandle.standardError.write(Data("\rexported \(count) accounts to \(file)\n".utf8))
             }
         }
     }

@@ -117,6 +117,25 @@ struct AccountFileTests {
         }
     }
 
+    /// An export to the name of an earlier one replaces it (Foundation's replaceItemAt deleted it and failed).
+    @Test func anExportReplacesAnEarlierOneOfTheSameName() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("users.json").path
+        try await withAdmin(.inProcess) { admin, _ in
+            _ = try await admin.createUser(uid: "first")
+            #expect(try await admin.export(to: file, format: .json) == 1)
+            _ = try await admin.createUser(uid: "second")
+            #expect(try await admin.export(to: file, format: .json) == 2)
+            #expect(try await admin.export(to: file, format: .json) == 2)
+        }
+        let read = AccountFileReader.read(try Data(contentsOf: URL(fileURLWithPath: file)), format: .json)
+        #expect(read.users.map(\.user.localId).sorted() == ["first", "second"])
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["users.json"])
+    }
+
     @Test(arguments: BackendTransport.allCases)
     func anImportTheBackendRefusesInPartLeavesNothing(_ transport: BackendTransport) async throws {
         try await withAdmin(transport) { admin, _ in
