@@ -148,3 +148,11 @@ public struct AuthEmulatorOutbox: Sendable {
         return id.isEmpty ? nil : String(id)
     }
 }
+
+extension BackendExchange {
+    /// A read of the emulator's outboxes, whose answer holds every message of the project, whoever it was for.
+    public var readsTheOutbox: Bool {
+        let projects = "/\(Endpoint.Host.emulator.rawValue)/v1/projects/"
+        return method == "GET" && path.hasPrefix(projects) && (path.hasSuffix("/oobCodes") || path.hasSuffix("/verificationCodes"))
+    }
+}

@@ -86,8 +86,8 @@ public final class EffectRunner: Sendable {
                 send(.authStateChanged(user, summary))
             }
         }
-        Task {
-            await auth.observeExchanges { entries in send(.exchangesChanged(entries)) }
+        Task { [control] in
+            await auth.observeExchanges { entries in send(.exchangesChanged(control.inspectable(entries))) }
         }
         // Another console may change the account (link, verify the email, delete it): a quiet reload now and
         // then shows it here, through the auth-state events above.

@@ -71,4 +71,13 @@ final class SessionControl: Sendable {
     func filter(_ outbox: Outbox) -> Outbox {
         outbox.visible(to: audience, controlling: controlled.withLock { $0 })
     }
+
+    /// What the inspector may show: a visitor's leaves out the reads of the outbox, whose answers hold
+    /// every visitor's addresses and numbers (the outbox pane filters them; the raw answer did not).
+    func inspectable(_ exchanges: [BackendExchange]) -> [BackendExchange] {
+        switch audience {
+        case .everyone: exchanges
+        case .visitor: exchanges.filter { !$0.readsTheOutbox }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 @testable import AuthClient
 @testable import AuthDeckApp
+import Foundation
 import Testing
 
 @Suite("A visitor's outbox shows only what their session controls")
@@ -14,6 +15,23 @@ struct VisitorOutboxTests {
             .init(to: "+15555550100", code: "111111", verificationID: "s1"),
             .init(to: "+15555550199", code: "999999", verificationID: "s2"),
         ])
+
+    /// The outbox pane filters; the inspector showed the raw reads, every visitor's addresses in them.
+    @Test func aVisitorsInspectorLeavesOutTheOutboxReads() {
+        func exchange(_ method: String, _ path: String) -> BackendExchange {
+            BackendExchange(date: Date(timeIntervalSince1970: 0), method: method, path: path, status: 200, latency: 0,
+                            requestBody: Data(), responseBody: Data(#"{"oobCodes":[{"email":"victim@example.com"}]}"#.utf8))
+        }
+        let exchanges = [
+            exchange("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp"),
+            exchange("GET", "/emulator/v1/projects/demo/oobCodes"),
+            exchange("GET", "/emulator/v1/projects/demo/verificationCodes"),
+            exchange("POST", "/identitytoolkit.googleapis.com/v1/accounts:lookup"),
+        ]
+        #expect(SessionControl(audience: .visitor).inspectable(exchanges).map(\.path)
+            == ["/identitytoolkit.googleapis.com/v1/accounts:signUp", "/identitytoolkit.googleapis.com/v1/accounts:lookup"])
+        #expect(SessionControl(audience: .everyone).inspectable(exchanges) == exchanges)
+    }
 
     @Test func everyoneSeesEverything() {
         #expect(Self.outbox.visible(to: .everyone, controlling: ControlledAddresses()) == Self.outbox)
