@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import IdentityToolkit
 import Logging
 import NIOCore
@@ -11,17 +12,23 @@ import ServiceLifecycle
 public struct IdentityServer: Sendable {
     /// Requests with a larger body are refused with 413 before the backend sees them.
     public static let maxRequestBodySize = 1024 * 1024
+    /// A connection that sends nothing for this long is closed, one in the middle of a request's body
+    /// included (it was kept open until the client gave up). Longer than AsyncHTTPClient's 60 s pool
+    /// idle time, so a client's kept-alive connection is never closed just as it sends the next request.
+    public static let idleTimeout: Duration = .seconds(75)
 
     public let backend: any WireHandler
     public let host: String
     public let port: Int
+    let idleTimeout: Duration
     let logger: Logger
 
-    public init(backend: any WireHandler, host: String = "127.0.0.1", port: Int = 9099,
+    public init(backend: any WireHandler, host: String = "127.0.0.1", port: Int = 9099, idleTimeout: Duration = idleTimeout,
                 logger: Logger = Logger(label: "authdeck.serve")) {
         self.backend = backend
         self.host = Self.unbracketed(host)
         self.port = port
+        self.idleTimeout = idleTimeout
         self.logger = logger
     }
 
@@ -32,6 +39,7 @@ public struct IdentityServer: Sendable {
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         ExecutorPreferringService(executor: backend.preferredExecutor, service: Application(
             responder: BackendResponder(backend: backend, logger: logger),
+            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: TimeAmount(idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "authdeck"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger))
