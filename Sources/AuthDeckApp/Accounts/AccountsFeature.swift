@@ -161,6 +161,12 @@ public struct AccountsFeature: ConsoleFeature {
         .char("c", "edit custom claims", .accounts(.editClaims), inBar: false),
     ]
 
+    /// The detail's actions: of disable and enable, the one the account's state allows, in the bar.
+    static func detailActionBindings(disabled: Bool) -> [KeyBinding] {
+        let toggle: KeyBinding = disabled ? .char("e", "enable", .accounts(.enable)) : .char("d", "disable", .accounts(.disable))
+        return [toggle] + actionBindings.filter { $0.intent != .accounts(.disable) && $0.intent != .accounts(.enable) }
+    }
+
     mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
         if panel != nil { return performInPanel(intent, access: context.operatorAccess) }
         if typingFilter {

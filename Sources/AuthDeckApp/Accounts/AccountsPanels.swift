@@ -34,7 +34,7 @@ public indirect enum AccountsPanel: Equatable, Sendable {
         case let .detail(detail):
             var keys: [KeyBinding] = [.moveUp, .moveDown]
             if access == .full {
-                keys += AccountsFeature.actionBindings
+                keys += AccountsFeature.detailActionBindings(disabled: detail.record?.user.disabled == true)
                 let factors = detail.record?.user.multiFactor.count ?? 0
                 if factors > 0 { keys.append(.char("x", "remove second factor", .accounts(.removeSecondFactor))) }
                 if factors > 1 { keys.append(KeyBinding([.tab], "tab", "next factor", .accounts(.nextFactor), inBar: false)) }

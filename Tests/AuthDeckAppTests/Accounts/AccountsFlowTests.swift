@@ -389,6 +389,35 @@ struct AccountsFlowTests {
         }
     }
 
+    /// A disabled account's detail offers to enable it, not to disable it again (found by a walkthrough:
+    /// the bar said `d disable` and `d` asked to disable the disabled account).
+    @Test func theDetailOffersEnableOrDisableByTheAccountsState() {
+        var store = FlowStore(F.opened(total: 3000))
+        store.send(.key(.enter), effects: [.accounts(.loadDetail(uid: "u0000"))]) {
+            $0.busy = "Reading the account…"
+            $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000")) }
+        }
+        var user = F.user(0)
+        user.disabled = true
+        let record = AccountDetailRecord(user: user, cart: [])
+        store.send(.accounts(.detailLoaded(uid: "u0000", .success(record)))) {
+            $0.busy = nil
+            $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000", record: record)) }
+        }
+        let bar = render(store.model).split(separator: "\n").last.map(String.init) ?? ""
+        #expect(bar.hasPrefix(" e enable · D delete"))
+        store.send(.key(.character("d")))
+        store.send(.key(.character("e")), effects: [.accounts(.perform(.enable, uids: ["u0000"]))]) {
+            $0.banner = nil
+            $0.busy = "Enable: 1 account…"
+        }
+        user.disabled = false
+        let enabled = AccountDetailRecord(user: user, cart: [])
+        #expect(AccountsPanel.detail(AccountDetail(uid: "u0000", record: enabled)).bindings(access: .full).map(\.label).prefix(3)
+            == ["↑/k", "↓/j", "d"])
+        #expect(!AccountsPanel.detail(AccountDetail(uid: "u0000", record: enabled)).bindings(access: .full).contains { $0.label == "e" })
+    }
+
     @Test(arguments: [
         (#"{"admin": tru"#, "custom claims refused: not valid JSON"),
         (#"["admin"]"#, "custom claims refused: must be a JSON object"),
