@@ -308,7 +308,10 @@ extension AccountsFeature {
     mutating func typedInPanel(_ key: Key) -> [FlowStep] {
         switch panel {
         case var .claims(editor):
+            let before = editor.field.text
             _ = editor.field.handle(key)
+            // The refusal was of the text as it was: an edit takes it away (the view checks the new text as typed).
+            if editor.field.text != before { editor.refusal = nil }
             panel = .claims(editor)
         case var .cleanUp(days):
             if case let .character(c) = key, !c.isNumber { return [] }

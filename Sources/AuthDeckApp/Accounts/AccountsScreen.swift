@@ -225,16 +225,24 @@ enum AccountsScreen {
         canvas.put("A JSON object, at most \(CustomClaims.maximumBytes) bytes; {} clears them. Reserved names", row: frame.row + 1, column: column, style: .dim)
         canvas.put("(sub, aud, iss, exp, firebase, …) are refused. Checked before it is sent.", row: frame.row + 2, column: column, style: .dim)
         canvas.put("JSON:", row: frame.row + 4, column: column, style: .normal)
-        if let refusal = editor.refusal {
-            canvas.put(TextWidth.truncate("refused: \(refusal)", toCells: frame.width - 2), row: frame.row + 6, column: column, style: .error)
-        }
         var row = frame.row + 8
-        if let valid = try? CustomClaims.validated(editor.field.text) {
+        switch Result(catching: { try CustomClaims.validated(editor.field.text) }) {
+        case let .success(valid):
             canvas.put("As it will be stored:", row: row - 1, column: column, style: .dim)
             for line in CustomClaims.pretty(valid).split(separator: "\n", omittingEmptySubsequences: false).prefix(frame.height - 9) {
                 canvas.put(TextWidth.truncate(String(line), toCells: frame.width - 2), row: row, column: column + 2, style: .normal)
                 row += 1
             }
+        case let .failure(problem):
+            // The last enter's refusal in red (its text says "refused"); while typing, what is wrong so far, dimmed.
+            let text: String = if let refusal = editor.refusal {
+                refusal
+            } else if case let AuthAdminError.invalidClaims(reason) = problem {
+                "not valid yet: \(reason)"
+            } else {
+                "not valid yet: \(problem)"
+            }
+            canvas.put(TextWidth.truncate(text, toCells: frame.width - 2), row: frame.row + 6, column: column, style: editor.refusal == nil ? .dim : .error)
         }
         editor.field.draw(on: canvas, row: frame.row + 4, column: column + 6, width: frame.width - 8, focused: true)
     }

@@ -437,6 +437,10 @@ struct AccountsFlowTests {
             $0.accounts { $0.panel = .claims(editor) }
             $0.banner = Banner(.error, "\(reason). Nothing was sent.")
         }
+        // An edit takes the refusal away: it was of the text before (found by a walkthrough: it stayed above a valid text).
+        editor.field = TextField(text: text + " ", maxLength: 4000)
+        editor.refusal = nil
+        store.send(.key(.character(" "))) { $0.accounts { $0.panel = .claims(editor) } }
     }
 
     @Test func validClaimsAreCompactedConfirmedAndSent() {
@@ -451,6 +455,7 @@ struct AccountsFlowTests {
             $0.banner = Banner(.error, "custom claims refused: not valid JSON. Nothing was sent.")
         }
         editor.field = TextField(text: "", maxLength: 4000)
+        editor.refusal = nil
         store.send(.key(.control("u"))) { $0.accounts { $0.panel = .claims(editor) } }
         editor.field = TextField(text: " { \"tier\" : \"gold\" }", maxLength: 4000)
         store.send(.key(.paste(" { \"tier\" : \"gold\" }"))) { $0.accounts { $0.panel = .claims(editor) } }

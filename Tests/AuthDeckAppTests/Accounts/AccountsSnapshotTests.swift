@@ -79,6 +79,14 @@ struct AccountsSnapshotTests {
         editor.refusal = "custom claims refused: reserved claim sub"
         var model = Self.model { $0.panel = .claims(editor) }
         model.banner = Banner(.error, "custom claims refused: reserved claim sub. Nothing was sent.")
-        assertSnapshot(of: render(model), as: .lines)
+        let screen = render(model)
+        assertSnapshot(of: screen, as: .lines)
+        #expect(!screen.contains("refused: custom claims refused"))
+        // While the text is being edited, what is wrong with it so far, and no refusal of an earlier text.
+        editor.refusal = nil
+        editor.field = TextField(text: #"{"role": "edit"#, maxLength: 4000)
+        let typing = render(Self.model { $0.panel = .claims(editor) })
+        #expect(typing.contains("not valid yet: not valid JSON"))
+        #expect(!typing.contains("claims refused"))
     }
 }
