@@ -120,7 +120,9 @@ private struct FirebaseIdClaims: JWTPayload {
         await #expect(throws: server("MISSING_EMAIL")) {
             try await harness.api.call(SignUpRequest(password: "secret-1"))
         }
-        for malformed in ["carol", "carol@example", "carol @example.com", "carol@exa mple.com", "@example.com", "carol@example.com\u{7}x", "a@@b.com"] {
+        for malformed in ["carol", "carol@example", "carol @example.com", "carol@exa mple.com", "@example.com", "carol@example.com\u{7}x", "a@@b.com",
+                          // Bytes that were not UTF-8, as a decoder replaces them (found pasted over SSH by a walkthrough).
+                          "ca\u{FFFD}\u{FFFD}rol@example.com"] {
             await #expect(throws: server("INVALID_EMAIL"), "\(malformed)") {
                 try await harness.signUp(malformed)
             }
