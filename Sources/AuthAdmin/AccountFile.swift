@@ -36,6 +36,17 @@ public struct ExportedUser: Codable, Sendable, Equatable {
     public var customAttributes: String?
     public var providerUserInfo: [Provider]?
 
+    /// Anonymous, as Identity Platform's clean-up of anonymous accounts counts them: no email, no phone
+    /// number, no linked provider.
+    public var isAnonymous: Bool {
+        (email ?? "").isEmpty && (phoneNumber ?? "").isEmpty && (providerUserInfo ?? []).isEmpty
+    }
+
+    /// When the account was created, if the record says.
+    public var creationDate: Date? {
+        createdAt.flatMap(Int64.init).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) }
+    }
+
     public init(localId: String, email: String? = nil, emailVerified: Bool? = nil, passwordHash: String? = nil, salt: String? = nil,
                 displayName: String? = nil, photoUrl: String? = nil, lastSignedInAt: String? = nil, createdAt: String? = nil,
                 phoneNumber: String? = nil, disabled: Bool? = nil, customAttributes: String? = nil, providerUserInfo: [Provider]? = nil) {

@@ -270,7 +270,7 @@ struct AccountsCommand: AsyncParsableCommand {
                 users.removeAll { bad.contains($0.line) }
             }
             let total = users.count
-            try await backend.withAdmin { admin in
+            let refused = try await backend.withAdmin { admin in
                 let refused = try await admin.importUsers(users, hash: hash, keepAccepted: skipInvalid) { count in
                     FileHandle.standardError.write(Data("\rimported \(count) of \(total) accounts".utf8))
                 }
@@ -279,6 +279,17 @@ struct AccountsCommand: AsyncParsableCommand {
                     throw StartupError("\(file): the backend refused \(refused.count) record(s); nothing imported.")
                 }
                 FileHandle.standardError.write(Data("\rimported \(total - refused.count) accounts from \(file)\n".utf8))
+                return refused
+            }
+            // Imported, they are deleted at the embedded backend's next start: say so now, not in its log then.
+            let refusedLines = Set(refused.map(\.line))
+            let cutoff = Date().addingTimeInterval(-EmbeddedBackendConfiguration().anonymousAccountLifetime)
+            let expiring = users.filter { !refusedLines.contains($0.line) && $0.user.isAnonymous && ($0.user.creationDate ?? Date()) < cutoff }.count
+            if expiring > 0 {
+                FileHandle.standardError.write(Data("""
+                    note: \(expiring) of them are anonymous accounts created more than 30 days ago, which the embedded \
+                    backend's clean-up (Identity Platform's, on a real project where it is on) deletes at its next start\n
+                    """.utf8))
             }
         }
 

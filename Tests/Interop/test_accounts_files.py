@@ -105,6 +105,34 @@ def test_a_csv_round_trip_through_the_command_line(server, app, rest, unique, tm
     assert rest.sign_in(f"{prefix}-a@example.com", "password-a")["localId"] == f"{prefix}-a"
 
 
+def test_exporting_twice_to_one_name_replaces_the_file(server, app, unique, tmp_path):
+    """Found by a walkthrough: every second export to the same name deleted the first and failed."""
+    prefix = unique("twice")
+    auth.create_user(uid=f"{prefix}-a", app=app)
+    export = tmp_path / "users.json"
+    for _ in range(3):
+        result = accounts(server, "export", str(export))
+        assert result.returncode == 0, result.stderr
+        assert f"{prefix}-a" in export.read_text()
+    assert os.listdir(tmp_path) == ["users.json"]
+
+
+def test_importing_old_anonymous_accounts_says_the_clean_up_will_delete_them(server, app, unique, tmp_path):
+    """Found by a walkthrough: imported anonymous accounts older than 30 days vanished at the next start without a word."""
+    prefix = unique("old-anon")
+    old = "1700000000000"  # November 2023
+    path = tmp_path / "anonymous.json"
+    path.write_text(json.dumps({"users": [
+        {"localId": f"{prefix}-1", "createdAt": old},
+        {"localId": f"{prefix}-2", "createdAt": old},
+        {"localId": f"{prefix}-3", "createdAt": old, "email": f"{prefix}-3@example.com"},
+    ]}))
+    result = accounts(server, "import", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "imported 3 accounts" in result.stderr
+    assert "note: 2 of them are anonymous accounts created more than 30 days ago" in result.stderr
+
+
 def test_a_file_with_bad_records_names_them_and_imports_nothing(server, app, unique, tmp_path):
     prefix = unique("bad")
     path = tmp_path / "bad.json"
