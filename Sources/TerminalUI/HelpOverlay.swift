@@ -18,6 +18,7 @@ public enum HelpOverlay {
         let entryRows = (entries.count + columns - 1) / columns
         let height = min(canvas.size.height - 2, messageLines.count + entryRows + 5)
         let frame = Rect.centered(width: width, height: height, in: canvas.size)
+        clearNarrowMargins(beside: frame, on: canvas)
         let inside = Box.draw(on: canvas, frame: frame, title: title, style: .accent)
         let textWidth = inside.width - 2
         let available = max(0, inside.height - 3)
@@ -42,5 +43,16 @@ public enum HelpOverlay {
         }
         canvas.put(TextWidth.truncate(footer, toCells: textWidth), row: inside.row + inside.height - 1,
                    column: inside.column + 1, style: .dim)
+    }
+
+    /// A box nearly as wide as the screen left a letter or two of the screen beneath beside it, which read
+    /// as junk (a walkthrough saw the "s" of "flags"): margins that narrow are cleared on the box's rows.
+    private static func clearNarrowMargins(beside frame: Rect, on canvas: any Canvas) {
+        let right = canvas.size.width - frame.column - frame.width
+        guard frame.column + right <= 4 else { return }
+        for row in frame.row..<frame.row + frame.height {
+            if frame.column > 0 { canvas.put(String(repeating: " ", count: frame.column), row: row, column: 0, style: .normal) }
+            if right > 0 { canvas.put(String(repeating: " ", count: right), row: row, column: frame.column + frame.width, style: .normal) }
+        }
     }
 }

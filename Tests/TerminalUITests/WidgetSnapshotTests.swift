@@ -128,6 +128,18 @@ import TerminalUI
         assertSnapshot(of: render(Self.full, help), as: .lines)
     }
 
+    /// A help box nearly as wide as the screen has nothing of the screen beneath beside it.
+    @Test func help_nearly_full_width_clears_its_margins() {
+        let text = render(Size(width: 80, height: 24)) { canvas in
+            for row in 0..<24 { canvas.put(String(repeating: "s", count: 80), row: row, column: 0, style: .normal) }
+            HelpOverlay.draw(on: canvas, title: "Keys", entries: [("f", "filter by " + String(repeating: "flags and providers ", count: 4))])
+        }
+        let rows = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let boxRows = rows.filter { $0.contains("│") }
+        #expect(!boxRows.isEmpty)
+        #expect(boxRows.allSatisfy { $0.first != "s" && $0.last != "s" })
+    }
+
     @Test func help_narrow() {
         assertSnapshot(of: render(Self.narrow, help), as: .lines)
     }

@@ -17,7 +17,8 @@ enum AccountScreen {
 
         let token = context.token
         let provider = (token?.signInProvider ?? "—") + (token?.signInSecondFactor.map { " + \($0)" } ?? "")
-        let expires = token?.expirationDate.map(ConsoleView.dateText) ?? "—"
+        // An ID token lives an hour: the time of day says when, and the whole line fits 80 columns (the date cut it).
+        let expires = ConsoleView.timeText(token?.expirationDate)
         let rows: [(String, String)] = [
             ("uid", user.uid),
             ("email", user.email.map { "\($0) (\(user.emailVerified ? "verified" : "not verified"))" } ?? "—"),

@@ -33,7 +33,8 @@ enum AccountsScreen {
     // MARK: The table
 
     static func header(_ feature: AccountsFeature, access: OperatorAccess?) -> String {
-        var parts = [feature.knownCount.map { "\(AccountsFeature.count($0))\(feature.filter.isEmpty ? " in all" : " match")" } ?? "counting…"]
+        var parts = [feature.knownCount.map { "\(AccountsFeature.count($0))\(feature.filter.isEmpty ? " in all" : $0 == 1 ? " matches" : " match")" }
+            ?? "counting…"]
         if feature.page == nil { parts[0] = feature.loadError == nil ? "reading…" : "unreadable" }
         let filter = filterText(feature.filter)
         parts.append(filter.isEmpty ? "no filter" : "filter: \(filter)")

@@ -77,11 +77,21 @@ public enum ConsoleView {
     }
 
     static func dateText(_ date: Date?) -> String {
+        utcText(date, withDay: true)
+    }
+
+    /// The time of day alone, for what lasts an hour (an ID token).
+    static func timeText(_ date: Date?) -> String {
+        utcText(date, withDay: false)
+    }
+
+    private static func utcText(_ date: Date?, withDay: Bool) -> String {
         guard let date else { return "—" }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d UTC", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        let time = String(format: "%02d:%02d:%02d UTC", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        return withDay ? String(format: "%04d-%02d-%02d ", c.year ?? 0, c.month ?? 0, c.day ?? 0) + time : time
     }
 }
 
