@@ -1,12 +1,9 @@
 import AuthAdmin
 import CryptoExtras
 import Foundation
-import IdentityServer
 import IdentityTestSupport
 import IdentityToolkit
 import JWTKit
-import Logging
-import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -44,25 +41,7 @@ private final class TokenEndpoint: WireHandler {
 
 private func withTokenEndpoint(_ body: (TokenEndpoint, Int) async throws -> Void) async throws {
     let endpoint = TokenEndpoint()
-    var logger = Logger(label: "authdeck.test-token-endpoint")
-    logger.logLevel = .warning
-    let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let application = IdentityServer(backend: endpoint, host: "127.0.0.1", port: 0, logger: logger).application { continuation.yield($0) }
-    let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-    let serving = Task {
-        defer { continuation.finish() }
-        try await group.run()
-    }
-    var iterator = ports.makeAsyncIterator()
-    let port = try #require(await iterator.next())
-    do {
-        try await body(endpoint, port)
-    } catch {
-        await group.triggerGracefulShutdown()
-        throw error
-    }
-    await group.triggerGracefulShutdown()
-    try await serving.value
+    try await withServedHandler(endpoint) { port in try await body(endpoint, port) }
 }
 
 private func keyFile(tokenURI: String, key: _RSA.Signing.PrivateKey) throws -> Data {

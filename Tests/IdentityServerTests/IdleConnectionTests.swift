@@ -1,8 +1,6 @@
 import Foundation
-import IdentityServer
+import IdentityTestSupport
 import IdentityToolkit
-import Logging
-import ServiceLifecycle
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -20,31 +18,18 @@ struct IdleConnectionTests {
     /// A request whose body stops half-way is not kept open until the client gives up (found by a
     /// walkthrough: no answer after 150 s): once the connection has been idle for the timeout, it closes.
     @Test func aHalfSentRequestIsClosedOnceIdle() async throws {
-        var logger = Logger(label: "authdeck.test-server")
-        logger.logLevel = .warning
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let application = IdentityServer(backend: EmptyAnswers(), port: 0, idleTimeout: .seconds(1), logger: logger)
-            .application { port in portContinuation.yield(port) }
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        let serving = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
+        let closedAfter = try await withServedHandler(EmptyAnswers(), idleTimeout: .seconds(1)) { port in
+            try await Task.detached { try Self.secondsUntilClosed(port: port, sending: """
+                POST /identitytoolkit.googleapis.com/v1/accounts:lookup?key=k HTTP/1.1\r
+                Host: 127.0.0.1\r
+                Content-Type: application/json\r
+                Content-Length: 50\r
+                \r
+                {"a":
+                """) }.value
         }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
-
-        let closedAfter = try await Task.detached { try Self.secondsUntilClosed(port: port, sending: """
-            POST /identitytoolkit.googleapis.com/v1/accounts:lookup?key=k HTTP/1.1\r
-            Host: 127.0.0.1\r
-            Content-Type: application/json\r
-            Content-Length: 50\r
-            \r
-            {"a":
-            """) }.value
         // Closed after about the timeout (the server checks once a timeout has passed since the last read).
         #expect(try #require(closedAfter) < 5)
-        await group.triggerGracefulShutdown()
-        try await serving.value
     }
 
     /// Sends `text` on a new connection to `port`, then reads until the server closes it (nil when it

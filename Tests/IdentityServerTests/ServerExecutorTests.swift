@@ -1,10 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import IdentityServer
+import IdentityTestSupport
 import IdentityToolkit
-import Logging
 import NIOCore
-import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -56,27 +54,16 @@ private struct ThreadReportingHandler: WireHandler {
 struct ServerExecutorTests {
     /// The backend answers on its own threads without a hop there and back per request.
     @Test func requestsReachTheHandlerOnItsPreferredExecutor() async throws {
-        var logger = Logger(label: "authdeck.test-server")
-        logger.logLevel = .warning
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let application = IdentityServer(backend: ThreadReportingHandler(executor: OneThreadExecutor()), port: 0, logger: logger)
-            .application { port in portContinuation.yield(port) }
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        let serving = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
-        var statuses: [UInt] = []
-        for _ in 0..<3 {
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k")
-            request.method = .POST
-            request.body = .bytes(ByteBuffer(string: "{}"))
-            statuses.append(try await HTTPClient.shared.execute(request, timeout: .seconds(30)).status.code)
+        let statuses = try await withServedHandler(ThreadReportingHandler(executor: OneThreadExecutor())) { port in
+            var statuses: [UInt] = []
+            for _ in 0..<3 {
+                var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k")
+                request.method = .POST
+                request.body = .bytes(ByteBuffer(string: "{}"))
+                statuses.append(try await HTTPClient.shared.execute(request, timeout: .seconds(30)).status.code)
+            }
+            return statuses
         }
         #expect(statuses == [200, 200, 200])
-        await group.triggerGracefulShutdown()
-        try await serving.value
     }
 }

@@ -77,35 +77,18 @@ public func withTestBackend<T>(
     guard transport == .http else {
         return try await body(TestBackend(transportKind: transport, directory: root, backend: backend, emulatorAddress: nil))
     }
-
-    var logger = Logger(label: "authdeck.test-server")
-    logger.logLevel = .warning
-    let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-    let application = IdentityServer(backend: backend, host: "127.0.0.1", port: 0, logger: logger)
-        .application { port in portContinuation.yield(port) }
-    let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-    let serving = Task {
-        // Ends the wait for a port when the server could not start.
-        defer { portContinuation.finish() }
-        try await group.run()
+    return try await withServedHandler(backend) { port in
+        let served = TestBackend(transportKind: transport, directory: root, backend: backend,
+                                 emulatorAddress: EmulatorAddress(host: "127.0.0.1", port: port))
+        do {
+            let value = try await body(served)
+            await served.shutdownTransports()
+            return value
+        } catch {
+            await served.shutdownTransports()
+            throw error
+        }
     }
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next() else {
-        try await serving.value
-        throw TestBackendError.serverDidNotStart
-    }
-    let served = TestBackend(transportKind: transport, directory: root, backend: backend,
-                             emulatorAddress: EmulatorAddress(host: "127.0.0.1", port: port))
-    let result: Result<T, any Error>
-    do {
-        result = .success(try await body(served))
-    } catch {
-        result = .failure(error)
-    }
-    await served.shutdownTransports()
-    await group.triggerGracefulShutdown()
-    try await serving.value
-    return try result.get()
 }
 
 public enum TestBackendError: Error {

@@ -327,22 +327,28 @@ struct AccountsFlowTests {
         }
     }
 
-    @Test func theDetailShowsEveryFieldAndActsOnItsAccount() {
+    /// The table of 3,000 with the first account's detail opened (enter) and `record` read into it.
+    private static func detailOpened(with record: AccountDetailRecord) -> FlowStore {
         var store = FlowStore(F.opened(total: 3000))
         store.send(.key(.enter), effects: [.accounts(.loadDetail(uid: "u0000"))]) {
             $0.busy = "Reading the account…"
             $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000")) }
         }
+        store.send(.accounts(.detailLoaded(uid: "u0000", .success(record)))) {
+            $0.busy = nil
+            $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000", record: record)) }
+        }
+        return store
+    }
+
+    @Test func theDetailShowsEveryFieldAndActsOnItsAccount() {
         var user = F.user(0)
         user.phoneNumber = "+15555550100"
         user.customClaims = #"{"admin":true,"tier":"gold"}"#
         user.multiFactor = [MultiFactorInfo(uid: "mfa-1", factorId: .phone, displayName: "work phone", phoneNumber: "+15555550123"),
                             MultiFactorInfo(uid: "mfa-2", factorId: .totp, displayName: "app")]
         let record = AccountDetailRecord(user: user, cart: [])
-        store.send(.accounts(.detailLoaded(uid: "u0000", .success(record)))) {
-            $0.busy = nil
-            $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000", record: record)) }
-        }
+        var store = Self.detailOpened(with: record)
         let screen = render(store.model)
         #expect(screen.contains("work phone · SMS  +1••••••0123 · id mfa-1"))
         #expect(!screen.contains("+15555550123"))
@@ -392,18 +398,10 @@ struct AccountsFlowTests {
     /// A disabled account's detail offers to enable it, not to disable it again (found by a walkthrough:
     /// the bar said `d disable` and `d` asked to disable the disabled account).
     @Test func theDetailOffersEnableOrDisableByTheAccountsState() {
-        var store = FlowStore(F.opened(total: 3000))
-        store.send(.key(.enter), effects: [.accounts(.loadDetail(uid: "u0000"))]) {
-            $0.busy = "Reading the account…"
-            $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000")) }
-        }
         var user = F.user(0)
         user.disabled = true
         let record = AccountDetailRecord(user: user, cart: [])
-        store.send(.accounts(.detailLoaded(uid: "u0000", .success(record)))) {
-            $0.busy = nil
-            $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000", record: record)) }
-        }
+        var store = Self.detailOpened(with: record)
         let bar = render(store.model).split(separator: "\n").last.map(String.init) ?? ""
         #expect(bar.hasPrefix(" e enable · D delete"))
         store.send(.key(.character("d")))
