@@ -8,12 +8,15 @@ enum LinkingScreen {
         guard let user = context.user else { return }
         let column = frame.column + 1
         canvas.put("Sign-in methods of this account", row: frame.row, column: column, style: .title)
-        canvas.put(TextWidth.truncate("uid \(user.uid): link more ways to sign in to it; unlink any but the last.", toCells: frame.width - 2),
-                   row: frame.row + 1, column: column, style: .dim)
+        // Wrapped, not cut: beside a uid the sentence ran past 80 columns.
+        let about = TextWidth.wrap("uid \(user.uid): link more ways to sign in to it; unlink any but the last.", width: frame.width - 2).prefix(2)
+        for (index, line) in about.enumerated() {
+            canvas.put(line, row: frame.row + 1 + index, column: column, style: .dim)
+        }
         let linked = LinkingState.linked(user)
         let notLinked = LinkingState.notLinked(user)
         let width = min(frame.width, 70)
-        let linkedBox = Box.draw(on: canvas, frame: Rect(row: frame.row + 3, column: frame.column, width: width, height: max(linked.count, 1) + 2),
+        let linkedBox = Box.draw(on: canvas, frame: Rect(row: frame.row + 2 + about.count, column: frame.column, width: width, height: max(linked.count, 1) + 2),
                                  title: "Linked (\(linked.count))", style: state.selection < linked.count ? .accent : .dim)
         if linked.isEmpty {
             canvas.put("none: this account is anonymous", row: linkedBox.row, column: linkedBox.column + 1, style: .dim)
