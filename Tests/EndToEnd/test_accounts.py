@@ -62,7 +62,7 @@ def test_operator_filters_disables_deletes_marked_and_cleans_up(admin_app, conso
     # Filter to one email as it is typed, then disable that account.
     c.keys("/")
     c.type("USER0042@")
-    c.wait_for(r"1 account match · filter: \"USER0042@\"")
+    c.wait_for(r"1 account matches · filter: \"USER0042@\"")
     c.wait_for(r"> +u0042 +user0042@example\.com")
     c.keys("Enter")
     c.keys("d")
