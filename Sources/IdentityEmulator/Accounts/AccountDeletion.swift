@@ -16,7 +16,7 @@ extension EmbeddedBackend {
         }
         try await store.write { db in
             guard try UserRecord.deleteOne(db, key: localId) else { throw BackendFailure.userNotFound }
-            try RefreshTokenRecord.revokeAll(localId: localId, in: db)
+            try AccountSessions.endAll(ofDeleted: localId, in: db)
         }
         return AccountsDeleteResponse()
     }

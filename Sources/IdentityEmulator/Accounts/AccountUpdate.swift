@@ -105,7 +105,7 @@ extension EmbeddedBackend {
                 if let validSince = body.validSince {
                     // Revocation: sessions started up to that second end now, as their ID tokens do.
                     user.validSince = validSince.value
-                    try RefreshTokenRecord.revokeAll(localId: localId, startedUpTo: validSince.value, in: db)
+                    try AccountSessions.revokeAll(localId: localId, startedUpTo: validSince.value, in: db)
                 }
                 if let newPhoneNumber, newPhoneNumber != user.phoneNumber {
                     if try UserRecord.filter(UserRecord.Columns.phoneNumber == newPhoneNumber).fetchOne(db) != nil {
@@ -119,7 +119,7 @@ extension EmbeddedBackend {
                 if let secondFactors { try replaceSecondFactors(of: localId, with: secondFactors, in: db) }
                 if let disable = body.disableUser {
                     user.disabled = disable
-                    if disable { try RefreshTokenRecord.revokeAll(localId: localId, in: db) }
+                    if disable { try AccountSessions.revokeAll(localId: localId, in: db) }
                 }
             }
             if let linkedProvider { try linkProvider(linkedProvider, to: localId, in: db) }
@@ -128,7 +128,7 @@ extension EmbeddedBackend {
             // A new email or password ends every other session: older ID and refresh tokens stop working.
             if credentialsChanged {
                 user.validSince = nowSeconds
-                try RefreshTokenRecord.revokeAll(localId: localId, in: db)
+                try AccountSessions.revokeAll(localId: localId, in: db)
             }
             try user.update(db)
             let tokens = try session.flatMap { session in
@@ -144,7 +144,7 @@ extension EmbeddedBackend {
             localId: user.localId, email: user.email, displayName: user.displayName, photoUrl: user.photoUrl,
             emailVerified: user.email == nil ? nil : user.emailVerified, providerUserInfo: providers.map(\.wire),
             passwordHash: user.passwordHash.map { admin ? $0.base64URLEncodedString() : Self.redactedPasswordHash },
-            newEmail: newEmail, idToken: try tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
+            newEmail: newEmail, idToken: try tokens?.idToken, refreshToken: try tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
     }
 
     /// Custom claims: a JSON object of at most 1000 characters without reserved names; `""` clears them.

@@ -14,7 +14,7 @@ extension EmbeddedBackend {
         let purged = try store.writeBlocking { db -> Int in
             let localIds = try String.fetchAll(db, sql: Self.expiredAnonymousAccounts, arguments: [cutoff])
             for localId in localIds {
-                try RefreshTokenRecord.revokeAll(localId: localId, in: db)
+                try AccountSessions.endAll(ofDeleted: localId, in: db)
                 try UserRecord.deleteOne(db, key: localId)
             }
             return localIds.count

@@ -30,26 +30,22 @@ extension EmbeddedBackend {
             return (user, try startSession(for: user, signInProvider: "password", authTime: nowSeconds, in: db))
         }
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName,
-                              idToken: try tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+                              idToken: try tokens.idToken, refreshToken: try tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
     }
 
     /// A new account has no providers, and its first session is its first refresh: the tokens are made
-    /// before the transaction (which every writer shares, one at a time), and it only inserts two rows.
-    /// The ID token is signed first too, and is returned only once the rows are committed: signed after
+    /// before the transaction (which every writer shares, one at a time), and it only inserts the row.
+    /// The tokens are signed first too, and are returned only once the row is committed: signed after
     /// the commit, the requests of a batch waited for it together and then signed together, and one
     /// core sat idle during each commit; signed before, requests sign while others commit.
     private func signUpAnonymously(_ body: SignUpBody) async throws -> SignUpResponse {
         let now = nowMilliseconds
         let user = UserRecord(localId: SecureRandom.localId(), displayName: body.displayName, photoUrl: body.photoUrl,
                               validSince: nowSeconds, createdAt: now, lastLoginAt: now, lastRefreshAt: now)
-        let session = newSession(for: user, providers: [], signInProvider: "anonymous", authTime: nowSeconds)
-        let idToken = try session.tokens.idToken
-        try await store.write { db in
-            try user.insertPrepared(db)
-            try session.record.insertPrepared(db)
-        }
-        return SignUpResponse(localId: user.localId, displayName: user.displayName,
-                              idToken: idToken, refreshToken: session.tokens.refreshToken,
+        let tokens = firstSession(of: user, signInProvider: "anonymous", authTime: nowSeconds)
+        let (idToken, refreshToken) = (try tokens.idToken, try tokens.refreshToken)
+        try await store.write { db in try user.insertPrepared(db) }
+        return SignUpResponse(localId: user.localId, displayName: user.displayName, idToken: idToken, refreshToken: refreshToken,
                               expiresIn: IssuedTokens.expiresIn)
     }
 
@@ -78,7 +74,7 @@ extension EmbeddedBackend {
             return (user, try startSession(for: user, signInProvider: "password", authTime: nowSeconds, in: db))
         }
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName,
-                              idToken: try tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+                              idToken: try tokens.idToken, refreshToken: try tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
     }
 
     /// The checks of a new email/password credential, in production's order.

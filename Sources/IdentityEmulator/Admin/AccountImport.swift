@@ -155,7 +155,7 @@ extension EmbeddedBackend {
         if try UserRecord.exists(db, key: localId) {
             guard allowOverwrite else { throw ImportRejection(message: "localId belongs to an existing account - can not overwrite.") }
             _ = try UserRecord.deleteOne(db, key: localId)
-            try RefreshTokenRecord.revokeAll(localId: localId, in: db)
+            try AccountSessions.endAll(ofDeleted: localId, in: db)
         }
         if let email, try UserRecord.find(email: email, in: db) != nil {
             throw ImportRejection(message: "email exists in other account in database")

@@ -164,7 +164,7 @@ extension EmbeddedBackend {
                     continue
                 }
                 try user.delete(db)
-                try RefreshTokenRecord.revokeAll(localId: localId, in: db)
+                try AccountSessions.endAll(ofDeleted: localId, in: db)
             }
             return errors
         }

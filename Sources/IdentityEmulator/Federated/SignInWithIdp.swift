@@ -53,7 +53,7 @@ extension EmbeddedBackend {
                     // Whoever set up the unverified account may not own the address: its other ways in go,
                     // and the provider's profile replaces its own.
                     try ProviderRecord.filter(ProviderRecord.Columns.localId == owner.localId).deleteAll(db)
-                    try RefreshTokenRecord.revokeAll(localId: owner.localId, in: db)
+                    try AccountSessions.revokeAll(localId: owner.localId, in: db)
                     owner.passwordHash = nil
                     owner.salt = nil
                     owner.passwordUpdatedAt = nil
@@ -150,7 +150,7 @@ extension EmbeddedBackend {
             emailVerified: assertion.email == nil ? nil : assertion.emailVerified, displayName: assertion.displayName,
             firstName: given, lastName: family, photoUrl: assertion.photoUrl, rawUserInfo: assertion.rawUserInfo,
             oauthIdToken: credential.idToken, oauthAccessToken: credential.accessToken, isNewUser: isNewUser,
-            idToken: try tokens?.idToken, refreshToken: tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
+            idToken: try tokens?.idToken, refreshToken: try tokens?.refreshToken, expiresIn: tokens.map { _ in IssuedTokens.expiresIn })
     }
 }
 

@@ -148,7 +148,7 @@ extension EmbeddedBackend {
                                     secondFactor: SecondFactor(factor: enrollment.factor, mfaEnrollmentId: enrollment.mfaEnrollmentId), in: db)
         }
         logger.info("second factor enrolled", metadata: ["localId": "\(localId)", "factor": "\(enrollment.factor.rawValue)"])
-        return MfaTokensResponse(idToken: try tokens.idToken, refreshToken: tokens.refreshToken)
+        return MfaTokensResponse(idToken: try tokens.idToken, refreshToken: try tokens.refreshToken)
     }
 
     /// Checks the first code of a TOTP enrollment; on success consumes the session and returns the
@@ -186,11 +186,11 @@ extension EmbeddedBackend {
             try enrollment.delete(db)
             user.validSince = nowSeconds
             try user.update(db)
-            try RefreshTokenRecord.revokeAll(localId: user.localId, in: db)
+            try AccountSessions.revokeAll(localId: user.localId, in: db)
             let kept = session.secondFactor?.mfaEnrollmentId == enrollmentId ? nil : session.secondFactor
             return try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime, secondFactor: kept, in: db)
         }
-        return MfaTokensResponse(idToken: try tokens.idToken, refreshToken: tokens.refreshToken)
+        return MfaTokensResponse(idToken: try tokens.idToken, refreshToken: try tokens.refreshToken)
     }
 
     // MARK: Second-factor sign-in
@@ -264,7 +264,7 @@ extension EmbeddedBackend {
             try current.update(db)
             return try startSession(for: current, signInProvider: signInProvider, authTime: nowSeconds, secondFactor: secondFactor, in: db)
         }
-        return MfaTokensResponse(idToken: try tokens.idToken, refreshToken: tokens.refreshToken)
+        return MfaTokensResponse(idToken: try tokens.idToken, refreshToken: try tokens.refreshToken)
     }
 
     /// Value types, made once: an `ISO8601DateFormatter` per call was 14 % of a lookup.

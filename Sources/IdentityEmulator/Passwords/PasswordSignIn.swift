@@ -58,7 +58,7 @@ extension EmbeddedBackend {
                                               mfaPendingCredential: challenge?.mfaPendingCredential, mfaInfo: challenge?.mfaInfo)
         }
         return SignInWithPasswordResponse(localId: signedIn.localId, email: signedIn.email, displayName: signedIn.displayName,
-                                          registered: true, idToken: try tokens.idToken, refreshToken: tokens.refreshToken,
+                                          registered: true, idToken: try tokens.idToken, refreshToken: try tokens.refreshToken,
                                           expiresIn: IssuedTokens.expiresIn)
     }
 

@@ -43,6 +43,8 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var emailLinkSignin: Bool = false
     /// The email before the first change, where a `RECOVER_EMAIL` message goes (`initialEmail`).
     var initialEmail: String?
+    /// Set once per account instance, and in each of its refresh tokens (`AccountSessions`).
+    var sessionSeal: Int64 = .random(in: .min ... .max)
 
     enum Columns {
         static let localId = Column(CodingKeys.localId)
@@ -75,25 +77,26 @@ extension UserRecord: ColumnRecord {
         customAuth = row["customAuth"]
         emailLinkSignin = row["emailLinkSignin"]
         initialEmail = row["initialEmail"]
+        sessionSeal = row["sessionSeal"]
     }
 
     /// Written by column too: GRDB's `Encodable` path runs an encoder for every row a sign-up writes.
     static let columnNames = [
         "localId", "email", "emailVerified", "displayName", "photoUrl", "phoneNumber", "passwordHash", "salt", "passwordUpdatedAt",
         "disabled", "customAttributes", "validSince", "createdAt", "lastLoginAt", "lastRefreshAt", "customAuth", "emailLinkSignin",
-        "initialEmail",
+        "initialEmail", "sessionSeal",
     ]
     static let insertSQL = makeInsertSQL()
 
     /// In the order of `columnNames`.
     var columnValues: [(any DatabaseValueConvertible)?] {
         [localId, email, emailVerified, displayName, photoUrl, phoneNumber, passwordHash, salt, passwordUpdatedAt, disabled,
-         customAttributes, validSince, createdAt, lastLoginAt, lastRefreshAt, customAuth, emailLinkSignin, initialEmail]
+         customAttributes, validSince, createdAt, lastLoginAt, lastRefreshAt, customAuth, emailLinkSignin, initialEmail, sessionSeal]
     }
 }
 
 /// A record written column by column, from one list of its columns: every sign-up inserts a user
-/// and a refresh token, through a statement prepared once per connection (GRDB's `insert` looked up
+/// through a statement prepared once per connection (GRDB's `insert` looked up
 /// the table's columns and built its statement anew each time).
 protocol ColumnRecord: PersistableRecord {
     static var columnNames: [String] { get }
@@ -160,8 +163,10 @@ extension ProviderRecord {
     }
 }
 
-/// A refresh token, known only by its SHA-256 so that a copy of the database cannot resume sessions.
-/// Rows outlive their user; a token of a deleted account answers `INVALID_REFRESH_TOKEN`, as in the emulator.
+/// A refresh token issued before tokens carried their session (`RefreshTokenSession`), known only by its
+/// SHA-256 so that a copy of the database cannot resume sessions. No row is written any more; the rows
+/// there still refresh their sessions and are still revoked. They outlive their user; a token of a
+/// deleted account answers `INVALID_REFRESH_TOKEN`, as in the emulator.
 struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "refreshToken"
     var tokenHash: String
@@ -180,30 +185,6 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     enum Columns {
         static let localId = Column(CodingKeys.localId)
         static let revoked = Column(CodingKeys.revoked)
-    }
-}
-
-// By column, as UserRecord: every sign-up writes one and every refresh reads one.
-extension RefreshTokenRecord: ColumnRecord {
-    init(row: Row) throws {
-        tokenHash = row["tokenHash"]
-        localId = row["localId"]
-        signInProvider = row["signInProvider"]
-        authTime = row["authTime"]
-        createdAt = row["createdAt"]
-        revoked = row["revoked"]
-        secondFactor = row["secondFactor"]
-        secondFactorIdentifier = row["secondFactorIdentifier"]
-        extraClaims = row["extraClaims"]
-    }
-
-    static let columnNames = [
-        "tokenHash", "localId", "signInProvider", "authTime", "createdAt", "revoked", "secondFactor", "secondFactorIdentifier", "extraClaims",
-    ]
-    static let insertSQL = makeInsertSQL()
-
-    var columnValues: [(any DatabaseValueConvertible)?] {
-        [tokenHash, localId, signInProvider, authTime, createdAt, revoked, secondFactor, secondFactorIdentifier, extraClaims]
     }
 }
 

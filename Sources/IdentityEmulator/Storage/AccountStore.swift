@@ -209,6 +209,7 @@ struct AccountStore: Sendable {
         registerPasswordlessMigration(&migrator)
         registerAccountQueryMigration(&migrator)
         registerAnonymousCleanupMigration(&migrator)
+        migrator.registerMigration(AccountSessions.migrationName, migrate: AccountSessions.migrate)
         return migrator
     }
 
@@ -238,12 +239,5 @@ extension UserRecord {
     /// No email, no phone, no linked provider, never a custom token: what Firebase calls an anonymous account.
     func isAnonymous(providers: [ProviderRecord]) -> Bool {
         email == nil && phoneNumber == nil && providers.isEmpty && !customAuth
-    }
-}
-
-extension RefreshTokenRecord {
-    /// Ends every session of the account (password change, email change, disable, delete).
-    static func revokeAll(localId: String, in db: Database) throws {
-        try RefreshTokenRecord.filter(Columns.localId == localId).updateAll(db, Columns.revoked.set(to: true))
     }
 }

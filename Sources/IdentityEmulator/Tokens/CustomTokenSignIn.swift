@@ -53,7 +53,7 @@ extension EmbeddedBackend {
             try user.insert(db)
             return (true, try startSession(for: user, signInProvider: "custom", authTime: nowSeconds, extraClaims: extraClaims, in: db))
         }
-        return SignInWithCustomTokenResponse(isNewUser: isNewUser, idToken: try tokens.idToken, refreshToken: tokens.refreshToken,
+        return SignInWithCustomTokenResponse(isNewUser: isNewUser, idToken: try tokens.idToken, refreshToken: try tokens.refreshToken,
                                              expiresIn: IssuedTokens.expiresIn)
     }
 

@@ -9,31 +9,37 @@ extension EmbeddedBackend {
         guard let grantType = body.grantType, !grantType.isEmpty else { throw BackendFailure.missingGrantType }
         guard grantType == "refresh_token" else { throw BackendFailure.invalidGrantType }
         guard let refreshToken = body.refreshToken, !refreshToken.isEmpty else { throw BackendFailure.missingRefreshToken }
+        // The MAC is checked before the transaction: the key may still be in the making.
+        let carried = RefreshTokenSession(token: refreshToken, projectId: projectId, key: try signer.refreshTokenKey)
 
         let (user, unsigned) = try await store.write { db -> (UserRecord, UnsignedIdToken) in
-            guard let session = try RefreshTokenRecord.fetchOne(tokenHash: Self.refreshTokenHash(refreshToken), in: db) else {
+            let session: RefreshTokenSession
+            let row: Row?
+            let revoked: Bool
+            if let carried {
+                session = carried
+                row = try UserRecord.fetchRow(localId: session.localId, in: db)
+                revoked = row.map { AccountSessions.revoked(session, in: $0) } ?? true
+            } else if let legacy = try RefreshTokenRecord.fetchOne(token: refreshToken, in: db) {
+                session = legacy.session
+                row = try UserRecord.fetchRow(localId: session.localId, in: db)
+                revoked = legacy.revoked
+            } else {
                 throw BackendFailure.invalidRefreshToken
             }
             // The account first, as the emulator checks it: a deleted one's token is unknown, a
             // disabled one's says so; only then whether the session was revoked.
-            guard let user = try UserRecord.fetchOne(localId: session.localId, in: db) else { throw BackendFailure.invalidRefreshToken }
+            guard let row else { throw BackendFailure.invalidRefreshToken }
+            let user = try UserRecord(row: row)
             guard !user.disabled else { throw BackendFailure.userDisabled }
-            guard !session.revoked else { throw BackendFailure.tokenExpired }
+            guard !revoked else { throw BackendFailure.tokenExpired }
             // An administrator's revocation (validSince) ends sessions started before it.
             guard session.createdAt >= user.validSince else { throw BackendFailure.tokenExpired }
             try UserRecord.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)
             return (user, idToken(for: user, providers: try user.providers(in: db), signInProvider: session.signInProvider,
-                                  authTime: session.authTime, secondFactor: session.secondFactorClaim,
-                                  extraClaims: session.extraClaims))
+                                  authTime: session.authTime, secondFactor: session.secondFactor, extraClaims: session.extraClaims))
         }
         return SecureTokenResponse(idToken: try unsigned.signed(), refreshToken: refreshToken, expiresIn: IssuedTokens.expiresIn,
                                    userId: user.localId, projectId: projectId)
-    }
-}
-
-extension RefreshTokenRecord {
-    var secondFactorClaim: SecondFactor? {
-        guard let secondFactor, let factor = MfaEnrollmentRecord.Factor(rawValue: secondFactor), let secondFactorIdentifier else { return nil }
-        return SecondFactor(factor: factor, mfaEnrollmentId: secondFactorIdentifier)
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 
@@ -24,10 +23,12 @@ struct IssuedTokens {
     static let expiresIn = String(lifetime)
 
     let unsignedIdToken: UnsignedIdToken
-    let refreshToken: String
+    let unsealedRefreshToken: UnsealedRefreshToken
 
     /// Signs: read it after the transaction that started the session.
     var idToken: String { get throws { try unsignedIdToken.signed() } }
+    /// Read it after the transaction too.
+    var refreshToken: String { get throws { try unsealedRefreshToken.sealed() } }
 }
 
 // The statements a refresh and a verified ID token run are prepared once per connection: GRDB's
@@ -40,13 +41,12 @@ extension UserRecord {
     }
 
     static func fetchOne(localId: String, in db: Database) throws -> UserRecord? {
-        try fetchOne(db.cachedStatement(sql: "SELECT * FROM \(databaseTableName) WHERE localId = ?"), arguments: [localId])
+        try fetchRow(localId: localId, in: db).map(UserRecord.init(row:))
     }
-}
 
-extension RefreshTokenRecord {
-    static func fetchOne(tokenHash: String, in db: Database) throws -> RefreshTokenRecord? {
-        try fetchOne(db.cachedStatement(sql: "SELECT * FROM \(databaseTableName) WHERE tokenHash = ?"), arguments: [tokenHash])
+    /// The whole row, `AccountSessions`' columns with it.
+    static func fetchRow(localId: String, in db: Database) throws -> Row? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(databaseTableName) WHERE localId = ?"), arguments: [localId])
     }
 }
 
@@ -59,29 +59,31 @@ extension EmbeddedBackend {
         "user_id", "email", "email_verified", "name", "picture", "phone_number", "provider_id",
     ])
 
-    /// A new ID token and a new stored refresh token for one session of `user`.
+    /// A new ID token and refresh token for one session of `user`, which is numbered in the account
+    /// (`AccountSessions`); every sign-in counts as a token refresh (`lastRefreshAt`), as in Firebase.
     /// `extraClaims` (a JSON object: a custom token's developer claims) go into every ID token of the session.
     func startSession(for user: UserRecord, signInProvider: String, authTime: Int64, secondFactor: SecondFactor? = nil,
                       extraClaims: String? = nil, in db: Database) throws -> IssuedTokens {
-        let session = newSession(for: user, providers: try user.providers(in: db), signInProvider: signInProvider, authTime: authTime,
-                                 secondFactor: secondFactor, extraClaims: extraClaims)
-        try session.record.insertPrepared(db)
-        // Every sign-in counts as a token refresh (`lastRefreshAt`), as in Firebase.
-        try UserRecord.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)
-        return session.tokens
+        let providers = try user.providers(in: db)
+        let (number, seal) = try AccountSessions.start(localId: user.localId, at: nowMilliseconds, in: db)
+        return tokens(for: user, providers: providers, session: RefreshTokenSession(
+            localId: user.localId, seal: seal, number: number, createdAt: nowSeconds, authTime: authTime,
+            signInProvider: signInProvider, secondFactor: secondFactor, extraClaims: extraClaims))
     }
 
-    /// A session's tokens and the refresh token's row, made without the database: a new account's
-    /// are made before its transaction, which then only inserts the two rows.
-    func newSession(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
-                    secondFactor: SecondFactor? = nil, extraClaims: String? = nil) -> (tokens: IssuedTokens, record: RefreshTokenRecord) {
-        let idToken = idToken(for: user, providers: providers, signInProvider: signInProvider, authTime: authTime,
-                              secondFactor: secondFactor, extraClaims: extraClaims)
-        let refreshToken = SecureRandom.bytes(48).base64URLEncodedString()
-        let record = RefreshTokenRecord(tokenHash: Self.refreshTokenHash(refreshToken), localId: user.localId, signInProvider: signInProvider,
-                                        authTime: authTime, createdAt: nowSeconds, secondFactor: secondFactor?.factor.rawValue,
-                                        secondFactorIdentifier: secondFactor?.mfaEnrollmentId, extraClaims: extraClaims)
-        return (IssuedTokens(unsignedIdToken: idToken, refreshToken: refreshToken), record)
+    /// The first session of an account not yet inserted (number 0, as its row's `sessionCount` says), made
+    /// without the database: a new anonymous account's tokens are made before its transaction.
+    func firstSession(of user: UserRecord, signInProvider: String, authTime: Int64) -> IssuedTokens {
+        tokens(for: user, providers: [], session: RefreshTokenSession(
+            localId: user.localId, seal: user.sessionSeal, number: 0, createdAt: nowSeconds, authTime: authTime,
+            signInProvider: signInProvider))
+    }
+
+    private func tokens(for user: UserRecord, providers: [ProviderRecord], session: RefreshTokenSession) -> IssuedTokens {
+        IssuedTokens(unsignedIdToken: idToken(for: user, providers: providers, signInProvider: session.signInProvider,
+                                              authTime: session.authTime, secondFactor: session.secondFactor,
+                                              extraClaims: session.extraClaims),
+                     unsealedRefreshToken: unsealedRefreshToken(for: session))
     }
 
     func idToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
@@ -142,9 +144,5 @@ extension EmbeddedBackend {
         if signInProvider == "anonymous" && user.isAnonymous(providers: providers) { claims.field("provider_id", "anonymous") }
         claims.endObject()
         return UnsignedIdToken(payload: claims.bytes, signer: signer)
-    }
-
-    static func refreshTokenHash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).hexadecimal
     }
 }

@@ -27,6 +27,10 @@ struct TokenSigner: Sendable {
     /// Derived from the public key, so it is stable across restarts and changes with the key.
     var keyId: String { get throws { try key.material().keyId } }
 
+    /// The MAC key of refresh tokens (`RefreshTokenSession`): derived from the private key, so the data
+    /// directory holds no second secret, and a new signing key ends every session, as it ends every ID token.
+    var refreshTokenKey: SymmetricKey { get throws { try key.material().refreshTokenKey } }
+
     /// The self-signed certificate of the public key, PEM.
     var certificatePEM: String { get throws { try key.material().certificatePEM } }
 
@@ -97,6 +101,7 @@ final class SigningKey: Sendable {
         let certificatePEM: String
         /// The JWT header, base64url: the same for every token of this key.
         let encodedHeader: [UInt8]
+        let refreshTokenKey: SymmetricKey
 
         init(existingKeyAt keyPath: String, certificatePath: String, systemOpenSSL: Bool) throws {
             guard let data = FileManager.default.contents(atPath: keyPath),
@@ -133,6 +138,8 @@ final class SigningKey: Sendable {
             header.field("typ", "JWT")
             header.endObject()
             encodedHeader = Array(Base64URL.encode(header.bytes).utf8)
+            refreshTokenKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: key.derRepresentation),
+                                                     info: Data("authdeck refresh tokens v1".utf8), outputByteCount: 32)
             certificatePEM = try SigningCertificate.loadOrCreate(at: certificatePath, for: key)
         }
     }

@@ -176,7 +176,7 @@ extension EmbeddedBackend {
             if try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": "password"]) == nil {
                 try ProviderRecord.password(localId: user.localId, email: record.email).insert(db)
             }
-            try RefreshTokenRecord.revokeAll(localId: user.localId, in: db)
+            try AccountSessions.revokeAll(localId: user.localId, in: db)
             try FailedSignInRecord.clear(email: user.email, in: db)
         }
         return ResetPasswordResponse(email: record.email, requestType: record.requestType)
@@ -225,7 +225,7 @@ extension EmbeddedBackend {
         user.emailVerified = verified
         user.validSince = nowSeconds
         try ProviderRecord.movePassword(of: user.localId, to: email, in: db)
-        try RefreshTokenRecord.revokeAll(localId: user.localId, in: db)
+        try AccountSessions.revokeAll(localId: user.localId, in: db)
     }
 
     /// An unused, unexpired code; a used or unknown one is `INVALID_OOB_CODE`, an old one `EXPIRED_OOB_CODE`.

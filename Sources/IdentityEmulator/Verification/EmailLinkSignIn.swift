@@ -63,6 +63,6 @@ extension EmbeddedBackend {
             return try startSession(for: current, signInProvider: "password", authTime: nowSeconds, in: db)
         }
         return SignInWithEmailLinkResponse(email: email, localId: user.localId, isNewUser: isNewUser, idToken: try tokens.idToken,
-                                           refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+                                           refreshToken: try tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
     }
 }

@@ -104,7 +104,7 @@ extension EmbeddedBackend {
                                                  temporaryProofExpiresIn: String(Int64(configuration.temporaryProofLifetime)))
         case let .signedIn(user, tokens, isNewUser):
             return SignInWithPhoneNumberResponse(localId: user.localId, phoneNumber: phone, isNewUser: isNewUser, idToken: try tokens.idToken,
-                                                 refreshToken: tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
+                                                 refreshToken: try tokens.refreshToken, expiresIn: IssuedTokens.expiresIn)
         }
     }
 

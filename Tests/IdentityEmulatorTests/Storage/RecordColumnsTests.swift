@@ -10,35 +10,28 @@ import Testing
         localId: "user-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoUrl: "https://example.com/a.png",
         phoneNumber: "+15555550100", passwordHash: Data([1, 2, 3]), salt: Data([4, 5]), passwordUpdatedAt: 11, disabled: true,
         customAttributes: #"{"admin":true}"#, validSince: 12, createdAt: 13, lastLoginAt: 14, lastRefreshAt: 15, customAuth: true,
-        emailLinkSignin: true, initialEmail: "first@example.com")
+        emailLinkSignin: true, initialEmail: "first@example.com", sessionSeal: 16)
     private static let provider = ProviderRecord(localId: "user-1", providerId: "google.com", rawId: "g-1", federatedId: "fed-1",
                                                  email: "ada@gmail.com", displayName: "Ada G", photoUrl: "https://example.com/g.png",
                                                  phoneNumber: "+15555550101")
-    private static let session = RefreshTokenRecord(tokenHash: "hash-1", localId: "user-1", signInProvider: "password", authTime: 21,
-                                                    createdAt: 22, revoked: true, secondFactor: "totp", secondFactorIdentifier: "enrollment-1",
-                                                    extraClaims: #"{"tier":2}"#)
 
     @Test func everyPropertyIsAColumn() throws {
         #expect(try Self.columns(of: Self.user) == Self.properties(of: Self.user))
         #expect(try Self.columns(of: Self.provider) == Self.properties(of: Self.provider))
-        #expect(try Self.columns(of: Self.session) == Self.properties(of: Self.session))
     }
 
     @Test func rowsComeBackAsWritten() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-columns-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let backend = try EmbeddedBackend(dataDirectory: directory, configuration: EmbeddedBackendConfiguration())
-        let (user, provider, session) = try backend.store.writeBlocking { db in
+        let (user, provider) = try backend.store.writeBlocking { db in
             try Self.user.insert(db)
             try Self.provider.insert(db)
-            try Self.session.insert(db)
             return (try UserRecord.fetchOne(db, key: "user-1"),
-                    try ProviderRecord.fetchOne(db, key: ["localId": "user-1", "providerId": "google.com"]),
-                    try RefreshTokenRecord.fetchOne(db, key: "hash-1"))
+                    try ProviderRecord.fetchOne(db, key: ["localId": "user-1", "providerId": "google.com"]))
         }
         #expect(try user?.databaseDictionary == Self.user.databaseDictionary)
         #expect(try provider?.databaseDictionary == Self.provider.databaseDictionary)
-        #expect(try session?.databaseDictionary == Self.session.databaseDictionary)
     }
 
     @Test func preparedInsertsWriteEveryColumn() throws {
@@ -49,19 +42,14 @@ import Testing
         otherUser.localId = "user-2"
         otherUser.email = nil
         otherUser.phoneNumber = nil
-        var otherSession = Self.session
-        otherSession.tokenHash = "hash-2"
-        let (users, sessions) = try backend.store.writeBlocking { db in
-            // Two of each, so that the second runs the statement the first prepared.
+        let users = try backend.store.writeBlocking { db in
+            // Two, so that the second runs the statement the first prepared.
             try Self.user.insertPrepared(db)
             try otherUser.insertPrepared(db)
-            try Self.session.insertPrepared(db)
-            try otherSession.insertPrepared(db)
-            return (try UserRecord.order(Column("localId")).fetchAll(db), try RefreshTokenRecord.order(Column("tokenHash")).fetchAll(db))
+            return try UserRecord.order(Column("localId")).fetchAll(db)
         }
-        #expect(users.count == 2 && sessions.count == 2)
+        #expect(users.count == 2)
         for (read, written) in zip(users, [Self.user, otherUser]) { #expect(try read.databaseDictionary == written.databaseDictionary) }
-        for (read, written) in zip(sessions, [Self.session, otherSession]) { #expect(try read.databaseDictionary == written.databaseDictionary) }
         // A second row with the same key is refused, as GRDB's `insert` refuses it.
         #expect(throws: DatabaseError.self) { try backend.store.writeBlocking { db in try Self.user.insertPrepared(db) } }
     }

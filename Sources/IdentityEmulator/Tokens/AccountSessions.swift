@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+
+/// What an account keeps of its sessions, in columns of the user table: `sessionSeal` (UserRecord's,
+/// set once per account instance), `sessionCount` (sessions numbered so far) and `sessionCuts`
+/// (revocations). Only these statements write the last two: UserRecord leaves them out, so that the
+/// `update` of a record read earlier in the same transaction cannot undo a revocation.
+enum AccountSessions {
+    static let migrationName = "sessions carried by their refresh tokens"
+
+    static func migrate(_ db: Database) throws {
+        try db.alter(table: UserRecord.databaseTableName) { t in
+            t.add(column: "sessionSeal", .integer).notNull().defaults(to: 0)
+            // A new account's first session is number 0: an anonymous sign-up makes it before its insert.
+            t.add(column: "sessionCount", .integer).notNull().defaults(to: 1)
+            t.add(column: "sessionCuts", .blob)
+        }
+        // Any distinct values do: a seal is compared, never guessed at (the token's MAC covers it).
+        try db.execute(sql: "UPDATE \(UserRecord.databaseTableName) SET sessionSeal = random()")
+    }
+
+    /// Numbers a new session of `localId` and records the sign-in as a refresh (`lastRefreshAt`, as
+    /// Firebase counts it), in one statement; the session's number and the account's seal.
+    static func start(localId: String, at milliseconds: Int64, in db: Database) throws -> (number: Int64, seal: Int64) {
+        let sql = """
+            UPDATE \(UserRecord.databaseTableName) SET sessionCount = sessionCount + 1, lastRefreshAt = ? WHERE localId = ?
+            RETURNING sessionCount - 1, sessionSeal
+            """
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [milliseconds, localId]) else {
+            throw BackendFailure.userNotFound
+        }
+        return (row[0], row[1])
+    }
+
+    /// Ends every session of the account started so far (password or email change, disable, delete), or
+    /// those of them that started at or before `second` (an administrator's `validSince`). A session
+    /// started later, in the same transaction too, is not touched.
+    static func revokeAll(localId: String, startedUpTo second: Int64 = .max, in db: Database) throws {
+        try RefreshTokenRecord.revokeAll(localId: localId, startedUpTo: second, in: db)
+        let select = "SELECT sessionCount, sessionCuts FROM \(UserRecord.databaseTableName) WHERE localId = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: select), arguments: [localId]) else { return }
+        var cuts = SessionCuts(row[1] as Data?)
+        cuts.add(SessionCuts.Cut(below: row[0], upTo: second))
+        try db.cachedStatement(sql: "UPDATE \(UserRecord.databaseTableName) SET sessionCuts = ? WHERE localId = ?")
+            .execute(arguments: [cuts.data, localId])
+    }
+
+    /// The sessions of an account deleted: its seal went with its row, so its tokens are refused (as
+    /// unknown, or as revoked by an account made again under its localId); legacy rows are revoked.
+    static func endAll(ofDeleted localId: String, in db: Database) throws {
+        try RefreshTokenRecord.revokeAll(localId: localId, startedUpTo: .max, in: db)
+    }
+
+    /// Whether the account ended `session`: a seal of another instance, or a cut that covers it.
+    static func revoked(_ session: RefreshTokenSession, in row: Row) -> Bool {
+        session.seal != row["sessionSeal"] || SessionCuts(row["sessionCuts"] as Data?).covers(number: session.number, createdAt: session.createdAt)
+    }
+}
+
+/// An account's revocations: each ends the sessions numbered below `below` that started at or before
+/// `upTo`. A session is revoked when any cut covers it, so a later cut never brings one back.
+struct SessionCuts: Equatable {
+    struct Cut: Equatable {
+        var below: Int64
+        /// Seconds since 1970; `Int64.max` for every session so far.
+        var upTo: Int64
+    }
+
+    private(set) var cuts: [Cut] = []
+
+    /// Pairs of big-endian Int64s; nil is none. Damaged bytes cut every session: a revocation must not be lost.
+    init(_ data: Data?) {
+        guard let data else { return }
+        guard data.count % 16 == 0 else {
+            cuts = [Cut(below: .max, upTo: .max)]
+            return
+        }
+        let bytes = [UInt8](data)
+        func int64(at offset: Int) -> Int64 { bytes[offset..<offset + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) } }
+        cuts = stride(from: 0, to: bytes.count, by: 16).map { Cut(below: int64(at: $0), upTo: int64(at: $0 + 8)) }
+    }
+
+    var data: Data? {
+        guard !cuts.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        for cut in cuts {
+            withUnsafeBytes(of: cut.below.bigEndian) { bytes += $0 }
+            withUnsafeBytes(of: cut.upTo.bigEndian) { bytes += $0 }
+        }
+        return Data(bytes)
+    }
+
+    func covers(number: Int64, createdAt: Int64) -> Bool {
+        cuts.contains { number < $0.below && createdAt <= $0.upTo }
+    }
+
+    /// Cuts come with `below` never smaller than before (sessions are only ever added), so a new cut
+    /// covers every earlier one that reaches no later second; the rest stay. An account's list stays as
+    /// short as the times an administrator moved `validSince` back in between sign-ins.
+    mutating func add(_ cut: Cut) {
+        if cuts.contains(where: { $0.below >= cut.below && $0.upTo >= cut.upTo }) { return }
+        cuts.removeAll { $0.below <= cut.below && $0.upTo <= cut.upTo }
+        cuts.append(cut)
+    }
+}
