@@ -152,6 +152,14 @@ import TerminalUI
         assertSnapshot(of: text, as: .lines)
     }
 
+    /// A size and its word stay together at any width: "have" above "40×12" read as nonsense.
+    @Test func tooSmallKeepsEachSizeWithItsWord() {
+        for width in 12...79 {
+            let text = render(Size(width: width, height: 12)) { _ = TooSmall.drawIfNeeded(on: $0) }
+            #expect(text.contains("need 80×24,") && text.contains("have \(width)×12."), "at width \(width)")
+        }
+    }
+
     @Test func too_small_very_narrow() {
         assertSnapshot(of: render(Size(width: 20, height: 6)) { _ = TooSmall.drawIfNeeded(on: $0) }, as: .lines)
     }
