@@ -52,7 +52,9 @@ extension EmbeddedBackend {
         }
 
         let (user, providers, tokens) = try await store.write { db in
-            guard var user = try UserRecord.fetchOne(db, key: localId) else { throw BackendFailure.userNotFound }
+            guard var user = try session.map({ try currentUser(of: $0, in: db) }) ?? UserRecord.fetchOne(db, key: localId) else {
+                throw BackendFailure.userNotFound
+            }
             for providerId in body.deleteProvider ?? [] {
                 try ProviderRecord.filter(ProviderRecord.Columns.localId == localId && ProviderRecord.Columns.providerId == providerId).deleteAll(db)
                 switch providerId {

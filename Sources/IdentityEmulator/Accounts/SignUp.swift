@@ -55,7 +55,7 @@ extension EmbeddedBackend {
         let salt = SecureRandom.bytes(16)
         let hash = try await store.scrypt.hash(password: credential.password, salt: salt)
         let (user, tokens) = try await store.write { db in
-            guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
+            var user = try currentUser(of: session, in: db)
             if let owner = try UserRecord.find(email: credential.email, in: db), owner.localId != user.localId {
                 throw BackendFailure.emailExists
             }

@@ -6,6 +6,8 @@ extension EmbeddedBackend {
     /// `projects/{projectId}/accounts`: an administrator creates a user. Unlike `accounts:signUp`
     /// from an app, it may choose the uid, set verified/disabled/phone, and it returns no tokens.
     func createAccount(_ body: CreateAccountBody) async throws -> SignUpResponse {
+        // The Admin SDKs refuse a longer uid before they call; a refresh token carries it whole.
+        guard (body.localId?.count ?? 0) <= UserRecord.maximumLocalIdLength else { throw BackendFailure.localIdTooLong }
         let secondFactors = try requestedSecondFactors(body.mfaInfo ?? [], field: "mfa_info")
         let email = try body.email.map { raw -> String in
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }

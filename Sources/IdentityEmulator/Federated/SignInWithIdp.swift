@@ -99,7 +99,7 @@ extension EmbeddedBackend {
     private func link(_ credential: PresentedIdpCredential, to session: VerifiedSession, returnCredential: Bool) async throws -> SignInWithIdpResponse {
         let assertion = credential.assertion
         return try await store.write { db in
-            guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
+            var user = try currentUser(of: session, in: db)
             try consumeSingleUseToken(credential, in: db)
             let owner = try ProviderRecord.filter(ProviderRecord.Columns.providerId == assertion.providerId
                 && Column("rawId") == assertion.rawId).fetchOne(db)

@@ -49,7 +49,8 @@ extension EmbeddedBackend {
     }
 
     /// The user and first factor a pending credential vouches for, and when it expires.
-    private func verifyPendingCredential(_ credential: String) throws -> (user: UserRecord, signInProvider: String, expiresAt: Int64) {
+    private func verifyPendingCredential(_ credential: String)
+        throws -> (user: UserRecord, signInProvider: String, expiresAt: Int64, issuedAt: Int64) {
         guard let payload = signer.verifiedPayload(of: credential),
               let claims = try? JSONDecoder().decode(PendingCredentialClaims.self, from: payload),
               claims.iss == Self.pendingCredentialIssuer, claims.aud == projectId else {
@@ -60,10 +61,14 @@ extension EmbeddedBackend {
             throw BackendFailure.invalidMfaPendingCredential
         }
         guard let user = try store.read({ try UserRecord.fetchOne($0, key: claims.sub) }) else { throw BackendFailure.userNotFound }
+        try checkPendingCredential(issuedAt: claims.iat, against: user)
+        return (user, claims.signInProvider, claims.exp, claims.iat)
+    }
+
+    /// A disable, and a password change or revocation since the first factor, void a pending credential.
+    private func checkPendingCredential(issuedAt: Int64, against user: UserRecord) throws {
         guard !user.disabled else { throw BackendFailure.userDisabled }
-        // A password change or revocation since the first factor voids it.
-        guard claims.iat >= user.validSince else { throw BackendFailure.invalidMfaPendingCredential }
-        return (user, claims.signInProvider, claims.exp)
+        guard issuedAt >= user.validSince else { throw BackendFailure.invalidMfaPendingCredential }
     }
 
     // MARK: Enrollment
@@ -143,8 +148,7 @@ extension EmbeddedBackend {
             return .success(record)
         }
         let tokens = try await store.write { db in
-            guard let user = try UserRecord.fetchOne(db, key: localId) else { throw BackendFailure.userNotFound }
-            return try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime,
+            try startSession(for: try currentUser(of: session, in: db), signInProvider: session.signInProvider, authTime: session.authTime,
                                     secondFactor: SecondFactor(factor: enrollment.factor, mfaEnrollmentId: enrollment.mfaEnrollmentId), in: db)
         }
         logger.info("second factor enrolled", metadata: ["localId": "\(localId)", "factor": "\(enrollment.factor.rawValue)"])
@@ -179,7 +183,7 @@ extension EmbeddedBackend {
         guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { throw BackendFailure.missingMfaEnrollmentId }
         try requireRecentSignIn(session)
         let tokens = try await store.write { db in
-            guard var user = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
+            var user = try currentUser(of: session, in: db)
             guard let enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
                 throw BackendFailure.mfaEnrollmentNotFound
             }
@@ -199,7 +203,7 @@ extension EmbeddedBackend {
     func startMfaSignIn(_ body: StartMfaSignInBody) async throws -> StartMfaSignInResponse {
         guard let credential = body.mfaPendingCredential, !credential.isEmpty else { throw BackendFailure.missingMfaPendingCredential }
         guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { throw BackendFailure.missingMfaEnrollmentId }
-        let (user, _, _) = try verifyPendingCredential(credential)
+        let (user, _, _, _) = try verifyPendingCredential(credential)
         let record = try await store.write { db in
             guard let enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
                 throw BackendFailure.mfaEnrollmentNotFound
@@ -215,7 +219,7 @@ extension EmbeddedBackend {
     func finalizeMfaSignIn(_ body: FinalizeMfaSignInBody) async throws -> MfaTokensResponse {
         guard let credential = body.mfaPendingCredential, !credential.isEmpty else { throw BackendFailure.missingPendingCredentialOnFinalize }
         guard body.phoneVerificationInfo != nil || body.totpVerificationInfo != nil else { throw BackendFailure.mfaProviderNotSupported }
-        let (user, signInProvider, expiresAt) = try verifyPendingCredential(credential)
+        let (user, signInProvider, expiresAt, issuedAt) = try verifyPendingCredential(credential)
         let secondFactor: SecondFactor = try await store.writeCommittingFailure { db in
             if let phone = body.phoneVerificationInfo {
                 let sms: SmsVerificationRecord
@@ -259,6 +263,8 @@ extension EmbeddedBackend {
             // Spent in the transaction that completes the sign-in: a second finalize, even a concurrent one, is refused.
             try SpentPendingCredentialRecord.spend(credential, expiresAt: expiresAt, now: nowSeconds, in: db)
             guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
+            // Checked again here: a revocation may have committed since the credential was first checked.
+            try checkPendingCredential(issuedAt: issuedAt, against: current)
             try FailedSignInRecord.clear(email: current.email, in: db)
             current.lastLoginAt = nowMilliseconds
             try current.update(db)

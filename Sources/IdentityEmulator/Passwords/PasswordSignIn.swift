@@ -44,10 +44,16 @@ extension EmbeddedBackend {
         let challenge = try secondFactorChallenge(for: user, signInProvider: "password")
         let (signedIn, tokens) = try await store.write { db -> (UserRecord, IssuedTokens?) in
             try FailedSignInRecord.clear(email: email, in: db)
-            // Deleted while its password was being checked: as if it had never been there.
-            guard var current = try UserRecord.fetchOne(db, key: user.localId) else {
+            // Deleted, or its email moved, while its password was being checked: as if it had never been there.
+            guard var current = try UserRecord.fetchOne(db, key: user.localId), current.email == email else {
                 throw protected ? BackendFailure.invalidLoginCredentials : BackendFailure.emailNotFound
             }
+            // The password was checked against the hash read before: changed meanwhile (and every
+            // session revoked with it), the check no longer stands, nor does it once disabled.
+            guard current.passwordHash == user.passwordHash, current.salt == user.salt else {
+                throw protected ? BackendFailure.invalidLoginCredentials : BackendFailure.invalidPassword
+            }
+            guard !current.disabled else { throw BackendFailure.userDisabled }
             if challenge == nil { current.lastLoginAt = nowMilliseconds }
             if let rehash, let checked = user.passwordHash { try replaceImportedHash(of: &current, checked: checked, with: rehash, in: db) }
             try current.update(db)

@@ -18,6 +18,8 @@ struct ProjectConfigRecord: Codable, FetchableRecord, PersistableRecord {
 
 struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "user"
+    /// Firebase's limit on a uid, which a custom token or an administrator may choose.
+    static let maximumLocalIdLength = 128
     var localId: String
     /// Trimmed and lower-cased, so that matching is case-insensitive.
     var email: String?

@@ -20,6 +20,7 @@ extension BackendFailure {
             + "Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))")
     }
     static let missingIdentifier = badRequest("MISSING_IDENTIFIER")
+    static let customTokenUidTooLong = badRequest("INVALID_CUSTOM_TOKEN : The uid must be at most 128 characters.")
     static let invalidClaimsObject = badRequest("INVALID_CLAIMS")
 }
 
@@ -38,6 +39,7 @@ extension EmbeddedBackend {
         guard let localId = Self.primitiveText(payload["uid"]) ?? Self.primitiveText(payload["user_id"]), !localId.isEmpty else {
             throw BackendFailure.missingIdentifier
         }
+        guard localId.count <= UserRecord.maximumLocalIdLength else { throw BackendFailure.customTokenUidTooLong }
         let extraClaims = try payload["claims"].map(Self.validatedDeveloperClaims) ?? nil
 
         let (isNewUser, tokens) = try await store.write { db -> (Bool, IssuedTokens) in

@@ -47,6 +47,8 @@ extension RefreshTokenSession {
     init?(token: String, projectId: String, key: SymmetricKey) {
         guard token.utf8.count <= 8192, let data = Data(base64URLEncoded: token), data.count > 2 + 32 + Self.macLength else { return nil }
         let bytes = [UInt8](data)
+        // One spelling per token (Foundation's decoder also takes padding and `+`/`/`): the token answered is the one issued.
+        guard Base64URL.encode(bytes) == token else { return nil }
         let fields = bytes.dropLast(Self.macLength)
         let expected = Self.mac(of: fields, projectId: projectId, key: key)
         // In constant time: how many leading bytes of a guess were right must not show in the answer's timing.

@@ -10,6 +10,8 @@ struct VerifiedSession {
     var authTime: Int64
     /// The second factor the session was started with, if any.
     var secondFactor: SecondFactor?
+    /// What the ID token said, to check the account again inside a write (`currentUser(of:in:)`).
+    var claims: IdTokenClaims
 }
 
 extension EmbeddedBackend {
@@ -52,7 +54,15 @@ extension EmbeddedBackend {
             claims.firebase.secondFactorIdentifier.map { SecondFactor(factor: factor, mfaEnrollmentId: $0) }
         }
         return VerifiedSession(user: user, signInProvider: claims.firebase.signInProvider, authTime: claims.authTime,
-                               secondFactor: secondFactor)
+                               secondFactor: secondFactor, claims: claims)
+    }
+
+    /// The session's account as a write transaction finds it, checked again as `verifySession` checks it:
+    /// the ID token was checked before the transaction, and a revocation (a password change, a disable,
+    /// an administrator's revoke) may have committed in between; what the write does on its strength
+    /// (a new session above all) would outlive that revocation.
+    func currentUser(of session: VerifiedSession, in db: Database) throws -> UserRecord {
+        try verifySession(session.claims, in: db).user
     }
 
     /// Password change, email change and deletion need a fresh sign-in.

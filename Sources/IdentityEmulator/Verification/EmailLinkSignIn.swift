@@ -29,10 +29,7 @@ extension EmbeddedBackend {
         let (user, isNewUser) = try await store.write { db -> (UserRecord, Bool) in
             guard try OobCodeRecord.deleteOne(db, key: code) else { throw BackendFailure.invalidOobCode }
             let owner = try UserRecord.find(email: email, in: db)
-            let signedIn = try linking.map { session -> UserRecord in
-                guard let current = try UserRecord.fetchOne(db, key: session.user.localId) else { throw BackendFailure.userNotFound }
-                return current
-            }
+            let signedIn = try linking.map { try currentUser(of: $0, in: db) }
             guard var user = signedIn ?? owner else {
                 let now = nowMilliseconds
                 let user = UserRecord(localId: SecureRandom.localId(), email: email, emailVerified: true, validSince: nowSeconds,

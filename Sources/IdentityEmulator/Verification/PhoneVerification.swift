@@ -77,7 +77,7 @@ extension EmbeddedBackend {
                     try proof.insert(db)
                     return .proof(proof)
                 }
-                guard var user = try UserRecord.fetchOne(db, key: linking.user.localId) else { throw BackendFailure.userNotFound }
+                var user = try currentUser(of: linking, in: db)
                 user.phoneNumber = phone
                 try user.update(db)
                 try ProviderRecord.phone(localId: user.localId, phoneNumber: phone).upsert(db)

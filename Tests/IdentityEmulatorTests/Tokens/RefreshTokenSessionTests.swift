@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import Synchronization
 import IdentityToolkit
 import Testing
 @testable import IdentityEmulator
@@ -35,6 +36,94 @@ import Testing
         #expect(RefreshTokenSession(token: token, projectId: "demo-project", key: SymmetricKey(size: .bits256)) == nil)
         for junk in ["", "x", String(repeating: "A", count: 64), String(repeating: "_", count: 9000), "not base64!", "\u{FFFD}\u{0}"] {
             #expect(RefreshTokenSession(token: junk, projectId: "demo-project", key: Self.key) == nil)
+        }
+    }
+
+    /// Foundation's base64 decoder also takes padding and `+`/`/`: a token has one spelling, the one issued.
+    @Test func aTokenSpelledAnotherWayIsRefused() throws {
+        var session = Self.full
+        // A token whose base64 holds both `-` and `_`, so that both substitutions change it.
+        while true {
+            let token = session.token(projectId: "demo-project", key: Self.key)
+            if token.contains("-") && token.contains("_") && token.count % 4 != 0 { break }
+            session.number += 1
+        }
+        let token = session.token(projectId: "demo-project", key: Self.key)
+        #expect(RefreshTokenSession(token: token, projectId: "demo-project", key: Self.key) == session)
+        let padded = token + String(repeating: "=", count: (4 - token.count % 4) % 4)
+        for variant in [padded, token.replacingOccurrences(of: "-", with: "+"), token.replacingOccurrences(of: "_", with: "/")] {
+            #expect(RefreshTokenSession(token: variant, projectId: "demo-project", key: Self.key) == nil, "\(variant)")
+        }
+    }
+
+    /// A uid is at most 128 characters, as in Firebase, wherever one is chosen: a refresh token carries it.
+    @Test func aChosenUidLongerThan128CharactersIsRefused() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let longest = String(repeating: "u", count: 128)
+        let signedIn = try await harness.api.call(SignInWithCustomTokenRequest(token: #"{"uid":"\#(longest)"}"#))
+        #expect(try await harness.refresh(signedIn.refreshToken).userId == longest)
+        await #expect(throws: server("INVALID_CUSTOM_TOKEN : The uid must be at most 128 characters.")) {
+            try await harness.api.call(SignInWithCustomTokenRequest(token: #"{"uid":"\#(longest)v"}"#))
+        }
+        let refused = try await harness.send("POST", harness.projectPath + "/accounts", ["localId": longest + "v"])
+        #expect(refused.status == 400 && errorMessage(refused) == "INVALID_LOCAL_ID : The uid must be at most 128 characters.")
+        let created = try await harness.send("POST", harness.projectPath + "/accounts", ["localId": "w" + longest.dropFirst()])
+        #expect(created.status == 200)
+    }
+
+    /// The ID token behind a write is checked before the write's transaction; a revocation that commits
+    /// in between must stop the write (a new session above all), so the account is checked again inside it.
+    @Test func aSessionRevokedAfterItsCheckIsRefusedInsideTheWrite() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let signedUp = try await harness.signUp("zoe@example.com")
+        let session = try harness.backend.verifySession(idToken: signedUp.idToken)
+        #expect(try await harness.backend.store.write { db in try harness.backend.currentUser(of: session, in: db).localId } == signedUp.localId)
+        harness.clock.advance(5)
+        _ = try await harness.admin(AccountsUpdateRequest(localId: signedUp.localId, validSince: String(harness.clock.seconds)))
+        await #expect(throws: BackendFailure.tokenExpired) {
+            try await harness.backend.store.write { db in try harness.backend.currentUser(of: session, in: db) }
+        }
+        _ = try await harness.admin(AccountsUpdateRequest(localId: signedUp.localId, disableUser: true))
+        await #expect(throws: BackendFailure.userDisabled) {
+            try await harness.backend.store.write { db in try harness.backend.currentUser(of: session, in: db) }
+        }
+    }
+
+    /// A password sign-in checks the hash it read before its write: sign-ins with the old password racing a
+    /// password change must not leave a session the change did not end.
+    @Test func noSessionFromTheOldPasswordOutlivesAChangeItRacedWith() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let owner = try await harness.signUp("ari@example.com", "old-secret")
+        harness.clock.advance(1)
+        let changed = Flag()
+        let sessions = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    var tokens: [String] = []
+                    // Until well after the change: the sign-ins that began before it are the ones that race it.
+                    var afterChange = 0
+                    while afterChange < 3 {
+                        if changed.isRaised { afterChange += 1 }
+                        guard let signedIn = try? await harness.signIn("ari@example.com", "old-secret") else { continue }
+                        tokens.append(try #require(signedIn.refreshToken))
+                    }
+                    return tokens
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(150))
+                _ = try await harness.api.call(AccountsUpdateRequest(idToken: owner.idToken, password: "new-secret"))
+                changed.raise()
+                return []
+            }
+            return try await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(!sessions.isEmpty)
+        for token in sessions {
+            await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.refresh(token) }
         }
     }
 
@@ -163,4 +252,10 @@ import Testing
         #expect(try harness.backend.store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM refreshToken") } == 0)
         #expect(try await harness.refresh(anonymous.refreshToken).userId == anonymous.localId)
     }
+}
+
+private final class Flag: Sendable {
+    private let raised = Mutex(false)
+    var isRaised: Bool { raised.withLock { $0 } }
+    func raise() { raised.withLock { $0 = true } }
 }
