@@ -117,7 +117,7 @@ extension EmbeddedBackend {
         let localId = session.user.localId
         let displayName = body.displayName.flatMap { $0.isEmpty ? nil : $0 }
         let enrollmentId = SecureRandom.localId()
-        let enrollment: MfaEnrollmentRecord = try await store.writeCommittingFailure { db in
+        let (enrollment, tokens): (MfaEnrollmentRecord, IssuedTokens) = try await store.writeCommittingFailure { db in
             let record: MfaEnrollmentRecord
             if let phone = body.phoneVerificationInfo {
                 let sms: SmsVerificationRecord
@@ -144,12 +144,13 @@ extension EmbeddedBackend {
                 throw BackendFailure.secondFactorExists
             }
             guard enrollments.count < Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
+            // The factor and the session it starts, in one transaction on the account checked again: a revocation
+            // committed since the ID token was checked enrolls nothing.
+            let user = try currentUser(of: session, in: db)
             try record.insert(db)
-            return .success(record)
-        }
-        let tokens = try await store.write { db in
-            try startSession(for: try currentUser(of: session, in: db), signInProvider: session.signInProvider, authTime: session.authTime,
-                                    secondFactor: SecondFactor(factor: enrollment.factor, mfaEnrollmentId: enrollment.mfaEnrollmentId), in: db)
+            return .success((record, try startSession(for: user, signInProvider: session.signInProvider, authTime: session.authTime,
+                                                      secondFactor: SecondFactor(factor: record.factor, mfaEnrollmentId: record.mfaEnrollmentId),
+                                                      in: db)))
         }
         logger.info("second factor enrolled", metadata: ["localId": "\(localId)", "factor": "\(enrollment.factor.rawValue)"])
         return MfaTokensResponse(idToken: try tokens.idToken, refreshToken: try tokens.refreshToken)
