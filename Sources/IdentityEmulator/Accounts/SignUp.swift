@@ -24,7 +24,8 @@ extension EmbeddedBackend {
             guard try UserRecord.find(email: credential.email, in: db) == nil else { throw BackendFailure.emailExists }
             let user = UserRecord(localId: SecureRandom.localId(), email: credential.email, displayName: body.displayName,
                                   photoUrl: body.photoUrl, passwordHash: hash, salt: salt, passwordUpdatedAt: nowMilliseconds,
-                                  validSince: nowSeconds, createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds)
+                                  validSince: nowSeconds, createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds,
+                                  sessionSeal: UserRecord.newSessionSeal())
             try user.insert(db)
             try ProviderRecord.password(localId: user.localId, email: credential.email).insert(db)
             return (user, try startSession(for: user, signInProvider: "password", authTime: nowSeconds, in: db))
@@ -41,7 +42,8 @@ extension EmbeddedBackend {
     private func signUpAnonymously(_ body: SignUpBody) async throws -> SignUpResponse {
         let now = nowMilliseconds
         let user = UserRecord(localId: SecureRandom.localId(), displayName: body.displayName, photoUrl: body.photoUrl,
-                              validSince: nowSeconds, createdAt: now, lastLoginAt: now, lastRefreshAt: now)
+                              validSince: nowSeconds, createdAt: now, lastLoginAt: now, lastRefreshAt: now,
+                              sessionSeal: UserRecord.newSessionSeal())
         let tokens = firstSession(of: user, signInProvider: "anonymous", authTime: nowSeconds)
         let (idToken, refreshToken) = (try tokens.idToken, try tokens.refreshToken)
         try await store.write { db in try user.insertPrepared(db) }

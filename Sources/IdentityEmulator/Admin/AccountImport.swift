@@ -175,7 +175,7 @@ extension EmbeddedBackend {
             phoneNumber: phone, passwordHash: passwordHash, salt: passwordHash.map { _ in salt ?? Data() },
             passwordUpdatedAt: passwordHash.map { _ in now }, disabled: imported.disabled ?? false,
             customAttributes: customAttributes, validSince: nowSeconds,
-            createdAt: imported.createdAt?.value ?? now, lastLoginAt: imported.lastLoginAt?.value)
+            createdAt: imported.createdAt?.value ?? now, lastLoginAt: imported.lastLoginAt?.value, sessionSeal: UserRecord.newSessionSeal())
         try user.insert(db)
         if let email, passwordHash != nil { try ProviderRecord.password(localId: localId, email: email).insert(db) }
         if let phone { try Self.phoneProvider(localId: localId, phoneNumber: phone).insert(db) }

@@ -36,7 +36,7 @@ extension EmbeddedBackend {
                 displayName: body.displayName.flatMap { $0.isEmpty ? nil : $0 }, photoUrl: body.photoUrl.flatMap { $0.isEmpty ? nil : $0 },
                 phoneNumber: phone, passwordHash: password?.hash, salt: password?.salt,
                 passwordUpdatedAt: password.map { _ in nowMilliseconds }, disabled: body.disabled ?? false,
-                validSince: nowSeconds, createdAt: nowMilliseconds)
+                validSince: nowSeconds, createdAt: nowMilliseconds, sessionSeal: UserRecord.newSessionSeal())
             try user.insert(db)
             if let email, password != nil { try ProviderRecord.password(localId: localId, email: email).insert(db) }
             if let phone { try Self.phoneProvider(localId: localId, phoneNumber: phone).insert(db) }

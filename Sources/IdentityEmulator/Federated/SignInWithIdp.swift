@@ -70,7 +70,7 @@ extension EmbeddedBackend {
             let user = UserRecord(localId: SecureRandom.localId(), email: assertion.email,
                                   emailVerified: assertion.email != nil && assertion.emailVerified,
                                   displayName: assertion.displayName, photoUrl: assertion.photoUrl,
-                                  validSince: nowSeconds, createdAt: nowMilliseconds)
+                                  validSince: nowSeconds, createdAt: nowMilliseconds, sessionSeal: UserRecord.newSessionSeal())
             try user.insert(db)
             try assertion.providerRecord(localId: user.localId).insert(db)
             return try completeFederatedSignIn(user, credential, isNewUser: true, in: db)

@@ -45,8 +45,12 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var emailLinkSignin: Bool = false
     /// The email before the first change, where a `RECOVER_EMAIL` message goes (`initialEmail`).
     var initialEmail: String?
-    /// Set once per account instance, and in each of its refresh tokens (`AccountSessions`).
-    var sessionSeal: Int64 = .random(in: .min ... .max)
+    /// Set once per account instance (`newSessionSeal()`), and in each of its refresh tokens
+    /// (`AccountSessions`). No default value: one would be drawn again for every row read.
+    var sessionSeal: Int64
+
+    /// A new account instance's seal: any value another instance of its localId is unlikely to have had.
+    static func newSessionSeal() -> Int64 { .random(in: .min ... .max) }
 
     enum Columns {
         static let localId = Column(CodingKeys.localId)

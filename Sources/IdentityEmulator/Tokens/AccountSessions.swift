@@ -76,16 +76,17 @@ struct SessionCuts: Equatable {
             return
         }
         let bytes = [UInt8](data)
-        func int64(at offset: Int) -> Int64 { bytes[offset..<offset + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) } }
-        cuts = stride(from: 0, to: bytes.count, by: 16).map { Cut(below: int64(at: $0), upTo: int64(at: $0 + 8)) }
+        cuts = stride(from: 0, to: bytes.count, by: 16).map { offset in
+            Cut(below: Int64(bigEndianBytes: bytes[offset..<offset + 8]), upTo: Int64(bigEndianBytes: bytes[offset + 8..<offset + 16]))
+        }
     }
 
     var data: Data? {
         guard !cuts.isEmpty else { return nil }
         var bytes: [UInt8] = []
         for cut in cuts {
-            withUnsafeBytes(of: cut.below.bigEndian) { bytes += $0 }
-            withUnsafeBytes(of: cut.upTo.bigEndian) { bytes += $0 }
+            bytes.appendBigEndian(cut.below)
+            bytes.appendBigEndian(cut.upTo)
         }
         return Data(bytes)
     }

@@ -51,7 +51,8 @@ extension EmbeddedBackend {
                 try user.update(db)
                 return (false, try startSession(for: user, signInProvider: "custom", authTime: nowSeconds, extraClaims: extraClaims, in: db))
             }
-            let user = UserRecord(localId: localId, validSince: nowSeconds, createdAt: now, lastLoginAt: now, customAuth: true)
+            let user = UserRecord(localId: localId, validSince: nowSeconds, createdAt: now, lastLoginAt: now, customAuth: true,
+                                  sessionSeal: UserRecord.newSessionSeal())
             try user.insert(db)
             return (true, try startSession(for: user, signInProvider: "custom", authTime: nowSeconds, extraClaims: extraClaims, in: db))
         }

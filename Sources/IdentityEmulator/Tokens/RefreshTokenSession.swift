@@ -33,7 +33,7 @@ extension RefreshTokenSession {
     /// a token of one data directory's project is nobody's in another.
     func token(projectId: String, key: SymmetricKey) -> String {
         var bytes: [UInt8] = [Self.version, (secondFactor == nil ? 0 : Self.hasSecondFactor) | (extraClaims == nil ? 0 : Self.hasExtraClaims)]
-        for value in [seal, number, createdAt, authTime] { Self.append(value, to: &bytes) }
+        for value in [seal, number, createdAt, authTime] { bytes.appendBigEndian(value) }
         var strings = [localId, signInProvider]
         if let secondFactor { strings += [secondFactor.factor.rawValue, secondFactor.mfaEnrollmentId] }
         if let extraClaims { strings.append(extraClaims) }
@@ -82,10 +82,6 @@ extension RefreshTokenSession {
         return Array(hmac.finalize().prefix(macLength))
     }
 
-    private static func append(_ value: Int64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) { bytes += $0 }
-    }
-
     /// A length (two bytes, big-endian) and the UTF-8.
     private static func append(_ string: String, to bytes: inout [UInt8]) {
         let utf8 = Array(string.utf8.prefix(Int(UInt16.max)))
@@ -112,9 +108,7 @@ extension RefreshTokenSession {
 
         mutating func byte() -> UInt8? { take(1)?.first }
 
-        mutating func int64() -> Int64? {
-            take(8).map { $0.reduce(Int64(0)) { $0 << 8 | Int64($1) } }
-        }
+        mutating func int64() -> Int64? { take(8).map(Int64.init(bigEndianBytes:)) }
 
         mutating func string() -> String? {
             guard let length = take(2), let utf8 = take(Int(length.first!) << 8 | Int(length.last!)) else { return nil }

@@ -14,25 +14,21 @@ extension EmbeddedBackend {
 
         let (user, unsigned) = try await store.write { db -> (UserRecord, UnsignedIdToken) in
             let session: RefreshTokenSession
-            let row: Row?
-            let revoked: Bool
+            // A legacy token's row says whether it was revoked; the account says it for the others.
+            let legacyRevoked: Bool?
             if let carried {
-                session = carried
-                row = try UserRecord.fetchRow(localId: session.localId, in: db)
-                revoked = row.map { AccountSessions.revoked(session, in: $0) } ?? true
+                (session, legacyRevoked) = (carried, nil)
             } else if let legacy = try RefreshTokenRecord.fetchOne(token: refreshToken, in: db) {
-                session = legacy.session
-                row = try UserRecord.fetchRow(localId: session.localId, in: db)
-                revoked = legacy.revoked
+                (session, legacyRevoked) = (legacy.session, legacy.revoked)
             } else {
                 throw BackendFailure.invalidRefreshToken
             }
             // The account first, as the emulator checks it: a deleted one's token is unknown, a
             // disabled one's says so; only then whether the session was revoked.
-            guard let row else { throw BackendFailure.invalidRefreshToken }
+            guard let row = try UserRecord.fetchRow(localId: session.localId, in: db) else { throw BackendFailure.invalidRefreshToken }
             let user = try UserRecord(row: row)
             guard !user.disabled else { throw BackendFailure.userDisabled }
-            guard !revoked else { throw BackendFailure.tokenExpired }
+            guard !(legacyRevoked ?? AccountSessions.revoked(session, in: row)) else { throw BackendFailure.tokenExpired }
             // An administrator's revocation (validSince) ends sessions started before it.
             guard session.createdAt >= user.validSince else { throw BackendFailure.tokenExpired }
             try UserRecord.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)

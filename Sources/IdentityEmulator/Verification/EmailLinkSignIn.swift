@@ -33,7 +33,7 @@ extension EmbeddedBackend {
             guard var user = signedIn ?? owner else {
                 let now = nowMilliseconds
                 let user = UserRecord(localId: SecureRandom.localId(), email: email, emailVerified: true, validSince: nowSeconds,
-                                      createdAt: now, emailLinkSignin: true)
+                                      createdAt: now, emailLinkSignin: true, sessionSeal: UserRecord.newSessionSeal())
                 try user.insert(db)
                 try ProviderRecord.password(localId: user.localId, email: email).insert(db)
                 return (user, true)

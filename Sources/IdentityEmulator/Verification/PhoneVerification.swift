@@ -93,7 +93,7 @@ extension EmbeddedBackend {
                 return .signedIn(user, try startSession(for: user, signInProvider: "phone", authTime: nowSeconds, in: db), isNewUser: false)
             }
             let user = UserRecord(localId: SecureRandom.localId(), phoneNumber: phone, validSince: nowSeconds,
-                                  createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds)
+                                  createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds, sessionSeal: UserRecord.newSessionSeal())
             try user.insert(db)
             try ProviderRecord.phone(localId: user.localId, phoneNumber: phone).insert(db)
             return .signedIn(user, try startSession(for: user, signInProvider: "phone", authTime: nowSeconds, in: db), isNewUser: true)
