@@ -52,8 +52,8 @@ enum AccountSessions {
     }
 
     /// Whether the account ended `session`: a seal of another instance, or a cut that covers it.
-    static func revoked(_ session: RefreshTokenSession, in row: Row) -> Bool {
-        session.seal != row["sessionSeal"] || SessionCuts(row["sessionCuts"] as Data?).covers(number: session.number, createdAt: session.createdAt)
+    static func revoked(_ session: RefreshTokenSession, of user: UserRecord, cuts: SessionCuts) -> Bool {
+        session.seal != user.sessionSeal || cuts.covers(number: session.number, createdAt: session.createdAt)
     }
 }
 

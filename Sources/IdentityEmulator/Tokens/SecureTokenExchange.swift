@@ -25,10 +25,11 @@ extension EmbeddedBackend {
             }
             // The account first, as the emulator checks it: a deleted one's token is unknown, a
             // disabled one's says so; only then whether the session was revoked.
-            guard let row = try UserRecord.fetchRow(localId: session.localId, in: db) else { throw BackendFailure.invalidRefreshToken }
-            let user = try UserRecord(row: row)
+            guard let (user, cuts) = try UserRecord.fetchWithSessionCuts(localId: session.localId, in: db) else {
+                throw BackendFailure.invalidRefreshToken
+            }
             guard !user.disabled else { throw BackendFailure.userDisabled }
-            guard !(legacyRevoked ?? AccountSessions.revoked(session, in: row)) else { throw BackendFailure.tokenExpired }
+            guard !(legacyRevoked ?? AccountSessions.revoked(session, of: user, cuts: cuts)) else { throw BackendFailure.tokenExpired }
             // An administrator's revocation (validSince) ends sessions started before it.
             guard session.createdAt >= user.validSince else { throw BackendFailure.tokenExpired }
             try UserRecord.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)

@@ -183,7 +183,7 @@ import Testing
         let harness = try Harness()
         defer { harness.remove() }
         let signedUp = try await harness.signUp("vic@example.com")
-        let localId = try #require(signedUp.localId)
+        let localId = signedUp.localId
         let second = harness.clock.seconds
         _ = try await harness.admin(AccountsUpdateRequest(localId: localId, validSince: String(second)))
         let after = try await harness.signIn("vic@example.com")
@@ -216,7 +216,7 @@ import Testing
         let harness = try Harness()
         defer { harness.remove() }
         let signedUp = try await harness.signUp("xia@example.com")
-        let localId = try #require(signedUp.localId)
+        let localId = signedUp.localId
         let legacy = SecureRandom.bytes(48).base64URLEncodedString()
         let record = RefreshTokenRecord(tokenHash: RefreshTokenRecord.tokenHash(legacy), localId: localId, signInProvider: "password",
                                         authTime: Int64(harness.clock.seconds - 60), createdAt: Int64(harness.clock.seconds), secondFactor: "totp",
