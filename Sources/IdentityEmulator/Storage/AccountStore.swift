@@ -9,6 +9,7 @@ import Darwin
 /// The SQLite database of the embedded backend (WAL, through a GRDB `DatabasePool`).
 struct AccountStore: Sendable {
     let pool: DatabasePool
+    private let readers: ReadConnections
     private let commits = GroupCommit()
     private let checkpointer: LogCheckpointer
     let scrypt: ScryptParameters
@@ -32,9 +33,9 @@ struct AccountStore: Sendable {
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(Self.busyTimeout)
-            // A reader for each request thread (opened when first needed): with GRDB's five, reads queued for one.
-            configuration.maximumReaderCount = RequestThreads.shared.limit
             pool = try DatabasePool(path: path, configuration: configuration)
+            // The pool is the writer; reads have connections of their own (`ReadConnections`).
+            readers = ReadConnections(path: path, busyTimeout: Self.busyTimeout)
             // Reads first: a start that changes nothing writes nothing, and leaves the files as stamped.
             // They use the writer's connection, as `readOnWriter` does and for its reason.
             if try !pool.writeWithoutTransaction(Self.migrator.hasCompletedMigrations) {
@@ -127,9 +128,8 @@ struct AccountStore: Sendable {
     func close() throws {
         checkpointer.stop()
         _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-        // GRDB closes the writer before the readers, and a read-only connection that closes last cannot
-        // remove the log: the readers go first (releaseMemory closes them), so the writer is the last.
-        pool.releaseMemory()
+        // A read-only connection that closes last cannot remove the log: the readers go first.
+        readers.close()
         try pool.close()
         IntegrityStamp.current(databaseAt: pool.path)?.store(forDatabaseAt: pool.path)
     }
@@ -213,11 +213,10 @@ struct AccountStore: Sendable {
         return migrator
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+    func read<T>(_ body: (Database) throws -> T) throws -> T { try readers.read(body) }
 
-    /// A read on the writer's connection, outside any transaction: the start's few reads would
-    /// otherwise open a reader connection, and GRDB closes readers after the writer, so the last
-    /// connection to close could not remove the write-ahead log.
+    /// A read on the writer's connection, outside any transaction: the start's few reads open no
+    /// reader connection of their own.
     func readOnWriter<T>(_ body: (Database) throws -> T) throws -> T { try pool.writeWithoutTransaction(body) }
     /// A transaction, shared with the writes that arrive beside it (`GroupCommit`).
     func write<T>(_ body: (Database) throws -> T) async throws -> T { try await commits.write(on: pool, body) }
