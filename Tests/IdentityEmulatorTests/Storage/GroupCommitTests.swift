@@ -153,4 +153,23 @@ import Testing
             #expect(try await pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["kept"])
         }
     }
+
+    /// A commit that fails (a deferred constraint, checked only then) rolls the transaction back: none of
+    /// its writes stays, and the next write starts a transaction of its own.
+    @Test func aFailedCommitRollsTheBatchBack() async throws {
+        try await withPool { pool in
+            let commits = GroupCommit()
+            try await commits.write(on: pool) { db in
+                try db.execute(sql: "CREATE TABLE child (id INTEGER PRIMARY KEY, item INTEGER REFERENCES item(id) DEFERRABLE INITIALLY DEFERRED)")
+            }
+            await #expect(throws: DatabaseError.self) {
+                try await commits.write(on: pool) { db in
+                    try db.execute(sql: "INSERT INTO item (name) VALUES ('lost')")
+                    try db.execute(sql: "INSERT INTO child (item) VALUES (42)")
+                }
+            }
+            try await commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('kept')") }
+            #expect(try await pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["kept"])
+        }
+    }
 }
