@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The SQLite database of the embedded backend (WAL, through a GRDB `DatabasePool`).
+/// The SQLite database of the embedded backend, in WAL mode: a GRDB `DatabasePool` writes, `ReadConnections` read.
 struct AccountStore: Sendable {
     let pool: DatabasePool
     private let readers: ReadConnections
