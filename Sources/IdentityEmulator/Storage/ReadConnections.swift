@@ -10,11 +10,13 @@ import GRDB
 final class ReadConnections: @unchecked Sendable {
     private let path: String
     private let configuration: Configuration
-    // All guarded by `lock`.
-    private let lock = NSLock()
+    // All guarded by `condition`.
+    private let condition = NSCondition()
     private var idle: [DatabaseQueue] = []
     private var closed = false
     private var opened = 0
+    /// Reads under way, a connection still opening counted: `close` waits for them.
+    private var active = 0
 
     init(path: String, busyTimeout: TimeInterval) {
         self.path = path
@@ -25,7 +27,7 @@ final class ReadConnections: @unchecked Sendable {
     }
 
     /// Connections opened so far, for tests.
-    var connectionsOpened: Int { lock.withLock { opened } }
+    var connectionsOpened: Int { condition.withLock { opened } }
 
     /// `body` in a read transaction of its own: one snapshot of the database however many statements it runs.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
@@ -43,10 +45,12 @@ final class ReadConnections: @unchecked Sendable {
         }
     }
 
-    /// Closes the idle connections; a read still running closes its own when it ends. Reads after this fail.
+    /// Waits for the reads under way, then closes every connection: the writer, closed after this,
+    /// is then the last connection, which removes the log. Reads after this fail.
     func close() {
-        let connections = lock.withLock {
+        let connections = condition.withLock {
             closed = true
+            while active > 0 { condition.wait() }
             defer { idle.removeAll() }
             return idle
         }
@@ -54,21 +58,30 @@ final class ReadConnections: @unchecked Sendable {
     }
 
     private func take() throws -> DatabaseQueue {
-        let reused: DatabaseQueue? = try lock.withLock {
+        let reused: DatabaseQueue? = try condition.withLock {
             guard !closed else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The database is closed.") }
-            if let connection = idle.popLast() { return connection }
-            opened += 1
-            return nil
+            active += 1
+            return idle.popLast()
         }
-        return try reused ?? DatabaseQueue(path: path, configuration: configuration)
+        if let reused { return reused }
+        do {
+            let connection = try DatabaseQueue(path: path, configuration: configuration)
+            condition.withLock { opened += 1 }
+            return connection
+        } catch {
+            condition.withLock {
+                active -= 1
+                condition.broadcast()
+            }
+            throw error
+        }
     }
 
     private func giveBack(_ connection: DatabaseQueue) {
-        let kept = lock.withLock {
-            guard !closed else { return false }
+        condition.withLock {
             idle.append(connection)
-            return true
+            active -= 1
+            condition.broadcast()
         }
-        if !kept { try? connection.close() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import IdentityEmulator
 
@@ -36,8 +37,8 @@ import Testing
         }
     }
 
-    /// The connection a failed read used goes back outside its transaction: the next read on it sees
-    /// what was committed since (a transaction left open would show the old snapshot).
+    /// The connection a failed read used goes back outside its transaction (GRDB stops the process
+    /// when a transaction is left open), and the next read on it sees what was committed since.
     @Test func aFailedReadEndsItsTransaction() throws {
         try withDatabase { pool, readers in
             #expect(throws: Refused.self) {
@@ -76,6 +77,38 @@ import Testing
             #expect(readers.connectionsOpened == 4)
             for _ in 0..<20 { _ = try readers.read(count) }
             #expect(readers.connectionsOpened == 4)
+        }
+    }
+
+    /// A read under way when the store closes finishes first: its connection closes before the
+    /// writer's, which, closing last, removes the log.
+    @Test(.timeLimit(.minutes(1))) func closeWaitsForTheReadsUnderWay() throws {
+        try withDatabase { _, readers in
+            let inside = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let readEnded = DispatchSemaphore(value: 0)
+            Thread {
+                _ = try? readers.read { db in
+                    inside.signal()
+                    release.wait()
+                    return try count(db)
+                }
+                readEnded.signal()
+            }.start()
+            inside.wait()
+            let closed = Mutex(false)
+            let closeEnded = DispatchSemaphore(value: 0)
+            Thread {
+                readers.close()
+                closed.withLock { $0 = true }
+                closeEnded.signal()
+            }.start()
+            usleep(200_000)
+            #expect(!closed.withLock { $0 })
+            release.signal()
+            closeEnded.wait()
+            readEnded.wait()
+            #expect(throws: DatabaseError.self) { try readers.read(count) }
         }
     }
 
