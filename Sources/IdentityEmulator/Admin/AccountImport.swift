@@ -103,7 +103,7 @@ extension EmbeddedBackend {
     private func importUser(_ imported: ImportedUser, rawPasswordHash: (hash: Data, salt: Data)?, hashParameters: ScryptParameters?,
                             allowOverwrite: Bool, in db: Database) throws {
         guard let localId = imported.localId, !localId.isEmpty else { throw ImportRejection(message: "localId is missing") }
-        guard localId.count <= UserRecord.maximumLocalIdLength else { throw ImportRejection(message: "localId is longer than 128 characters") }
+        guard localId.count <= UserRecord.maximumLocalIdLength else { throw ImportRejection(message: "localId is longer than \(UserRecord.maximumLocalIdLength) characters") }
         let email = try imported.email.map { raw -> String in
             guard let email = EmailAddress.normalized(raw) else { throw ImportRejection(message: "email is invalid") }
             return email

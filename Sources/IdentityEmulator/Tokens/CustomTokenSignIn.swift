@@ -20,7 +20,7 @@ extension BackendFailure {
             + "Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))")
     }
     static let missingIdentifier = badRequest("MISSING_IDENTIFIER")
-    static let customTokenUidTooLong = badRequest("INVALID_CUSTOM_TOKEN : The uid must be at most 128 characters.")
+    static let customTokenUidTooLong = badRequest("INVALID_CUSTOM_TOKEN : The uid must be at most \(UserRecord.maximumLocalIdLength) characters.")
     static let invalidClaimsObject = badRequest("INVALID_CLAIMS")
 }
 
