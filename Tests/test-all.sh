@@ -23,6 +23,8 @@ ldconfig -p | grep -q 'libcrypto\.so\.3 ' || need_apt+=(libssl3)
 # OpenSSH recipe in assets/openssh with Debian's sshd.
 command -v ssh >/dev/null && command -v sftp >/dev/null || need_apt+=(openssh-client)
 [ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
+# Answers the (empty) password `authdeck ssh` asks a visitor without a key for.
+command -v sshpass >/dev/null || need_apt+=(sshpass)
 if [ ${#need_apt[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
         apt-get update -qq

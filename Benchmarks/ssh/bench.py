@@ -180,7 +180,8 @@ def authdeck_ssh(binary, args):
                                "--max-sessions-per-address", limit], stdout=subprocess.PIPE, text=True)
     port = int(re.search(r":(\d+), host key", server.stdout.readline()).group(1))
     try:
-        return measure("authdeck ssh", server.pid, CLIENT + ["-p", str(port), "demo@127.0.0.1"], args)
+        # A visitor without a key is asked for a password, and any (an empty one) lets them in.
+        return measure("authdeck ssh", server.pid, ["sshpass", "-p", ""] + CLIENT + ["-p", str(port), "demo@127.0.0.1"], args)
     finally:
         server.terminate()
         server.wait(20)

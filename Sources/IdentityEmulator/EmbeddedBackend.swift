@@ -13,9 +13,12 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     let providerKeys: SimulatedProviderKeys
     let serviceAccount: ServiceAccountSlot
     let serviceAccountPath: String
-    let actionLinkOrigin = ActionLinkOrigin()
+    let actionLinkOrigin: ActionLinkOrigin
     let verifiedIdTokens = VerifiedIdTokens()
     let logger = Logger(label: "authdeck.identity-emulator")
+    /// The data directory's own project, whose database is `identity.sqlite` at its root; the
+    /// other projects of a served backend (`BackendProjects`) live under `projects/`.
+    let isDefaultProject: Bool
 
     public var projectId: String { store.projectId }
 
@@ -30,7 +33,38 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         self.providerKeys = SimulatedProviderKeys(directory: directory.identityProviderKeysDirectory)
         self.serviceAccountPath = directory.serviceAccountPath
         self.serviceAccount = ServiceAccountSlot(path: directory.serviceAccountPath, projectId: store.projectId)
+        self.actionLinkOrigin = ActionLinkOrigin()
+        self.isDefaultProject = true
         _ = try purgeExpiredAnonymousUsers()
+    }
+
+    /// Another project beside `parent`'s, with its own database at `databasePath`. The keys are the
+    /// parent's, as every Firebase project's ID tokens are signed by the same Google keys (the
+    /// `aud` and `iss` name the project); so are the simulated providers, the service account
+    /// (whoever holds it administers the whole server) and the address links point to.
+    init(project projectId: String, databasePath: String, sharing parent: EmbeddedBackend) throws {
+        var configuration = parent.configuration
+        configuration.projectId = projectId
+        self.configuration = configuration
+        self.clock = parent.clock
+        self.store = try AccountStore(path: databasePath, projectId: projectId, keysExist: false)
+        self.signer = parent.signer
+        self.providerKeys = parent.providerKeys
+        self.serviceAccountPath = parent.serviceAccountPath
+        self.serviceAccount = parent.serviceAccount
+        self.actionLinkOrigin = parent.actionLinkOrigin
+        self.isDefaultProject = false
+        _ = try purgeExpiredAnonymousUsers()
+    }
+
+    /// This project's Web API key on a served backend (`ProjectAPIKeys`).
+    public func apiKey() throws -> String {
+        try ProjectAPIKeys(key: signer.projectAPIKeyKey).apiKey(for: projectId)
+    }
+
+    /// Accounts in this project.
+    public func accountCount() throws -> Int {
+        try store.read { db in try UserRecord.fetchCount(db) }
     }
 
     /// Closes the database: the write-ahead log is checkpointed into it (and emptied), and the
@@ -54,7 +88,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     /// A server's connections run on the backend's threads, so `handle` answers where it is called.
     public var preferredExecutor: (any TaskExecutor)? { RequestThreads.shared }
 
-    private func answer(_ request: WireRequest) async -> WireResponse {
+    func answer(_ request: WireRequest) async -> WireResponse {
         do {
             return WireResponse(status: 200, body: try await route(request))
         } catch let failure as BackendFailure {

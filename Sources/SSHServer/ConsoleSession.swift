@@ -55,6 +55,8 @@ final class ConsoleSession: ChannelInboundHandler {
     private var consoleOutputEnded = false
     private var clientGone = false
     private var notice: String?
+    /// The plan's end, run once the console has exited.
+    private var ended: (@Sendable () -> Void)?
     private var lastInput = NIODeadline.now()
     private let started = Date()
 
@@ -135,22 +137,31 @@ final class ConsoleSession: ChannelInboundHandler {
         guard let context, let role = identity.role else { return }
         phase = .starting
         identity.sessionOpened = true
-        var variables = launcher.environment
-        for (name, value) in environment { variables[name] = value }
-        variables["TERM"] = Self.knownTerminal(term) ? term : "xterm-256color"
+        var clientVariables = environment
+        clientVariables["TERM"] = Self.knownTerminal(term) ? term : "xterm-256color"
         // A client that sends no locale (OpenSSH sends one only with SendEnv) most likely has a
         // UTF-8 terminal all the same; without this, curses would fall back to ASCII.
-        if !["LANG", "LC_ALL", "LC_CTYPE"].contains(where: { environment[$0] != nil }) { variables["LANG"] = "C.UTF-8" }
-        let childEnvironment = variables
-        let executable = launcher.executable
-        let arguments = launcher.arguments(role)
+        if !["LANG", "LC_ALL", "LC_CTYPE"].contains(where: { environment[$0] != nil }) { clientVariables["LANG"] = "C.UTF-8" }
+        let visit = ConsoleVisit(role: role, user: identity.user ?? "", keyFingerprint: identity.keyFingerprint, address: identity.address)
+        let launcher = launcher
         let loop = context.eventLoop
         let session = NIOLoopBound(self, eventLoop: loop)
-        NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
-            try ConsoleProcess.spawn(executable: executable, arguments: arguments, environment: childEnvironment, size: size)
+        NIOThreadPool.singleton.runIfActive(eventLoop: loop) { () throws -> (ConsoleProcess, ConsolePlan) in
+            let plan = try launcher.plan(visit)
+            let variables = plan.environment.merging(clientVariables) { _, client in client }
+            do {
+                return (try ConsoleProcess.spawn(executable: launcher.executable, arguments: plan.arguments, environment: variables, size: size), plan)
+            } catch {
+                plan.ended()
+                throw error
+            }
         }.assumeIsolated().whenComplete { result in
             switch result {
-            case let .success(process): session.value.attach(process)
+            case let .success((process, plan)):
+                session.value.ended = plan.ended
+                session.value.attach(process)
+            case let .failure(refusal as ConsoleRefusal):
+                session.value.refuse(refusal.message)
             case let .failure(error):
                 session.value.logger.error("cannot start a console", metadata: ["error": "\(error)"])
                 session.value.refuse("AuthDeck could not start a console; try again later.")
@@ -258,6 +269,11 @@ final class ConsoleSession: ChannelInboundHandler {
         guard case let .running(pid) = phase else { return }
         exitStatus = status
         registry.consoleEnded(pid)
+        if let ended {
+            self.ended = nil
+            NIOThreadPool.singleton.runIfActive(eventLoop: context?.eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()) { ended() }
+                .whenFailure { [logger] error in logger.warning("after a console ended", metadata: ["error": "\(error)"]) }
+        }
         // Output still buffered in the pty is read before EIO; a console that left the pty open in
         // a child of its own would hold the session, so the master is closed now.
         console?.close(promise: nil)

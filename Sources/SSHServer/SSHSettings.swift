@@ -20,18 +20,48 @@ public struct SSHLimits: Sendable, Equatable {
     public init() {}
 }
 
-/// How a session's console is started: this same binary, in console mode, with the role's
-/// arguments. `environment` carries what only the consoles may know (the backend's admin token),
-/// never in the arguments, which every local user can read in the process list.
-public struct ConsoleLauncher: Sendable {
-    public var executable: String
-    public var arguments: @Sendable (SSHRole) -> [String]
-    public var environment: [String: String]
+/// Who a console is being started for.
+public struct ConsoleVisit: Sendable {
+    public let role: SSHRole
+    public let user: String
+    /// `SHA256:…` of the key the client authenticated with; nil when it offered none.
+    public let keyFingerprint: String?
+    /// The client's address, without the port.
+    public let address: String
+}
 
-    public init(executable: String, arguments: @escaping @Sendable (SSHRole) -> [String], environment: [String: String]) {
-        self.executable = executable
+/// One console's command line and environment, and what to do once it has exited.
+public struct ConsolePlan: Sendable {
+    public var arguments: [String]
+    public var environment: [String: String]
+    /// Runs on a thread of its own after the console exits (it may touch the data directory).
+    public var ended: @Sendable () -> Void
+
+    public init(arguments: [String], environment: [String: String], ended: @escaping @Sendable () -> Void = {}) {
         self.arguments = arguments
         self.environment = environment
+        self.ended = ended
+    }
+}
+
+/// A reason to turn a visitor away before a console starts, told to them as it is.
+public struct ConsoleRefusal: Error, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// How a session's console is started: this same binary, in console mode, with what `plan`
+/// gives for the visit. The environment carries what only the console may know (the backend's
+/// admin token, a project's API key), never the arguments, which every local user can read in
+/// the process list. `plan` runs on a thread of its own (it may open a database) and may throw a
+/// `ConsoleRefusal`.
+public struct ConsoleLauncher: Sendable {
+    public var executable: String
+    public var plan: @Sendable (ConsoleVisit) throws -> ConsolePlan
+
+    public init(executable: String, plan: @escaping @Sendable (ConsoleVisit) throws -> ConsolePlan) {
+        self.executable = executable
+        self.plan = plan
     }
 }
 

@@ -13,9 +13,13 @@ final class ConnectionIdentity {
     init(address: String) { self.address = address }
 }
 
-/// One per connection. A stock OpenSSH client tries `none` first, so `none` succeeds for the
-/// visitor names only: for any other name the client goes on to offer its keys, and a key from
-/// the operators file (whose signature swift-nio-ssh has already checked) makes an operator.
+/// One per connection. A stock OpenSSH client tries `none` first; refusing it makes the client
+/// offer its keys, which is how a visitor with a key gets their project back at the next
+/// connection. For the visitor names any key is welcome, and so is any password (an empty one
+/// too): that is how a client with no key gets in, asked for a password it may leave empty
+/// (swift-nio-ssh has no keyboard-interactive method, which would let it in without a prompt).
+/// For any other name only a key from the operators file (whose signature swift-nio-ssh has
+/// already checked) logs in, as an operator.
 final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
     private let identity: ConnectionIdentity
     private let visitorNames: Set<String>
@@ -27,7 +31,7 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
         self.operatorKeys = operatorKeys
     }
 
-    var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods { .publicKey }
+    var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods { [.publicKey, .password] }
 
     func requestReceived(request: NIOSSHUserAuthenticationRequest,
                          responsePromise: EventLoopPromise<NIOSSHUserAuthenticationOutcome>) {
@@ -48,15 +52,16 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
         var keyFingerprint: String?
     }
 
-    /// Visitor names are visitors whatever they offer (a key is not recorded as an operator's);
-    /// any other name needs an operator key; passwords are never accepted.
+    /// Visitor names are visitors with whatever key they offer (a key is not recorded as an
+    /// operator's), or with any password when they have none; `none` is refused so that the client
+    /// offers its keys first. Any other name needs an operator key; passwords never make an operator.
     static func decide(username: String, request: NIOSSHUserAuthenticationRequest.Request,
                        visitorNames: Set<String>, operatorKeys: OperatorKeys) -> Decision? {
         if visitorNames.contains(username) {
             switch request {
-            case .none: return Decision(role: .visitor)
+            case .none, .hostBased: return nil
             case let .publicKey(offer): return Decision(role: .visitor, keyFingerprint: KeyFingerprint.sha256(offer.publicKey))
-            case .password, .hostBased: return nil
+            case .password: return Decision(role: .visitor)
             }
         }
         guard case let .publicKey(offer) = request, operatorKeys.contains(offer.publicKey) else { return nil }

@@ -34,13 +34,16 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Accounts view: show everything, offer no action.")
     var readOnly = false
 
-    @Option(name: .long, help: ArgumentHelp("Set by `authdeck ssh` for its consoles: the session lives in memory only, and a visitor's outbox shows only its own messages.", valueName: "visitor|operator", visibility: .hidden))
+    @Option(name: .long, help: ArgumentHelp("Set by `authdeck ssh` for its consoles: the session lives in memory only (unless --keep-session), and a visitor without a project of its own sees only its own messages.", valueName: "visitor|operator", visibility: .hidden))
     var sshRole: SSHConsoleRole?
+
+    @Flag(name: .long, help: ArgumentHelp("Set by `authdeck ssh` for a visitor with a key: the session is kept in the data directory, to resume at the next connection.", visibility: .hidden))
+    var keepSession = false
 
     /// The options as plain values: what runs the console, with or without ArgumentParser.
     var launch: ConsoleLaunch {
         ConsoleLaunch(data: data, noColor: noColor, recentLoginWindow: recentLoginWindow, emulator: emulator,
-                      project: project, apiKey: apiKey, readOnly: readOnly, sshRole: sshRole)
+                      project: project, apiKey: apiKey, readOnly: readOnly, sshRole: sshRole, keepSession: keepSession)
     }
 
     func validate() throws { try launch.validate() }
@@ -60,10 +63,10 @@ enum SSHConsoleRole: String, ExpressibleByArgument {
     case visitor
     case `operator`
 
-    /// The title bar says, all the time, that the backend is shared.
-    var statusName: String {
+    /// The title bar says, all the time, that the backend is shared, and a visitor's which project is theirs.
+    func statusName(project: String?) -> String {
         switch self {
-        case .visitor: "shared demo server"
+        case .visitor: project.map { "demo project \($0)" } ?? "shared demo server"
         case .operator: "shared demo server (operator)"
         }
     }

@@ -21,9 +21,10 @@ struct ConsoleLaunch {
     var apiKey: String?
     var readOnly = false
     var sshRole: SSHConsoleRole?
+    var keepSession = false
     let environment = Environment.process
 
-    /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--ssh-role ROLE]`, each at most once,
+    /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--project ID] [--ssh-role ROLE] [--keep-session]`, each at most once,
     /// values neither empty nor starting with `-`, and valid; nil for anything else (ArgumentParser then
     /// reads it, with its help, its errors and every other option).
     static func plain(arguments: [String]) -> ConsoleLaunch? {
@@ -41,10 +42,15 @@ struct ConsoleLaunch {
                 launch.noColor = true
                 continue
             }
+            if name == "--keep-session", attached == nil {
+                launch.keepSession = true
+                continue
+            }
             guard let value = attached ?? rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else { return nil }
             switch name {
             case "--data": launch.data = value
             case "--emulator": launch.emulator = value
+            case "--project": launch.project = value
             case "--ssh-role":
                 guard let role = SSHConsoleRole(rawValue: value) else { return nil }
                 launch.sshRole = role
@@ -62,6 +68,13 @@ struct ConsoleLaunch {
                 throw ValidationError("--recent-login-window applies to the embedded backend only; the emulator or project decides it.")
             }
         }
+    }
+
+    /// A visitor's project of its own on the backend `authdeck ssh` serves, which its API key opens:
+    /// everything in it is the visitor's, its whole outbox included.
+    var ownProject: String? {
+        guard sshRole == .visitor, emulator != nil, let project, environment[BackendChoice.apiKeyVariable]?.isEmpty == false else { return nil }
+        return project
     }
 
     func backendChoice() throws -> BackendChoice {
@@ -96,10 +109,12 @@ struct ConsoleLaunch {
         let directory = try StartupSteps.openDataDirectory(explicit: data, environment: environment)
         let logger = Logger(label: "authdeck")
         let choice = try backendChoice()
-        let backendName = sshRole?.statusName ?? choice.statusName(dataDirectory: directory.path, home: environment["HOME"])
-        let sessionFile = directory.filePath(choice.sessionFileName)
-        let sessionStore: any SessionStore = sshRole == nil ? FileSessionStore(url: URL(fileURLWithPath: sessionFile)) : InMemorySessionStore()
-        let session = SessionPlan(store: sessionStore, saved: sshRole == nil && FileManager.default.fileExists(atPath: sessionFile))
+        let backendName = sshRole.map { $0.statusName(project: ownProject) } ?? choice.statusName(dataDirectory: directory.path, home: environment["HOME"])
+        // A visitor's data directory is their project's own, on a backend whose port changes at each start.
+        let sessionFile = directory.filePath(sshRole == nil ? choice.sessionFileName : "session.json")
+        let keeps = sshRole == nil || keepSession
+        let sessionStore: any SessionStore = keeps ? FileSessionStore(url: URL(fileURLWithPath: sessionFile)) : InMemorySessionStore()
+        let session = SessionPlan(store: sessionStore, saved: keeps && FileManager.default.fileExists(atPath: sessionFile))
         switch choice {
         case .embedded:
             try await runEmbedded(terminal: terminal, directory: directory, session: session, backendName: backendName, logger: logger)
@@ -112,7 +127,9 @@ struct ConsoleLaunch {
             let projectId = project ?? environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
             // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
             // at the simulated providers are its own, under a secret that lives as long as the console.
-            try await runRemote(terminal: terminal, choice: choice, transport: HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken),
+            // The emulator takes any key; a served backend's project keys (`AUTHDECK_API_KEY`) choose the project.
+            let apiKey = environment[BackendChoice.apiKeyVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "authdeck"
+            try await runRemote(terminal: terminal, choice: choice, transport: HTTPTransport(target: .emulator(address), apiKey: apiKey, emulatorAdminToken: adminToken),
                                 outboxProject: projectId, simulatedIdentityOwner: Self.newOwnerSecret(),
                                 directory: directory, session: session, backendName: backendName, logger: logger)
         case let .project(_, apiKey):
@@ -211,7 +228,7 @@ struct ConsoleLaunch {
                                                     open: @escaping @Sendable () async throws -> ConsoleServices, simulatedIdentityOwner: String? = nil,
                                                     accounts: AccountsConnection?, backendName: String, directory: DataDirectory, logger: Logger) async throws {
         let dataPath = directory.path
-        let audience = sshRole?.audience ?? .everyone
+        let audience = sshRole.map { ownProject != nil ? .everyone : $0.audience } ?? .everyone
         // Logged as the services open, once the first frame is drawn: a process's first log line reads the time
         // zone file (glibc's gmtime_r does, for UTC too). The fields in the message, as the log writes metadata:
         // a metadata dictionary cost a scan of every protocol conformance.

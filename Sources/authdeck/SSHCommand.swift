@@ -50,6 +50,15 @@ struct SSHCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds a session may last.", valueName: "SECONDS"))
     var maxDuration = 2 * 60 * 60
 
+    @Option(name: .long, help: ArgumentHelp("Visitors' projects kept at once, at most (embedded backend); at the limit the one unused longest goes.", valueName: "N"))
+    var maxVisitorProjects = BackendProjects.defaultMaximumProjects
+
+    @Option(name: .long, help: ArgumentHelp("Hours after a visitor without a key leaves that their project is removed.", valueName: "HOURS"))
+    var guestProjectHours = 24
+
+    @Option(name: .long, help: ArgumentHelp("Days unused after which a visitor key's project is removed.", valueName: "DAYS"))
+    var visitorProjectDays = 30
+
     @Option(name: .long, help: ArgumentHelp("Consoles use this Firebase Auth Emulator (or `authdeck serve`) instead of the embedded backend.", valueName: "HOST:PORT"))
     var emulator: String?
 
@@ -63,6 +72,9 @@ struct SSHCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard maxSessions >= 1, maxSessionsPerAddress >= 1 else { throw ValidationError("--max-sessions and --max-sessions-per-address must be at least 1.") }
         guard loginTimeout >= 1, idleTimeout >= 1, maxDuration >= 1 else { throw ValidationError("Timeouts must be at least 1 second.") }
+        guard maxVisitorProjects >= 1, guestProjectHours >= 1, visitorProjectDays >= 1 else {
+            throw ValidationError("--max-visitor-projects, --guest-project-hours and --visitor-project-days must be at least 1.")
+        }
         for name in visitorUser where name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
             throw ValidationError("--visitor-user must be a user name: letters, digits, '-', '_' and '.' (got '\(name)').")
         }
@@ -95,30 +107,37 @@ struct SSHCommand: AsyncParsableCommand {
 
         let choice = try backendChoice()
         let backendServer: SharedBackend?
-        let backendArguments: [String]
-        var environment: [String: String] = [:]
+        let dataPath = directory.path
+        let launcher: ConsoleLauncher
         switch choice {
         case .embedded:
-            let shared = try await SharedBackend.start(directory: directory, logger: logger)
+            var visitorSettings = VisitorProjects.Settings()
+            visitorSettings.maximum = maxVisitorProjects
+            visitorSettings.guestLifetime = TimeInterval(guestProjectHours) * 3600
+            visitorSettings.keyedLifetime = TimeInterval(visitorProjectDays) * 24 * 3600
+            let shared = try await SharedBackend.start(directory: directory, visitorSettings: visitorSettings, logger: logger)
             backendServer = shared
-            backendArguments = ["--emulator", "127.0.0.1:\(shared.port)"]
-            environment[ServeCommand.adminTokenVariable] = shared.adminToken
+            launcher = ConsoleLauncher(executable: Self.executablePath()) { visit in
+                try shared.plan(for: visit, dataPath: dataPath)
+            }
         case let .emulator(address, project):
+            // Another backend: the consoles share its one project, as they would any emulator's.
             backendServer = nil
-            backendArguments = ["--emulator", address.authority] + (project.map { ["--project", $0] } ?? [])
+            var environment: [String: String] = [:]
             if let token = Environment.process[ServeCommand.adminTokenVariable], !token.isEmpty {
                 environment[ServeCommand.adminTokenVariable] = token
             }
+            let arguments = ["--emulator", address.authority] + (project.map { ["--project", $0] } ?? [])
+            launcher = ConsoleLauncher(executable: Self.executablePath()) { [environment] visit in
+                ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue] + arguments, environment: environment)
+            }
         case let .project(id, key):
             backendServer = nil
-            backendArguments = ["--project", id]
-            environment[BackendChoice.apiKeyVariable] = key
+            launcher = ConsoleLauncher(executable: Self.executablePath()) { visit in
+                ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue, "--project", id],
+                            environment: [BackendChoice.apiKeyVariable: key])
+            }
         }
-        let dataPath = directory.path
-        let launcher = ConsoleLauncher(
-            executable: Self.executablePath(),
-            arguments: { role in ["console", "--data", dataPath, "--ssh-role", role.rawValue] + backendArguments },
-            environment: environment)
         let settings = SSHServerSettings(host: host, port: port, hostKey: hostKey,
                                          visitorNames: Set(visitorUser.isEmpty ? ["demo"] : visitorUser),
                                          operatorKeys: operatorKeys, limits: limits, launcher: launcher)
@@ -147,32 +166,48 @@ struct SSHCommand: AsyncParsableCommand {
     }
 }
 
-/// The embedded backend served to the consoles on loopback, with an admin token only they get.
+/// The embedded backend served to the consoles on loopback. Operators' consoles get the admin
+/// token and work in the data directory's own project; each visitor's console gets the API key of
+/// a project of its own (`VisitorProjects`) and never the token.
 private final class SharedBackend: Sendable {
     let port: Int
     let adminToken: String
+    let visitors: VisitorProjects
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
-    private let backend: EmbeddedBackend
+    private let projects: BackendProjects
+    private let sweeper: Task<Void, Never>
     private let logger: Logger
 
-    private init(port: Int, adminToken: String, task: Task<Void, any Error>, group: ServiceGroup, backend: EmbeddedBackend, logger: Logger) {
+    private init(port: Int, adminToken: String, visitors: VisitorProjects, task: Task<Void, any Error>, group: ServiceGroup,
+                 projects: BackendProjects, logger: Logger) {
         self.port = port
         self.adminToken = adminToken
+        self.visitors = visitors
         self.task = task
         self.group = group
-        self.backend = backend
+        self.projects = projects
         self.logger = logger
+        // Hourly: a key-less visitor's project is kept for hours after they leave.
+        self.sweeper = Task.detached(priority: .background) {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(3600))
+                if !Task.isCancelled { visitors.sweep() }
+            }
+        }
     }
 
-    static func start(directory: DataDirectory, logger: Logger) async throws -> SharedBackend {
+    static func start(directory: DataDirectory, visitorSettings: VisitorProjects.Settings, logger: Logger) async throws -> SharedBackend {
         var generator = SystemRandomNumberGenerator()
         let adminToken = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
         var configuration = EmbeddedBackendConfiguration()
         configuration.adminToken = adminToken
         let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
+        let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url, maximumProjects: visitorSettings.maximum)
+        let visitors = VisitorProjects(projects: projects, settings: visitorSettings)
+        visitors.sweep()
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = IdentityServer(backend: backend, host: "127.0.0.1", port: 0, logger: logger).application { port in
+        let application = IdentityServer(backend: projects, host: "127.0.0.1", port: 0, logger: logger).application { port in
             backend.setActionLinkOrigin(host: "127.0.0.1", port: port)
             continuation.yield(port)
             continuation.finish()
@@ -184,10 +219,29 @@ private final class SharedBackend: Sendable {
             task.cancel()
             throw StartupError("The shared backend did not start: \((try? await task.value).map { "\($0)" } ?? "see the log").")
         }
-        return SharedBackend(port: port, adminToken: adminToken, task: task, group: group, backend: backend, logger: logger)
+        return SharedBackend(port: port, adminToken: adminToken, visitors: visitors, task: task, group: group, projects: projects, logger: logger)
+    }
+
+    /// An operator's console: the data directory's own project, with the admin token. A visitor's:
+    /// their project's directory (session and app data stay there), its API key, and a session kept
+    /// across connections when the visitor has a key to come back with.
+    func plan(for visit: ConsoleVisit, dataPath: String) throws -> ConsolePlan {
+        let backend = ["--emulator", "127.0.0.1:\(port)"]
+        switch visit.role {
+        case .operator:
+            return ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", "operator"] + backend,
+                               environment: [ServeCommand.adminTokenVariable: adminToken])
+        case .visitor:
+            let seat = try visitors.seat(for: visit)
+            return ConsolePlan(arguments: ["console", "--data", seat.directory.path, "--ssh-role", "visitor"] + backend
+                                   + ["--project", seat.projectId] + (seat.keyed ? ["--keep-session"] : []),
+                               environment: [BackendChoice.apiKeyVariable: seat.apiKey],
+                               ended: { [visitors] in visitors.leave(seat.projectId) })
+        }
     }
 
     func stop() async {
+        sweeper.cancel()
         await group.triggerGracefulShutdown()
         // A connection still open after a few seconds is cut.
         let task = task
@@ -198,7 +252,7 @@ private final class SharedBackend: Sendable {
         _ = try? await task.value
         deadline.cancel()
         do {
-            try backend.close()
+            try projects.close()
         } catch {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])
         }

@@ -80,7 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let projectId = backend.projectId
         let shared = configuration.isShared
-        let server = IdentityServer(backend: backend, host: host, port: port, logger: logger)
+        // Other projects beside the data directory's own, each in a directory of its own under `projects/`.
+        let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
+        let server = IdentityServer(backend: projects, host: host, port: port, logger: logger)
         let host = server.host
         let application = server.application { port in
             let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
@@ -101,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw StartupError("Cannot serve on \(host):\(port): \(error)")
         }
         do {
-            try backend.close()
+            try projects.close()
         } catch {
             logger.error("closing the database failed", metadata: ["error": "\(error)"])
         }

@@ -33,8 +33,10 @@ class SSHServer:
         self.port, self.fingerprint = int(match.group(1)), match.group(2)
 
     def client(self, user="demo", key=None, extra=()):
-        identity = ["-o", "IdentitiesOnly=yes", "-i", key] if key else ["-o", "PubkeyAuthentication=no"]
-        return ["ssh", *SSH_OPTIONS, *identity, "-p", str(self.port), *extra, f"{user}@127.0.0.1"]
+        """OpenSSH's client, with `key` or with none: then it is asked for a password, and answers an empty one."""
+        if key:
+            return ["ssh", *SSH_OPTIONS, "-o", "IdentitiesOnly=yes", "-i", key, "-p", str(self.port), *extra, f"{user}@127.0.0.1"]
+        return ["sshpass", "-p", "", "ssh", *SSH_OPTIONS, "-o", "PubkeyAuthentication=no", "-p", str(self.port), *extra, f"{user}@127.0.0.1"]
 
     def consoles(self):
         """Process ids of the consoles this server started (its children)."""
@@ -93,10 +95,18 @@ def wait_until(predicate, timeout, message):
 
 
 def ssh_client_pid(c):
-    """The ssh process in a tmux pane (the child of the pane's shell)."""
-    shell = subprocess.run(["tmux", "-L", f"authdeck-e2e-{os.getpid()}", "display-message", "-p", "-t", c.name, "#{pane_pid}"],
-                           capture_output=True, text=True, check=True).stdout.strip()
-    return int(subprocess.run(["pgrep", "-P", shell, "-x", "ssh"], capture_output=True, text=True).stdout.split()[0])
+    """The ssh process in a tmux pane: under the pane's shell, or under sshpass there."""
+    pane = subprocess.run(["tmux", "-L", f"authdeck-e2e-{os.getpid()}", "display-message", "-p", "-t", c.name, "#{pane_pid}"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    parents = [pane]
+    while parents:
+        for parent in parents:
+            found = subprocess.run(["pgrep", "-P", parent, "-x", "ssh"], capture_output=True, text=True).stdout.split()
+            if found:
+                return int(found[0])
+        parents = [child for parent in parents
+                   for child in subprocess.run(["pgrep", "-P", parent], capture_output=True, text=True).stdout.split()]
+    raise AssertionError("no ssh client in the pane")
 
 
 def test_fingerprint_is_the_one_openssh_sees(ssh_server):
@@ -119,7 +129,7 @@ def test_two_visitors_have_their_own_consoles_resize_and_hang_up(ssh_server, con
     b = console(command=server.client())
     a.wait_for("Choose a sign-in method", timeout=20)
     b.wait_for("Choose a sign-in method", timeout=20)
-    assert "shared demo server" in a.screen()
+    assert re.search(r"demo project guest-[0-9a-f]{12}", a.screen()) and "demo project" in b.screen()
 
     a.keys("Enter")
     uid_a = a.wait_for(UID).group(1)
@@ -166,7 +176,7 @@ def test_no_pty_no_command_no_subsystem(ssh_server):
     assert "never a command" in command.stderr
     assert "bin" not in command.stdout and not os.path.exists(marker)
 
-    sftp = subprocess.run(["sftp", *SSH_OPTIONS, "-o", "PubkeyAuthentication=no", "-P", str(server.port), "demo@127.0.0.1"],
+    sftp = subprocess.run(["sshpass", "-p", "", "sftp", *SSH_OPTIONS, "-o", "PubkeyAuthentication=no", "-P", str(server.port), "demo@127.0.0.1"],
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
     assert sftp.returncode != 0
     assert server.process.poll() is None
@@ -237,7 +247,7 @@ def test_operators_and_visitors(ssh_server, console, keys):
     without = console(command=server.client("demo"))
     for visitor in (with_key, without):
         visitor.wait_for("Choose a sign-in method", timeout=20)
-        assert "(operator)" not in visitor.screen() and "shared demo server" in visitor.screen()
+        assert "(operator)" not in visitor.screen() and "demo project" in visitor.screen()
 
     alice.keys("q")
     assert alice.wait_exit(timeout=15) == "0"
@@ -270,9 +280,20 @@ def test_only_operators_get_the_accounts_view(ssh_server, console, keys):
         time.sleep(0.5)
         assert "Accounts" not in visitor.screen() and "ANONYMOUS" in visitor.screen()
 
-    # The operator sees every account of the shared backend: the two visitors' anonymous ones.
+    # The operator's accounts view is the server's own project: the visitors' accounts are in theirs.
     alice = console(command=server.client("alice", key=keys["operator"]))
     alice.wait_for(r"A accounts", timeout=20)
+    alice.keys("A")
+    alice.wait_for(r"0 accounts in all · no filter", timeout=20)
+    alice.keys("Escape")
+    for _ in range(2):
+        alice.wait_for("Choose a sign-in method")
+        alice.keys("Enter")
+        alice.wait_for("ANONYMOUS", timeout=20)
+        alice.keys("o")
+        alice.wait_for(r"\[ Sign out \]")
+        alice.keys("y")
+        alice.wait_for("Signed out")
     alice.keys("A")
     alice.wait_for(r"2 accounts in all · no filter", timeout=20)
     alice.wait_for(r"\(anonymous\) .* A···")
@@ -365,7 +386,7 @@ class RawSession:
     def __init__(self, port, width, height):
         self.transport = paramiko.Transport(("127.0.0.1", port))
         self.transport.start_client(timeout=10)
-        self.transport.auth_none("demo")
+        self.transport.auth_password("demo", "")
         self.channel = self.transport.open_session()
         self.channel.get_pty(term="xterm", width=width, height=height)
         self.channel.invoke_shell()
@@ -430,40 +451,78 @@ def test_window_change_flood_and_a_megabyte_paste(ssh_server, console):
     assert "xxxxxxxx" not in server.log()
 
 
-def test_a_visitor_reads_only_messages_for_what_their_session_controls(ssh_server, console, keys):
+def phone_sign_in(c, number):
+    from test_multi_factor import texted_code
+
+    c.wait_for("Choose a sign-in method")
+    c.keys("8")
+    c.wait_for("Sign in with a phone number")
+    c.type(number)
+    c.keys("Enter")
+    code = texted_code(c)
+    c.type(code)
+    c.keys("Enter")
+    c.wait_for(r"via phone")
+    return code
+
+
+def test_each_visitor_works_in_a_project_of_their_own(ssh_server, console, keys):
     from test_multi_factor import choose_method, create_account
 
-    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
-    shutil.copy(keys["operator"] + ".pub", operators)
-    server = ssh_server(["--operators", operators])
-    owner = console(command=server.client(), width=80, height=24)
-    create_account(owner, "bo@example.com", "hunter22")
+    server = ssh_server()
+    guest = console(command=server.client(), width=80, height=24)
+    keyed = console(command=server.client("demo", key=keys["other"]), width=80, height=24)
+    guest.wait_for(r"demo project guest-[0-9a-f]{12}", timeout=20)
+    keyed.wait_for(r"demo project visitor-[0-9a-f]{16}", timeout=20)
 
-    def ask_for_reset(c):
-        choose_method(c, "Reset a forgotten password")
-        c.wait_for("Reset a forgotten password")
-        c.type("bo@example.com")
-        c.keys("Enter")
-        c.wait_for("reset email is in the outbox")
+    # The same address and the same number are two accounts, one in each project: the second
+    # phone sign-in creates an account rather than signing in to the first.
+    for c in (guest, keyed):
+        create_account(c, "same@example.com", "hunter22")
+        c.keys("o")
+        c.wait_for("Signed out")
+    # A reset asked for in one project is in that project's outbox only.
+    choose_method(keyed, "Reset a forgotten password")
+    keyed.wait_for("Reset a forgotten password")
+    keyed.type("same@example.com")
+    keyed.keys("Enter")
+    keyed.wait_for("reset email is in the outbox")
+    for c, sees in ((keyed, True), (guest, False)):
         c.keys("m")
         c.wait_for("Messages: the backend's outbox")
-        time.sleep(1)
+        if sees:
+            c.wait_for("Reset your password")
+        else:
+            time.sleep(1.5)
+            assert "Reset your password" not in c.screen(), c.screen()
+        c.keys("Escape")
+    keyed.keys("Escape")
+    uids = []
+    for c in (guest, keyed):
+        phone_sign_in(c, "+15555550101")
+        c.wait_for(r"Account created")
+        uids.append(re.search(UID, c.screen()).group(1))
+    assert uids[0] != uids[1]
 
-    # Someone else asks for bo's reset link: it is sent, and shown to nobody but who controls bo.
-    intruder = console(command=server.client(), width=80, height=24)
-    ask_for_reset(intruder)
-    assert "Reset your password" not in intruder.screen() and "bo@example.com" not in intruder.screen()
-
-    presenter = console(command=server.client("alice", key=keys["operator"]), width=80, height=24)
-    presenter.wait_for("Choose a sign-in method", timeout=20)
-    presenter.keys("m")
-    presenter.wait_for("Reset your password")
-
-    owner.keys("o")
-    owner.wait_for("Signed out")
-    ask_for_reset(owner)
-    owner.wait_for("Reset your password")
-    shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
+    # A visitor with a key comes back to their project and their session; one without starts afresh.
+    keyed.keys("q")
+    assert keyed.wait_exit(timeout=15) == "0"
+    guest.keys("q")
+    assert guest.wait_exit(timeout=15) == "0"
+    again = console(command=server.client("demo", key=keys["other"]), width=80, height=24)
+    again.wait_for(uids[1], timeout=20)
+    fresh = console(command=server.client(), width=80, height=24)
+    fresh.wait_for("Choose a sign-in method", timeout=20)
+    assert uids[0] not in fresh.screen()
+    projects = sorted(os.listdir(os.path.join(server.data_dir, "projects")))
+    assert len([p for p in projects if p.startswith("visitor-")]) == 1
+    # The first guest's project keeps its accounts for a while; the second's is still open.
+    assert len([p for p in projects if p.startswith("guest-")]) == 2
+    fresh.keys("q")
+    assert fresh.wait_exit(timeout=15) == "0"
+    # A guest who leaves nothing behind leaves no project behind.
+    wait_until(lambda: len([p for p in os.listdir(os.path.join(server.data_dir, "projects")) if p.startswith("guest-")]) == 1,
+               10, "an empty guest project was kept")
 
 
 def test_stopping_the_server_hangs_up_every_console(ssh_server, console):

@@ -22,14 +22,17 @@ public final class TestBackend: Sendable {
     public let transportKind: BackendTransport
     public let directory: URL
     public let backend: EmbeddedBackend
+    /// What the HTTP server serves (`.http` only): `backend` as the default project, and any other.
+    public let projects: BackendProjects?
     /// `127.0.0.1:PORT` for `.http` (what `FIREBASE_AUTH_EMULATOR_HOST` would say); nil in process.
     public let emulatorAddress: EmulatorAddress?
     private let httpTransports = Mutex<[HTTPTransport]>([])
 
-    init(transportKind: BackendTransport, directory: URL, backend: EmbeddedBackend, emulatorAddress: EmulatorAddress?) {
+    init(transportKind: BackendTransport, directory: URL, backend: EmbeddedBackend, projects: BackendProjects?, emulatorAddress: EmulatorAddress?) {
         self.transportKind = transportKind
         self.directory = directory
         self.backend = backend
+        self.projects = projects
         self.emulatorAddress = emulatorAddress
     }
 
@@ -75,10 +78,12 @@ public func withTestBackend<T>(
     defer { if directory == nil { try? FileManager.default.removeItem(at: root) } }
     let backend = try EmbeddedBackend(dataDirectory: root, configuration: configuration, clock: clock)
     guard transport == .http else {
-        return try await body(TestBackend(transportKind: transport, directory: root, backend: backend, emulatorAddress: nil))
+        return try await body(TestBackend(transportKind: transport, directory: root, backend: backend, projects: nil, emulatorAddress: nil))
     }
-    return try await withServedHandler(backend) { port in
-        let served = TestBackend(transportKind: transport, directory: root, backend: backend,
+    // Served as `authdeck serve` serves it: the data directory's project, and others on request.
+    let projects = BackendProjects(defaultProject: backend, dataDirectory: root)
+    return try await withServedHandler(projects) { port in
+        let served = TestBackend(transportKind: transport, directory: root, backend: backend, projects: projects,
                                  emulatorAddress: EmulatorAddress(host: "127.0.0.1", port: port))
         do {
             let value = try await body(served)

@@ -39,10 +39,12 @@ import Testing
         UserAuthenticator.decide(username: user, request: request, visitorNames: ["demo"], operatorKeys: operators)
     }
 
-    @Test func noneIsForVisitorNamesOnly() {
-        #expect(decide("demo", .none) == .init(role: .visitor))
+    @Test func noneIsRefusedSoThatClientsOfferTheirKeys() {
+        #expect(decide("demo", .none) == nil)
         #expect(decide("alice", .none) == nil)
         #expect(decide("root", .none) == nil)
+        let visitorKey = NIOSSHPrivateKey(ed25519Key: Curve25519.Signing.PrivateKey()).publicKey
+        #expect(decide("demo", .publicKey(.init(publicKey: visitorKey))) == .init(role: .visitor, keyFingerprint: KeyFingerprint.sha256(visitorKey)))
     }
 
     @Test func anOperatorKeyMakesAnOperatorUnderAnyOtherName() {
@@ -53,9 +55,11 @@ import Testing
         #expect(decide("demo", .publicKey(.init(publicKey: operatorKey))) == .init(role: .visitor, keyFingerprint: fingerprint))
     }
 
-    @Test func passwordsAreNeverAccepted() {
-        #expect(decide("demo", .password(.init(password: ""))) == nil)
+    @Test func anyPasswordLetsAVisitorWithoutAKeyInAndNeverMakesAnOperator() {
+        #expect(decide("demo", .password(.init(password: ""))) == .init(role: .visitor))
+        #expect(decide("demo", .password(.init(password: "anything"))) == .init(role: .visitor))
         #expect(decide("alice", .password(.init(password: "x"))) == nil)
+        #expect(decide("root", .password(.init(password: ""))) == nil)
     }
 }
 

@@ -40,7 +40,9 @@ extension EmbeddedBackend {
         case .emulator:
             // Open on loopback, as the emulator's are; with an admin token (a server others can
             // reach) wiping accounts or changing settings needs that token like any admin call.
-            if configuration.adminToken != nil {
+            // A project's own API key opens its outbox and settings too (`BackendProjects`): the
+            // visitor who holds it has the project to themselves.
+            if configuration.adminToken != nil, !(try holdsProjectKey(request, query: query)) {
                 guard try RequestContext(request: request, query: query, adminToken: configuration.adminToken).isAdmin else {
                     throw BackendFailure.unauthenticated
                 }
@@ -108,6 +110,13 @@ extension EmbeddedBackend {
     }
 
     /// One data directory serves one project; any other project id is not here.
+    /// Whether the request carries this project's own API key (never the default project's: that
+    /// one is the emulator's, open to any key).
+    func holdsProjectKey(_ request: WireRequest, query: [URLQueryItem]) throws -> Bool {
+        guard !isDefaultProject, let key = BackendProjects.apiKey(of: request, query: query) else { return false }
+        return try ProjectAPIKeys(key: signer.projectAPIKeyKey).project(of: key) == projectId
+    }
+
     func requireServedProject(_ requested: String) throws {
         guard requested == projectId else { throw BackendFailure.otherProject(requested, served: projectId) }
     }

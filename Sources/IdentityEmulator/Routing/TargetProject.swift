@@ -17,7 +17,7 @@ extension EmbeddedBackend {
     private static let targetProjectKey = Array("targetProjectId".utf8)
 
     /// C's byte searches: `Data`'s generic ones took a tenth of a lookup.
-    private static func mayNameTarget(_ body: Data) -> Bool {
+    static func mayNameTarget(_ body: Data) -> Bool {
         body.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
             if memchr(base, Int32(UInt8(ascii: "\\")), bytes.count) != nil { return true }

@@ -31,6 +31,9 @@ struct TokenSigner: Sendable {
     /// directory holds no second secret, and a new signing key ends every session, as it ends every ID token.
     var refreshTokenKey: SymmetricKey { get throws { try key.material().refreshTokenKey } }
 
+    /// The MAC key of project API keys (`ProjectAPIKeys`), derived the same way for the same reasons.
+    var projectAPIKeyKey: SymmetricKey { get throws { try key.material().projectAPIKeyKey } }
+
     /// The self-signed certificate of the public key, PEM.
     var certificatePEM: String { get throws { try key.material().certificatePEM } }
 
@@ -102,6 +105,7 @@ final class SigningKey: Sendable {
         /// The JWT header, base64url: the same for every token of this key.
         let encodedHeader: [UInt8]
         let refreshTokenKey: SymmetricKey
+        let projectAPIKeyKey: SymmetricKey
 
         init(existingKeyAt keyPath: String, certificatePath: String, systemOpenSSL: Bool) throws {
             guard let data = FileManager.default.contents(atPath: keyPath),
@@ -140,6 +144,8 @@ final class SigningKey: Sendable {
             encodedHeader = Array(Base64URL.encode(header.bytes).utf8)
             refreshTokenKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: key.derRepresentation),
                                                      info: Data("authdeck refresh tokens v1".utf8), outputByteCount: 32)
+            projectAPIKeyKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: key.derRepresentation),
+                                                      info: Data("authdeck project api keys v1".utf8), outputByteCount: 32)
             certificatePEM = try SigningCertificate.loadOrCreate(at: certificatePath, for: key)
         }
     }

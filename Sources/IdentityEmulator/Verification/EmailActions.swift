@@ -104,13 +104,19 @@ extension EmbeddedBackend {
         components.port = origin.port
         components.path = Self.emailActionPath
         var items = [URLQueryItem(name: "mode", value: mode), URLQueryItem(name: "lang", value: "en"),
-                     URLQueryItem(name: "oobCode", value: record.oobCode), URLQueryItem(name: "apiKey", value: "fake-api-key")]
+                     URLQueryItem(name: "oobCode", value: record.oobCode), URLQueryItem(name: "apiKey", value: linkAPIKey)]
         if let continueUrl = record.continueUrl { items.append(URLQueryItem(name: "continueUrl", value: continueUrl)) }
         components.queryItems = items
         return components.string ?? ""
     }
 
     static let emailActionPath = "/emulator/action"
+
+    /// The emulator's placeholder for the served default project; another project's link carries
+    /// that project's key, which is what routes the link back to it (as a production link's key does).
+    private var linkAPIKey: String {
+        isDefaultProject ? "fake-api-key" : ((try? apiKey()) ?? "fake-api-key")
+    }
 
     /// `GET /emulator/action?mode=&oobCode=[&newPassword=]`: what opening an email's link does, as
     /// the emulator's action handler: verifies the email, resets the password (without

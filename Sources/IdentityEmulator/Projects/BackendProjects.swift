@@ -1,0 +1,196 @@
+import Foundation
+import IdentityToolkit
+import Logging
+import Synchronization
+
+/// The projects of a served backend: the data directory's own (the default, `identity.sqlite` at
+/// its root, as an older AuthDeck wrote it) and any number of others under `projects/<id>/`, each
+/// with a database of its own. A request goes to one project, chosen as the emulator chooses: the
+/// path (`…/projects/{id}/…`), else the project an API key names (`ProjectAPIKeys`), else an
+/// administrator's `targetProjectId`, else the default.
+///
+/// A database per project, rather than a project column in every table: no query can reach
+/// another project's rows, removing a project is removing its directory, the default project's
+/// requests run exactly as before, and data of an older AuthDeck opens unchanged.
+///
+/// Who may reach what: without an admin token (loopback, the emulator's trust) any caller reaches
+/// any project. With one (a shared backend), the administrator reaches every project; a project's
+/// own API key reaches that project only (its outbox and settings included); any other caller
+/// reaches the default project only, as before there were others.
+public final class BackendProjects: WireHandler, Sendable {
+    public let defaultProject: EmbeddedBackend
+    /// Projects besides the default, at most.
+    public let maximumProjects: Int
+    private let directory: URL
+    private let opened = Mutex<[String: EmbeddedBackend]>([:])
+    private let logger = Logger(label: "authdeck.identity-emulator")
+
+    public static let defaultMaximumProjects = 500
+
+    /// `dataDirectory`: the default project's; the others go in its `projects/`.
+    public init(defaultProject: EmbeddedBackend, dataDirectory: URL, maximumProjects: Int = defaultMaximumProjects) {
+        self.defaultProject = defaultProject
+        self.directory = dataDirectory.appendingPathComponent("projects", isDirectory: true)
+        self.maximumProjects = maximumProjects
+    }
+
+    public var preferredExecutor: (any TaskExecutor)? { RequestThreads.shared }
+
+    public func handle(_ request: WireRequest) async -> WireResponse {
+        await withTaskExecutorPreference(RequestThreads.shared) {
+            let backend: EmbeddedBackend
+            do {
+                backend = try self.backend(for: request)
+            } catch let failure as BackendFailure {
+                return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+            } catch {
+                self.logger.error("opening a project failed", metadata: ["error": "\(error)"])
+                let failure = BackendFailure.internalError
+                return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+            }
+            return await backend.answer(request)
+        }
+    }
+
+    // MARK: Choosing the project
+
+    func backend(for request: WireRequest) throws -> EmbeddedBackend {
+        let mark = request.path.utf8.firstIndex(of: UInt8(ascii: "?"))
+        let path = mark.map { Substring(request.path.utf8[..<$0]) } ?? Substring(request.path)
+        let query = mark.map { FormEncoding.items(String(request.path.utf8[request.path.utf8.index(after: $0)...])!) } ?? []
+        let keyProject = try Self.apiKey(of: request, query: query).flatMap { try keys().project(of: $0) }
+        let adminToken = defaultProject.configuration.adminToken
+        var requested = Self.projectNamed(in: path) ?? keyProject
+        if requested == nil, EmbeddedBackend.mayNameTarget(request.body) {
+            // Only an administrator may name a target; anyone else's is refused by the default project.
+            struct Target: Decodable { var targetProjectId: String? }
+            if let target = (try? WireCoding.decoder().decode(Target.self, from: request.body))?.targetProjectId, !target.isEmpty,
+               Self.isAdministrator(request, adminToken: adminToken) {
+                requested = target
+            }
+        }
+        guard let requested, requested != defaultProject.projectId else {
+            // A project's key is for that project: on a shared backend it opens nothing else.
+            if adminToken != nil, let keyProject, keyProject != defaultProject.projectId {
+                throw BackendFailure.projectPermissionDenied(defaultProject.projectId)
+            }
+            return defaultProject
+        }
+        guard ProjectId.isValid(requested) else { throw BackendFailure.invalidProjectId(requested) }
+        if adminToken != nil {
+            guard keyProject == requested || Self.isAdministrator(request, adminToken: adminToken) else {
+                throw BackendFailure.projectPermissionDenied(requested)
+            }
+        }
+        // A read creates nothing: a console that asks for the outbox of a project the server has never
+        // heard of learns which one it serves instead (`AuthEmulatorOutbox` follows it there).
+        if request.method.uppercased() == "GET", !exists(requested) {
+            throw BackendFailure.projectNotFound(requested, served: defaultProject.projectId)
+        }
+        return try project(requested)
+    }
+
+    private func keys() throws -> ProjectAPIKeys {
+        ProjectAPIKeys(key: try defaultProject.signer.projectAPIKeyKey)
+    }
+
+    /// The API key a request carries: the header, the `key` parameter, or an email link's `apiKey`.
+    static func apiKey(of request: WireRequest, query: [URLQueryItem]) -> String? {
+        for (name, value) in request.headers where name.lowercased() == "x-goog-api-key" && !value.isEmpty { return value }
+        for item in query where item.name == "key" || item.name == "apiKey" {
+            if let value = item.value, !value.isEmpty { return value }
+        }
+        return nil
+    }
+
+    /// The `{id}` of a path's `/projects/{id}/…` or `/projects/{id}:…`.
+    static func projectNamed(in path: Substring) -> String? {
+        let marker = Array("/projects/".utf8)
+        let bytes = Array(path.utf8)
+        guard bytes.count > marker.count else { return nil }
+        for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] && Array(bytes[start..<start + marker.count]) == marker {
+            let rest = bytes[(start + marker.count)...]
+            let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") } ?? rest.endIndex
+            guard end > rest.startIndex else { return nil }
+            return String(decoding: rest[..<end], as: UTF8.self)
+        }
+        return nil
+    }
+
+    private static func isAdministrator(_ request: WireRequest, adminToken: String?) -> Bool {
+        guard let authorization = request.headers.first(where: { $0.key.lowercased() == "authorization" })?.value,
+              authorization.lowercased().hasPrefix("bearer ") else { return false }
+        let credential = String(authorization.dropFirst("bearer ".count))
+        guard let adminToken else { return credential.lowercased() == "owner" || credential.hasPrefix("ya29.") }
+        return RequestContext.constantTimeEqual(credential, adminToken)
+    }
+
+    // MARK: The projects
+
+    /// The project, opened (and created, within `maximumProjects`) when needed. Blocks on SQLite:
+    /// call it off Swift's cooperative pool.
+    public func project(_ id: String) throws -> EmbeddedBackend {
+        if id == defaultProject.projectId { return defaultProject }
+        guard ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
+        return try opened.withLock { opened in
+            if let backend = opened[id] { return backend }
+            let projectDirectory = directory.appendingPathComponent(id, isDirectory: true)
+            if !FileManager.default.fileExists(atPath: projectDirectory.path) {
+                guard projectIdsOnDisk().count < maximumProjects else { throw BackendFailure.tooManyProjects(maximumProjects) }
+                try FileManager.default.createDirectory(at: projectDirectory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
+            let backend = try EmbeddedBackend(project: id, databasePath: projectDirectory.appendingPathComponent("identity.sqlite").path,
+                                              sharing: defaultProject)
+            opened[id] = backend
+            return backend
+        }
+    }
+
+    /// Whether the project exists (the default always does).
+    public func exists(_ id: String) -> Bool {
+        id == defaultProject.projectId || (ProjectId.isValid(id) && FileManager.default.fileExists(atPath: projectDirectory(id).path))
+    }
+
+    /// The directory of a project other than the default: its database, and whatever else belongs to it
+    /// (a visitor's console keeps its session and app data there), all removed with it.
+    public func projectDirectory(_ id: String) -> URL {
+        directory.appendingPathComponent(id, isDirectory: true)
+    }
+
+    /// Every project but the default, by id.
+    public func projectIds() -> [String] {
+        opened.withLock { _ in projectIdsOnDisk() }.sorted()
+    }
+
+    private func projectIdsOnDisk() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter(ProjectId.isValid)
+    }
+
+    /// Removes a project other than the default with everything of it: its database is closed
+    /// and its directory deleted.
+    public func removeProject(_ id: String) throws {
+        guard id != defaultProject.projectId, ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
+        try opened.withLock { opened in
+            if let backend = opened.removeValue(forKey: id) {
+                do { try backend.close() } catch { logger.warning("closing a removed project failed", metadata: ["project": "\(id)", "error": "\(error)"]) }
+            }
+            let projectDirectory = directory.appendingPathComponent(id, isDirectory: true)
+            if FileManager.default.fileExists(atPath: projectDirectory.path) {
+                try FileManager.default.removeItem(at: projectDirectory)
+            }
+        }
+    }
+
+    /// Closes every open project's database, the default's last.
+    public func close() throws {
+        let others = opened.withLock { opened in
+            defer { opened.removeAll() }
+            return Array(opened.values)
+        }
+        for backend in others {
+            do { try backend.close() } catch { logger.warning("closing a project failed", metadata: ["project": "\(backend.projectId)", "error": "\(error)"]) }
+        }
+        try defaultProject.close()
+    }
+}

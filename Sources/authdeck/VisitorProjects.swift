@@ -1,0 +1,171 @@
+import Crypto
+import Foundation
+import IdentityEmulator
+import Logging
+import SSHServer
+import Synchronization
+
+/// The project each SSH visitor works in, on the backend `authdeck ssh` serves: their own accounts,
+/// numbers, addresses, identities and outbox, reached with that project's API key only. A visitor
+/// who offers a key gets the same project back on every connection (its id comes from the key's
+/// fingerprint); one who offers none gets a new one each time. Each project's directory holds a
+/// `visitor.json` (who it is for, when it was last used), and the console keeps its session and
+/// app data there, so that removing the project removes all of it.
+final class VisitorProjects: Sendable {
+    struct Settings: Sendable {
+        /// Visitors' projects on the server at once, at most.
+        var maximum = BackendProjects.defaultMaximumProjects
+        /// A key-less visitor's project is removed this long after they leave.
+        var guestLifetime: TimeInterval = 24 * 3600
+        /// A key's project is removed after this long unused.
+        var keyedLifetime: TimeInterval = 30 * 24 * 3600
+    }
+
+    /// What `visitor.json` holds.
+    struct Owner: Codable, Equatable {
+        /// The key's `SHA256:…` fingerprint; nil for a key-less visitor.
+        var key: String?
+        var address: String
+        var createdAt: Date
+        var lastSeen: Date
+        /// When the last of its sessions ended; nil while one is open.
+        var leftAt: Date?
+    }
+
+    /// A visitor's console, ready to start.
+    struct Seat: Sendable {
+        let projectId: String
+        let apiKey: String
+        let directory: URL
+        let keyed: Bool
+    }
+
+    static let ownerFileName = "visitor.json"
+
+    let projects: BackendProjects
+    let settings: Settings
+    private let clock: @Sendable () -> Date
+    /// Open sessions per project: a project in use is never removed.
+    private let live = Mutex<[String: Int]>([:])
+    private let logger = Logger(label: "authdeck.ssh")
+
+    init(projects: BackendProjects, settings: Settings, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.projects = projects
+        self.settings = settings
+        self.clock = clock
+    }
+
+    /// Finds or creates the visitor's project. Blocks on the file system and SQLite.
+    func seat(for visit: ConsoleVisit) throws -> Seat {
+        let id = visit.keyFingerprint.map(Self.projectId(forKey:)) ?? Self.newGuestProjectId()
+        live.withLock { $0[id, default: 0] += 1 }
+        do {
+            let now = clock()
+            var owner = readOwner(id) ?? Owner(key: visit.keyFingerprint, address: visit.address, createdAt: now, lastSeen: now)
+            if !projects.exists(id) { try makeRoom() }
+            let backend = try projects.project(id)
+            owner.address = visit.address
+            owner.lastSeen = now
+            owner.leftAt = nil
+            try writeOwner(owner, of: id)
+            logger.info("visitor project", metadata: ["project": "\(id)", "key": "\(visit.keyFingerprint ?? "none")", "address": "\(visit.address)"])
+            return Seat(projectId: id, apiKey: try backend.apiKey(), directory: projects.projectDirectory(id), keyed: visit.keyFingerprint != nil)
+        } catch {
+            leave(id)
+            if let refusal = error as? ConsoleRefusal { throw refusal }
+            logger.error("cannot prepare a visitor project", metadata: ["project": "\(id)", "error": "\(error)"])
+            throw ConsoleRefusal("AuthDeck could not prepare your project; try again later.")
+        }
+    }
+
+    /// The visitor's console has exited. A key-less visitor's project with no account in it goes at
+    /// once: nobody can come back to it, and a visitor reconnecting in a loop must not fill the server.
+    func leave(_ id: String) {
+        let remaining = live.withLock { live -> Int in
+            let count = (live[id] ?? 1) - 1
+            live[id] = count > 0 ? count : nil
+            return count
+        }
+        guard remaining <= 0, var owner = readOwner(id) else { return }
+        do {
+            if owner.key == nil, try projects.project(id).accountCount() == 0 {
+                try remove(id)
+                return
+            }
+            owner.leftAt = clock()
+            owner.lastSeen = clock()
+            try writeOwner(owner, of: id)
+        } catch {
+            logger.warning("after a visitor left", metadata: ["project": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    /// Removes the projects whose time is up: a key-less visitor's `guestLifetime` after they left, a
+    /// key's after `keyedLifetime` unused. Projects not made for visitors are left alone.
+    func sweep() {
+        let now = clock()
+        for id in projects.projectIds() where !isLive(id) {
+            guard let owner = readOwner(id) else { continue }
+            let expired = owner.key == nil
+                ? now.timeIntervalSince(owner.leftAt ?? owner.lastSeen) >= settings.guestLifetime
+                : now.timeIntervalSince(owner.lastSeen) >= settings.keyedLifetime
+            if expired { try? remove(id) }
+        }
+    }
+
+    /// At the limit, the project unused the longest goes, a key-less visitor's before a key's; when
+    /// every one is in use, the visitor is turned away with what to do.
+    private func makeRoom() throws {
+        sweep()
+        let ids = projects.projectIds()
+        guard ids.count >= settings.maximum else { return }
+        let idle = ids.filter { !isLive($0) }.compactMap { id in readOwner(id).map { (id, $0) } }
+        guard let oldest = idle.min(by: { ($0.1.key != nil ? 1 : 0, $0.1.lastSeen) < ($1.1.key != nil ? 1 : 0, $1.1.lastSeen) }) else {
+            throw ConsoleRefusal("This demo is full: all \(settings.maximum) visitor projects are in use. Try again in a while, "
+                + "or ask the presenter to raise `authdeck ssh --max-visitor-projects`.")
+        }
+        try remove(oldest.0)
+    }
+
+    private func isLive(_ id: String) -> Bool { live.withLock { ($0[id] ?? 0) > 0 } }
+
+    private func remove(_ id: String) throws {
+        try projects.removeProject(id)
+        logger.info("visitor project removed", metadata: ["project": "\(id)"])
+    }
+
+    private func readOwner(_ id: String) -> Owner? {
+        let file = projects.projectDirectory(id).appendingPathComponent(Self.ownerFileName)
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        return try? Self.decoder().decode(Owner.self, from: data)
+    }
+
+    private func writeOwner(_ owner: Owner, of id: String) throws {
+        // Atomic, and owner-only as everything here (the process's umask is 077).
+        try Self.encoder().encode(owner).write(to: projects.projectDirectory(id).appendingPathComponent(Self.ownerFileName), options: .atomic)
+    }
+
+    /// `visitor-` and 16 hex digits of the fingerprint's SHA-256: stable for a key, a valid project id,
+    /// and saying nothing of the key.
+    static func projectId(forKey fingerprint: String) -> String {
+        "visitor-" + SHA256.hash(data: Data(fingerprint.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func newGuestProjectId() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return "guest-" + (0..<6).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+    }
+
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    private static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
