@@ -75,7 +75,7 @@ final class LogCheckpointer: @unchecked Sendable {
     /// writers that never pause may never leave behind: past `ceiling` the commit (on the writer, so
     /// no write of this process comes meanwhile) waits for the thread's copy to end and copies the
     /// rest (little), as SQLite's own checkpoint would, so that the next write starts the log over.
-    /// Passive still: a reader's snapshot is never waited for (the log then grows until it ends, as before).
+    /// Passive still: a reader's snapshot is never waited for (the log then grows until it ends, as with SQLite's own).
     private func catchUp(on connection: OpaquePointer?) {
         condition.withLock {
             holding = true
