@@ -1,6 +1,6 @@
-"""The hardening issue, end to end: several processes on one data directory, data that belongs to a
-project, damaged or emptied data refused at start-up with a clear message, file modes, and the
-start-up checks of the minor list."""
+"""Hardening, end to end: several processes on one data directory, data that belongs to a
+project, damaged or emptied data refused at start-up with a clear message, file modes, bad
+start-up settings named clearly, and answers that tell nothing about an email."""
 import base64
 import json
 import os
