@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""AuthDeck's benchmarks, each beside a reference measured in the same run (issue 14).
+"""AuthDeck's benchmarks, each beside a reference measured in the same run.
 
-Run through `bash Benchmarks/run.sh`, which builds what is measured. Every measure is repeated,
+Run through `bash Benchmarks/run.sh`, which builds what is measured (Benchmarks/README.md). Every measure is repeated,
 AuthDeck and its reference interleaved, and the table shows medians. The console is driven in
 a pseudo-terminal of 80×24, as a person's terminal would; the server with wrk over loopback.
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# AuthDeck's benchmark suite (README.md, Benchmarks): builds in release mode, then measures the
+# AuthDeck's benchmark suite (Benchmarks/README.md): builds in release mode, then measures the
 # console and `authdeck serve` beside their references in the same run and prints one table.
 #   bash Benchmarks/run.sh            the full run (medians of 5 interleaved repetitions)
 #   bash Benchmarks/run.sh --quick    one short repetition of a debug build: proves the suite
@@ -9,9 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 configuration=release
-# The binary the demo host runs (README): the Swift runtime and Foundation linked in, so a console
+# The binary the demo host runs (README.md): the Swift runtime and Foundation linked in, so a console
 # starts without the dynamic loader looking up some 40,000 symbols across two dozen shared libraries,
-# and no `$ORIGIN` run path, which only Swift's shared libraries needed: the loader probed the
+# and no `$ORIGIN` run path, which only Swift's shared libraries need: with it the loader probes the
 # binary's folder some 40 times for glibc's libraries before each start.
 linking=(--static-swift-stdlib --disable-local-rpath)
 quick=()

@@ -50,9 +50,9 @@ python3 -c 'import pyte' 2>/dev/null || pip_install pyte
 # An SSH client that sends what OpenSSH never does (absurd pty sizes, floods of window changes).
 python3 -c 'import paramiko' 2>/dev/null || pip_install paramiko
 
-# C compiled with -O2 in this debug build: BoringSSL's scrypt at -O0 took 320 ms a password (45 ms
+# C compiled with -O2 in this debug build: BoringSSL's scrypt at -O0 takes about 320 ms a password (45 ms
 # optimized), and the suites' password sign-ins, queued on one process-wide pool of hashing threads,
-# made the whole run 2.4 times as long and brought single requests near the client's 30-s timeout.
+# would make the whole run over twice as long and bring single requests near the client's 30-s timeout.
 swift build --build-tests --explicit-target-dependency-import-check error -Xcc -O2
 swift test --skip-build
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/EndToEnd

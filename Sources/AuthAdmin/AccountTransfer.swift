@@ -27,8 +27,8 @@ extension AccountAdmin {
             }
             try handle.write(contentsOf: Data(AccountFileWriter.footer(format).utf8))
             try handle.close()
-            // rename(2) replaces an earlier file in one step; Foundation's replaceItemAt on Linux removed it
-            // and then failed, so every second export to the same name lost the first.
+            // rename(2) replaces an earlier file in one step; Foundation's replaceItemAt on Linux removes it
+            // and then fails, which would lose the earlier export.
             guard rename(partial.path, target.path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path,
                                                               NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])

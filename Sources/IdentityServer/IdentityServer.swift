@@ -13,7 +13,7 @@ public struct IdentityServer: Sendable {
     /// Requests with a larger body are refused with 413 before the backend sees them.
     public static let maxRequestBodySize = 1024 * 1024
     /// A connection that sends nothing for this long is closed, one in the middle of a request's body
-    /// included (it was kept open until the client gave up). Longer than AsyncHTTPClient's 60 s pool
+    /// included, so a client that stops half-way cannot hold it open. Longer than AsyncHTTPClient's 60 s pool
     /// idle time, so a client's kept-alive connection is never closed just as it sends the next request.
     public static let idleTimeout: Duration = .seconds(75)
 

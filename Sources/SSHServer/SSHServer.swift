@@ -151,7 +151,7 @@ private final class Refusal: ChannelInboundHandler {
             channel.close(promise: nil)
             // The client ends the connection once it has the status and the channel's close. Closed here
             // at once, the connection could go before the client's last messages did, and OpenSSH then
-            // exited 255 ("Broken pipe") instead of with the status; a client that stays is dropped later.
+            // exits 255 ("Broken pipe") instead of with the status; a client that stays is dropped later.
             if let connection = channel.parent {
                 connection.eventLoop.scheduleTask(in: .seconds(5)) { connection.close(promise: nil) }
             }

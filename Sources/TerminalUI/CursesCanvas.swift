@@ -32,7 +32,7 @@ final class CursesCanvas: Canvas {
             let scalars = text.unicodeScalars
             let start = max(column, 0), end = min(column + scalars.count, size.width)
             guard start < end else { return }
-            // By indices: a view of sliced scalars was generic code whose types the runtime made on first use.
+            // By indices: a view of sliced scalars is generic code whose types the runtime makes on first use.
             let from = scalars.index(scalars.startIndex, offsetBy: start - column)
             let to = scalars.index(from, offsetBy: end - start)
             authdeck_put(window, Int32(row), Int32(start), String(text[from..<to]), attributes, pair)

@@ -45,8 +45,8 @@ public enum HelpOverlay {
                    column: inside.column + 1, style: .dim)
     }
 
-    /// A box nearly as wide as the screen left a letter or two of the screen beneath beside it, which read
-    /// as junk (a walkthrough saw the "s" of "flags"): margins that narrow are cleared on the box's rows.
+    /// A box nearly as wide as the screen would leave a letter or two of the screen beneath beside it, which
+    /// reads as junk: margins that narrow are cleared on the box's rows.
     private static func clearNarrowMargins(beside frame: Rect, on canvas: any Canvas) {
         let right = canvas.size.width - frame.column - frame.width
         guard frame.column + right <= 4 else { return }

@@ -34,8 +34,8 @@ public final class TerminalThread<Prepared>: Sendable {
     /// Runs `body` on the thread with what `prepare` made, and returns when it returns; `prepare`'s
     /// error, if it failed, or `body`'s. At most once, and not after `cancel`.
     /// On the caller's executor (the main thread, for `authdeck`): a hop to Swift's cooperative pool
-    /// first waited for its first thread to start, 0.4 ms before the first frame. Unsafe continuations,
-    /// not checked: each is resumed once, and a checked one's type was made at run time, with a scan of
+    /// would wait for its first thread to start, about 0.4 ms before the first frame. Unsafe continuations,
+    /// not checked: each is resumed once, and a checked one's type is made at run time, with a scan of
     /// every protocol conformance in the binary before the first frame.
     public nonisolated(nonsending) func run(_ body: @escaping @Sendable (Prepared) throws -> Void) async throws {
         try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
@@ -83,7 +83,7 @@ public final class TerminalThread<Prepared>: Sendable {
 }
 
 /// A detached POSIX thread running `body`. Not Foundation's `Thread`: its start-up (its own naming,
-/// `Thread.current`) took 0.2 ms between the new thread running and `body`, before the first frame.
+/// `Thread.current`) takes about 0.2 ms between the new thread running and `body`, before the first frame.
 private func startThread(_ body: @escaping @Sendable () -> Void) {
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     var thread = pthread_t()

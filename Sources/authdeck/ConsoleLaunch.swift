@@ -11,7 +11,7 @@ import TerminalUI
 /// The console's options as plain values, and the console itself. `AuthDeckCommand` fills it
 /// through ArgumentParser; `plain(arguments:)` fills it directly for the command lines people and
 /// `authdeck ssh` type most, because ArgumentParser reflects over every command (Mirror, dynamic
-/// casts), and the runtime's conformance scans that sets off took a sixth of a start's CPU.
+/// casts), and the runtime's conformance scans that sets off cost a sixth of a start's CPU.
 struct ConsoleLaunch {
     var data: String?
     var noColor = false

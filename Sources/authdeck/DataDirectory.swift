@@ -28,7 +28,7 @@ struct DataDirectory {
     /// `URL(fileURLWithPath:).path` gives).
     static func absolute(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        // Joined by hand: `joined(separator:)` was generic code whose types the runtime made on first use.
+        // Joined by hand: `joined(separator:)` is generic code whose types the runtime makes on first use.
         var absolute = ""
         for component in full.split(separator: "/") where component != "." {
             absolute += "/" + String(component)

@@ -23,7 +23,7 @@ struct FileLogHandler: LogHandler {
             var unchecked: Int
         }
 
-        /// How much is written between looks at the size (an fstat(2) per line was a syscall per request).
+        /// How much is written between looks at the size (an fstat(2) per line would be a syscall per request).
         static let checkEvery = 64 * 1024
 
         let path: String
@@ -90,7 +90,7 @@ struct FileLogHandler: LogHandler {
         line.append(contentsOf: label.utf8)
         line.append(contentsOf: ": ".utf8)
         line.append(contentsOf: event.message.description.utf8)
-        // Appended piece by piece: a string made per field was a third of a request's log line.
+        // Appended piece by piece: a string made per field costs a third of a request's log line.
         for (key, value) in all.sorted(by: { $0.key < $1.key }) {
             line.append(UInt8(ascii: " "))
             line.append(contentsOf: key.utf8)
@@ -105,7 +105,7 @@ struct FileLogHandler: LogHandler {
     }
 
     /// `2026-11-23T21:57:27Z`, UTC to the second, as `Date.ISO8601Format()` writes it, from the
-    /// C library's calendar: Foundation's format style was most of the cost of a request's line.
+    /// C library's calendar: Foundation's format style is most of the cost of a request's line.
     static func appendTimestamp(to line: inout [UInt8]) {
         var now = time(nil)
         var fields = tm()

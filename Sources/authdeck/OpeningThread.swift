@@ -8,8 +8,8 @@ import Synchronization
 final class OpeningThread<Value: Sendable>: Sendable {
     private enum State {
         case notStarted(@Sendable () throws -> Value)
-        /// Unsafe continuations, each resumed once: a checked one's type was made at run time when the
-        /// console started, with a scan of every protocol conformance in the binary before the first frame.
+        /// Unsafe continuations, each resumed once: a checked one's type is made at run time when the
+        /// console starts, with a scan of every protocol conformance in the binary before the first frame.
         case running(waiting: [UnsafeContinuation<Result<Value, any Error>, Never>])
         case finished(Result<Value, any Error>)
     }

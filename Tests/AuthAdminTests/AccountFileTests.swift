@@ -117,7 +117,7 @@ struct AccountFileTests {
         }
     }
 
-    /// An export to the name of an earlier one replaces it (Foundation's replaceItemAt deleted it and failed).
+    /// An export to the name of an earlier one replaces it (Foundation's replaceItemAt on Linux deletes it and fails).
     @Test func anExportReplacesAnEarlierOneOfTheSameName() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -17,7 +17,7 @@ struct AuthErrorCodeTests {
         #expect(AuthErrorCode(serverCode: code) == expected)
     }
 
-    /// Issue 16, item 8: a provider's refusal and a page that is not the API's were "an unexpected error".
+    /// A provider's refusal and a page that is not the API's are told as such, not as "an unexpected error".
     @Test func theProvidersWordsAndANonAPIAnswerAreTheSentence() {
         let refusal = AuthError(AuthErrorCode(serverCode: "INVALID_IDP_RESPONSE"),
                                 serverMessage: "INVALID_IDP_RESPONSE : AADSTS90023: Unsupported 'prompt' value 'always'.")

@@ -5,7 +5,7 @@ import IdentityTestSupport
 import IdentityToolkit
 import Testing
 
-/// The attack of the hardening issue, as a visitor of a shared backend would run it from their own
+/// An account takeover, as a visitor of a shared backend would try it from their own
 /// console: make up a Google or Apple identity with someone else's email, consent, sign in with it.
 @Suite("A shared backend: nobody signs in to another's account with a simulated identity, in process and over HTTP")
 struct SharedBackendTakeoverTests {

@@ -181,8 +181,8 @@ def test_a_dropped_connection_restores_the_terminal_and_keeps_the_session(consol
 
 
 def test_the_account_screen_shows_what_another_console_changed(console, data_dir):
-    """Issue 16, presenter list: the account screen kept what it loaded until the next key; a quiet
-    reload now shows what another console on the same directory (and session) changed."""
+    """The account screen does not wait for a key to show what another console on the same directory
+    (and session) changed: a quiet reload shows it."""
     first = console(width=80, height=24)
     first.wait_for("Choose a sign-in method")
     first.keys("3")

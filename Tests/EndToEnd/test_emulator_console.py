@@ -140,7 +140,7 @@ def test_a_stopped_server_is_a_network_error_not_a_crash(console, served):
 
 
 def test_ctrl_c_with_a_console_connected_leaves_no_write_ahead_log(console, served):
-    """Issue 16, item 10: after a console's lookups, ctrl-c left identity.sqlite-wal and -shm behind."""
+    """After a console's lookups, stopping serve with ctrl-c (SIGINT) leaves no identity.sqlite-wal or -shm."""
     server = served()
     c = console(extra_args=["--emulator", server.address])
     c.wait_for("Choose a sign-in method")

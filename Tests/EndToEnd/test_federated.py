@@ -178,8 +178,8 @@ def test_an_anonymous_account_is_deleted_after_the_merge(console):
 
 
 def test_switch_merge_and_delete_confirms_a_stale_previous_account_then_deletes_it(console):
-    """Issue 16, item 1: the delete was sent with the old account's stale sign-in, refused
-    (CREDENTIAL_TOO_OLD_LOGIN_AGAIN), and the account kept with nothing offered."""
+    """Deleting the previous account after a switch needs a recent sign-in of that account: when its own is
+    stale (CREDENTIAL_TOO_OLD_LOGIN_AGAIN), the console asks to confirm it, then deletes it."""
     c = console(width=80, height=24, extra_args=["--recent-login-window", "3"])
     c.wait_for("Choose a sign-in method")
     owner = sign_up_with_google_then_out(c, "Grace Hopper", "grace@gmail.com")

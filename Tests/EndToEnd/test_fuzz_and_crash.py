@@ -1,4 +1,4 @@
-"""Bounded regression runs of the attacks the hardening issue made: a few thousand fuzzed requests
+"""Bounded runs of two attacks on the backend: a few thousand fuzzed requests
 against a served backend (never a 5xx, never down), and kill -9 under write load (no acknowledged
 account lost, the data opens again)."""
 import json

@@ -1,6 +1,6 @@
-"""The hardening issue, end to end: several processes on one data directory, data that belongs to a
-project, damaged or emptied data refused at start-up with a clear message, file modes, and the
-start-up checks of the minor list."""
+"""Hardening, end to end: several processes on one data directory, data that belongs to a
+project, damaged or emptied data refused at start-up with a clear message, file modes, bad
+start-up settings named clearly, and answers that tell nothing about an email."""
 import base64
 import json
 import os
@@ -265,7 +265,7 @@ def test_failed_sign_ins_tell_nothing_about_the_email_by_answer_or_time(served):
     expected = {(True, 400, "INVALID_LOGIN_CREDENTIALS"), (False, 400, "TOO_MANY_ATTEMPTS_TRY_LATER")}
     assert all(found == expected for found in answers.values()), answers
     medians = {kind: sorted(values)[len(values) // 2] for kind, values in timings.items()}
-    # The leak was ~3 ms against ~38 ms: each kind must take at least half of the slowest.
+    # A leak would show as ~3 ms against ~38 ms (no hash against a hash): each kind must take at least half of the slowest.
     assert min(medians.values()) >= 0.5 * max(medians.values()), medians
 
 

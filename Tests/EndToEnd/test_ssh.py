@@ -540,8 +540,8 @@ def test_stopping_the_server_hangs_up_every_console(ssh_server, console):
     for pid in consoles:
         wait_until(lambda: not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z", 5,
                    "a console outlived the server")
-    # Issue 16, item 10: a normal stop left the database's WAL and shared memory, and logged the shared
-    # backend's cancellation as an error ("Waiting on child channel: CancellationError()").
+    # A normal stop leaves no database WAL or shared memory, and does not log the shared backend's
+    # cancellation as an error ("Waiting on child channel: CancellationError()").
     assert not [name for name in os.listdir(server.data_dir) if name in ("identity.sqlite-wal", "identity.sqlite-shm")]
     assert " error " not in server.log()
 

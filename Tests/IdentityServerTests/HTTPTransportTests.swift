@@ -132,8 +132,8 @@ struct HTTPTransportTests {
         }
     }
 
-    /// Issue 16, item 8: a 404 page (or nothing) where the API should be was shown as an empty detail, or as raw HTML
-    /// cut mid-character.
+    /// A 404 page (or nothing) where the API should be is told as what came instead, not as an empty detail or as
+    /// raw HTML cut mid-character.
     @Test func anAnswerThatIsNotTheAPIsSaysWhatCameInstead() async throws {
         let page = "<html><head><title>404 Not Found</title></head><body><h1>Página não encontrada</h1>"
             + String(repeating: "<p>Nenhuma página aqui — nada.</p>", count: 8) + "</body></html>"

@@ -15,8 +15,8 @@ private struct EmptyAnswers: WireHandler {
 
 @Suite("authdeck serve: idle connections", .timeLimit(.minutes(1)))
 struct IdleConnectionTests {
-    /// A request whose body stops half-way is not kept open until the client gives up (found by a
-    /// walkthrough: no answer after 150 s): once the connection has been idle for the timeout, it closes.
+    /// A request whose body stops half-way is not kept open until the client gives up: once the
+    /// connection has been idle for the timeout, it closes.
     @Test func aHalfSentRequestIsClosedOnceIdle() async throws {
         let closedAfter = try await withServedHandler(EmptyAnswers(), idleTimeout: .seconds(1)) { port in
             try await Task.detached { try Self.secondsUntilClosed(port: port, sending: """

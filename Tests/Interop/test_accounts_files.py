@@ -106,7 +106,7 @@ def test_a_csv_round_trip_through_the_command_line(server, app, rest, unique, tm
 
 
 def test_exporting_twice_to_one_name_replaces_the_file(server, app, unique, tmp_path):
-    """Found by a walkthrough: every second export to the same name deleted the first and failed."""
+    """An export to the name of an earlier one replaces it, every time."""
     prefix = unique("twice")
     auth.create_user(uid=f"{prefix}-a", app=app)
     export = tmp_path / "users.json"
@@ -118,7 +118,7 @@ def test_exporting_twice_to_one_name_replaces_the_file(server, app, unique, tmp_
 
 
 def test_importing_old_anonymous_accounts_says_the_clean_up_will_delete_them(server, app, unique, tmp_path):
-    """Found by a walkthrough: imported anonymous accounts older than 30 days vanished at the next start without a word."""
+    """Imported anonymous accounts older than 30 days are deleted at the next start: the import says so."""
     prefix = unique("old-anon")
     old = "1700000000000"  # November 2023
     path = tmp_path / "anonymous.json"

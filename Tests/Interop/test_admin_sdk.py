@@ -10,7 +10,7 @@ from firebase_admin import auth, exceptions
 
 from interop_project import PROJECT_ID
 
-# The firebase/scrypt README's project parameters and test user (shared/identity-toolkit.md §7).
+# The project parameters and test user of the README of Firebase's scrypt (github.com/firebase/scrypt).
 README_SIGNER_KEY = "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="
 README_SALT_SEPARATOR = "Bw=="
 README_SALT = "42xEC+ixf3L2lw=="

@@ -49,7 +49,7 @@ extension EmbeddedBackend {
     /// `projects/{projectId}/accounts:batchGet`: users in ascending `localId` order after `nextPageToken`.
     /// `maxResults` defaults to 20 and is capped at 1000; a negative value returns every user (as the emulator does).
     /// The answer is `DownloadAccountResponse` as JSON, written as the rows are read: decoding
-    /// records and encoding `AccountInfo`s took most of the time of exporting 100,000 accounts.
+    /// records and encoding `AccountInfo`s would take most of the time of exporting 100,000 accounts.
     func batchGet(query: [URLQueryItem], body: Data) throws -> Data {
         struct PagingBody: Decodable {
             var maxResults: Int64Text?

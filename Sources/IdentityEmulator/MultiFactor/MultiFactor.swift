@@ -274,7 +274,7 @@ extension EmbeddedBackend {
         return MfaTokensResponse(idToken: try tokens.idToken, refreshToken: try tokens.refreshToken)
     }
 
-    /// Value types, made once: an `ISO8601DateFormatter` per call was 14 % of a lookup.
+    /// Value types, made once: an `ISO8601DateFormatter` per call costs 14 % of a lookup.
     static let rfc3339Style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let rfc3339SecondsStyle = Date.ISO8601FormatStyle()
 

@@ -8,12 +8,12 @@ import Darwin
 
 /// Threads of the backend's own for its blocking work: RSA and GRDB's synchronous SQLite calls
 /// (scrypt has `hashing`). On Swift's cooperative pool (a thread per core) one password sign-in
-/// stalled every other request, and the console's effects with it.
+/// would stall every other request, and the console's effects with it.
 ///
 /// At most `concurrency` threads run jobs at once; a thread blocked on another's work (`blocked`:
 /// the start's writes) does not count, so another takes the next job meanwhile (up to `limit`
-/// threads in all, each made when first needed). With a thread per job instead, sixteen clients kept sixteen threads
-/// waking each other on two cores, and a fifth of a lookup's CPU went to switching between them.
+/// threads in all, each made when first needed). With a thread per job instead, sixteen clients would keep sixteen threads
+/// waking each other on two cores, and a fifth of a lookup's CPU would go to switching between them.
 ///
 /// It is also a task executor: the backend answers on it (`EmbeddedBackend.handle`), and `authdeck
 /// serve` runs its connections on it (`IdentityServer`), so a request is parsed, answered and handed

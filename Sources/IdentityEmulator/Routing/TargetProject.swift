@@ -16,7 +16,7 @@ extension EmbeddedBackend {
 
     private static let targetProjectKey = Array("targetProjectId".utf8)
 
-    /// C's byte searches: `Data`'s generic ones took a tenth of a lookup.
+    /// C's byte searches: `Data`'s generic ones cost a tenth of a lookup.
     static func mayNameTarget(_ body: Data) -> Bool {
         body.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }

@@ -60,7 +60,7 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     }
 }
 
-// Rows are read and written by column, not through `Codable`: GRDB's decoder was most of the time of
+// Rows are read and written by column, not through `Codable`: GRDB's decoder would be most of the time of
 // listing 100,000 accounts (`batchGet`), and of every lookup. A new column needs its line in both
 // (a property with a default value would otherwise keep the default silently).
 extension UserRecord: ColumnRecord {

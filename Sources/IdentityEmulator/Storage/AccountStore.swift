@@ -57,7 +57,7 @@ struct AccountStore: Sendable {
                 // Another process created the project between the check and the write.
                 throw EmbeddedBackendError.projectMismatch(path: path, stored: projectId, requested: requested)
             }
-            // Once the start is done (its migrations checkpoint as SQLite always did), so that a start that
+            // Once the start is done (its migrations checkpoint as SQLite does by itself), so that a start that
             // fails never leaves the checkpointer's thread behind.
             checkpointer = LogCheckpointer(path: path)
             try pool.writeWithoutTransaction { [checkpointer] db in

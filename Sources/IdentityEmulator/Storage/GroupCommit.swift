@@ -43,9 +43,9 @@ final class GroupCommit: @unchecked Sendable {
 
     /// Runs `body` in a transaction shared with the writes waiting beside it; returns once it is
     /// committed. A request's task waits suspended, so its thread answers other requests meanwhile:
-    /// with the thread blocked instead, another had to be woken in its place (sign-ups under load:
-    /// 3.7 → 2.2 context switches each, a quarter less idle time), and sixteen writes waiting held
-    /// every thread the backend may make, so not even a lookup could run until the commit ended.
+    /// a blocked thread would need another woken in its place (more context switches per request, more
+    /// idle CPU), and sixteen writes waiting would hold every thread the backend may make, so not even
+    /// a lookup could run until the commit ended.
     func write<T>(on pool: DatabasePool, _ body: (Database) throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
             var result: T?

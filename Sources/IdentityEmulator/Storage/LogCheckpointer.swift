@@ -4,10 +4,10 @@ import GRDBSQLite
 
 /// Copies the write-ahead log into the database on a thread and connection of its own. SQLite's
 /// automatic checkpoint runs inside the commit that crosses its threshold, on the one writer: at a
-/// few thousand sign-ups a second that was some twenty checkpoints a second, each holding up every
-/// writer (and, through them, the requests waiting on the group commit) while it copied 4 MB and
-/// synced the file. Here the commit only signals; the copy runs beside the writers, which SQLite
-/// allows for a passive checkpoint. The log is flushed as before, so what a commit made durable
+/// few thousand sign-ups a second that is some twenty checkpoints a second, each holding up every
+/// writer (and, through them, the requests waiting on the group commit) while it copies 4 MB and
+/// syncs the file. Here the commit only signals; the copy runs beside the writers, which SQLite
+/// allows for a passive checkpoint. Commits write the log as they would without it, so what a commit made durable
 /// stays durable; the database file just catches up off the writers' path.
 final class LogCheckpointer: @unchecked Sendable {
     /// SQLite's own default threshold (`wal_autocheckpoint`), in pages of the log.
@@ -75,7 +75,7 @@ final class LogCheckpointer: @unchecked Sendable {
     /// writers that never pause may never leave behind: past `ceiling` the commit (on the writer, so
     /// no write of this process comes meanwhile) waits for the thread's copy to end and copies the
     /// rest (little), as SQLite's own checkpoint would, so that the next write starts the log over.
-    /// Passive still: a reader's snapshot is never waited for (the log then grows until it ends, as before).
+    /// Passive still: a reader's snapshot is never waited for (the log then grows until it ends, as with SQLite's own).
     private func catchUp(on connection: OpaquePointer?) {
         condition.withLock {
             holding = true

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 /// The read-only connections `AccountStore.read` runs on, beside the pool's writer (WAL lets them
-/// read while it writes). GRDB's own pool of readers took a semaphore, a dispatch group and a
-/// barrier queue for each read and compiled its BEGIN and COMMIT anew every time: a quarter of a
+/// read while it writes). GRDB's own pool of readers takes a semaphore, a dispatch group and a
+/// barrier queue for each read and compiles its BEGIN and COMMIT anew every time: a quarter of a
 /// lookup's CPU. Here a read takes an idle connection under a lock (or opens one: there are never
 /// more than reads at once, which the request threads bound) and runs in a transaction whose two
 /// statements each connection prepares once.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Base64url without padding (RFC 4648 §5), as JWTs and exported hashes use it. Encoded by table:
-/// Foundation's base64 and three `replacingOccurrences` per token were a tenth of a sign-up.
+/// Foundation's base64 and three `replacingOccurrences` per token cost a tenth of a sign-up.
 enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 

@@ -121,7 +121,7 @@ private struct FirebaseIdClaims: JWTPayload {
             try await harness.api.call(SignUpRequest(password: "secret-1"))
         }
         for malformed in ["carol", "carol@example", "carol @example.com", "carol@exa mple.com", "@example.com", "carol@example.com\u{7}x", "a@@b.com",
-                          // Bytes that were not UTF-8, as a decoder replaces them (found pasted over SSH by a walkthrough).
+                          // Bytes that were not UTF-8, as a decoder replaces them (pasted over SSH, say).
                           "ca\u{FFFD}\u{FFFD}rol@example.com"] {
             await #expect(throws: server("INVALID_EMAIL"), "\(malformed)") {
                 try await harness.signUp(malformed)

@@ -31,7 +31,7 @@ extension Harness {
     }
 }
 
-/// The Firebase scrypt README's project parameters and its test user (identity-toolkit.md §7).
+/// The project parameters and test user of the README of Firebase's scrypt (github.com/firebase/scrypt).
 enum ScryptReadmeVector {
     static let signerKey = "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="
     static let saltSeparator = "Bw=="

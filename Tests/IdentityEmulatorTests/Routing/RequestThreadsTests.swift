@@ -39,8 +39,8 @@ struct RequestThreadsTests {
     }
 
     /// A request waiting for a hash holds no thread, so a hash never holds up a lookup: here the pool's
-    /// only thread runs the next job meanwhile (when the wait blocked the thread, a second one had to
-    /// be made for it, and past the pool's limit the job waited for the hash).
+    /// only thread runs the next job meanwhile (were the wait to block the thread, a second one would have
+    /// to be made for it, and past the pool's limit the job would wait for the hash).
     @Test func aJobRunsWhileTheOnlyThreadsRequestWaitsForAHash() async throws {
         let requests = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: false)
         let hashing = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: true)
@@ -68,7 +68,7 @@ struct RequestThreadsTests {
     }
 
     /// A burst of jobs (SwiftNIO hands over what one read brought) makes or wakes no more threads than
-    /// may run: each job made or woke one, and those past the limit only went back to sleep.
+    /// may run: were each job to make or wake one, those past the limit would only go back to sleep.
     @Test func aBurstOfJobsMakesNoMoreThreadsThanMayRun() {
         let requests = RequestThreads(name: "test", limit: 8, concurrency: 2, batch: false)
         let group = DispatchGroup()

@@ -18,9 +18,8 @@ import Testing
 
     private func databasePath(_ harness: Harness) -> String { harness.directory.appendingPathComponent("identity.sqlite").path }
 
-    /// Issue 16, item 10: after reads (a console's lookups) the WAL and shared-memory files stayed at shutdown:
-    /// GRDB closes the writer before its read-only readers, and the last connection to close, read-only, cannot
-    /// remove them.
+    /// After reads (a console's lookups) no WAL or shared-memory file stays at shutdown: GRDB closes the writer
+    /// before its read-only readers, and the last connection to close, if read-only, cannot remove them.
     @Test func closingAfterReadsLeavesNoWALBehind() async throws {
         let harness = try Harness()
         defer { harness.remove() }

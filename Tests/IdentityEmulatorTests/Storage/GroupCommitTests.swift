@@ -93,8 +93,8 @@ import Testing
     }
 
     /// Writes waiting for a commit hold no thread: with the pool's two threads, one committing (held
-    /// up here) and four writes queued behind it, a read still runs. When a waiting write blocked its
-    /// thread, the second thread was parked too and the read waited for the commit.
+    /// up here) and four writes queued behind it, a read still runs. Were a waiting write to block its
+    /// thread, the second thread would be parked too and the read would wait for the commit.
     @Test(.timeLimit(.minutes(1))) func writesWaitingForACommitHoldNoThread() async throws {
         try await withPool { pool in
             let commits = GroupCommit()

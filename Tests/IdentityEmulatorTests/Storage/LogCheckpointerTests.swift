@@ -50,8 +50,8 @@ import Testing
         try withPool { pool, path in
             let checkpointer = LogCheckpointer(path: path, threshold: 20)
             pool.writeWithoutTransaction { db in checkpointer.install(on: db.sqliteConnection) }
-            // About 120 pages in 60 commits, 40 of them past the threshold: asked at every one of those
-            // before, now once per 20 pages (the log may start over in between, which asks anew).
+            // About 120 pages in 60 commits, 40 of them past the threshold: asked once per 20 pages, not at
+            // every commit past it (the log may start over in between, which asks anew).
             try insert(60, into: pool)
             #expect(checkpointer.requestedCheckpoints >= 1)
             #expect(checkpointer.requestedCheckpoints <= 8, "\(checkpointer.requestedCheckpoints) requests")
