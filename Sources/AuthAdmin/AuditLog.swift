@@ -6,14 +6,17 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     /// The operator: the local user, or the SSH key that connected.
     public var `operator`: String
     public var action: String
+    /// The project the accounts are in (entries written before projects were recorded have none).
+    public var project: String?
     public var uids: [String]
     /// How many of `uids` it failed for.
     public var failed: Int
 
-    public init(date: Date, operator: String, action: String, uids: [String], failed: Int) {
+    public init(date: Date, operator: String, action: String, project: String? = nil, uids: [String], failed: Int) {
         self.date = date
         self.operator = `operator`
         self.action = action
+        self.project = project
         self.uids = uids
         self.failed = failed
     }

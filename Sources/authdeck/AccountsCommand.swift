@@ -15,9 +15,11 @@ struct AccountsCommand: AsyncParsableCommand {
             Works on the embedded backend (--data), on `authdeck serve` or the Firebase Auth Emulator \
             (--emulator or FIREBASE_AUTH_EMULATOR_HOST; `Bearer owner`, or AUTHDECK_ADMIN_TOKEN for a serve \
             with --admin-token), and on a real project (--project with a service account in \
-            GOOGLE_APPLICATION_CREDENTIALS). Files are in the formats of `firebase auth:export` / `auth:import`.
+            GOOGLE_APPLICATION_CREDENTIALS). With --data or --emulator, --project names one of that backend's \
+            projects (`authdeck accounts projects` lists a data directory's). Files are in the formats of \
+            `firebase auth:export` / `auth:import`.
             """,
-        subcommands: [List.self, Export.self, Import.self, HashConfig.self])
+        subcommands: [List.self, Export.self, Import.self, HashConfig.self, Projects.self])
 
     struct BackendOptions: ParsableArguments {
         @Option(name: .long, help: ArgumentHelp("Data directory of the embedded backend.", valueName: "DIR"))
@@ -26,14 +28,15 @@ struct AccountsCommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("A Firebase Auth Emulator or `authdeck serve` at HOST:PORT.", valueName: "HOST:PORT"))
         var emulator: String?
 
-        @Option(name: .long, help: ArgumentHelp("A real Firebase / Identity Platform project, administered with the service account in GOOGLE_APPLICATION_CREDENTIALS.", valueName: "ID"))
+        @Option(name: .long, help: ArgumentHelp("Alone: a real Firebase / Identity Platform project, administered with the service account in GOOGLE_APPLICATION_CREDENTIALS. With --data or --emulator: that backend's project (a visitor's, say).", valueName: "ID"))
         var project: String?
 
         /// Connects, runs `body` with the administrator, and closes what was opened.
         func withAdmin<T>(_ body: (AccountAdmin) async throws -> T) async throws -> T {
             let environment = Environment.process
-            if emulator != nil, project != nil { throw ValidationError("Choose one backend: --emulator HOST:PORT or --project ID.") }
-            if let project {
+            let emulatorText = emulator ?? (data == nil ? environment[BackendChoice.emulatorVariable].flatMap { $0.isEmpty ? nil : $0 } : nil)
+            if emulator != nil, data != nil { throw ValidationError("Choose one backend: --data DIR or --emulator HOST:PORT.") }
+            if let project, data == nil, emulatorText == nil {
                 guard let path = environment[ServiceAccountKey.environmentVariable], !path.isEmpty else {
                     throw StartupError("--project needs a service-account key file in \(ServiceAccountKey.environmentVariable).")
                 }
@@ -44,14 +47,14 @@ struct AccountsCommand: AsyncParsableCommand {
                     try? await credential.shutdown()
                 }
             }
-            if let text = emulator ?? environment[BackendChoice.emulatorVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
+            if let text = emulatorText {
                 guard let address = EmulatorAddress(text) else {
                     throw ValidationError("The emulator must be HOST:PORT without a scheme, e.g. localhost:9099 (got '\(text)').")
                 }
                 let token = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "owner"
                 let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck",
                                               administrator: StaticAdministratorCredential(token: token))
-                let projectId = environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
+                let projectId = project ?? environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
                 return try await finally({
                     let capability = try await AccountAdmin.detectCapability(of: transport, projectId: projectId)
                     return try await body(AccountAdmin(backend: transport, projectId: projectId, capability: capability))
@@ -60,9 +63,15 @@ struct AccountsCommand: AsyncParsableCommand {
             let directory = try StartupSteps.openDataDirectory(explicit: data)
             let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: EmbeddedBackendConfiguration(),
                                                                logger: Logger(label: "authdeck.accounts"))
+            let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
             return try await finally({
-                try await body(AccountAdmin(backend: backend.administratorTransport(), projectId: backend.projectId, capability: .authdeck))
-            }) { try? backend.close() }
+                let id = project ?? backend.projectId
+                guard projects.exists(id) else {
+                    throw StartupError("No project \(id) in \(directory.path); it holds \(([backend.projectId] + projects.projectIds()).joined(separator: ", ")).")
+                }
+                let target = try projects.project(id)
+                return try await body(AccountAdmin(backend: target.administratorTransport(), projectId: target.projectId, capability: .authdeck))
+            }) { try? projects.close() }
         }
 
         /// Runs `work`, then `cleanup` whether it threw or not.
@@ -295,6 +304,37 @@ struct AccountsCommand: AsyncParsableCommand {
 
         private func report(_ problems: [AccountFileProblem]) {
             for problem in problems { FileHandle.standardError.write(Data("\(file): \(problem)\n".utf8)) }
+        }
+    }
+
+    struct Projects: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the projects of a data directory: its own, and those `authdeck serve` and `authdeck ssh` keep beside it.",
+            discussion: "For a visitor's project: the key it belongs to (or none), the address it was last used from, and when.")
+
+        @Option(name: .long, help: ArgumentHelp("Data directory (default: $XDG_DATA_HOME/authdeck, else ~/.local/share/authdeck).", valueName: "DIR"))
+        var data: String?
+
+        func run() async throws {
+            let directory = try StartupSteps.openDataDirectory(explicit: data)
+            let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: EmbeddedBackendConfiguration(),
+                                                               logger: Logger(label: "authdeck.accounts"))
+            let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
+            defer { try? projects.close() }
+            var lines = [["project", "accounts", "visitor", "address", "last seen", "left"]]
+            lines.append([backend.projectId, String(try backend.accountCount()), "(the directory's own)", "", "", ""])
+            let format = ISO8601DateFormatter()
+            for id in projects.projectIds() {
+                let owner = VisitorProjects.owner(in: projects.projectDirectory(id))
+                lines.append([id, String(try projects.project(id).accountCount()), owner.map { $0.key ?? "no key" } ?? "",
+                              owner?.address ?? "", owner.map { format.string(from: $0.lastSeen) } ?? "",
+                              owner?.leftAt.map { format.string(from: $0) } ?? (owner == nil ? "" : "connected")])
+            }
+            let widths = (0..<lines[0].count).map { column in lines.map { $0[column].count }.max() ?? 0 }
+            for line in lines {
+                print(zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                    .trimmingCharacters(in: .whitespaces))
+            }
         }
     }
 

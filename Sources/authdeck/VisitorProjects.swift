@@ -134,10 +134,12 @@ final class VisitorProjects: Sendable {
         logger.info("visitor project removed", metadata: ["project": "\(id)"])
     }
 
-    private func readOwner(_ id: String) -> Owner? {
-        let file = projects.projectDirectory(id).appendingPathComponent(Self.ownerFileName)
-        guard let data = try? Data(contentsOf: file) else { return nil }
-        return try? Self.decoder().decode(Owner.self, from: data)
+    private func readOwner(_ id: String) -> Owner? { Self.owner(in: projects.projectDirectory(id)) }
+
+    /// The `visitor.json` of a project's directory; nil for a project not made for a visitor.
+    static func owner(in directory: URL) -> Owner? {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent(ownerFileName)) else { return nil }
+        return try? decoder().decode(Owner.self, from: data)
     }
 
     private func writeOwner(_ owner: Owner, of id: String) throws {

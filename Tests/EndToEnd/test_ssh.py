@@ -524,6 +524,23 @@ def test_each_visitor_works_in_a_project_of_their_own(ssh_server, console, keys)
     wait_until(lambda: len([p for p in os.listdir(os.path.join(server.data_dir, "projects")) if p.startswith("guest-")]) == 1,
                10, "an empty guest project was kept")
 
+    # The operator reaches every visitor's project from the command line, beside the running server.
+    listed = subprocess.run([authdeck_binary(), "accounts", "projects", "--data", server.data_dir],
+                            capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    fingerprint = subprocess.run(["ssh-keygen", "-lf", keys["other"] + ".pub"], capture_output=True, text=True,
+                                 check=True).stdout.split()[1]
+    rows = {line.split()[0]: line for line in listed.stdout.splitlines()[1:]}
+    keyed_project = [p for p in projects if p.startswith("visitor-")][0]
+    assert fingerprint in rows[keyed_project] and rows[keyed_project].split()[1] == "2"
+    guest_project = [p for p in rows if p.startswith("guest-")][0]
+    assert "no key" in rows[guest_project] and rows[guest_project].split()[1] == "2"
+    for project, uid in ((guest_project, uids[0]), (keyed_project, uids[1])):
+        accounts = subprocess.run([authdeck_binary(), "accounts", "list", "--data", server.data_dir, "--project", project, "--json"],
+                                  capture_output=True, text=True, timeout=60)
+        assert accounts.returncode == 0, accounts.stderr
+        assert uid in accounts.stdout and "same@example.com" in accounts.stdout
+
 
 def test_stopping_the_server_hangs_up_every_console(ssh_server, console):
     server = ssh_server()
