@@ -542,6 +542,27 @@ def test_each_visitor_works_in_a_project_of_their_own(ssh_server, console, keys)
         assert uid in accounts.stdout and "same@example.com" in accounts.stdout
 
 
+def test_a_visitor_signs_in_with_an_email_link_and_links_a_new_phone_number(ssh_server, console):
+    from test_email_link_and_email_change import open_first_message, send_sign_in_link
+    from test_multi_factor import texted_code
+
+    server = ssh_server()
+    c = console(command=server.client(), width=80, height=24)
+    c.wait_for("Choose a sign-in method", timeout=20)
+    c.keys("0")
+    send_sign_in_link(c, "fresh@example.com")
+    open_first_message(c, "Sign in with this link")
+    c.wait_for("Account created")
+    c.wait_for("fresh@example.com")
+    c.keys("n")
+    c.wait_for("phone number")
+    c.type("+15555550177")
+    c.keys("Enter")
+    c.type(texted_code(c))
+    c.keys("Enter")
+    c.wait_for(r"phone\s+\+15555550177")
+
+
 def test_stopping_the_server_hangs_up_every_console(ssh_server, console):
     server = ssh_server()
     c = console(command=server.client())
