@@ -563,6 +563,44 @@ def test_a_visitor_signs_in_with_an_email_link_and_links_a_new_phone_number(ssh_
     c.wait_for(r"phone\s+\+15555550177")
 
 
+def guest_projects(server):
+    directory = os.path.join(server.data_dir, "projects")
+    return sorted(p for p in os.listdir(directory) if p.startswith("guest-")) if os.path.isdir(directory) else []
+
+
+def test_visitors_projects_are_bounded_however_often_they_reconnect(ssh_server, console):
+    server = ssh_server(["--max-visitor-projects", "2"])
+    # Reconnecting without a key and leaving nothing behind leaves no project behind.
+    for _ in range(3):
+        c = console(command=server.client(), width=80, height=24)
+        c.wait_for("Choose a sign-in method", timeout=20)
+        c.keys("q")
+        assert c.wait_exit(timeout=15) == "0"
+        wait_until(lambda: guest_projects(server) == [], 10, f"an empty guest project was kept: {guest_projects(server)}")
+    # With an account in each, the project unused longest makes room for the next visitor.
+    seen = []
+    for _ in range(3):
+        c = console(command=server.client(), width=80, height=24)
+        c.wait_for("Choose a sign-in method", timeout=20)
+        c.keys("Enter")
+        c.wait_for("ANONYMOUS", timeout=20)
+        c.keys("q")
+        assert c.wait_exit(timeout=15) == "0"
+        seen.append(set(guest_projects(server)))
+        assert len(seen[-1]) <= 2, seen[-1]
+    first = next(iter(seen[0]))
+    assert first not in seen[-1] and len(seen[-1]) == 2
+
+    # When every project is in use, the next visitor is told so, and how the presenter makes room.
+    holders = [console(command=server.client(), width=80, height=24) for _ in range(2)]
+    for holder in holders:
+        holder.wait_for("Choose a sign-in method", timeout=20)
+    refused = subprocess.run(server.client(extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 1
+    told = refused.stderr + refused.stdout
+    assert "This demo is full" in told and "--max-visitor-projects" in told, told
+
+
 def test_stopping_the_server_hangs_up_every_console(ssh_server, console):
     server = ssh_server()
     c = console(command=server.client())
