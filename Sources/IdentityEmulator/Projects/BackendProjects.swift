@@ -58,7 +58,10 @@ public final class BackendProjects: WireHandler, Sendable {
         let mark = request.path.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { Substring(request.path.utf8[..<$0]) } ?? Substring(request.path)
         let query = mark.map { FormEncoding.items(String(request.path.utf8[request.path.utf8.index(after: $0)...])!) } ?? []
-        let keyProject = try Self.apiKey(of: request, query: query).flatMap { try keys().project(of: $0) }
+        // Most keys name no project (any key is the default project's): only those that may are checked.
+        let keyProject = try Self.apiKey(of: request, query: query).flatMap { key in
+            key.hasPrefix(ProjectAPIKeys.prefix) ? try keys().project(of: key) : nil
+        }
         let adminToken = defaultProject.configuration.adminToken
         var requested = Self.projectNamed(in: path) ?? keyProject
         if requested == nil, EmbeddedBackend.mayNameTarget(request.body) {
@@ -96,7 +99,9 @@ public final class BackendProjects: WireHandler, Sendable {
 
     /// The API key a request carries: the header, the `key` parameter, or an email link's `apiKey`.
     static func apiKey(of request: WireRequest, query: [URLQueryItem]) -> String? {
-        for (name, value) in request.headers where name.lowercased() == "x-goog-api-key" && !value.isEmpty { return value }
+        for (name, value) in request.headers where name.utf8.count == 14 && name.lowercased() == "x-goog-api-key" && !value.isEmpty {
+            return value
+        }
         for item in query where item.name == "key" || item.name == "apiKey" {
             if let value = item.value, !value.isEmpty { return value }
         }
@@ -105,14 +110,19 @@ public final class BackendProjects: WireHandler, Sendable {
 
     /// The `{id}` of a path's `/projects/{id}/…` or `/projects/{id}:…`.
     static func projectNamed(in path: Substring) -> String? {
-        let marker = Array("/projects/".utf8)
-        let bytes = Array(path.utf8)
-        guard bytes.count > marker.count else { return nil }
-        for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] && Array(bytes[start..<start + marker.count]) == marker {
-            let rest = bytes[(start + marker.count)...]
-            let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") } ?? rest.endIndex
-            guard end > rest.startIndex else { return nil }
-            return String(decoding: rest[..<end], as: UTF8.self)
+        let marker = "/projects/".utf8
+        let bytes = path.utf8
+        var start = bytes.startIndex
+        while let slash = bytes[start...].firstIndex(of: UInt8(ascii: "/")) {
+            guard bytes.distance(from: slash, to: bytes.endIndex) > marker.count else { return nil }
+            let afterMarker = bytes.index(slash, offsetBy: marker.count)
+            if bytes[slash..<afterMarker].elementsEqual(marker) {
+                let rest = bytes[afterMarker...]
+                let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") } ?? rest.endIndex
+                guard end > rest.startIndex else { return nil }
+                return String(decoding: rest[..<end], as: UTF8.self)
+            }
+            start = bytes.index(after: slash)
         }
         return nil
     }
