@@ -32,7 +32,8 @@ public actor AuditLog {
     public func record(_ entry: AuditEntry) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys]
+        // Slashes as they are: operators are named by key fingerprints, which are base64.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var line = try encoder.encode(entry)
         line.append(UInt8(ascii: "\n"))
         if !FileManager.default.fileExists(atPath: path) {

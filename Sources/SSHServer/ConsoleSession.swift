@@ -142,7 +142,8 @@ final class ConsoleSession: ChannelInboundHandler {
         // A client that sends no locale (OpenSSH sends one only with SendEnv) most likely has a
         // UTF-8 terminal all the same; without this, curses would fall back to ASCII.
         if !["LANG", "LC_ALL", "LC_CTYPE"].contains(where: { environment[$0] != nil }) { clientVariables["LANG"] = "C.UTF-8" }
-        let visit = ConsoleVisit(role: role, user: identity.user ?? "", keyFingerprint: identity.keyFingerprint, address: identity.address)
+        let visit = ConsoleVisit(role: role, user: identity.user ?? "", keyFingerprint: identity.keyFingerprint, keyComment: identity.keyComment,
+                                 address: identity.address)
         let launcher = launcher
         let loop = context.eventLoop
         let session = NIOLoopBound(self, eventLoop: loop)

@@ -4,11 +4,15 @@ import NIOSSH
 /// The operators' public keys, from an OpenSSH `authorized_keys` file.
 public struct OperatorKeys: Sendable {
     public let keys: Set<NIOSSHPublicKey>
+    /// Each key's comment (`alice@laptop`), printable and at most 64 characters, where the line has one:
+    /// how the audit log names the operator, beside the key's fingerprint.
+    public let comments: [NIOSSHPublicKey: String]
     /// Lines that were not taken, with why (logged at start-up, so a typo does not go unnoticed).
     public let skipped: [String]
 
-    public init(keys: Set<NIOSSHPublicKey> = [], skipped: [String] = []) {
+    public init(keys: Set<NIOSSHPublicKey> = [], comments: [NIOSSHPublicKey: String] = [:], skipped: [String] = []) {
         self.keys = keys
+        self.comments = comments
         self.skipped = skipped
     }
 
@@ -20,6 +24,7 @@ public struct OperatorKeys: Sendable {
     /// become an unrestricted operator.
     public static func parse(_ text: String) -> OperatorKeys {
         var keys: Set<NIOSSHPublicKey> = []
+        var comments: [NIOSSHPublicKey: String] = [:]
         var skipped: [String] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -41,8 +46,11 @@ public struct OperatorKeys: Sendable {
                 continue
             }
             keys.insert(key)
+            let comment = String(fields.dropFirst(2).joined(separator: " ").unicodeScalars
+                .filter { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }.prefix(64).map(Character.init))
+            if !comment.isEmpty { comments[key] = comment }
         }
-        return OperatorKeys(keys: keys, skipped: skipped)
+        return OperatorKeys(keys: keys, comments: comments, skipped: skipped)
     }
 
     public static func load(from url: URL) throws -> OperatorKeys {

@@ -26,6 +26,8 @@ public struct ConsoleVisit: Sendable {
     public let user: String
     /// `SHA256:…` of the key the client authenticated with; nil when it offered none.
     public let keyFingerprint: String?
+    /// An operator key's comment in the operators file.
+    public let keyComment: String?
     /// The client's address, without the port.
     public let address: String
 }

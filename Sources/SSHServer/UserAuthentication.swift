@@ -8,6 +8,8 @@ final class ConnectionIdentity {
     var user: String?
     var role: SSHRole?
     var keyFingerprint: String?
+    /// The operator key's comment in the operators file.
+    var keyComment: String?
     var sessionOpened = false
 
     init(address: String) { self.address = address }
@@ -41,6 +43,7 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
             identity.user = request.username
             identity.role = decision.role
             identity.keyFingerprint = decision.keyFingerprint
+            identity.keyComment = decision.keyComment
             responsePromise.succeed(.success)
         } else {
             responsePromise.succeed(.failure)
@@ -50,6 +53,7 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
     struct Decision: Equatable {
         var role: SSHRole
         var keyFingerprint: String?
+        var keyComment: String?
     }
 
     /// Visitor names are visitors with whatever key they offer (a key is not recorded as an
@@ -65,7 +69,7 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
             }
         }
         guard case let .publicKey(offer) = request, operatorKeys.contains(offer.publicKey) else { return nil }
-        return Decision(role: .operator, keyFingerprint: KeyFingerprint.sha256(offer.publicKey))
+        return Decision(role: .operator, keyFingerprint: KeyFingerprint.sha256(offer.publicKey), keyComment: operatorKeys.comments[offer.publicKey])
     }
 }
 

@@ -65,9 +65,20 @@ public struct QRCode: Sendable, Hashable {
     }
 
     public func draw(on canvas: any Canvas, row: Int, column: Int) {
-        let side = width + 2 * Self.quietZone
         let style = Style(.qrCode)
-        for line in 0..<cells.height {
+        for (line, text) in lines().enumerated() {
+            canvas.put(text, row: row + line, column: column, style: style)
+        }
+    }
+
+    /// The drawing as text, a line each, for a terminal outside curses (`authdeck ssh --qr`).
+    public func text() -> String {
+        lines().map { $0 + "\n" }.joined()
+    }
+
+    private func lines() -> [String] {
+        let side = width + 2 * Self.quietZone
+        return (0..<cells.height).map { line in
             var text = ""
             let top = line * 2 - Self.quietZone
             for x in 0..<side {
@@ -82,7 +93,7 @@ public struct QRCode: Sendable, Hashable {
                 }
                 text += glyph
             }
-            canvas.put(text, row: row + line, column: column, style: style)
+            return text
         }
     }
 }

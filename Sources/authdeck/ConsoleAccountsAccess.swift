@@ -12,6 +12,8 @@ struct ConsoleAccountsAccess {
     let shutdown: @Sendable () async -> Void
 
     static let auditLogFile = "audit-log.jsonl"
+    /// How `authdeck ssh` names an operator's console to it: the key's comment and fingerprint.
+    static let operatorNameVariable = "AUTHDECK_OPERATOR_NAME"
 
     /// `embedded`: the embedded backend once it is open (the console's first frame does not wait for it).
     static func make(choice: BackendChoice, embedded: (@Sendable () async throws -> EmbeddedBackend)?, role: SSHConsoleRole?, readOnly: Bool,
@@ -19,7 +21,9 @@ struct ConsoleAccountsAccess {
         let none = ConsoleAccountsAccess(connection: nil, shutdown: {})
         if role == .visitor { return none }
         let audit = AuditLog(path: directory.filePath(auditLogFile))
-        let operatorName = role == .operator ? "ssh operator" : (environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local operator")
+        let operatorName = role == .operator
+            ? environment[operatorNameVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "ssh operator"
+            : environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local operator"
         let access: OperatorAccess = readOnly ? .readOnly : .full
         switch choice {
         case .embedded:

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import SSHServer
+import TerminalUI
 
 /// `authdeck ssh`: every visitor who runs `ssh -p 2222 demo@host` gets a console of their own
 /// (a process on its own pty), all on one backend.
@@ -50,6 +51,15 @@ struct SSHCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds a session may last.", valueName: "SECONDS"))
     var maxDuration = 2 * 60 * 60
 
+    @Option(name: .long, help: ArgumentHelp("Embedded backend: seconds after a sign-in during which sensitive operations are allowed (default 300); lower it so that the room sees reauthentication without a wait.", valueName: "SECONDS"))
+    var recentLoginWindow: Int?
+
+    @Flag(name: .long, help: "Every console draws without colour.")
+    var noColor = false
+
+    @Flag(name: .long, help: "Also print the command visitors type as a QR code, for the projector.")
+    var qr = false
+
     @Option(name: .long, help: ArgumentHelp("Visitors' projects kept at once, at most (embedded backend); at the limit the one unused longest goes.", valueName: "N"))
     var maxVisitorProjects = BackendProjects.defaultMaximumProjects
 
@@ -72,6 +82,12 @@ struct SSHCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard maxSessions >= 1, maxSessionsPerAddress >= 1 else { throw ValidationError("--max-sessions and --max-sessions-per-address must be at least 1.") }
         guard loginTimeout >= 1, idleTimeout >= 1, maxDuration >= 1 else { throw ValidationError("Timeouts must be at least 1 second.") }
+        if let recentLoginWindow {
+            guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
+            guard emulator == nil, project == nil else {
+                throw ValidationError("--recent-login-window applies to the embedded backend only; the emulator or project decides it.")
+            }
+        }
         guard maxVisitorProjects >= 1, guestProjectHours >= 1, visitorProjectDays >= 1 else {
             throw ValidationError("--max-visitor-projects, --guest-project-hours and --visitor-project-days must be at least 1.")
         }
@@ -106,6 +122,7 @@ struct SSHCommand: AsyncParsableCommand {
         limits.maxDuration = .seconds(Int64(maxDuration))
 
         let choice = try backendChoice()
+        let consoleOptions = noColor ? ["--no-color"] : []
         let backendServer: SharedBackend?
         let dataPath = directory.path
         let launcher: ConsoleLauncher
@@ -115,10 +132,14 @@ struct SSHCommand: AsyncParsableCommand {
             visitorSettings.maximum = maxVisitorProjects
             visitorSettings.guestLifetime = TimeInterval(guestProjectHours) * 3600
             visitorSettings.keyedLifetime = TimeInterval(visitorProjectDays) * 24 * 3600
-            let shared = try await SharedBackend.start(directory: directory, visitorSettings: visitorSettings, logger: logger)
+            let shared = try await SharedBackend.start(directory: directory, visitorSettings: visitorSettings,
+                                                       recentLoginWindow: recentLoginWindow.map(TimeInterval.init), logger: logger)
             backendServer = shared
-            launcher = ConsoleLauncher(executable: Self.executablePath()) { visit in
-                try shared.plan(for: visit, dataPath: dataPath)
+            launcher = ConsoleLauncher(executable: Self.executablePath()) { [consoleOptions] visit in
+                var plan = try shared.plan(for: visit, dataPath: dataPath)
+                plan.arguments += consoleOptions
+                plan.environment.merge(Self.operatorEnvironment(visit)) { _, named in named }
+                return plan
             }
         case let .emulator(address, project):
             // Another backend: the consoles share its one project, as they would any emulator's.
@@ -128,14 +149,15 @@ struct SSHCommand: AsyncParsableCommand {
                 environment[ServeCommand.adminTokenVariable] = token
             }
             let arguments = ["--emulator", address.authority] + (project.map { ["--project", $0] } ?? [])
-            launcher = ConsoleLauncher(executable: Self.executablePath()) { [environment] visit in
-                ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue] + arguments, environment: environment)
+            launcher = ConsoleLauncher(executable: Self.executablePath()) { [environment, consoleOptions] visit in
+                ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue] + arguments + consoleOptions,
+                            environment: environment.merging(Self.operatorEnvironment(visit)) { _, named in named })
             }
         case let .project(id, key):
             backendServer = nil
-            launcher = ConsoleLauncher(executable: Self.executablePath()) { visit in
-                ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue, "--project", id],
-                            environment: [BackendChoice.apiKeyVariable: key])
+            launcher = ConsoleLauncher(executable: Self.executablePath()) { [consoleOptions] visit in
+                ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue, "--project", id] + consoleOptions,
+                            environment: [BackendChoice.apiKeyVariable: key].merging(Self.operatorEnvironment(visit)) { _, named in named })
             }
         }
         let settings = SSHServerSettings(host: host, port: port, hostKey: hostKey,
@@ -150,6 +172,13 @@ struct SSHCommand: AsyncParsableCommand {
         }
         let authority = host.contains(":") ? "[\(host)]:\(server.port)" : "\(host):\(server.port)"
         FileHandle.standardOutput.write(Data("authdeck ssh: listening on \(authority), host key 256 \(hostKey.fingerprint) (ED25519)\n".utf8))
+        let visitorCommand = "ssh -p \(server.port) \(visitorUser.first ?? "demo")@\(Self.addressForVisitors(host))"
+        var invitation = "authdeck ssh: visitors type `\(visitorCommand)` and check the host key above\n"
+        if qr, let code = QRCode(encoding: visitorCommand, errorCorrection: .medium) {
+            // Dark modules on a light ground whatever the terminal's colours, as scanners expect.
+            invitation += code.text().split(separator: "\n").map { "\u{1B}[30;47m\($0)\u{1B}[0m\n" }.joined()
+        }
+        FileHandle.standardOutput.write(Data(invitation.utf8))
         logger.info("ssh listening", metadata: ["address": "\(authority)", "hostKey": "\(hostKey.fingerprint)",
                                                "operators": "\(operatorKeys.keys.count)", "data": "\(dataPath)"])
 
@@ -158,6 +187,33 @@ struct SSHCommand: AsyncParsableCommand {
         await server.shutdown()
         await backendServer?.stop()
         logger.info("ssh stopped")
+    }
+
+    /// How the audit log names an operator: their key's comment in the operators file and its fingerprint.
+    /// It reaches the console in its environment, beside what else the plan gives it.
+    static func operatorEnvironment(_ visit: ConsoleVisit) -> [String: String] {
+        guard visit.role == .operator, let fingerprint = visit.keyFingerprint else { return [:] }
+        return [ConsoleAccountsAccess.operatorNameVariable: visit.keyComment.map { "\($0) (\(fingerprint))" } ?? fingerprint]
+    }
+
+    /// What visitors type to reach a server listening on `host`: the host itself, or for a wildcard
+    /// address this machine's first address others can reach (its name when it has none).
+    static func addressForVisitors(_ host: String) -> String {
+        guard host == "0.0.0.0" || host == "::" || host == "[::]" else { return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host }
+        var addresses: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&addresses) == 0, let first = addresses else { return ProcessInfo.processInfo.hostName }
+        defer { freeifaddrs(addresses) }
+        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                  entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0, entry.pointee.ifa_flags & UInt32(IFF_UP) != 0 else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            let found = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
+                var raw = inet.pointee.sin_addr
+                return inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil
+            }
+            if found { return String(cString: text) }
+        }
+        return ProcessInfo.processInfo.hostName
     }
 
     /// This binary, by a path that still works after a `cd`: the consoles are started from it.
@@ -197,11 +253,13 @@ private final class SharedBackend: Sendable {
         }
     }
 
-    static func start(directory: DataDirectory, visitorSettings: VisitorProjects.Settings, logger: Logger) async throws -> SharedBackend {
+    static func start(directory: DataDirectory, visitorSettings: VisitorProjects.Settings, recentLoginWindow: TimeInterval?,
+                      logger: Logger) async throws -> SharedBackend {
         var generator = SystemRandomNumberGenerator()
         let adminToken = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
         var configuration = EmbeddedBackendConfiguration()
         configuration.adminToken = adminToken
+        if let recentLoginWindow { configuration.recentLoginWindow = recentLoginWindow }
         let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
         let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url, maximumProjects: visitorSettings.maximum)
         let visitors = VisitorProjects(projects: projects, settings: visitorSettings)

@@ -306,7 +306,11 @@ def test_only_operators_get_the_accounts_view(ssh_server, console, keys):
     alice.wait_for(r"ok: Disabled 2 accounts\. Written to the audit log\.", timeout=20)
     with open(os.path.join(server.data_dir, "audit-log.jsonl"), encoding="utf-8") as f:
         entry = f.read()
-    assert '"action":"disable"' in entry and '"operator":"ssh operator"' in entry
+    fingerprint = subprocess.run(["ssh-keygen", "-lf", keys["operator"] + ".pub"], capture_output=True, text=True,
+                                 check=True).stdout.split()[1]
+    # The operator is named by their key's comment and fingerprint; the project is the server's own.
+    assert '"action":"disable"' in entry and f'"operator":"operator ({fingerprint})"' in entry, entry
+    assert '"project":"authdeck-local"' in entry
     shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
 
 
@@ -599,6 +603,27 @@ def test_visitors_projects_are_bounded_however_often_they_reconnect(ssh_server, 
     assert refused.returncode == 1
     told = refused.stderr + refused.stdout
     assert "This demo is full" in told and "--max-visitor-projects" in told, told
+
+
+def test_console_options_reach_every_visitor_and_the_invitation_is_printed(ssh_server, console):
+    from test_multi_factor import create_account
+
+    server = ssh_server(["--recent-login-window", "2", "--no-color"])
+    invitation = server.process.stdout.readline()
+    assert f"visitors type `ssh -p {server.port} demo@127.0.0.1`" in invitation
+    c = console(command=server.client(), width=80, height=24)
+    create_account(c, "quick@example.com", "hunter22")
+    time.sleep(3)
+    c.keys("p")
+    c.wait_for("Change the password")
+    c.type("newpass1")
+    c.keys("Enter")
+    c.type("newpass1")
+    c.keys("Enter")
+    c.wait_for("Confirm it's you to change the password")
+    console_pid = max(server.consoles())
+    with open(f"/proc/{console_pid}/cmdline", encoding="utf-8") as f:
+        assert "--no-color" in f.read().split("\0")
 
 
 def test_stopping_the_server_hangs_up_every_console(ssh_server, console):

@@ -27,6 +27,16 @@ import Testing
             "line 7: the key does not decode",
             "line 8: not a key",
         ])
+        // A key's comment names its operator; one without has none.
+        #expect(keys.comments == [Self.ed25519: "alice@laptop"])
+    }
+
+    @Test func aCommentIsKeptPrintableAndShort() {
+        let text = "\(String(openSSHPublicKey: Self.ed25519)) ada \u{1B}[31mlovelace\t" + String(repeating: "x", count: 100)
+        let comment = OperatorKeys.parse(text).comments[Self.ed25519]
+        #expect(comment?.hasPrefix("ada [31mlovelace") == true)
+        #expect(comment?.count == 64)
+        #expect(comment?.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } == true)
     }
 }
 
