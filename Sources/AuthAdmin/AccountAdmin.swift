@@ -17,8 +17,8 @@ public struct AccountAdmin: Sendable {
 
     public let projectId: String
     public let capability: Capability
-    private let backend: any IdentityBackend
-    private let clock: @Sendable () -> Date
+    let backend: any IdentityBackend
+    let clock: @Sendable () -> Date
 
     /// `backend` must send administrator requests with an administrator credential.
     public init(backend: any IdentityBackend, projectId: String, capability: Capability,

@@ -325,7 +325,7 @@ struct AccountsCommand: AsyncParsableCommand {
             lines.append([backend.projectId, String(try backend.accountCount()), "(the directory's own)", "", "", ""])
             let format = ISO8601DateFormatter()
             for id in projects.projectIds() {
-                let owner = VisitorProjects.owner(in: projects.projectDirectory(id))
+                let owner = projects.owner(of: id)
                 lines.append([id, String(try projects.project(id).accountCount()), owner.map { $0.key ?? "no key" } ?? "",
                               owner?.address ?? "", owner.map { format.string(from: $0.lastSeen) } ?? "",
                               owner?.leftAt.map { format.string(from: $0) } ?? (owner == nil ? "" : "connected")])

@@ -8,9 +8,9 @@ import Synchronization
 /// The project each SSH visitor works in, on the backend `authdeck ssh` serves: their own accounts,
 /// numbers, addresses, identities and outbox, reached with that project's API key only. A visitor
 /// who offers a key gets the same project back on every connection (its id comes from the key's
-/// fingerprint); one who offers none gets a new one each time. Each project's directory holds a
-/// `visitor.json` (who it is for, when it was last used), and the console keeps its session and
-/// app data there, so that removing the project removes all of it.
+/// fingerprint); one who offers none gets a new one each time. Each project records who it is for
+/// and when it was last used (`ProjectOwner`), and the console keeps its session and app data in
+/// the project's directory, so that removing the project removes all of it.
 final class VisitorProjects: Sendable {
     struct Settings: Sendable {
         /// Visitors' projects on the server at once, at most.
@@ -21,16 +21,7 @@ final class VisitorProjects: Sendable {
         var keyedLifetime: TimeInterval = 30 * 24 * 3600
     }
 
-    /// What `visitor.json` holds.
-    struct Owner: Codable, Equatable {
-        /// The key's `SHA256:…` fingerprint; nil for a key-less visitor.
-        var key: String?
-        var address: String
-        var createdAt: Date
-        var lastSeen: Date
-        /// When the last of its sessions ended; nil while one is open.
-        var leftAt: Date?
-    }
+    typealias Owner = ProjectOwner
 
     /// A visitor's console, ready to start.
     struct Seat: Sendable {
@@ -39,8 +30,6 @@ final class VisitorProjects: Sendable {
         let directory: URL
         let keyed: Bool
     }
-
-    static let ownerFileName = "visitor.json"
 
     let projects: BackendProjects
     let settings: Settings
@@ -134,18 +123,9 @@ final class VisitorProjects: Sendable {
         logger.info("visitor project removed", metadata: ["project": "\(id)"])
     }
 
-    private func readOwner(_ id: String) -> Owner? { Self.owner(in: projects.projectDirectory(id)) }
+    private func readOwner(_ id: String) -> Owner? { projects.owner(of: id) }
 
-    /// The `visitor.json` of a project's directory; nil for a project not made for a visitor.
-    static func owner(in directory: URL) -> Owner? {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(ownerFileName)) else { return nil }
-        return try? decoder().decode(Owner.self, from: data)
-    }
-
-    private func writeOwner(_ owner: Owner, of id: String) throws {
-        // Atomic, and owner-only as everything here (the process's umask is 077).
-        try Self.encoder().encode(owner).write(to: projects.projectDirectory(id).appendingPathComponent(Self.ownerFileName), options: .atomic)
-    }
+    private func writeOwner(_ owner: Owner, of id: String) throws { try projects.setOwner(owner, of: id) }
 
     /// `visitor-` and 16 hex digits of the fingerprint's SHA-256: stable for a key, a valid project id,
     /// and saying nothing of the key.
@@ -156,18 +136,5 @@ final class VisitorProjects: Sendable {
     static func newGuestProjectId() -> String {
         var generator = SystemRandomNumberGenerator()
         return "guest-" + (0..<6).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
-    }
-
-    private static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
-
-    private static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
     }
 }

@@ -40,6 +40,9 @@ public final class BackendProjects: WireHandler, Sendable {
         await withTaskExecutorPreference(RequestThreads.shared) {
             let backend: EmbeddedBackend
             do {
+                if request.path.hasPrefix(Self.listingPath), request.path.utf8.count == Self.listingPath.utf8.count || request.path.dropFirst(Self.listingPath.count).first == "?" {
+                    return WireResponse(status: 200, body: try self.listing(request))
+                }
                 backend = try self.backend(for: request)
             } catch let failure as BackendFailure {
                 return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
@@ -53,6 +56,9 @@ public final class BackendProjects: WireHandler, Sendable {
     }
 
     // MARK: Choosing the project
+
+    /// `GET /emulator/v1/projects`, answered here: it is about every project, not one.
+    private static let listingPath = ListProjectsRequest.endpoint.emulatorPath
 
     func backend(for request: WireRequest) throws -> EmbeddedBackend {
         let mark = request.path.utf8.firstIndex(of: UInt8(ascii: "?"))
@@ -135,7 +141,32 @@ public final class BackendProjects: WireHandler, Sendable {
         return RequestContext.constantTimeEqual(credential, adminToken)
     }
 
+    private func listing(_ request: WireRequest) throws -> Data {
+        guard request.method.uppercased() == "GET" else { throw BackendFailure.notFound(Self.listingPath) }
+        // Open on loopback like the emulator's other endpoints; on a shared backend, the administrator's.
+        if defaultProject.configuration.adminToken != nil {
+            guard Self.isAdministrator(request, adminToken: defaultProject.configuration.adminToken) else { throw BackendFailure.unauthenticated }
+        }
+        var projects = [ListProjectsResponse.Project(projectId: defaultProject.projectId, accounts: try defaultProject.accountCount(), owner: nil)]
+        for id in projectIds() {
+            projects.append(.init(projectId: id, accounts: try project(id).accountCount(), owner: owner(of: id)?.wire))
+        }
+        return try WireCoding.encoder().encode(ListProjectsResponse(projects: projects))
+    }
+
     // MARK: The projects
+
+    /// Who the project is for, if anyone said (`setOwner`).
+    public func owner(of id: String) -> ProjectOwner? {
+        guard id != defaultProject.projectId, ProjectId.isValid(id) else { return nil }
+        return ProjectOwner.read(in: projectDirectory(id))
+    }
+
+    /// Records who the project is for, in its directory (so that it goes with it).
+    public func setOwner(_ owner: ProjectOwner, of id: String) throws {
+        guard id != defaultProject.projectId, exists(id) else { throw BackendFailure.invalidProjectId(id) }
+        try owner.write(in: projectDirectory(id))
+    }
 
     /// The project, opened (and created, within `maximumProjects`) when needed. Blocks on SQLite:
     /// call it off Swift's cooperative pool.
@@ -190,6 +221,12 @@ public final class BackendProjects: WireHandler, Sendable {
                 try FileManager.default.removeItem(at: projectDirectory)
             }
         }
+    }
+
+    /// An administrator's transport in process, to every project, as `authdeck serve` reaches them.
+    public func administratorTransport(exchanges: ExchangeLog = ExchangeLog()) -> InProcessTransport {
+        let credential = defaultProject.configuration.adminToken.map(StaticAdministratorCredential.init(token:)) ?? .owner
+        return InProcessTransport(handler: self, exchanges: exchanges, administrator: credential, clock: defaultProject.clock)
     }
 
     /// Closes every open project's database, the default's last.

@@ -86,8 +86,10 @@ public final class HTTPTransport: IdentityBackend {
         }
         let isGet = R.httpMethod == "GET"
         let body = isGet ? Data() : try WireCoding.encoder().encode(request)
-        // An administrator request carries the administrator's token instead of the app's key.
-        let administrator = R.self is any AdministratorRequest.Type ? self.administrator : nil
+        // An administrator request carries the administrator's token instead of the app's key; so does an
+        // emulator administrator's request where no emulator token was given (an administrator's transport).
+        let forAdministrator = R.self is any AdministratorRequest.Type || (emulatorAdminToken == nil && R.self is any EmulatorAdministratorRequest.Type)
+        let administrator = forAdministrator ? self.administrator : nil
         var http = HTTPClientRequest(url: administrator == nil ? url(for: endpoint) : target.baseURL(for: endpoint))
         http.method = isGet ? .GET : .POST
         http.headers.add(name: "Accept", value: "application/json")

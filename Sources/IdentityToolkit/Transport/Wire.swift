@@ -126,7 +126,7 @@ public struct InProcessTransport: IdentityBackend {
         let body = R.httpMethod == "GET" ? Data() : try WireCoding.encoder().encode(request)
         var headers = ["x-goog-api-key": apiKey, "content-type": "application/json"]
         var authorization: String?
-        if R.self is any AdministratorRequest.Type, let administrator {
+        if R.self is any AdministratorRequest.Type || R.self is any EmulatorAdministratorRequest.Type, let administrator {
             let token = try await administrator.bearerToken()
             headers = ["authorization": "Bearer \(token)", "content-type": "application/json"]
             authorization = "Bearer " + Redaction.hide(token)

@@ -1,0 +1,44 @@
+import Foundation
+import IdentityToolkit
+
+/// Who a project other than the default is for: a visitor of `authdeck ssh` (by key, or none),
+/// kept as `owner.json` in the project's directory, so that it goes with the project.
+public struct ProjectOwner: Codable, Sendable, Equatable {
+    /// The key's `SHA256:…` fingerprint; nil for a visitor without a key.
+    public var key: String?
+    public var address: String
+    public var createdAt: Date
+    public var lastSeen: Date
+    /// When the last of its sessions ended; nil while one is open.
+    public var leftAt: Date?
+
+    public init(key: String?, address: String, createdAt: Date, lastSeen: Date, leftAt: Date? = nil) {
+        self.key = key
+        self.address = address
+        self.createdAt = createdAt
+        self.lastSeen = lastSeen
+        self.leftAt = leftAt
+    }
+
+    static let fileName = "owner.json"
+
+    static func read(in directory: URL) -> ProjectOwner? {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(ProjectOwner.self, from: data)
+    }
+
+    func write(in directory: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try DataDirectory.replacePrivateFile(at: directory.appendingPathComponent(Self.fileName).path, contents: encoder.encode(self))
+    }
+
+    var wire: ListProjectsResponse.Owner {
+        let format = ISO8601DateFormatter()
+        return .init(key: key, address: address, createdAt: format.string(from: createdAt), lastSeen: format.string(from: lastSeen),
+                     leftAt: leftAt.map(format.string(from:)))
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// `GET /emulator/v1/projects`: the projects an `authdeck serve` holds, the data directory's own
+/// first, each with its number of accounts and, for a visitor's, who it is for. AuthDeck's own:
+/// the Firebase Auth Emulator has no such listing. An administrator's call on a shared serve.
+public struct ListProjectsRequest: EmulatorAdministratorRequest, Equatable {
+    public static let endpoint = Endpoint(host: .emulator, path: "/v1/projects")
+    public static let httpMethod = "GET"
+    public typealias Response = ListProjectsResponse
+
+    public init() {}
+}
+
+public struct ListProjectsResponse: Codable, Sendable, Equatable {
+    public struct Owner: Codable, Sendable, Equatable {
+        /// The SSH key's `SHA256:…` fingerprint; nil for a visitor without a key.
+        public var key: String?
+        public var address: String?
+        /// RFC 3339 times.
+        public var createdAt: String?
+        public var lastSeen: String?
+        /// When the visitor's last session ended; nil while one is open.
+        public var leftAt: String?
+
+        public init(key: String?, address: String?, createdAt: String?, lastSeen: String?, leftAt: String?) {
+            self.key = key
+            self.address = address
+            self.createdAt = createdAt
+            self.lastSeen = lastSeen
+            self.leftAt = leftAt
+        }
+    }
+
+    public struct Project: Codable, Sendable, Equatable {
+        public var projectId: String
+        public var accounts: Int
+        public var owner: Owner?
+
+        public init(projectId: String, accounts: Int, owner: Owner?) {
+            self.projectId = projectId
+            self.accounts = accounts
+            self.owner = owner
+        }
+    }
+
+    public var projects: [Project]
+
+    public init(projects: [Project]) { self.projects = projects }
+}
