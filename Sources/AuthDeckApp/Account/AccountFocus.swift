@@ -6,6 +6,14 @@ import TerminalUI
 /// The signed-in account: who it is, how it signs in, its token, and its app data. The state is
 /// which list has the selection.
 public struct AccountFocus: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction {
+        case up, down, nextPane, addItem, removeItem, link, unlink, changePassword, changeEmail, verifyEmail, secondFactors, linkPhone, deleteAccount, refresh, signOut, openAccounts
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public enum Pane: Equatable, Sendable { case providers, cart }
     public var pane: Pane = .providers
     public var providerSelection = 0
@@ -16,11 +24,15 @@ public struct AccountFocus: ConsoleFeature {
     var title: String { "Account" }
     var needsUser: Bool { true }
     var screen: Screen { .account(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .account(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .account(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         guard let user = context.user else { return [.quit] }
         // Actions first, then help and quit, so those two survive a narrow terminal's truncation.
-        var keys: [KeyBinding] = [.moveUp, .moveDown]
+        var keys: [KeyBinding<KeyIntent<Action>>] = [.moveUp(), .moveDown()]
         if user.email != nil, !user.emailVerified { keys.append(.char("v", "verify", .verifyEmail)) }
         // Second factors need a verified email: the bar offers "verify" first, then "2-step".
         if user.email != nil { keys.append(.char("f", "2-step", .secondFactors, inBar: user.emailVerified)) }
@@ -37,13 +49,13 @@ public struct AccountFocus: ConsoleFeature {
         }
         keys += [.char("D", "delete", .deleteAccount, inBar: user.isAnonymous), .char("o", "sign out", .signOut),
                  .char("r", "reload the account", .refresh, inBar: false)]
-            + AccountsFeature.openBinding(in: context) + [.help, .quit,
-                 .inspector, KeyBinding([.character("m")], "m", "messages (outbox)", .messages, inBar: false),
+            + AccountsFeature.openBinding(.openAccounts, in: context) + [.help, .quit,
+                 .inspector, KeyBinding([.character("m")], "m", "messages (outbox)", .console(.messages), inBar: false),
                  KeyBinding([.tab, .backTab], "tab", pane == .providers ? "to cart" : "to providers", .nextPane)]
         return keys
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         guard let user = context.user else { return [] }
         let clearBanner: [FlowStep] = intent == .up || intent == .down ? [] : [.banner(nil)]
         switch intent {
@@ -79,7 +91,7 @@ public struct AccountFocus: ConsoleFeature {
         case .secondFactors:
             return clearBanner + [.show(.secondFactors(SecondFactors(selection: 0)))]
         case .linkPhone:
-            return clearBanner + [.show(.phone(PhoneFlow(purpose: .link)))]
+            return clearBanner + [.show(.phone(PhoneFeature(purpose: .link)))]
         case .deleteAccount:
             return clearBanner + [.show(.confirm(Confirmation(action: .deleteAccount, over: screen)))]
         case .refresh:
@@ -87,12 +99,8 @@ public struct AccountFocus: ConsoleFeature {
         case .signOut:
             if user.isAnonymous { return clearBanner + [.show(.confirm(Confirmation(action: .signOutAnonymous, over: screen)))] }
             return Self.signOut
-        case .accounts(.open):
+        case .openAccounts:
             return AccountsFeature.open(in: context)
-        case .choose, .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .confirm, .cancel, .toggle,
-             .enrollSms, .enrollTotp, .messages, .resend, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown, .number,
-             .accounts:
-            return clearBanner
         }
         return clearBanner
     }

@@ -6,6 +6,13 @@ import TerminalUI
 /// (never loaded whole), filtered as the operator types and by chips, sorted, with marks for bulk
 /// actions; a panel (detail, menus, the claims editor, the audit log, a confirmation) sits over it.
 public struct AccountsFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case up, down, choose, back, submit, toggle, cancel, confirm
+        /// The view's own commands.
+        case accounts(AccountsIntent)
+    }
+
     /// Rows asked of the backend at a time; the table shows fewer.
     static let pageSize = 100
     /// Table rows on an 80×24 terminal; page up/down moves by this many.
@@ -39,13 +46,17 @@ public struct AccountsFeature: ConsoleFeature {
     var title: String { "Accounts" }
     var needsUser: Bool { false }
     var screen: Screen { .accounts(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .accounts(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .accounts(action) = action { action } else { nil }
+    }
     var editsText: Bool { typingFilter || panel?.editsText == true }
 
     // MARK: Opening
 
     /// `A` on the screens that open the view, for consoles that have it.
-    static func openBinding(in context: ConsoleContext) -> [KeyBinding] {
-        context.operatorAccess == nil ? [] : [.char("A", "accounts", .accounts(.open))]
+    static func openBinding<Action>(_ action: Action, in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        context.operatorAccess == nil ? [] : [.char("A", "accounts", action)]
     }
 
     /// The view, its first page and its refresh timer.
@@ -123,15 +134,15 @@ public struct AccountsFeature: ConsoleFeature {
 
     // MARK: Keys
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         if let panel { return panel.bindings(access: context.operatorAccess) }
         if typingFilter {
             return [KeyBinding([.enter], "enter", "done", .submit), KeyBinding([.escape], "esc", "clear the filter", .back),
                     KeyBinding([.up], "↑", "move up", .up, inBar: false), KeyBinding([.down], "↓", "move down", .down, inBar: false),
                     .helpInForm]
         }
-        var keys: [KeyBinding] = [
-            .moveUp, .moveDown,
+        var keys: [KeyBinding<KeyIntent<Action>>] = [
+            .moveUp(), .moveDown(),
             KeyBinding([.pageUp], "pgup", "page up", .accounts(.pageUp), inBar: false),
             KeyBinding([.pageDown], "pgdn", "page down", .accounts(.pageDown), inBar: false),
             KeyBinding([.home, .character("g")], "g", "first row", .accounts(.top), inBar: false),
@@ -147,12 +158,12 @@ public struct AccountsFeature: ConsoleFeature {
         keys += [.char("L", "audit log", .accounts(.auditLog), inBar: false), .char("H", "hash parameters", .accounts(.hashConfig), inBar: false),
                  .char("r", "refresh", .accounts(.refresh), inBar: false),
                  KeyBinding([.escape], "esc", clears ? (filter.isEmpty ? "clear marks" : "clear filter") : "back", .back),
-                 KeyBinding([.character("m")], "m", "messages (outbox)", .messages, inBar: false), .help, .quit]
+                 KeyBinding([.character("m")], "m", "messages (outbox)", .console(.messages), inBar: false), .help, .quit]
         return keys
     }
 
     /// The actions on the marked accounts (or the selected one); the detail panel offers them too.
-    static let actionBindings: [KeyBinding] = [
+    static let actionBindings: [KeyBinding<KeyIntent<Action>>] = [
         .char("d", "disable", .accounts(.disable)), .char("D", "delete", .accounts(.delete)),
         .char("e", "enable", .accounts(.enable), inBar: false), .char("o", "sign out everywhere", .accounts(.revoke), inBar: false),
         .char("v", "mark email verified", .accounts(.markVerified), inBar: false),
@@ -162,12 +173,12 @@ public struct AccountsFeature: ConsoleFeature {
     ]
 
     /// The detail's actions: of disable and enable, the one the account's state allows, in the bar.
-    static func detailActionBindings(disabled: Bool) -> [KeyBinding] {
-        let toggle: KeyBinding = disabled ? .char("e", "enable", .accounts(.enable)) : .char("d", "disable", .accounts(.disable))
-        return [toggle] + actionBindings.filter { $0.intent != .accounts(.disable) && $0.intent != .accounts(.enable) }
+    static func detailActionBindings(disabled: Bool) -> [KeyBinding<KeyIntent<Action>>] {
+        let toggle: KeyBinding<KeyIntent<Action>> = disabled ? .char("e", "enable", .accounts(.enable)) : .char("d", "disable", .accounts(.disable))
+        return [toggle] + actionBindings.filter { $0.intent != .feature(.accounts(.disable)) && $0.intent != .feature(.accounts(.enable)) }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         if panel != nil { return performInPanel(intent, access: context.operatorAccess) }
         if typingFilter {
             switch intent {
@@ -181,10 +192,7 @@ public struct AccountsFeature: ConsoleFeature {
                 return reload()
             case .up: return move(to: selection - 1)
             case .down: return move(to: selection + 1)
-            case .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-                 .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
-                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
-                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: break
+            case .choose, .confirm, .cancel, .toggle, .accounts: break
             }
             return []
         }
@@ -207,17 +215,14 @@ public struct AccountsFeature: ConsoleFeature {
             return [.banner(nil), .exit(.cancelled)]
         case let .accounts(accountsIntent):
             return perform(accountsIntent, access: context.operatorAccess)
-        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
-             .scrollDown, .number:
+        case .submit, .confirm, .cancel, .toggle:
             return []
         }
     }
 
     private mutating func perform(_ intent: AccountsIntent, access: OperatorAccess?) -> [FlowStep] {
         switch intent {
-        case .open, .nextFactor, .removeSecondFactor: return []
+        case .nextFactor, .removeSecondFactor: return []
         case .pageUp: return move(to: selection - Self.visibleRows)
         case .pageDown: return move(to: selection + Self.visibleRows)
         case .top: return move(to: 0)
@@ -269,7 +274,7 @@ public struct AccountsFeature: ConsoleFeature {
         case .markVerified: .markEmailVerified
         case .sendPasswordReset: .sendPasswordReset
         case .sendVerification: .sendEmailVerification
-        case .open, .filter, .chips, .sort, .refresh, .mark, .markAll, .pageUp, .pageDown, .top, .bottom, .editClaims,
+        case .filter, .chips, .sort, .refresh, .mark, .markAll, .pageUp, .pageDown, .top, .bottom, .editClaims,
              .removeSecondFactor, .nextFactor, .cleanUp, .auditLog, .hashConfig: nil
         }
     }

@@ -5,6 +5,14 @@ import TerminalUI
 
 /// A prompt over the account screen for an item to add to the cart.
 public struct AddCartItem: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, BackAction {
+        case submit, back
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public var field = TextField(maxLength: CartStore.maximumNameLength)
 
     public init(field: TextField = TextField(maxLength: CartStore.maximumNameLength)) { self.field = field }
@@ -13,12 +21,16 @@ public struct AddCartItem: ConsoleFeature {
     var needsUser: Bool { true }
     var editsText: Bool { true }
     var screen: Screen { .addCartItem(self) }
-
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [KeyBinding([.enter], "enter", "add", .submit), .back, .helpInForm]
+    static func embed(_ action: Action) -> ConsoleAction { .addCartItem(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .addCartItem(action) = action { action } else { nil }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        [KeyBinding([.enter], "enter", "add", .submit), .back(), .helpInForm]
+    }
+
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .back:
             return [.show(.account(AccountFocus()))]
@@ -29,11 +41,6 @@ public struct AddCartItem: ConsoleFeature {
             var focus = AccountFocus()
             focus.pane = .cart
             return [.show(.account(focus)), .run(.addToCart(uid: uid, name: name), busy: nil)]
-        case .up, .down, .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
-             .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail,
-             .scrollUp, .scrollDown, .number, .accounts:
-            return []
         }
     }
 

@@ -6,6 +6,14 @@ import TerminalUI
 /// the new address changes it when opened) or `updateEmail` (at once; the previous address gets a
 /// message that undoes it). Both are sensitive: a stale sign-in is confirmed first.
 public struct EmailChangeForm: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, BackAction {
+        case submit, toggle, back
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public enum Mode: Equatable, Sendable { case verifyFirst, atOnce }
 
     public var newEmail = TextField(maxLength: 254)
@@ -17,14 +25,18 @@ public struct EmailChangeForm: ConsoleFeature {
     var needsUser: Bool { true }
     var editsText: Bool { true }
     var screen: Screen { .changeEmail(self) }
-
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [KeyBinding([.enter], "enter", mode == .verifyFirst ? "send the link" : "change it", .submit),
-         KeyBinding([.tab, .backTab], "tab", mode == .verifyFirst ? "change at once instead" : "verify first instead", .toggle),
-         .back, .helpInForm, .inspectorInForm]
+    static func embed(_ action: Action) -> ConsoleAction { .changeEmail(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .changeEmail(action) = action { action } else { nil }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        [KeyBinding([.enter], "enter", mode == .verifyFirst ? "send the link" : "change it", .submit),
+         KeyBinding([.tab, .backTab], "tab", mode == .verifyFirst ? "change at once instead" : "verify first instead", .toggle),
+         .back(), .helpInForm, .inspectorInForm]
+    }
+
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .toggle:
             mode = mode == .verifyFirst ? .atOnce : .verifyFirst
@@ -40,11 +52,6 @@ public struct EmailChangeForm: ConsoleFeature {
             case .verifyFirst: [.banner(nil), .run(.perform(.verifyBeforeUpdateEmail(email)), busy: "Sending a link that confirms \(email)…")]
             case .atOnce: [.banner(nil), .run(.perform(.updateEmail(email, previous: context.user?.email)), busy: "Changing the email…")]
             }
-        case .up, .down, .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
-             .scrollDown, .number, .accounts:
-            break
         }
         return []
     }

@@ -6,6 +6,11 @@ import TerminalUI
 /// The link conflict: the identity belongs to another account. Both accounts side by side,
 /// and what to do: cancel, or switch to the other account with the updated credential and merge.
 public struct ConflictState: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction {
+        case up, down, choose, cancel
+    }
+
     public enum Other: Equatable, Sendable {
         case loading
         case loaded(AccountSnapshot)
@@ -57,14 +62,18 @@ public struct ConflictState: ConsoleFeature {
     /// It carries what it shows itself and leads on whether or not a session remains.
     var needsUser: Bool { false }
     var screen: Screen { .conflict(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .conflict(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .conflict(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         [KeyBinding([.right, .tab], "←/→", "choose", .down), KeyBinding([.left, .backTab], "←", "previous", .up, inBar: false),
          KeyBinding([.enter], "enter", "confirm choice", .choose), KeyBinding([.escape], "esc", "cancel", .cancel),
          .help, .inspector]
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .up: choice = max(choice - 1, 0)
         case .down: choice = min(choice + 1, options.count - 1)
@@ -77,11 +86,6 @@ public struct ConflictState: ConsoleFeature {
             case .mergeAndKeep, .mergeAndDelete:
                 return [.banner(nil), .run(.federated(.mergeAccounts(mergePlan)), busy: "Merging into the account that has \(FederatedProvider.displayName(providerID))…")]
             }
-        case .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
-             .scrollDown, .number, .accounts:
-            break
         }
         return []
     }

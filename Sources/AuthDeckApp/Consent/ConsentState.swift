@@ -4,6 +4,11 @@ import TerminalUI
 
 /// The simulated provider's consent screen: pick or add an identity, see what is asked, consent or cancel.
 public struct ConsentState: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, FormAction {
+        case up, down, choose, addIdentity, toggleHideEmail, back, submit, nextField, previousField
+    }
+
     public enum Directory: Equatable, Sendable {
         case loading
         case loaded(SimulatedIdentityProviders.Directory)
@@ -44,21 +49,25 @@ public struct ConsentState: ConsoleFeature {
     var needsUser: Bool { purpose.needsUser }
     var editsText: Bool { newIdentity != nil }
     var screen: Screen { .consent(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .consent(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .consent(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         if newIdentity != nil {
             return [KeyBinding([.enter], "enter", "add", .submit), KeyBinding([.tab, .down, .backTab, .up], "tab", "next", .nextField),
                     KeyBinding([.escape], "esc", "back", .back), .helpInForm, .inspectorInForm]
         }
         guard case .loaded = directory else { return [KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector] }
-        var keys: [KeyBinding] = [.moveUp, .moveDown]
+        var keys: [KeyBinding<KeyIntent<Action>>] = [.moveUp(), .moveDown()]
         keys.append(KeyBinding([.enter], "enter", selectedIdentity == nil ? "add identity" : "consent", .choose))
         keys.append(.char("n", "new identity", .addIdentity))
         if canChooseHideEmail { keys.append(.char("h", "hide email", .toggleHideEmail)) }
         return keys + [KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         if let form = newIdentity { return performOnNewIdentity(form, intent) }
         let rowCount = identities.count + 1
         switch intent {
@@ -83,16 +92,13 @@ public struct ConsentState: ConsoleFeature {
             var form = ProviderForm(provider: federated, purpose: purpose)
             form.restore(from: provider)
             return [.show(.providerForm(form)), .banner(Banner(.info, "Cancelled at the provider: nothing was sent to the backend."))]
-        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .toggleHideEmail, .scrollUp, .scrollDown, .number,
-             .accounts:
+        case .nextField, .previousField, .submit, .toggleHideEmail:
             break
         }
         return []
     }
 
-    private mutating func performOnNewIdentity(_ form: NewIdentityForm, _ intent: Intent) -> [FlowStep] {
+    private mutating func performOnNewIdentity(_ form: NewIdentityForm, _ intent: Action) -> [FlowStep] {
         var form = form
         defer { if newIdentity != nil { newIdentity = form } }
         switch intent {
@@ -115,10 +121,7 @@ public struct ConsentState: ConsoleFeature {
                 return [.banner(Banner(.error, "Give the new identity an email address."))]
             }
             return [.banner(nil), .run(.federated(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email)), busy: "Adding the identity…")]
-        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
-             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
-             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts:
+        case .up, .down, .choose, .addIdentity, .toggleHideEmail:
             break
         }
         return []

@@ -23,6 +23,7 @@ public enum ConsoleEvent: Equatable, Sendable {
     case verification(VerificationEvent)
     case federated(FederatedEvent)
     case accounts(AccountsEvent)
+    case phone(PhoneFeature.Event)
 }
 
 /// A saved session that could not be read; the file is left in place.
@@ -60,5 +61,6 @@ public enum ConsoleEffect: Equatable, Sendable {
     case verification(VerificationEffect)
     case federated(FederatedEffect)
     case accounts(AccountsEffect)
+    case phone(PhoneFeature.Effect)
     case quit
 }

@@ -4,18 +4,26 @@ import Foundation
 import TerminalUI
 
 /// One screen of the console, written one way. The conforming value is the screen's state (a
-/// case of `Screen` carries it); it answers for its keys (`bindings`, `perform`), its typing
-/// (`edit`), the results of its own effects (`handle`), and its drawing (`draw`). What crosses
-/// screens — the signed-in user, the cart, the outbox — it reads from the `ConsoleContext` and
-/// never changes itself: it asks the root `ConsoleModel` for work, a message or another screen
-/// with `FlowStep`s.
+/// case of `Screen` carries it); it answers for its keys (`bindings`, `perform` of its own
+/// `Action`s), its typing (`edit`), the results of its own effects (`handle` of its own `Event`s),
+/// and its drawing (`draw`). What crosses screens — the signed-in user, the cart, the outbox — it
+/// reads from the `ConsoleContext` and never changes itself: it asks the root `ConsoleModel` for
+/// work, a message or another screen with `FlowStep`s, and ends with a `FlowExit`.
+///
+/// The root wraps each feature's actions and events in a case of its own (`ConsoleAction.phone`,
+/// `ConsoleEvent.phone`), as The Composable Architecture scopes a child's actions: `embed` and
+/// `extract` are that scope, so a feature's `switch` lists only its own cases.
 ///
 /// A key press, end to end: the terminal's `Key` → `ConsoleModel.handle(.key)` → the binding of
-/// the current feature whose keys contain it → `perform(intent)` → `FlowStep.run(effect)` →
+/// the current feature whose keys contain it → `perform(action)` → `FlowStep.run(effect)` →
 /// `EffectRunner` (on the `Auth` actor or the cart store) → a `ConsoleEvent` back through the
-/// mailbox → `ConsoleModel.handle` → the session's own events there, the feature's own
-/// (`FeatureEvent`) to `handle` → the next frame from `draw`.
+/// mailbox → `ConsoleModel.handle` → the session's own events there, the feature's own (`Event`)
+/// to `handle` → the next frame from `draw`.
 protocol ConsoleFeature: Equatable, Sendable {
+    /// What the feature's keys mean.
+    associatedtype Action: Equatable & Sendable
+    /// The results of the feature's effects.
+    associatedtype Event: Equatable & Sendable = FeatureEvent
     /// The title bar's name for the screen.
     var title: String { get }
     /// Screens that only make sense with a signed-in user: they give way to the sign-in methods
@@ -24,19 +32,25 @@ protocol ConsoleFeature: Equatable, Sendable {
     /// Printable keys are typed into a field rather than taken as commands (`q`, `?`).
     var editsText: Bool { get }
     /// The keys valid now, in the order the bar shows them.
-    func bindings(in context: ConsoleContext) -> [KeyBinding]
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep]
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>]
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep]
     /// A key no binding took: typing into the focused field.
     mutating func edit(_ key: Key)
     /// The same, for screens whose typing starts work (a filter as you type); the default edits.
     mutating func typed(_ key: Key, in context: ConsoleContext) -> [FlowStep]
     /// A result of one of this feature's effects, while the feature is on screen.
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep]
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep]
     /// Where `FlowExit.cancelled` leads back to.
     func screenBefore(in context: ConsoleContext) -> Screen
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect)
     /// The screen that shows this state.
     var screen: Screen { get }
+    /// The root's action that carries `action`.
+    static func embed(_ action: Action) -> ConsoleAction
+    /// This feature's action, if `action` carries one.
+    static func extract(_ action: ConsoleAction) -> Action?
+    /// This feature's result, if `event` is one.
+    static func extract(_ event: ConsoleEvent) -> Event?
 }
 
 extension ConsoleFeature {
@@ -46,9 +60,53 @@ extension ConsoleFeature {
         edit(key)
         return []
     }
-    /// For screens that start no work of their own.
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] { [] }
     func screenBefore(in context: ConsoleContext) -> Screen { context.home }
+
+    /// The keys, with their meanings lifted into the root's.
+    func consoleBindings(in context: ConsoleContext) -> [KeyBinding<ConsoleAction>] {
+        bindings(in: context).map { binding in
+            binding.map { intent in
+                switch intent {
+                case let .feature(action): Self.embed(action)
+                case let .console(command): .console(command)
+                }
+            }
+        }
+    }
+
+    /// A key's action, if it is this feature's.
+    mutating func receive(_ action: ConsoleAction, in context: ConsoleContext) -> [FlowStep] {
+        guard let own = Self.extract(action) else { return [] }
+        return perform(own, in: context)
+    }
+
+    /// An effect's result, if it is this feature's.
+    mutating func receive(_ event: ConsoleEvent, in context: ConsoleContext) -> [FlowStep] {
+        guard let own = Self.extract(event) else { return [] }
+        return handle(own, in: context)
+    }
+}
+
+/// The features that start no work of their own.
+extension ConsoleFeature where Event == Never {
+    static func extract(_ event: ConsoleEvent) -> Never? { nil }
+    mutating func handle(_ event: Never, in context: ConsoleContext) -> [FlowStep] {}
+}
+
+/// The features still on the shared `FeatureEvent`.
+extension ConsoleFeature where Event == FeatureEvent {
+    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] { [] }
+    static func extract(_ event: ConsoleEvent) -> FeatureEvent? {
+        switch event {
+        case let .verification(event): .verification(event)
+        case let .federated(event): .federated(event)
+        case let .accounts(event): .accounts(event)
+        case .key, .resized, .sessionRestored, .authStateChanged, .signInFinished, .linkFinished, .unlinkFinished,
+             .reauthenticationFinished, .sensitiveOperationFinished, .cartChanged, .userReloaded, .leftGuestDeleted,
+             .exchangesChanged, .phone:
+            nil
+        }
+    }
 }
 
 /// What crosses screens, as features read it.

@@ -5,14 +5,14 @@ import TerminalUI
 /// Keys: ctrl-c and help from anywhere, then the overlay's keys or the current feature's.
 extension ConsoleModel {
     /// The keys valid right now, in the order the bar shows them.
-    public var bindings: [KeyBinding] {
+    public var bindings: [KeyBinding<ConsoleAction>] {
         switch overlay {
         case .help:
-            return [KeyBinding([.escape, .character("?"), .enter, .character("q")], "esc", "close help", .back)]
+            return [KeyBinding([.escape, .character("?"), .enter, .character("q")], "esc", "close help", .overlay(.back))]
         case .inspector:
             return Self.inspectorBindings
         case .inspectorHelp:
-            return [KeyBinding([.escape, .character("?"), .function(1), .enter, .character("q")], "esc", "back to the inspector", .back)]
+            return [KeyBinding([.escape, .character("?"), .function(1), .enter, .character("q")], "esc", "back to the inspector", .overlay(.back))]
         case .outbox:
             return outboxBindings
         case nil:
@@ -21,7 +21,7 @@ extension ConsoleModel {
     }
 
     /// The keys of the screen itself, whatever overlay is open: what the help overlay lists.
-    var screenBindings: [KeyBinding] { screen.feature.bindings(in: context) }
+    var screenBindings: [KeyBinding<ConsoleAction>] { screen.feature.consoleBindings(in: context) }
 
     mutating func handleKey(_ key: Key) -> [ConsoleEffect] {
         if key == .control("c") { return [.quit] }
@@ -48,10 +48,25 @@ extension ConsoleModel {
         return update { feature, context in feature.typed(key, in: context) }
     }
 
-    private mutating func perform(_ intent: Intent) -> [ConsoleEffect] {
-        if case let .outbox(selection) = overlay { return performInOutbox(selection, intent) }
-        if let overlay { return performInOverlay(overlay, intent) }
-        switch intent {
+    private mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
+        switch action {
+        case let .overlay(overlayAction):
+            if case let .outbox(selection) = overlay { return performInOutbox(selection, overlayAction) }
+            if let overlay { return performInOverlay(overlay, overlayAction) }
+            return []
+        // An overlay's own keys answer while it is open; the inspector's help key is taken before.
+        case .console where overlay != nil:
+            return []
+        case let .console(command):
+            return perform(command)
+        case .signInMethods, .credentialForm, .account, .addCartItem, .changePassword, .confirm, .reauthMethods, .linking, .changeEmail, .pendingLink, .providerForm, .consent, .conflict, .emailLink,
+             .passwordReset, .enrollment, .secondFactorChallenge, .secondFactors, .phone, .accounts:
+            return update { feature, context in feature.receive(action, in: context) }
+        }
+    }
+
+    private mutating func perform(_ command: ConsoleCommand) -> [ConsoleEffect] {
+        switch command {
         case .quit: return [.quit]
         case .messages:
             return openOutbox()
@@ -61,16 +76,11 @@ extension ConsoleModel {
         case .help:
             overlay = .help
             return []
-        case .up, .down, .choose, .back, .nextField, .previousField, .submit, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts:
-            return update { feature, context in feature.perform(intent, in: context) }
         }
     }
 
-    private mutating func performInOverlay(_ current: Overlay, _ intent: Intent) -> [ConsoleEffect] {
-        switch (current, intent) {
+    private mutating func performInOverlay(_ current: Overlay, _ action: OverlayAction) -> [ConsoleEffect] {
+        switch (current, action) {
         case let (.inspectorHelp(selection, scroll), .back): overlay = .inspector(selection: selection, scroll: scroll)
         case (_, .back): overlay = nil
         case let (.inspector(selection, _), .up): overlay = .inspector(selection: max(selection - 1, 0), scroll: 0)
@@ -84,13 +94,13 @@ extension ConsoleModel {
         return []
     }
 
-    static let inspectorBindings: [KeyBinding] = [
-        KeyBinding([.up, .character("k")], "↑/k", "previous call", .up, inBar: false),
-        KeyBinding([.down, .character("j")], "↓/j", "next call", .down, inBar: false),
-        KeyBinding([.pageDown, .character(" ")], "space", "scroll", .scrollDown),
-        KeyBinding([.pageUp, .character("b")], "b", "scroll up", .scrollUp),
-        KeyBinding([.escape, .character("i")], "esc", "close inspector", .back),
-        KeyBinding([.character("?"), .function(1)], "?", "help", .help),
+    static let inspectorBindings: [KeyBinding<ConsoleAction>] = [
+        KeyBinding([.up, .character("k")], "↑/k", "previous call", .overlay(.up), inBar: false),
+        KeyBinding([.down, .character("j")], "↓/j", "next call", .overlay(.down), inBar: false),
+        KeyBinding([.pageDown, .character(" ")], "space", "scroll", .overlay(.scrollDown)),
+        KeyBinding([.pageUp, .character("b")], "b", "scroll up", .overlay(.scrollUp)),
+        KeyBinding([.escape, .character("i")], "esc", "close inspector", .overlay(.back)),
+        KeyBinding([.character("?"), .function(1)], "?", "help", .console(.help)),
     ]
 
     /// The detail's lines at the terminal's width, and how many show at once.
@@ -112,17 +122,20 @@ extension ConsoleModel {
         return [.verification(.refreshOutbox)]
     }
 
-    var outboxBindings: [KeyBinding] {
-        var keys: [KeyBinding] = [.moveUp, .moveDown]
+    var outboxBindings: [KeyBinding<ConsoleAction>] {
+        var keys: [KeyBinding<ConsoleAction>] = [
+            KeyBinding([.up, .character("k")], "↑/k", "move up", .overlay(.up), inBar: false),
+            KeyBinding([.down, .character("j")], "↓/j", "move down", .overlay(.down), inBar: false),
+        ]
         if case let .outbox(selection) = overlay, outbox.emails.indices.contains(selection) {
-            keys.append(KeyBinding([.enter], "enter", "open the link", .choose))
+            keys.append(KeyBinding([.enter], "enter", "open the link", .overlay(.choose)))
         }
-        keys += [.char("r", "refresh", .refresh), KeyBinding([.escape, .character("m")], "esc", "close", .back)]
+        keys += [.char("r", "refresh", .overlay(.refresh)), KeyBinding([.escape, .character("m")], "esc", "close", .overlay(.back))]
         return keys
     }
 
-    mutating func performInOutbox(_ selection: Int, _ intent: Intent) -> [ConsoleEffect] {
-        switch intent {
+    mutating func performInOutbox(_ selection: Int, _ action: OverlayAction) -> [ConsoleEffect] {
+        switch action {
         case .up: overlay = .outbox(selection: max(selection - 1, 0))
         case .down: overlay = .outbox(selection: min(selection + 1, max(outbox.count - 1, 0)))
         case .refresh: return [.verification(.refreshOutbox)]
@@ -144,10 +157,7 @@ extension ConsoleModel {
             case let .other(type):
                 banner = Banner(.info, "AuthDeck does not open \(type) messages.")
             }
-        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts:
+        case .scrollUp, .scrollDown:
             break
         }
         return []
@@ -202,7 +212,7 @@ extension ConsoleModel {
             // Asked for the screen of a pending link; any other screen has no use for it.
             guard case let .pendingLink(state) = screen, state.pending.email == email else { return [] }
             return forward(.verification(.signInMethodsFetched(email: email, result)))
-        case .passwordResetSent, .passwordResetConfirmed, .signInLinkSent, .codeSent, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated,
+        case .passwordResetSent, .passwordResetConfirmed, .signInLinkSent, .codeSent, .totpSecretGenerated,
              .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
             busy = nil
             return forward(.verification(event))

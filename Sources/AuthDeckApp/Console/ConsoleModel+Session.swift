@@ -243,7 +243,7 @@ extension ConsoleModel {
                 screen = .providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation)))
             } else if account.methods == [PhoneAuthProvider.id] {
                 banner = Banner(.info, "\(lead) Confirm it with a code texted to your number to \(operation.title); it then runs by itself.")
-                screen = .phone(PhoneFlow(purpose: .reauthenticate(operation), number: account.phoneNumber ?? ""))
+                screen = .phone(PhoneFeature(purpose: .reauthenticate(operation), number: account.phoneNumber ?? ""))
             } else {
                 banner = Banner(.info, "\(lead) Choose how to confirm it's you; then \(operation.title) runs by itself.")
                 screen = .reauthMethods(ReauthMethods(operation, selection: 0))

@@ -111,12 +111,15 @@ public struct ConsoleModel: Equatable, Sendable {
         case let .accounts(event):
             if event.endsBusyWork { busy = nil }
             return forward(.accounts(event))
+        case .phone:
+            busy = nil
+            return forward(event)
         }
     }
 
     /// A result of the current feature's own work: it decides what follows.
-    mutating func forward(_ event: FeatureEvent) -> [ConsoleEffect] {
-        update { feature, context in feature.handle(event, in: context) }
+    mutating func forward(_ event: ConsoleEvent) -> [ConsoleEffect] {
+        update { feature, context in feature.receive(event, in: context) }
     }
 
     /// Runs `body` on the feature of the current screen, stores it back, then applies its steps.

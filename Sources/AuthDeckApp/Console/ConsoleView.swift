@@ -106,7 +106,7 @@ extension ConsoleModel {
     var barHints: [(key: String, label: String)] {
         let shown = bindings.filter(\.inBar)
         let hints = shown.map { (key: $0.label, label: $0.action) }
-        return shown.contains { $0.intent == .quit } || screen == .launching ? hints : hints + [(key: "ctrl-c", label: "quit")]
+        return shown.contains { $0.intent == .console(.quit) } || screen == .launching ? hints : hints + [(key: "ctrl-c", label: "quit")]
     }
 
     var helpEntries: [(key: String, description: String)] {

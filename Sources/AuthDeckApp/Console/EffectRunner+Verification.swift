@@ -34,12 +34,6 @@ extension EffectRunner {
                 try await self.auth.confirmPasswordReset(withCode: code, newPassword: newPassword)
                 return email
             })
-        case let .verifyPhoneNumber(phone):
-            return .codeSent(await result { try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(phone) })
-        case let .signInWithPhone(credential):
-            return .phoneSignInFinished(await result { try await self.auth.signIn(with: .phone(credential)) })
-        case let .linkPhone(credential):
-            return .phoneLinkFinished(await result { try await self.auth.link(with: .phone(credential)) })
         case let .startPhoneEnrollment(phone):
             control.enrolling(phoneNumber: phone)
             return .codeSent(await result {

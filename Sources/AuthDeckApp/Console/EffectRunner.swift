@@ -182,6 +182,8 @@ public final class EffectRunner: Sendable {
             return .federated(await perform(effect))
         case let .accounts(effect):
             return await perform(effect).map(ConsoleEvent.accounts)
+        case let .phone(effect):
+            return .phone(await perform(effect))
         case .quit:
             return nil
         }

@@ -18,7 +18,7 @@ public indirect enum Screen: Equatable, Sendable {
     case enrollment(SecondFactorEnrollmentFlow)
     /// Factor selection and code entry after a first factor (sign-in or reauthentication).
     case secondFactorChallenge(SecondFactorSignInFlow)
-    case phone(PhoneFlow)
+    case phone(PhoneFeature)
     case passwordReset(PasswordResetFlow)
     case linking(LinkingState)
     case providerForm(ProviderForm)

@@ -5,6 +5,14 @@ import TerminalUI
 /// The email/password form in its uses: sign in, create an account, link, reauthenticate, and
 /// sign in to the account a pending credential is then linked to.
 public struct CredentialForm: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, FormAction {
+        case submit, back, nextField, previousField
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public enum Purpose: Equatable, Sendable {
         case signIn, createAccount, link
         case reauthenticate(SensitiveOperation)
@@ -44,10 +52,14 @@ public struct CredentialForm: ConsoleFeature {
     var needsUser: Bool { purpose == .link || purpose.isReauthentication }
     var editsText: Bool { true }
     var screen: Screen { .credentialForm(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .credentialForm(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .credentialForm(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] { KeyBinding.formKeys }
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .nextField, .previousField:
             focus = focus == .email ? .password : .email
@@ -87,10 +99,6 @@ public struct CredentialForm: ConsoleFeature {
             case let .reauthenticate(operation):
                 return [.banner(nil), .run(.reauthenticate(credential, then: operation), busy: "Confirming it's you…")]
             }
-        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
-             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
-             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts: break
         }
         return []
     }

@@ -6,6 +6,11 @@ import TerminalUI
 /// to that address's account (creating it when there is none) or, for the signed-in account,
 /// links the address to it (`EmailAuthProvider.credential(withEmail:link:)`).
 public struct EmailLinkFlow: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case submit, resend, back, up, down, choose
+    }
+
     public enum Purpose: Equatable, Sendable {
         case signIn
         /// From the account's sign-in methods: the address is linked to the signed-in account.
@@ -41,6 +46,10 @@ public struct EmailLinkFlow: ConsoleFeature {
         return false
     }
     var screen: Screen { .emailLink(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .emailLink(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .emailLink(action) = action { action } else { nil }
+    }
 
     /// What opening a sign-in link does: signed out, it signs in; signed in, it links the address when
     /// this console asked for that link, and otherwise asks which of the two is meant.
@@ -67,20 +76,20 @@ public struct EmailLinkFlow: ConsoleFeature {
         return Self.canLink(to: user) ? [.linkHere, .signInInstead] : [.signInInstead]
     }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         switch step {
         case .enteringEmail:
-            return [KeyBinding([.enter], "enter", "send the link", .submit), .back, .helpInForm, .inspectorInForm, .messagesInForm]
+            return [KeyBinding([.enter], "enter", "send the link", .submit), .back(), .helpInForm, .inspectorInForm, .messagesInForm]
         case .sent:
-            return [KeyBinding([.character("m")], "m", "messages: open the link", .messages), .char("r", "send another", .resend),
-                    .back, .help, .inspector]
+            return [KeyBinding([.character("m")], "m", "messages: open the link", .console(.messages)), .char("r", "send another", .resend),
+                    .back(), .help, .inspector]
         case .opening:
-            return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "leave it", .back),
+            return [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "leave it", .back),
                     .help, .inspector]
         }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.enteringEmail(field), .submit):
             let email = field.text.trimmingCharacters(in: .whitespaces)

@@ -5,6 +5,11 @@ import TerminalUI
 /// "Forgot password": the reset email goes to the outbox; opening it there asks for the new
 /// password, and the sign-in form follows with the email filled in.
 public struct PasswordResetFlow: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, FormAction {
+        case submit, back, nextField, previousField
+    }
+
     public enum Step: Equatable, Sendable {
         case enteringEmail(TextField)
         /// The request went out; the email (if the account exists) is in the outbox.
@@ -28,7 +33,7 @@ public struct PasswordResetFlow: ConsoleFeature {
         return true
     }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         switch step {
         case .enteringEmail:
             return [KeyBinding([.enter], "enter", "send reset email", .submit), KeyBinding([.escape], "esc", "cancel", .back),
@@ -45,6 +50,10 @@ public struct PasswordResetFlow: ConsoleFeature {
     var title: String { "Reset password" }
     var needsUser: Bool { false }
     var screen: Screen { .passwordReset(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .passwordReset(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .passwordReset(action) = action { action } else { nil }
+    }
 
     func screenBefore(in context: ConsoleContext) -> Screen {
         context.user == nil ? .signInMethods(.selecting(.resetPassword)) : context.home
@@ -54,7 +63,7 @@ public struct PasswordResetFlow: ConsoleFeature {
         PasswordResetScreen.draw(self, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.enteringEmail(field), .submit):
             let email = field.text.trimmingCharacters(in: .whitespaces)
@@ -118,7 +127,7 @@ public struct PasswordResetFlow: ConsoleFeature {
             default:
                 return [.banner(.error(error))]
             }
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .codeSent, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .codeSent, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
             return []
         }
     }

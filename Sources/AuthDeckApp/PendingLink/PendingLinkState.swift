@@ -30,6 +30,11 @@ public struct PendingLink: Equatable, Sendable {
 
 /// The pending link's screen: how to sign in to the account that has the email.
 public struct PendingLinkState: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case up, down, choose, back
+    }
+
     public var pending: PendingLink
     public var selection = 0
 
@@ -52,12 +57,16 @@ public struct PendingLinkState: ConsoleFeature {
     /// It carries what it shows itself and leads on whether or not a session remains.
     var needsUser: Bool { false }
     var screen: Screen { .pendingLink(self) }
-
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
+    static func embed(_ action: Action) -> ConsoleAction { .pendingLink(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .pendingLink(action) = action { action } else { nil }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
+    }
+
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, methods.count - 1)
@@ -69,11 +78,6 @@ public struct PendingLinkState: ConsoleFeature {
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signInToLink(pending))))]
             }
             return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .signInToLink(pending), email: pending.email ?? "")))]
-        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
-             .scrollDown, .number, .accounts:
-            break
         }
         return []
     }

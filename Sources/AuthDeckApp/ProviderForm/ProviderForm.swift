@@ -5,6 +5,14 @@ import TerminalUI
 /// The request to a provider before it is sent (Firebase's `OAuthProvider`): scopes and custom
 /// parameters; for Microsoft also `tenant`, `prompt` and `login_hint`.
 public struct ProviderForm: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, FormAction {
+        case submit, back, nextField, previousField
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public enum Field: Equatable, Sendable { case tenant, prompt, loginHint, scopes, parameters }
 
     public var provider: FederatedProvider
@@ -104,10 +112,14 @@ public struct ProviderForm: ConsoleFeature {
     var needsUser: Bool { purpose.needsUser }
     var editsText: Bool { true }
     var screen: Screen { .providerForm(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .providerForm(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .providerForm(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] { KeyBinding.formKeys }
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .nextField, .previousField:
             moveFocus(by: intent == .nextField ? 1 : -1)
@@ -129,11 +141,6 @@ public struct ProviderForm: ConsoleFeature {
                 focus = problem.field
                 return [.banner(Banner(.error, problem.message))]
             }
-        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
-             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
-             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts:
-            break
         }
         return []
     }

@@ -5,6 +5,14 @@ import TerminalUI
 /// A stale sign-in of an account with several methods: choose one to confirm it's you; the
 /// operation that needed it then runs by itself.
 public struct ReauthMethods: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case up, down, choose, back
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public var operation: SensitiveOperation
     public var selection: Int
 
@@ -16,6 +24,10 @@ public struct ReauthMethods: ConsoleFeature {
     var title: String { "Confirm it's you" }
     var needsUser: Bool { true }
     var screen: Screen { .reauthMethods(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .reauthMethods(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .reauthMethods(action) = action { action } else { nil }
+    }
 
     /// The account to confirm: the signed-in one, or the one a merge switched from.
     struct Account {
@@ -40,11 +52,11 @@ public struct ReauthMethods: ConsoleFeature {
         }
     }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         let account = Account(operation, user: context.user)
         let methods = account.methods
         switch intent {
@@ -58,14 +70,9 @@ public struct ReauthMethods: ConsoleFeature {
                 return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation))))]
             }
             if methods[selection] == PhoneAuthProvider.id {
-                return [.banner(nil), .show(.phone(PhoneFlow(purpose: .reauthenticate(operation), number: account.phoneNumber ?? "")))]
+                return [.banner(nil), .show(.phone(PhoneFeature(purpose: .reauthenticate(operation), number: account.phoneNumber ?? "")))]
             }
             return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: account.email ?? "")))]
-        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
-             .scrollDown, .number, .accounts:
-            break
         }
         return []
     }

@@ -6,6 +6,11 @@ import TerminalUI
 /// secret as a QR code and as text → the app's current code → a name. The backend checks the
 /// code only when the name is submitted, so a wrong code sends the user back to it.
 public struct SecondFactorEnrollmentFlow: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, BackAction {
+        case submit, back, resend
+    }
+
     public enum Step: Equatable, Sendable {
         case enteringNumber(TextField)
         case enteringSmsCode(phone: String, verificationID: String, code: TextField)
@@ -46,8 +51,8 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
         }
     }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        let back = KeyBinding([.escape], "esc", "back", .back)
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        let back: KeyBinding<KeyIntent<Action>> = .back()
         switch step {
         case .enteringNumber:
             return [KeyBinding([.enter], "enter", "text a code", .submit), KeyBinding([.escape], "esc", "cancel", .back), .help]
@@ -67,6 +72,10 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
     var title: String { isTotp ? "Add an authenticator app" : "Add an SMS factor" }
     var needsUser: Bool { true }
     var screen: Screen { .enrollment(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .enrollment(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .enrollment(action) = action { action } else { nil }
+    }
 
     func screenBefore(in context: ConsoleContext) -> Screen { .secondFactors(SecondFactors(selection: 0)) }
 
@@ -74,7 +83,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
         EnrollmentScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.enteringNumber(field), .submit):
             guard let phone = PhoneNumberText.e164(field.text) else {
@@ -176,7 +185,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
             }
         case let .enrolled(.failure(error)):
             return enrollmentFailed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .secondFactorSignInFinished, .secondFactorMergeFinished:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .secondFactorSignInFinished, .secondFactorMergeFinished:
             return []
         }
     }

@@ -5,6 +5,11 @@ import TerminalUI
 /// The second-factor challenge: after the first factor the backend asked for a second, so the
 /// user picks one of the challenge's hints; SMS texts a code first, TOTP asks for the app's code.
 public struct SecondFactorSignInFlow: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case up, down, choose, back, submit, resend
+    }
+
     public enum Purpose: Equatable, Sendable {
         case signIn
         /// A reauthentication for `operation`, which runs once the second factor passes.
@@ -32,13 +37,13 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
 
     var hints: [MultiFactorInfo] { challenge.hints }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         switch step {
         case .choosingFactor:
-            return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "use this factor", .choose),
+            return [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "use this factor", .choose),
                     KeyBinding([.escape], "esc", cancelLabel, .back), .messages, .help]
         case let .enteringCode(hint, _, _):
-            var keys = [KeyBinding([.enter], "enter", "verify", .submit)]
+            var keys: [KeyBinding<KeyIntent<Action>>] = [KeyBinding([.enter], "enter", "verify", .submit)]
             if case .phone = hint { keys.append(.char("r", "text a new code", .resend)) }
             keys += [KeyBinding([.escape], "esc", "other factor", .back), .messages, .help]
             return keys
@@ -71,6 +76,10 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
     var title: String { "Second factor" }
     var needsUser: Bool { purpose != .signIn }
     var screen: Screen { .secondFactorChallenge(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .secondFactorChallenge(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .secondFactorChallenge(action) = action { action } else { nil }
+    }
 
     /// The backend asked for a second factor after a first one: factor selection takes over.
     static func challenge(_ challenge: MultiFactorChallenge, purpose: Purpose) -> [FlowStep] {
@@ -95,7 +104,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         SecondFactorChallengeScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.choosingFactor(selection), .up):
             step = .choosingFactor(selection: max(selection - 1, 0))
@@ -164,7 +173,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
             return [.exit(.merged(outcome, conflict))]
         case let .secondFactorSignInFinished(.failure(error)), let .secondFactorMergeFinished(.failure(error)):
             return failed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled:
+        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .totpSecretGenerated, .enrolled:
             return []
         }
     }

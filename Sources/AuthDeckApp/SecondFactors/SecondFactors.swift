@@ -4,6 +4,14 @@ import TerminalUI
 
 /// The account's second factors: type, name, number (masked) and enrollment date; add or remove one.
 public struct SecondFactors: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case up, down, enrollSms, enrollTotp, remove, back
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public var selection: Int
 
     public init(selection: Int) { self.selection = selection }
@@ -11,15 +19,19 @@ public struct SecondFactors: ConsoleFeature {
     var title: String { "Second factors" }
     var needsUser: Bool { true }
     var screen: Screen { .secondFactors(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .secondFactors(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .secondFactors(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        var keys: [KeyBinding] = [.moveUp, .moveDown, .char("s", "add SMS", .enrollSms), .char("t", "add authenticator", .enrollTotp)]
-        if !(context.user?.enrolledFactors.isEmpty ?? true) { keys.append(.char("x", "remove", .unlink)) }
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        var keys: [KeyBinding<KeyIntent<Action>>] = [.moveUp(), .moveDown(), .char("s", "add SMS", .enrollSms), .char("t", "add authenticator", .enrollTotp)]
+        if !(context.user?.enrolledFactors.isEmpty ?? true) { keys.append(.char("x", "remove", .remove)) }
         keys += [KeyBinding([.escape], "esc", "back", .back), .messages, .help]
         return keys
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         guard let user = context.user else { return [] }
         let factors = user.enrolledFactors
         let accountName = user.email ?? user.phoneNumber ?? user.uid
@@ -31,15 +43,11 @@ public struct SecondFactors: ConsoleFeature {
         case .enrollTotp:
             let (flow, steps) = SecondFactorEnrollmentFlow.totp(accountName: accountName)
             return [.show(.enrollment(flow))] + steps
-        case .unlink:
+        case .remove:
             guard factors.indices.contains(selection) else { return [] }
             return [.banner(nil), .show(.confirm(Confirmation(action: .unenroll(factors[selection]), over: screen)))]
         case .back:
             return [.banner(nil), .show(.account(AccountFocus()))]
-        case .choose, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts:
-            break
         }
         return []
     }

@@ -2,7 +2,7 @@ import AuthClient
 import Foundation
 import TerminalUI
 
-/// Work the verification, phone and second-factor flows ask for; `EffectRunner` performs it on
+/// Work the verification and second-factor flows ask for; `EffectRunner` performs it on
 /// the `Auth` actor and answers with a `VerificationEvent`.
 public enum VerificationEffect: Equatable, Sendable {
     case refreshOutbox
@@ -15,10 +15,6 @@ public enum VerificationEffect: Equatable, Sendable {
     case fetchSignInMethods(email: String)
     case sendPasswordReset(email: String)
     case confirmPasswordReset(code: String, newPassword: String)
-    /// Texts a code for phone sign-in or linking.
-    case verifyPhoneNumber(String)
-    case signInWithPhone(PhoneAuthCredential)
-    case linkPhone(PhoneAuthCredential)
     /// Texts a code to a number that is to become a second factor.
     case startPhoneEnrollment(String)
     case generateTotpSecret
@@ -43,8 +39,6 @@ public enum VerificationEvent: Equatable, Sendable {
     case passwordResetConfirmed(Result<String, AuthError>)
     /// A code was texted; the success value is its verification ID.
     case codeSent(Result<String, AuthError>)
-    case phoneSignInFinished(Result<AuthDataResult, AuthError>)
-    case phoneLinkFinished(Result<AuthDataResult, AuthError>)
     case totpSecretGenerated(Result<TotpSecret, AuthError>)
     case enrolled(Result<User, AuthError>)
     case secondFactorSignInFinished(Result<AuthDataResult, AuthError>)

@@ -40,9 +40,9 @@ struct AccountFlowTests {
     }
 
     @Test func theLinkKeyOpensTheSignInMethodsOnTheFirstOneNotLinked() {
-        #expect(Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .link && $0.action == "upgrade" })
+        #expect(Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .account(.link) && $0.action == "upgrade" })
         let model = Fixtures.signedIn(Fixtures.passwordUser())
-        #expect(model.bindings.contains { $0.intent == .link && $0.action == "link" })
+        #expect(model.bindings.contains { $0.intent == .account(.link) && $0.action == "link" })
         var store = FlowStore(model)
         store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 1)) }
     }

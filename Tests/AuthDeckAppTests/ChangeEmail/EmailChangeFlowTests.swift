@@ -89,8 +89,8 @@ struct EmailChangeFlowTests {
     }
 
     @Test func onlyAnAccountWithAnEmailOffersTheChange() {
-        #expect(Fixtures.signedIn(Fixtures.passwordUser()).bindings.contains { $0.intent == .changeEmail })
-        #expect(!Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .changeEmail })
+        #expect(Fixtures.signedIn(Fixtures.passwordUser()).bindings.contains { $0.intent == .account(.changeEmail) })
+        #expect(!Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .account(.changeEmail) })
     }
 }
 

@@ -116,7 +116,7 @@ struct VerificationConsoleTests {
             $0.overlay = nil
             $0.banner = Banner(.success, "Email verified.")
         }
-        #expect(!store.model.bindings.contains { $0.intent == .verifyEmail })
+        #expect(!store.model.bindings.contains { $0.intent == .account(.verifyEmail) })
     }
 
     @Test func openingAResetEmailAsksForTheNewPasswordAndThenTheSignIn() {
@@ -201,7 +201,7 @@ struct VerificationConsoleTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .signInMethods(SignInMethods(selection: phone))
         var store = FlowStore(model)
-        store.send(.key(.enter)) { $0.screen = .phone(PhoneFlow(purpose: .signIn)) }
+        store.send(.key(.enter)) { $0.screen = .phone(PhoneFeature(purpose: .signIn)) }
         store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: phone)) }
         store.model.screen = .signInMethods(SignInMethods(selection: reset))
         store.send(.key(.enter)) { $0.screen = .passwordReset(PasswordResetFlow()) }
@@ -209,12 +209,12 @@ struct VerificationConsoleTests {
 
         let user = Fixtures.passwordUser()
         store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("n"))) { $0.screen = .phone(PhoneFlow(purpose: .link)) }
+        store.send(.key(.character("n"))) { $0.screen = .phone(PhoneFeature(purpose: .link)) }
         store.send(.key(.escape)) { $0.screen = .account(AccountFocus()) }
         var linked = user
         linked.phoneNumber = "+15555550100"
-        store.model.screen = .phone(PhoneFlow(purpose: .link))
-        store.send(.verification(.phoneLinkFinished(.success(MfaFixtures.signedIn(linked))))) {
+        store.model.screen = .phone(PhoneFeature(purpose: .link))
+        store.send(.phone(.linkFinished(.success(MfaFixtures.signedIn(linked))))) {
             $0.user = linked
             $0.screen = .account(AccountFocus())
             $0.banner = Banner(.success, "Linked +15555550100. The uid and app data are unchanged.")
@@ -226,7 +226,7 @@ struct VerificationConsoleTests {
         let challenge = MfaFixtures.challenge()
         var codeStep = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
         codeStep.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "v", code: MfaFixtures.code("123456"))
-        var phoneCode = PhoneFlow(purpose: .signIn)
+        var phoneCode = PhoneFeature(purpose: .signIn)
         phoneCode.step = .enteringCode(phone: "+15555550100", verificationID: "v", code: MfaFixtures.code("123456"))
         let screens: [Screen] = [
             .secondFactors(SecondFactors(selection: 0)),
@@ -237,7 +237,7 @@ struct VerificationConsoleTests {
             .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .namingApp(MfaFixtures.secret, code: "123456", name: MfaFixtures.field("A", maxLength: 40)))),
             .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)),
             .secondFactorChallenge(codeStep),
-            .phone(PhoneFlow(purpose: .link)), .phone(phoneCode),
+            .phone(PhoneFeature(purpose: .link)), .phone(phoneCode),
             .passwordReset(PasswordResetFlow()), .passwordReset(PasswordResetFlow(step: .sent(email: "a@b.c"))),
             .passwordReset(.choosingPassword(code: "c", email: "a@b.c")),
         ]

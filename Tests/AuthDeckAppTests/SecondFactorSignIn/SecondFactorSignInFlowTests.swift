@@ -134,8 +134,8 @@ struct SecondFactorSignInFlowTests {
     @Test func theBarOffersResendOnlyForSms() {
         var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
         flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
-        #expect(!flow.bindings(in: Fixtures.signedOut).contains { $0.intent == .resend })
+        #expect(!flow.bindings(in: Fixtures.signedOut).contains { $0.intent == .feature(.resend) })
         flow.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "v", code: codeField())
-        #expect(flow.bindings(in: Fixtures.signedOut).contains { $0.intent == .resend })
+        #expect(flow.bindings(in: Fixtures.signedOut).contains { $0.intent == .feature(.resend) })
     }
 }

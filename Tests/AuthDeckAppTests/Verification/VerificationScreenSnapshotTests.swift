@@ -96,11 +96,11 @@ struct VerificationScreenSnapshotTests {
     @Test func phoneSignInAndTheLinkConflict() {
         var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
         signedOut.outbox = Self.outbox
-        var flow = PhoneFlow(purpose: .signIn)
+        var flow = PhoneFeature(purpose: .signIn)
         flow.step = .enteringCode(phone: "+15555550100", verificationID: "v1", code: codeField())
         signedOut.screen = .phone(flow)
         assertSnapshot(of: render(signedOut), as: .lines, named: "code")
-        var link = PhoneFlow(purpose: .link)
+        var link = PhoneFeature(purpose: .link)
         link.step = .conflict(phone: "+15555550100", credential: .phone(PhoneAuthCredential(proof: .temporaryProof("p", phoneNumber: "+15555550100"))),
                               signInSelected: true)
         assertSnapshot(of: render(model(.phone(link))), as: .lines, named: "conflict")
