@@ -119,7 +119,7 @@ struct ConsoleContext: Sendable {
     var operatorAccess: OperatorAccess? = nil
 
     /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
-    var home: Screen { user == nil ? .signInMethods(SignInMethods(selection: 0)) : .account(AccountFocus()) }
+    var home: Screen { user == nil ? .signInMethods(SignInMethodsFeature(selection: 0)) : .account(AccountFeature()) }
 }
 
 /// The results of effects that belong to one feature; the session's own results the root handles.
@@ -146,7 +146,7 @@ public enum FlowExit: Equatable, Sendable {
     case reauthenticated(SensitiveOperation)
     case enrolled(User, displayName: String)
     /// The other account's second factor passed and the link conflict's merge is done.
-    case merged(MergeOutcome, ConflictState)
+    case merged(MergeOutcome, ConflictFeature)
     case linked(AuthDataResult)
     case passwordReset(email: String)
     /// Back where the flow started (`screenBefore`).

@@ -60,7 +60,7 @@ extension ConsoleModel {
         case let .console(command):
             return perform(command)
         case .signInMethods, .credentialForm, .account, .addCartItem, .changePassword, .confirm, .reauthMethods, .linking, .changeEmail, .pendingLink, .providerForm, .consent, .conflict, .emailLink,
-             .passwordReset, .enrollment, .secondFactorChallenge, .secondFactors, .phone, .accounts:
+             .passwordReset, .secondFactorEnrollment, .secondFactorSignIn, .secondFactors, .phone, .accounts:
             return update { feature, context in feature.receive(action, in: context) }
         }
     }
@@ -153,7 +153,7 @@ extension ConsoleModel {
                 banner = Banner(.info, "Choose a new password for \(email.to).")
             case .signIn:
                 overlay = nil
-                return apply(EmailLinkFlow.open(email, on: screen, user: user))
+                return apply(EmailLinkFeature.open(email, on: screen, user: user))
             case let .other(type):
                 banner = Banner(.info, "AuthDeck does not open \(type) messages.")
             }
@@ -201,7 +201,7 @@ extension ConsoleModel {
                     // An email change ends every session of the account, this console's too.
                     user = nil
                     cart = []
-                    screen = .signInMethods(SignInMethods(selection: 0))
+                    screen = .signInMethods(SignInMethodsFeature(selection: 0))
                 }
                 banner = Banner(.success, email.action.applied(email.to, endedSession: endedSession))
             case let .failure(error):

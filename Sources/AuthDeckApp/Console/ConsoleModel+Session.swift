@@ -10,12 +10,12 @@ extension ConsoleModel {
         switch result {
         case let .success(user?):
             adopt(user)
-            screen = .account(AccountFocus())
+            screen = .account(AccountFeature())
             return [.loadCart(uid: user.uid)]
         case .success(nil):
-            screen = .signInMethods(SignInMethods(selection: 0))
+            screen = .signInMethods(SignInMethodsFeature(selection: 0))
         case let .failure(error):
-            screen = .signInMethods(SignInMethods(selection: 0))
+            screen = .signInMethods(SignInMethodsFeature(selection: 0))
             banner = Banner(.error, "The saved session could not be read; sign in again. The file was left in place.",
                             detail: error.reason)
         }
@@ -29,11 +29,11 @@ extension ConsoleModel {
             let pending = screen.pendingLink
             remember(data.additionalUserInfo)
             adopt(data.user)
-            screen = .account(AccountFocus())
+            screen = .account(AccountFeature())
             banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
             return continuePendingLink(pending, signedIn: data.user)
         case let .failure(error):
-            if let challenge = error.multiFactorChallenge { return apply(SecondFactorSignInFlow.challenge(challenge, purpose: .signIn)) }
+            if let challenge = error.multiFactorChallenge { return apply(SecondFactorSignInFeature.challenge(challenge, purpose: .signIn)) }
             if let effects = routeSignInFailure(error) { return effects }
             showFailureOnForm(error)
             return []
@@ -48,7 +48,7 @@ extension ConsoleModel {
         case let .success(data):
             remember(data.additionalUserInfo)
             adopt(data.user)
-            screen = .account(AccountFocus())
+            screen = .account(AccountFeature())
             if let afterSignIn {
                 // The console switched accounts to finish this link: the uid is not the one it had.
                 let text = "Signed in to \(data.user.email ?? data.user.uid) and linked \(FederatedProvider.displayName(afterSignIn.providerID)) to it."
@@ -128,11 +128,11 @@ extension ConsoleModel {
             // Its second factor would finish on the console's session, not on the previous account's own.
             if case let .deletePreviousAccount(previous) = operation, error.multiFactorChallenge != nil {
                 banner = Banner(.info, "\(previous.email ?? previous.uid) has 2-step verification, which this step cannot ask for: it was kept. Sign in to it and delete it from its account screen.")
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return []
             }
             if let challenge = error.multiFactorChallenge {
-                return apply(SecondFactorSignInFlow.challenge(challenge, purpose: .reauthenticate(operation)))
+                return apply(SecondFactorSignInFeature.challenge(challenge, purpose: .reauthenticate(operation)))
             }
             showFailureOnForm(error)
             return []
@@ -146,31 +146,31 @@ extension ConsoleModel {
             switch operation {
             case .updatePassword:
                 banner = Banner(.success, "Password changed. Other sessions of this account were signed out.")
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return []
             case .deleteAccount:
                 let uid = user?.uid
                 banner = Banner(.success, "Account deleted.")
-                screen = .signInMethods(SignInMethods(selection: 0))
+                screen = .signInMethods(SignInMethodsFeature(selection: 0))
                 return uid.map { [.deleteAppData(uid: $0)] } ?? []
             case let .unenroll(factor):
                 if case let .success(user?) = result { adopt(user) }
                 banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
-                screen = .secondFactors(SecondFactors(selection: 0))
+                screen = .secondFactors(SecondFactorsFeature(selection: 0))
                 return []
             case let .deletePreviousAccount(previous):
                 banner = Banner(.success, "Deleted \(previous.email ?? previous.uid) (\(previous.uid)), the account you switched from. You are signed in to \(user?.email ?? user?.uid ?? "the other account").")
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return []
             case let .updateEmail(email, previous):
                 if case let .success(user?) = result { adopt(user) }
                 banner = Banner(.success, "The email is now \(email)."
                     + (previous.map { " A message to \($0) can undo the change: press m." } ?? ""))
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return [.verification(.refreshOutbox)]
             case let .verifyBeforeUpdateEmail(email):
                 banner = Banner(.info, "A link that confirms \(email) is in the outbox: press m and open it. The email changes only then.")
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return [.verification(.refreshOutbox)]
             }
         case let .failure(error) where error.code == .requiresRecentLogin:
@@ -221,7 +221,7 @@ extension ConsoleModel {
             user = nil
             cart = []
             if screen.needsUser {
-                screen = .signInMethods(SignInMethods(selection: 0))
+                screen = .signInMethods(SignInMethodsFeature(selection: 0))
                 busy = nil
                 if wasSignedIn, banner?.kind != .success {
                     banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
@@ -236,43 +236,43 @@ extension ConsoleModel {
 
     /// A stale sign-in: the password again, the one provider again, or a choice among them.
     private mutating func requireReauthentication(for operation: SensitiveOperation, lead: String = "Your last sign-in was too long ago.") -> [ConsoleEffect] {
-        let account = ReauthMethods.Account(operation, user: user)
+        let account = ReauthMethodsFeature.Account(operation, user: user)
         if account.methods.contains(where: { $0 != EmailAuthProvider.id }) {
             if account.methods.count == 1, let provider = FederatedProvider.named(account.methods[0]) {
                 banner = Banner(.info, "\(lead) Sign in with \(provider.name) again to \(operation.title); it then runs by itself.")
-                screen = .providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation)))
+                screen = .providerForm(ProviderFormFeature(provider: provider, purpose: .reauthenticate(operation)))
             } else if account.methods == [PhoneAuthProvider.id] {
                 banner = Banner(.info, "\(lead) Confirm it with a code texted to your number to \(operation.title); it then runs by itself.")
                 screen = .phone(PhoneFeature(purpose: .reauthenticate(operation), number: account.phoneNumber ?? ""))
             } else {
                 banner = Banner(.info, "\(lead) Choose how to confirm it's you; then \(operation.title) runs by itself.")
-                screen = .reauthMethods(ReauthMethods(operation, selection: 0))
+                screen = .reauthMethods(ReauthMethodsFeature(operation, selection: 0))
             }
             return []
         }
         guard let email = account.email else {
             banner = Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
                             detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
-            screen = .account(AccountFocus())
+            screen = .account(AccountFeature())
             return []
         }
         let whose = if case .deletePreviousAccount = operation { "its" } else { "your" }
         banner = Banner(.info, "\(lead) Enter \(whose) password to \(operation.title); it then runs by itself.")
-        screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: email))
+        screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: email))
         return []
     }
 
-    private func clampedFocus() -> AccountFocus {
-        var focus = AccountFocus()
+    private func clampedFocus() -> AccountFeature {
+        var focus = AccountFeature()
         if case let .account(current) = screen { focus = current }
         focus.providerSelection = min(focus.providerSelection, max((user?.providerData.count ?? 0) - 1, 0))
         return focus
     }
 
     /// The merge is done: the console is on the other account, with the previous one's cart.
-    mutating func finishMerge(_ outcome: MergeOutcome, after conflict: ConflictState) -> [ConsoleEffect] {
+    mutating func finishMerge(_ outcome: MergeOutcome, after conflict: ConflictFeature) -> [ConsoleEffect] {
         adopt(outcome.result.user)
-        screen = .account(AccountFocus())
+        screen = .account(AccountFeature())
         let previous = conflict.previous.uid
         // The operator chose to delete it: confirm it is theirs, as the SDKs' requiresRecentLogin flow does, then delete it.
         if outcome.deletionFailure?.code == .requiresRecentLogin, !conflict.previous.isAnonymous {
@@ -305,7 +305,7 @@ extension ConsoleModel {
     /// accountExistsWithDifferentCredential: sign in to that account the way it knows, then link.
     private mutating func routeSignInFailure(_ error: AuthError) -> [ConsoleEffect]? {
         guard error.code == .accountExistsWithDifferentCredential, let credential = error.updatedCredential else { return nil }
-        screen = .pendingLink(PendingLinkState(pending: PendingLink(credential: credential, email: error.email, reason: .accountExists)))
+        screen = .pendingLink(PendingLinkFeature(pending: PendingLink(credential: credential, email: error.email, reason: .accountExists)))
         banner = nil
         return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
     }
@@ -315,13 +315,13 @@ extension ConsoleModel {
         guard let user, let credential = error.updatedCredential else { return nil }
         switch error.code {
         case .credentialAlreadyInUse:
-            screen = .conflict(ConflictState(credential: credential, email: error.email, previous: AccountSnapshot(user: user, cart: cart)))
+            screen = .conflict(ConflictFeature(credential: credential, email: error.email, previous: AccountSnapshot(user: user, cart: cart)))
             banner = nil
             return [.federated(.inspectConflictAccount(credential))]
         case .emailAlreadyInUse:
             let pending = PendingLink(credential: credential, email: error.email, reason: .emailInUse,
                                       previousAnonymousUid: user.isAnonymous ? user.uid : nil)
-            screen = .pendingLink(PendingLinkState(pending: pending))
+            screen = .pendingLink(PendingLinkFeature(pending: pending))
             banner = nil
             return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
         // Any other failure is no link conflict: the caller shows it as it is.
@@ -339,8 +339,8 @@ extension Screen {
             if case let .signInToLink(pending) = form.purpose { return pending }
         case let .consent(consent):
             if case let .signInToLink(pending) = consent.purpose { return pending }
-        case .launching, .signInMethods, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .enrollment,
-             .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods,
+        case .launching, .signInMethods, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .secondFactorEnrollment,
+             .secondFactorSignIn, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods,
              .emailLink, .changeEmail, .accounts:
             break
         }

@@ -50,7 +50,7 @@ public struct ConsoleModel: Equatable, Sendable {
     public static func start(backendName: String, operatorAccess: OperatorAccess? = nil, sessionSaved: Bool) -> (ConsoleModel, [ConsoleEffect]) {
         var model = ConsoleModel(backendName: backendName, operatorAccess: operatorAccess)
         guard sessionSaved else {
-            model.screen = .signInMethods(SignInMethods(selection: 0))
+            model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             return (model, [])
         }
         model.busy = "Restoring the saved session…"
@@ -151,9 +151,9 @@ public struct ConsoleModel: Equatable, Sendable {
     private mutating func leaveFlow(_ exit: FlowExit) -> [ConsoleEffect] {
         switch exit {
         case let .signedIn(result):
-            let withSecondFactor = if case .secondFactorChallenge = screen { true } else { false }
+            let withSecondFactor = if case .secondFactorSignIn = screen { true } else { false }
             adopt(result.user)
-            screen = .account(AccountFocus())
+            screen = .account(AccountFeature())
             banner = Banner(.success, result.additionalUserInfo?.isNewUser == true
                 ? "Account created." : (withSecondFactor ? "Signed in with a second factor." : "Signed in."))
             return [.loadCart(uid: result.user.uid)]
@@ -164,23 +164,23 @@ public struct ConsoleModel: Equatable, Sendable {
             return finishMerge(outcome, after: conflict)
         case let .enrolled(user, displayName):
             adopt(user)
-            screen = .secondFactors(SecondFactors(selection: max(user.enrolledFactors.count - 1, 0)))
+            screen = .secondFactors(SecondFactorsFeature(selection: max(user.enrolledFactors.count - 1, 0)))
             banner = Banner(.success, "Enrolled \"\(displayName)\". Signing in now asks for a second factor.")
             return []
         case let .linked(result):
             adopt(result.user)
-            screen = .account(AccountFocus())
+            screen = .account(AccountFeature())
             banner = Banner(.success, "Linked \(result.user.phoneNumber ?? "the phone number"). The uid and app data are unchanged.")
             return []
         case let .passwordReset(email):
-            screen = .credentialForm(CredentialForm(purpose: .signIn, email: email))
+            screen = .credentialForm(CredentialFormFeature(purpose: .signIn, email: email))
             banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")
             return []
         case .cancelled:
             screen = screen.feature.screenBefore(in: context)
             return []
         case let .restartSignIn(restartBanner):
-            screen = user == nil ? .signInMethods(.selecting(.emailPassword)) : .account(AccountFocus())
+            screen = user == nil ? .signInMethods(.selecting(.emailPassword)) : .account(AccountFeature())
             banner = restartBanner
             return []
         }

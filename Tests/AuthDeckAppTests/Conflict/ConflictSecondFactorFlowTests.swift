@@ -22,8 +22,8 @@ struct ConflictSecondFactorFlowTests {
     }
 
     /// The conflict screen once the other account turned out to need its second factor, "switch + merge" chosen.
-    static func conflictNeedingSecondFactor() -> ConflictState {
-        var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
+    static func conflictNeedingSecondFactor() -> ConflictFeature {
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
         state.other = .needsSecondFactor(MfaFixtures.challenge().hints)
         state.choice = 1
         return state
@@ -31,7 +31,7 @@ struct ConflictSecondFactorFlowTests {
 
     @Test func thePreviewSaysTheOtherAccountNeedsItsSecondFactorAndTheSwitchAsksForIt() {
         var model = Fixtures.signedIn(Fixtures.anonymous)
-        var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: Self.previous)
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: Self.previous)
         model.screen = .conflict(state)
         var store = FlowStore(model)
         // The preview's sign-in (on an Auth of its own) stopped at the second factor.
@@ -48,23 +48,23 @@ struct ConflictSecondFactorFlowTests {
 
         // The console's own sign-in stops there too: its pending challenge (finished on the console's Auth) drives the factor selection.
         let pending = MfaFixtures.challenge()
-        let challenge = SecondFactorSignInFlow(challenge: pending, purpose: .mergeAfterConflict(state))
+        let challenge = SecondFactorSignInFeature(challenge: pending, purpose: .mergeAfterConflict(state))
         store.send(.federated(.mergeFinished(.failure(Self.secondFactorRequired(pending))))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(challenge)
+            $0.screen = .secondFactorSignIn(challenge)
             $0.banner = Banner(.info, "The account that has Microsoft has 2-step verification: choose its second factor.")
         }
         var entering = challenge
         entering.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
         store.send(.key(.enter)) {
-            $0.screen = .secondFactorChallenge(entering)
+            $0.screen = .secondFactorSignIn(entering)
             $0.banner = Banner(.info, "Type the 6-digit code your authenticator app shows for this account.")
         }
         entering.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
-        store.type("123456") { $0.screen = .secondFactorChallenge(entering) }
+        store.type("123456") { $0.screen = .secondFactorSignIn(entering) }
         let assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
         store.send(.key(.enter), effects: [.verification(.resolveMerge(pending, assertion, Self.plan))]) {
-            $0.screen = .secondFactorChallenge(entering)
+            $0.screen = .secondFactorSignIn(entering)
             $0.banner = nil
             $0.busy = "Checking the code, then merging…"
         }
@@ -74,7 +74,7 @@ struct ConflictSecondFactorFlowTests {
         store.send(.verification(.secondFactorMergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(Fixtures.anonymous.uid) was merged into it. \(Fixtures.anonymous.uid) was deleted.")
         }
     }
@@ -82,10 +82,10 @@ struct ConflictSecondFactorFlowTests {
     @Test func aWrongCodeStaysInTheChallengeAndBackingOutReturnsToTheConflict() {
         let state = Self.conflictNeedingSecondFactor()
         let pending = MfaFixtures.challenge()
-        var challenge = SecondFactorSignInFlow(challenge: pending, purpose: .mergeAfterConflict(state))
+        var challenge = SecondFactorSignInFeature(challenge: pending, purpose: .mergeAfterConflict(state))
         challenge.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("000000"))
         var model = Fixtures.signedIn(Fixtures.anonymous)
-        model.screen = .secondFactorChallenge(challenge)
+        model.screen = .secondFactorSignIn(challenge)
         model.busy = "Checking the code, then merging…"
         var store = FlowStore(model)
 
@@ -93,12 +93,12 @@ struct ConflictSecondFactorFlowTests {
         challenge.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
         store.send(.verification(.secondFactorMergeFinished(.failure(wrong)))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(challenge)
+            $0.screen = .secondFactorSignIn(challenge)
             $0.banner = .error(wrong, advice: "Type the code the app shows now.")
         }
         challenge.step = .choosingFactor(selection: 0)
         store.send(.key(.escape)) {
-            $0.screen = .secondFactorChallenge(challenge)
+            $0.screen = .secondFactorSignIn(challenge)
             $0.banner = nil
         }
         // Nothing has changed yet: back on the conflict, still signed in to this account.
@@ -107,7 +107,7 @@ struct ConflictSecondFactorFlowTests {
             $0.banner = Banner(.info, "Switch cancelled: still signed in to this account, nothing merged.")
         }
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "Cancelled: Microsoft stays with the other account; this one is unchanged.")
         }
     }
@@ -115,7 +115,7 @@ struct ConflictSecondFactorFlowTests {
     @Test func theFlowTextsTheCodeThenMergesWithIt() {
         let state = Self.conflictNeedingSecondFactor()
         let pending = MfaFixtures.challenge()
-        var flow = SecondFactorSignInFlow(challenge: pending, purpose: .mergeAfterConflict(state))
+        var flow = SecondFactorSignInFeature(challenge: pending, purpose: .mergeAfterConflict(state))
         flow.step = .choosingFactor(selection: 1)
         var tester = FlowTester(flow)
         tester.perform(.choose, steps: [.banner(nil), .run(.verification(.startSecondFactorSignIn(MfaFixtures.phoneInfo, pending)), busy: "Texting a code to +*******0100…")])

@@ -105,14 +105,14 @@ struct PhoneFeatureTests {
         // Beside a password, it is one of the choices, with its number masked.
         var both = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "phone", uid: "+15555550100", phoneNumber: "+15555550100")])
         both.phoneNumber = "+15555550100"
-        #expect(ReauthMethods.Account(operation, user: both).methods == ["password", "phone"])
+        #expect(ReauthMethodsFeature.Account(operation, user: both).methods == ["password", "phone"])
         var choice = Fixtures.signedIn(both)
-        choice.screen = .reauthMethods(ReauthMethods(operation, selection: 1))
+        choice.screen = .reauthMethods(ReauthMethodsFeature(operation, selection: 1))
         #expect(render(choice).contains("Phone number (+*******0100)"))
         store = FlowStore(choice)
         store.send(.key(.enter)) { $0.screen = .phone(PhoneFeature(purpose: .reauthenticate(operation), number: "+15555550100")) }
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "Cancelled: did not delete the account.")
         }
     }

@@ -9,7 +9,7 @@ struct SecondFactorEnrollmentFlowTests {
     let texted = FlowStep.banner(Banner(.info, "A code was texted to +15555550100; it shows in the phone pane (top right)."))
 
     @Test func smsNumberCodeNameThenEnrolled() {
-        var tester = FlowTester(SecondFactorEnrollmentFlow.sms(accountName: "ada@example.com"))
+        var tester = FlowTester(SecondFactorEnrollmentFeature.sms(accountName: "ada@example.com"))
         #expect(!tester.flow.editsText)
         tester.type("555abc") { $0.step = .enteringNumber(MfaFixtures.field("555", maxLength: 24)) }
         tester.perform(.submit, steps: [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]) {
@@ -53,11 +53,11 @@ struct SecondFactorEnrollmentFlowTests {
     }
 
     @Test func smsErrorsSendTheUserWhereTheyCanFixThem() {
-        var tester = FlowTester(SecondFactorEnrollmentFlow.sms(accountName: "ada@example.com"))
+        var tester = FlowTester(SecondFactorEnrollmentFeature.sms(accountName: "ada@example.com"))
         let unverified = AuthError.server("UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
         tester.handle(.codeSent(.failure(unverified)),
                       steps: [.banner(.error(unverified, advice: "Press v on the account screen and open the email in the outbox (m)."))])
-        let naming = SecondFactorEnrollmentFlow.Step.namingPhone(phone: "+15555550100", verificationID: "v", code: "000000",
+        let naming = SecondFactorEnrollmentFeature.Step.namingPhone(phone: "+15555550100", verificationID: "v", code: "000000",
                                                                  name: MfaFixtures.field("Work", maxLength: 40))
         tester.flow.step = naming
         let wrong = AuthError.server("INVALID_CODE")
@@ -86,7 +86,7 @@ struct SecondFactorEnrollmentFlowTests {
     }
 
     @Test func totpSecretCodeNameThenEnrolled() {
-        let (flow, steps) = SecondFactorEnrollmentFlow.totp(accountName: "ada@example.com")
+        let (flow, steps) = SecondFactorEnrollmentFeature.totp(accountName: "ada@example.com")
         #expect(steps == [.banner(nil), .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
         #expect(flow.step == .generatingSecret)
         #expect(flow.bindings(in: Fixtures.signedOut).isEmpty)
@@ -115,8 +115,8 @@ struct SecondFactorEnrollmentFlowTests {
 
     @Test func totpErrors() {
         let secret = MfaFixtures.secret
-        let naming = SecondFactorEnrollmentFlow.Step.namingApp(secret, code: "000000", name: MfaFixtures.field("App", maxLength: 40))
-        var tester = FlowTester(SecondFactorEnrollmentFlow(accountName: "ada@example.com", step: naming))
+        let naming = SecondFactorEnrollmentFeature.Step.namingApp(secret, code: "000000", name: MfaFixtures.field("App", maxLength: 40))
+        var tester = FlowTester(SecondFactorEnrollmentFeature(accountName: "ada@example.com", step: naming))
         let wrong = AuthError.server("INVALID_CODE")
         tester.handle(.enrolled(.failure(wrong)), steps: [.banner(.error(wrong, advice: "Type the code the app shows now (the clocks must agree)."))]) {
             $0.step = .enteringTotpCode(secret, code: codeField())

@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The email/password form in its uses: sign in, create an account, link, reauthenticate, and
 /// sign in to the account a pending credential is then linked to.
-public struct CredentialForm: ConsoleFeature {
+public struct CredentialFormFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, FormAction {
         case submit, back, nextField, previousField
@@ -67,11 +67,11 @@ public struct CredentialForm: ConsoleFeature {
             switch purpose {
             case .signIn: return [.show(.signInMethods(.selecting(.emailPassword)))]
             case .createAccount: return [.show(.signInMethods(.selecting(.createAccount)))]
-            case .link: return [.show(.account(AccountFocus()))]
+            case .link: return [.show(.account(AccountFeature()))]
             case let .reauthenticate(operation):
-                return [.banner(Banner(.info, "Cancelled: did not \(operation.title).")), .show(.account(AccountFocus()))]
+                return [.banner(Banner(.info, "Cancelled: did not \(operation.title).")), .show(.account(AccountFeature()))]
             case let .signInToLink(pending):
-                return [.show(.pendingLink(PendingLinkState(pending: pending)))]
+                return [.show(.pendingLink(PendingLinkFeature(pending: pending)))]
             }
         case .submit:
             if focus == .email, password.text.isEmpty {

@@ -5,7 +5,7 @@ import TerminalUI
 /// Passwordless sign-in: a link is emailed to an address, and opening it from the outbox signs in
 /// to that address's account (creating it when there is none) or, for the signed-in account,
 /// links the address to it (`EmailAuthProvider.credential(withEmail:link:)`).
-public struct EmailLinkFlow: ConsoleFeature {
+public struct EmailLinkFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction, BackAction {
         case submit, resend, back, up, down, choose
@@ -61,7 +61,7 @@ public struct EmailLinkFlow: ConsoleFeature {
         if case let .emailLink(flow) = screen, flow.purpose == .link, flow.step == .sent(email: email.to), canLink(to: user) {
             return [.banner(nil), .run(.link(credential), busy: "Linking \(email.to)…")]
         }
-        let flow = EmailLinkFlow(purpose: .signIn, step: .opening(email: email.to, link: email.link, selection: 0))
+        let flow = EmailLinkFeature(purpose: .signIn, step: .opening(email: email.to, link: email.link, selection: 0))
         return [.banner(Banner(.info, "This link signs in as \(email.to). You are signed in as \(user.email ?? user.uid): choose what it does.")),
                 .show(.emailLink(flow))]
     }
@@ -99,7 +99,7 @@ public struct EmailLinkFlow: ConsoleFeature {
             return [.banner(nil), .run(.verification(.sendSignInLink(email: email)), busy: "Sending a sign-in link to \(email)…")]
         case (.enteringEmail, .back), (.sent, .back):
             guard purpose == .link, let user = context.user else { return [.banner(nil), .show(.signInMethods(.selecting(.emailLink)))] }
-            return [.banner(nil), .show(.linking(LinkingState.initial(for: user)))]
+            return [.banner(nil), .show(.linking(LinkingFeature.initial(for: user)))]
         case let (.opening(email, link, selection), .up):
             step = .opening(email: email, link: link, selection: max(selection - 1, 0))
         case let (.opening(email, link, selection), .down):

@@ -5,7 +5,7 @@ import TerminalUI
 /// Changing the account's email, the two ways Firebase offers: `verifyBeforeUpdateEmail` (a link to
 /// the new address changes it when opened) or `updateEmail` (at once; the previous address gets a
 /// message that undoes it). Both are sensitive: a stale sign-in is confirmed first.
-public struct EmailChangeForm: ConsoleFeature {
+public struct ChangeEmailFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, BackAction {
         case submit, toggle, back
@@ -41,7 +41,7 @@ public struct EmailChangeForm: ConsoleFeature {
         case .toggle:
             mode = mode == .verifyFirst ? .atOnce : .verifyFirst
         case .back:
-            return [.banner(nil), .show(.account(AccountFocus()))]
+            return [.banner(nil), .show(.account(AccountFeature()))]
         case .submit:
             let email = newEmail.text.trimmingCharacters(in: .whitespaces)
             guard !email.isEmpty else { return [.banner(Banner(.error, "Enter the new email address."))] }
@@ -59,7 +59,7 @@ public struct EmailChangeForm: ConsoleFeature {
     mutating func edit(_ key: Key) { _ = newEmail.handle(key) }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
-        let labelWidth = CredentialForm.labelWidth
+        let labelWidth = CredentialFormFeature.labelWidth
         let column = frame.column + 1
         canvas.put("Change the email of this account", row: frame.row, column: column, style: .title)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 70), height: 6))

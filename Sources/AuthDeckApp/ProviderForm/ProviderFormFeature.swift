@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The request to a provider before it is sent (Firebase's `OAuthProvider`): scopes and custom
 /// parameters; for Microsoft also `tenant`, `prompt` and `login_hint`.
-public struct ProviderForm: ConsoleFeature {
+public struct ProviderFormFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, FormAction {
         case submit, back, nextField, previousField
@@ -134,7 +134,7 @@ public struct ProviderForm: ConsoleFeature {
             case let .success(provider):
                 // Busy while the accounts load: a key pressed meanwhile (n for a new identity) waits for
                 // the list instead of meeting a screen that takes none yet.
-                return [.banner(nil), .show(.consent(ConsentState(provider: provider, purpose: purpose))),
+                return [.banner(nil), .show(.consent(ConsentFeature(provider: provider, purpose: purpose))),
                         .run(.federated(.loadProviderDirectory(providerID: provider.providerID)),
                              busy: "Asking the simulated \(FederatedProvider.displayName(provider.providerID)) for its accounts…")]
             case let .failure(problem):
@@ -150,15 +150,15 @@ public struct ProviderForm: ConsoleFeature {
         switch purpose {
         case .signIn:
             let index = SignInMethod.allCases.firstIndex { $0.federated == provider } ?? 0
-            return .signInMethods(SignInMethods(selection: index))
+            return .signInMethods(SignInMethodsFeature(selection: index))
         case .link:
-            guard let user = context.user else { return .signInMethods(SignInMethods(selection: 0)) }
-            let index = LinkingState.rows(user).firstIndex(of: provider.id) ?? 0
-            return .linking(LinkingState(selection: index))
+            guard let user = context.user else { return .signInMethods(SignInMethodsFeature(selection: 0)) }
+            let index = LinkingFeature.rows(user).firstIndex(of: provider.id) ?? 0
+            return .linking(LinkingFeature(selection: index))
         case .reauthenticate:
-            return .account(AccountFocus())
+            return .account(AccountFeature())
         case let .signInToLink(pending):
-            var state = PendingLinkState(pending: pending)
+            var state = PendingLinkFeature(pending: pending)
             state.selection = state.methods.firstIndex(of: provider.id) ?? 0
             return .pendingLink(state)
         }

@@ -29,7 +29,7 @@ public struct PendingLink: Equatable, Sendable {
 }
 
 /// The pending link's screen: how to sign in to the account that has the email.
-public struct PendingLinkState: ConsoleFeature {
+public struct PendingLinkFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction, BackAction {
         case up, down, choose, back
@@ -75,9 +75,9 @@ public struct PendingLinkState: ConsoleFeature {
                     .show(context.home)]
         case .choose:
             if let provider = FederatedProvider.named(methods[selection]) {
-                return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signInToLink(pending))))]
+                return [.banner(nil), .show(.providerForm(ProviderFormFeature(provider: provider, purpose: .signInToLink(pending))))]
             }
-            return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .signInToLink(pending), email: pending.email ?? "")))]
+            return [.banner(nil), .show(.credentialForm(CredentialFormFeature(purpose: .signInToLink(pending), email: pending.email ?? "")))]
         }
         return []
     }

@@ -4,7 +4,7 @@ import TerminalUI
 
 /// A destructive or irreversible action waiting for a yes, drawn over the screen it was asked
 /// from; cancelling returns there.
-public struct Confirmation: ConsoleFeature {
+public struct ConfirmationFeature: ConsoleFeature {
     /// What the dialog's keys mean.
     public enum Action: Equatable, Sendable {
         case toggle, choose, confirm, cancel
@@ -61,7 +61,7 @@ public struct Confirmation: ConsoleFeature {
             case let .unlink(providerID):
                 return [.run(.unlink(providerID: providerID), busy: "Unlinking \(providerID)…")]
             case .signOutAnonymous:
-                return AccountFocus.signOut
+                return AccountFeature.signOut
             case let .unenroll(factor):
                 return [.run(.perform(.unenroll(factor)), busy: "Removing \(factor.displayName ?? factor.factorID)…")]
             }

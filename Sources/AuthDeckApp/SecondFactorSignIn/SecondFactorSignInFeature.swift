@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The second-factor challenge: after the first factor the backend asked for a second, so the
 /// user picks one of the challenge's hints; SMS texts a code first, TOTP asks for the app's code.
-public struct SecondFactorSignInFlow: ConsoleFeature {
+public struct SecondFactorSignInFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction, BackAction {
         case up, down, choose, back, submit, resend
@@ -15,7 +15,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         /// A reauthentication for `operation`, which runs once the second factor passes.
         case reauthenticate(SensitiveOperation)
         /// The switch to the other account of a link conflict; the merge runs with the second factor.
-        case mergeAfterConflict(ConflictState)
+        case mergeAfterConflict(ConflictFeature)
     }
 
     public enum Step: Equatable, Sendable {
@@ -75,10 +75,10 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
 
     var title: String { "Second factor" }
     var needsUser: Bool { purpose != .signIn }
-    var screen: Screen { .secondFactorChallenge(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .secondFactorChallenge(action) }
+    var screen: Screen { .secondFactorSignIn(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .secondFactorSignIn(action) }
     static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .secondFactorChallenge(action) = action { action } else { nil }
+        if case let .secondFactorSignIn(action) = action { action } else { nil }
     }
 
     /// The backend asked for a second factor after a first one: factor selection takes over.
@@ -88,7 +88,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         } else {
             Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
-        return [.show(.secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: purpose))), .banner(banner)]
+        return [.show(.secondFactorSignIn(SecondFactorSignInFeature(challenge: challenge, purpose: purpose))), .banner(banner)]
     }
 
     func screenBefore(in context: ConsoleContext) -> Screen {

@@ -4,7 +4,7 @@ import Foundation
 import TerminalUI
 
 /// A prompt over the account screen for an item to add to the cart.
-public struct AddCartItem: ConsoleFeature {
+public struct AddCartItemFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, BackAction {
         case submit, back
@@ -33,12 +33,12 @@ public struct AddCartItem: ConsoleFeature {
     mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .back:
-            return [.show(.account(AccountFocus()))]
+            return [.show(.account(AccountFeature()))]
         case .submit:
             guard let uid = context.user?.uid else { return [] }
             let name = field.text.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { return [.banner(Banner(.error, "Type the item's name, or press esc."))] }
-            var focus = AccountFocus()
+            var focus = AccountFeature()
             focus.pane = .cart
             return [.show(.account(focus)), .run(.addToCart(uid: uid, name: name), busy: nil)]
         }
@@ -47,7 +47,7 @@ public struct AddCartItem: ConsoleFeature {
     mutating func edit(_ key: Key) { _ = field.handle(key) }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
-        AccountScreen.draw(context, focus: AccountFocus(), on: canvas, in: frame)
+        AccountScreen.draw(context, focus: AccountFeature(), on: canvas, in: frame)
         let prompt = Rect.centered(width: 56, height: 5, in: canvas.size)
         let inside = Box.draw(on: canvas, frame: prompt, title: "Add to cart", style: .accent)
         field.drawRow(on: canvas, row: inside.row + 1, column: inside.column, width: inside.width - 1, label: "Item", labelWidth: 6, focused: true)

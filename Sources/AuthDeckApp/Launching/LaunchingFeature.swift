@@ -3,7 +3,7 @@ import Foundation
 import TerminalUI
 
 /// Before the saved session is read: no keys, no work of its own.
-struct Launching: ConsoleFeature {
+struct LaunchingFeature: ConsoleFeature {
     typealias Action = Never
     typealias Event = Never
 

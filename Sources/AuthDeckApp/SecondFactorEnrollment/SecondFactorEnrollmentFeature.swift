@@ -5,7 +5,7 @@ import TerminalUI
 /// Enrolling a second factor. SMS: phone number (E.164) → the texted code → a name. TOTP: the
 /// secret as a QR code and as text → the app's current code → a name. The backend checks the
 /// code only when the name is submitted, so a wrong code sends the user back to it.
-public struct SecondFactorEnrollmentFlow: ConsoleFeature {
+public struct SecondFactorEnrollmentFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, BackAction {
         case submit, back, resend
@@ -27,12 +27,12 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
 
     public static let issuer = "AuthDeck"
 
-    public static func sms(accountName: String) -> SecondFactorEnrollmentFlow {
-        SecondFactorEnrollmentFlow(accountName: accountName, step: .enteringNumber(TextField(maxLength: 24)))
+    public static func sms(accountName: String) -> SecondFactorEnrollmentFeature {
+        SecondFactorEnrollmentFeature(accountName: accountName, step: .enteringNumber(TextField(maxLength: 24)))
     }
 
-    public static func totp(accountName: String) -> (SecondFactorEnrollmentFlow, [FlowStep]) {
-        (SecondFactorEnrollmentFlow(accountName: accountName, step: .generatingSecret),
+    public static func totp(accountName: String) -> (SecondFactorEnrollmentFeature, [FlowStep]) {
+        (SecondFactorEnrollmentFeature(accountName: accountName, step: .generatingSecret),
          [.banner(nil), .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
     }
 
@@ -71,13 +71,13 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
 
     var title: String { isTotp ? "Add an authenticator app" : "Add an SMS factor" }
     var needsUser: Bool { true }
-    var screen: Screen { .enrollment(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .enrollment(action) }
+    var screen: Screen { .secondFactorEnrollment(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .secondFactorEnrollment(action) }
     static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .enrollment(action) = action { action } else { nil }
+        if case let .secondFactorEnrollment(action) = action { action } else { nil }
     }
 
-    func screenBefore(in context: ConsoleContext) -> Screen { .secondFactors(SecondFactors(selection: 0)) }
+    func screenBefore(in context: ConsoleContext) -> Screen { .secondFactors(SecondFactorsFeature(selection: 0)) }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         EnrollmentScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)

@@ -3,7 +3,7 @@ import Foundation
 import TerminalUI
 
 /// The simulated provider's consent screen: pick or add an identity, see what is asked, consent or cancel.
-public struct ConsentState: ConsoleFeature {
+public struct ConsentFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction, FormAction {
         case up, down, choose, addIdentity, toggleHideEmail, back, submit, nextField, previousField
@@ -89,7 +89,7 @@ public struct ConsentState: ConsoleFeature {
                                        busy: "Waiting for the simulated \(FederatedProvider.displayName(provider.providerID))…")]
         case .back:
             guard let federated = FederatedProvider.named(provider.providerID) else { return [] }
-            var form = ProviderForm(provider: federated, purpose: purpose)
+            var form = ProviderFormFeature(provider: federated, purpose: purpose)
             form.restore(from: provider)
             return [.show(.providerForm(form)), .banner(Banner(.info, "Cancelled at the provider: nothing was sent to the backend."))]
         case .nextField, .previousField, .submit, .toggleHideEmail:
@@ -199,7 +199,7 @@ public struct ConsentState: ConsoleFeature {
     }
 }
 
-extension ConsentState {
+extension ConsentFeature {
     var loginHint: String? { provider.customParameters["login_hint"]?.lowercased() }
 
     /// A new identity's form, its email the login hint when the provider was given one.

@@ -3,7 +3,7 @@ import Foundation
 import TerminalUI
 
 /// The account's second factors: type, name, number (masked) and enrollment date; add or remove one.
-public struct SecondFactors: ConsoleFeature {
+public struct SecondFactorsFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction, BackAction {
         case up, down, enrollSms, enrollTotp, remove, back
@@ -39,15 +39,15 @@ public struct SecondFactors: ConsoleFeature {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, max(factors.count - 1, 0))
         case .enrollSms:
-            return [.banner(nil), .show(.enrollment(.sms(accountName: accountName)))]
+            return [.banner(nil), .show(.secondFactorEnrollment(.sms(accountName: accountName)))]
         case .enrollTotp:
-            let (flow, steps) = SecondFactorEnrollmentFlow.totp(accountName: accountName)
-            return [.show(.enrollment(flow))] + steps
+            let (flow, steps) = SecondFactorEnrollmentFeature.totp(accountName: accountName)
+            return [.show(.secondFactorEnrollment(flow))] + steps
         case .remove:
             guard factors.indices.contains(selection) else { return [] }
-            return [.banner(nil), .show(.confirm(Confirmation(action: .unenroll(factors[selection]), over: screen)))]
+            return [.banner(nil), .show(.confirm(ConfirmationFeature(action: .unenroll(factors[selection]), over: screen)))]
         case .back:
-            return [.banner(nil), .show(.account(AccountFocus()))]
+            return [.banner(nil), .show(.account(AccountFeature()))]
         }
         return []
     }

@@ -3,7 +3,7 @@ import Foundation
 import TerminalUI
 
 /// Changing the password: the new one twice. A sensitive operation: a stale sign-in is confirmed first.
-public struct PasswordForm: ConsoleFeature {
+public struct ChangePasswordFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, FormAction {
         case submit, back, nextField, previousField
@@ -35,7 +35,7 @@ public struct PasswordForm: ConsoleFeature {
             focusOnConfirmation.toggle()
         case .back:
             // The form's error goes with it.
-            return [.banner(nil), .show(.account(AccountFocus()))]
+            return [.banner(nil), .show(.account(AccountFeature()))]
         case .submit:
             guard focusOnConfirmation else {
                 focusOnConfirmation = true
@@ -55,7 +55,7 @@ public struct PasswordForm: ConsoleFeature {
     }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
-        let labelWidth = CredentialForm.labelWidth
+        let labelWidth = CredentialFormFeature.labelWidth
         canvas.put("Change the password", row: frame.row, column: frame.column + 1, style: .title)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 70), height: 6))
         newPassword.drawRow(on: canvas, row: inside.row + 1, column: inside.column, width: inside.width - 1,

@@ -4,7 +4,7 @@ import TerminalUI
 
 /// "Forgot password": the reset email goes to the outbox; opening it there asks for the new
 /// password, and the sign-in form follows with the email filled in.
-public struct PasswordResetFlow: ConsoleFeature {
+public struct PasswordResetFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, FormAction {
         case submit, back, nextField, previousField
@@ -14,7 +14,7 @@ public struct PasswordResetFlow: ConsoleFeature {
         case enteringEmail(TextField)
         /// The request went out; the email (if the account exists) is in the outbox.
         case sent(email: String)
-        case choosingPassword(code: String, email: String, PasswordForm)
+        case choosingPassword(code: String, email: String, ChangePasswordFeature)
     }
 
     public var step: Step
@@ -24,8 +24,8 @@ public struct PasswordResetFlow: ConsoleFeature {
     }
 
     /// Opened from a reset email in the outbox.
-    public static func choosingPassword(code: String, email: String) -> PasswordResetFlow {
-        PasswordResetFlow(step: .choosingPassword(code: code, email: email, PasswordForm()))
+    public static func choosingPassword(code: String, email: String) -> PasswordResetFeature {
+        PasswordResetFeature(step: .choosingPassword(code: code, email: email, ChangePasswordFeature()))
     }
 
     var editsText: Bool {
@@ -118,7 +118,7 @@ public struct PasswordResetFlow: ConsoleFeature {
             return [.exit(.passwordReset(email: email))]
         case let .passwordResetConfirmed(.failure(error)):
             guard case .choosingPassword(let code, let email, var form) = step else { return [] }
-            form = PasswordForm()
+            form = ChangePasswordFeature()
             step = .choosingPassword(code: code, email: email, form)
             switch error.code {
             case .invalidActionCode, .expiredActionCode:

@@ -5,7 +5,7 @@ import TerminalUI
 
 /// The signed-in account: who it is, how it signs in, its token, and its app data. The state is
 /// which list has the selection.
-public struct AccountFocus: ConsoleFeature {
+public struct AccountFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction {
         case up, down, nextPane, addItem, removeItem, link, unlink, changePassword, changeEmail, verifyEmail, secondFactors, linkPhone, deleteAccount, refresh, signOut, openAccounts
@@ -69,35 +69,35 @@ public struct AccountFocus: ConsoleFeature {
                 cartSelection = max(0, min(cartSelection + delta, context.cart.count - 1))
             }
         case .addItem:
-            return clearBanner + [.show(.addCartItem(AddCartItem()))]
+            return clearBanner + [.show(.addCartItem(AddCartItemFeature()))]
         case .removeItem:
             guard context.cart.indices.contains(cartSelection) else { return clearBanner }
             return clearBanner + [.run(.removeFromCart(uid: user.uid, name: context.cart[cartSelection].name), busy: nil)]
         case .link:
-            return clearBanner + [.show(.linking(LinkingState.initial(for: user)))]
+            return clearBanner + [.show(.linking(LinkingFeature.initial(for: user)))]
         case .unlink:
             guard user.providerData.indices.contains(providerSelection) else { return clearBanner }
             let provider = user.providerData[providerSelection].providerID
             guard user.providerData.count > 1 else {
                 return [.banner(Banner(.error, "\(provider) is this account's only way to sign in; link another provider before unlinking it."))]
             }
-            return clearBanner + [.show(.confirm(Confirmation(action: .unlink(providerID: provider), over: screen)))]
+            return clearBanner + [.show(.confirm(ConfirmationFeature(action: .unlink(providerID: provider), over: screen)))]
         case .changePassword:
-            return clearBanner + [.show(.changePassword(PasswordForm()))]
+            return clearBanner + [.show(.changePassword(ChangePasswordFeature()))]
         case .changeEmail:
-            return clearBanner + [.show(.changeEmail(EmailChangeForm()))]
+            return clearBanner + [.show(.changeEmail(ChangeEmailFeature()))]
         case .verifyEmail:
             return clearBanner + [.run(.verification(.sendEmailVerification), busy: "Sending the verification email…")]
         case .secondFactors:
-            return clearBanner + [.show(.secondFactors(SecondFactors(selection: 0)))]
+            return clearBanner + [.show(.secondFactors(SecondFactorsFeature(selection: 0)))]
         case .linkPhone:
             return clearBanner + [.show(.phone(PhoneFeature(purpose: .link)))]
         case .deleteAccount:
-            return clearBanner + [.show(.confirm(Confirmation(action: .deleteAccount, over: screen)))]
+            return clearBanner + [.show(.confirm(ConfirmationFeature(action: .deleteAccount, over: screen)))]
         case .refresh:
             return clearBanner + [.run(.reloadUser, busy: "Reloading the account…")]
         case .signOut:
-            if user.isAnonymous { return clearBanner + [.show(.confirm(Confirmation(action: .signOutAnonymous, over: screen)))] }
+            if user.isAnonymous { return clearBanner + [.show(.confirm(ConfirmationFeature(action: .signOutAnonymous, over: screen)))] }
             return Self.signOut
         case .openAccounts:
             return AccountsFeature.open(in: context)
@@ -105,7 +105,7 @@ public struct AccountFocus: ConsoleFeature {
         return clearBanner
     }
 
-    static let signOut: [FlowStep] = [.banner(Banner(.success, "Signed out.")), .show(.signInMethods(SignInMethods(selection: 0))), .run(.signOut, busy: nil)]
+    static let signOut: [FlowStep] = [.banner(Banner(.success, "Signed out.")), .show(.signInMethods(SignInMethodsFeature(selection: 0))), .run(.signOut, busy: nil)]
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         AccountScreen.draw(context, focus: self, on: canvas, in: frame)

@@ -5,7 +5,7 @@ import TerminalUI
 
 /// The link conflict: the identity belongs to another account. Both accounts side by side,
 /// and what to do: cancel, or switch to the other account with the updated credential and merge.
-public struct ConflictState: ConsoleFeature {
+public struct ConflictFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction {
         case up, down, choose, cancel
@@ -113,7 +113,7 @@ public struct ConflictState: ConsoleFeature {
             case let .failure(error):
                 // The other account has 2-step verification: its second factor, then the merge.
                 if let challenge = error.multiFactorChallenge {
-                    return SecondFactorSignInFlow.challenge(challenge, purpose: .mergeAfterConflict(self))
+                    return SecondFactorSignInFeature.challenge(challenge, purpose: .mergeAfterConflict(self))
                 }
                 return [.show(context.home), .banner(.error(error))] + (context.user.map { [.run(.loadCart(uid: $0.uid), busy: nil)] } ?? [])
             }

@@ -3,7 +3,7 @@ import Foundation
 import TerminalUI
 
 /// The first screen when signed out: every way to sign in, one line each, the selected one explained.
-public struct SignInMethods: ConsoleFeature {
+public struct SignInMethodsFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction {
         case up, down, choose, openAccounts
@@ -19,8 +19,8 @@ public struct SignInMethods: ConsoleFeature {
     public init(selection: Int) { self.selection = selection }
 
     /// The screen with `method` selected: where leaving that method's form leads back to.
-    static func selecting(_ method: SignInMethod) -> SignInMethods {
-        SignInMethods(selection: SignInMethod.allCases.firstIndex(of: method) ?? 0)
+    static func selecting(_ method: SignInMethod) -> SignInMethodsFeature {
+        SignInMethodsFeature(selection: SignInMethod.allCases.firstIndex(of: method) ?? 0)
     }
 
     var title: String { "Sign in" }
@@ -67,14 +67,14 @@ public struct SignInMethods: ConsoleFeature {
             switch methods[selection] {
             case .anonymous:
                 return [.banner(nil), .run(.signInAnonymously, busy: "Signing in anonymously…")]
-            case .emailPassword: return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .signIn)))]
-            case .createAccount: return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .createAccount)))]
+            case .emailPassword: return [.banner(nil), .show(.credentialForm(CredentialFormFeature(purpose: .signIn)))]
+            case .createAccount: return [.banner(nil), .show(.credentialForm(CredentialFormFeature(purpose: .createAccount)))]
             case .phone: return [.banner(nil), .show(.phone(PhoneFeature(purpose: .signIn)))]
-            case .resetPassword: return [.banner(nil), .show(.passwordReset(PasswordResetFlow()))]
-            case .emailLink: return [.banner(nil), .show(.emailLink(EmailLinkFlow(purpose: .signIn)))]
+            case .resetPassword: return [.banner(nil), .show(.passwordReset(PasswordResetFeature()))]
+            case .emailLink: return [.banner(nil), .show(.emailLink(EmailLinkFeature(purpose: .signIn)))]
             case .apple, .microsoft, .google, .facebook:
                 guard let provider = methods[selection].federated else { return [.banner(nil)] }
-                return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signIn)))]
+                return [.banner(nil), .show(.providerForm(ProviderFormFeature(provider: provider, purpose: .signIn)))]
             }
         case .openAccounts: return AccountsFeature.open(in: context)
         }

@@ -4,7 +4,7 @@ import TerminalUI
 
 /// A stale sign-in of an account with several methods: choose one to confirm it's you; the
 /// operation that needed it then runs by itself.
-public struct ReauthMethods: ConsoleFeature {
+public struct ReauthMethodsFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction, BackAction {
         case up, down, choose, back
@@ -63,16 +63,16 @@ public struct ReauthMethods: ConsoleFeature {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, max(methods.count - 1, 0))
         case .back:
-            return [.banner(Banner(.info, "Cancelled: did not \(operation.title).")), .show(.account(AccountFocus()))]
+            return [.banner(Banner(.info, "Cancelled: did not \(operation.title).")), .show(.account(AccountFeature()))]
         case .choose:
             guard methods.indices.contains(selection) else { return [] }
             if let provider = FederatedProvider.named(methods[selection]) {
-                return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation))))]
+                return [.banner(nil), .show(.providerForm(ProviderFormFeature(provider: provider, purpose: .reauthenticate(operation))))]
             }
             if methods[selection] == PhoneAuthProvider.id {
                 return [.banner(nil), .show(.phone(PhoneFeature(purpose: .reauthenticate(operation), number: account.phoneNumber ?? "")))]
             }
-            return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: account.email ?? "")))]
+            return [.banner(nil), .show(.credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: account.email ?? "")))]
         }
         return []
     }
