@@ -50,6 +50,9 @@ public struct AccountsFeature: ConsoleFeature {
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .accounts(action) = action { action } else { nil }
     }
+    static func extract(_ event: ConsoleEvent) -> AccountsEvent? {
+        if case let .accounts(event) = event { event } else { nil }
+    }
     var editsText: Bool { typingFilter || panel?.editsText == true }
 
     // MARK: Opening
@@ -316,8 +319,7 @@ public struct AccountsFeature: ConsoleFeature {
 
     // MARK: Results
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .accounts(event) = event else { return [] }
+    mutating func handle(_ event: AccountsEvent, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .pageLoaded(answered, result):
             // A page of a filter or sort since left: the newer one is on its way.

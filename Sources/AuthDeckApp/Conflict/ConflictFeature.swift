@@ -11,6 +11,20 @@ public struct ConflictFeature: ConsoleFeature {
         case up, down, choose, cancel
     }
 
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+Conflict` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// Signs in with the updated credential on the side, without touching the session, to show
+        /// the account that owns the identity.
+        case inspectConflictAccount(AuthCredential)
+        case mergeAccounts(MergePlan)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        case conflictAccountLoaded(Result<AccountSnapshot, AuthError>)
+        case mergeFinished(Result<MergeOutcome, AuthError>)
+    }
+
     public enum Other: Equatable, Sendable {
         case loading
         case loaded(AccountSnapshot)
@@ -62,9 +76,17 @@ public struct ConflictFeature: ConsoleFeature {
     /// It carries what it shows itself and leads on whether or not a session remains.
     var needsUser: Bool { false }
     var screen: Screen { .conflict(self) }
+
+    /// The conflict screen, and the preview of the account that has the identity.
+    static func open(_ conflict: ConflictFeature) -> [FlowStep] {
+        [.show(.conflict(conflict)), .banner(nil), .run(.conflict(.inspectConflictAccount(conflict.credential)), busy: nil)]
+    }
     static func embed(_ action: Action) -> ConsoleAction { .conflict(action) }
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .conflict(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .conflict(event) = event { event } else { nil }
     }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
@@ -84,7 +106,7 @@ public struct ConflictFeature: ConsoleFeature {
             case .cancel:
                 return cancel(in: context)
             case .mergeAndKeep, .mergeAndDelete:
-                return [.banner(nil), .run(.federated(.mergeAccounts(mergePlan)), busy: "Merging into the account that has \(FederatedProvider.displayName(providerID))…")]
+                return [.banner(nil), .run(.conflict(.mergeAccounts(mergePlan)), busy: "Merging into the account that has \(FederatedProvider.displayName(providerID))…")]
             }
         }
         return []
@@ -95,8 +117,7 @@ public struct ConflictFeature: ConsoleFeature {
          .show(context.home)]
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .federated(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .conflictAccountLoaded(result):
             switch result {
@@ -117,8 +138,6 @@ public struct ConflictFeature: ConsoleFeature {
                 }
                 return [.show(context.home), .banner(.error(error))] + (context.user.map { [.run(.loadCart(uid: $0.uid), busy: nil)] } ?? [])
             }
-        case .providerDirectoryLoaded, .simulatedIdentityAdded, .providerAuthorized:
-            return []
         }
     }
 

@@ -9,6 +9,21 @@ public struct ConsentFeature: ConsoleFeature {
         case up, down, choose, addIdentity, toggleHideEmail, back, submit, nextField, previousField
     }
 
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+Consent` beside this file).
+    public enum Effect: Equatable, Sendable {
+        case loadProviderDirectory(providerID: String)
+        case addSimulatedIdentity(providerID: String, name: String, email: String)
+        /// Consent at the simulated provider; the runner draws the nonce (nothing random in the model).
+        case authorize(OAuthProvider, subject: String, hideEmail: Bool?)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        case providerDirectoryLoaded(providerID: String, Result<SimulatedIdentityProviders.Directory, AuthError>)
+        case simulatedIdentityAdded(providerID: String, Result<SimulatedIdentityProviders.Identity, AuthError>)
+        case providerAuthorized(Result<ProviderAuthorization, AuthError>)
+    }
+
     public enum Directory: Equatable, Sendable {
         case loading
         case loaded(SimulatedIdentityProviders.Directory)
@@ -49,9 +64,20 @@ public struct ConsentFeature: ConsoleFeature {
     var needsUser: Bool { purpose.needsUser }
     var editsText: Bool { newIdentity != nil }
     var screen: Screen { .consent(self) }
+
+    /// The consent screen for `provider`, busy while its accounts load: a key pressed meanwhile (n for
+    /// a new identity) waits for the list instead of meeting a screen that takes none yet.
+    static func open(_ provider: OAuthProvider, purpose: FederatedPurpose) -> [FlowStep] {
+        [.show(.consent(ConsentFeature(provider: provider, purpose: purpose))),
+         .run(.consent(.loadProviderDirectory(providerID: provider.providerID)),
+              busy: "Asking the simulated \(FederatedProvider.displayName(provider.providerID)) for its accounts…")]
+    }
     static func embed(_ action: Action) -> ConsoleAction { .consent(action) }
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .consent(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .consent(event) = event { event } else { nil }
     }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
@@ -85,7 +111,7 @@ public struct ConsentFeature: ConsoleFeature {
                 return [.banner(nil)]
             }
             let firstAppleConsent = isApple && !identity.authorized
-            return [.banner(nil), .run(.federated(.authorize(provider, subject: identity.subject, hideEmail: firstAppleConsent ? hideEmail : nil)),
+            return [.banner(nil), .run(.consent(.authorize(provider, subject: identity.subject, hideEmail: firstAppleConsent ? hideEmail : nil)),
                                        busy: "Waiting for the simulated \(FederatedProvider.displayName(provider.providerID))…")]
         case .back:
             guard let federated = FederatedProvider.named(provider.providerID) else { return [] }
@@ -120,7 +146,7 @@ public struct ConsentFeature: ConsoleFeature {
                 }
                 return [.banner(Banner(.error, "Give the new identity an email address."))]
             }
-            return [.banner(nil), .run(.federated(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email)), busy: "Adding the identity…")]
+            return [.banner(nil), .run(.consent(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email)), busy: "Adding the identity…")]
         case .up, .down, .choose, .addIdentity, .toggleHideEmail:
             break
         }
@@ -133,8 +159,7 @@ public struct ConsentFeature: ConsoleFeature {
         newIdentity = identity
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .federated(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .providerDirectoryLoaded(providerID, result):
             guard provider.providerID == providerID else { return [] }
@@ -168,8 +193,6 @@ public struct ConsentFeature: ConsoleFeature {
             case let .failure(error):
                 return [.banner(.error(error))]
             }
-        case .conflictAccountLoaded, .mergeFinished:
-            return []
         }
     }
 

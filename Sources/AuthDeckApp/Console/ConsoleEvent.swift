@@ -20,10 +20,18 @@ public enum ConsoleEvent: Equatable, Sendable {
     /// The guest account a pending link's sign-in left: nil when it was deleted, else why not.
     case leftGuestDeleted(uid: String, AuthError?)
     case exchangesChanged([BackendExchange])
+    /// The outbox and the email actions, which the console answers whatever screen asked.
     case verification(VerificationEvent)
-    case federated(FederatedEvent)
-    case accounts(AccountsEvent)
+    // The features' own results, each for the feature that asked.
     case phone(PhoneFeature.Event)
+    case passwordReset(PasswordResetFeature.Event)
+    case emailLink(EmailLinkFeature.Event)
+    case pendingLink(PendingLinkFeature.Event)
+    case secondFactorEnrollment(SecondFactorEnrollmentFeature.Event)
+    case secondFactorSignIn(SecondFactorSignInFeature.Event)
+    case consent(ConsentFeature.Event)
+    case conflict(ConflictFeature.Event)
+    case accounts(AccountsEvent)
 }
 
 /// A saved session that could not be read; the file is left in place.
@@ -59,8 +67,14 @@ public enum ConsoleEffect: Equatable, Sendable {
     /// The guest account a sign-in left, once the pending link it was for is done.
     case deleteLeftGuest(uid: String)
     case verification(VerificationEffect)
-    case federated(FederatedEffect)
-    case accounts(AccountsEffect)
     case phone(PhoneFeature.Effect)
+    case passwordReset(PasswordResetFeature.Effect)
+    case emailLink(EmailLinkFeature.Effect)
+    case pendingLink(PendingLinkFeature.Effect)
+    case secondFactorEnrollment(SecondFactorEnrollmentFeature.Effect)
+    case secondFactorSignIn(SecondFactorSignInFeature.Effect)
+    case consent(ConsentFeature.Effect)
+    case conflict(ConflictFeature.Effect)
+    case accounts(AccountsEffect)
     case quit
 }

@@ -23,7 +23,7 @@ protocol ConsoleFeature: Equatable, Sendable {
     /// What the feature's keys mean.
     associatedtype Action: Equatable & Sendable
     /// The results of the feature's effects.
-    associatedtype Event: Equatable & Sendable = FeatureEvent
+    associatedtype Event: Equatable & Sendable
     /// The title bar's name for the screen.
     var title: String { get }
     /// Screens that only make sense with a signed-in user: they give way to the sign-in methods
@@ -93,22 +93,6 @@ extension ConsoleFeature where Event == Never {
     mutating func handle(_ event: Never, in context: ConsoleContext) -> [FlowStep] {}
 }
 
-/// The features still on the shared `FeatureEvent`.
-extension ConsoleFeature where Event == FeatureEvent {
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] { [] }
-    static func extract(_ event: ConsoleEvent) -> FeatureEvent? {
-        switch event {
-        case let .verification(event): .verification(event)
-        case let .federated(event): .federated(event)
-        case let .accounts(event): .accounts(event)
-        case .key, .resized, .sessionRestored, .authStateChanged, .signInFinished, .linkFinished, .unlinkFinished,
-             .reauthenticationFinished, .sensitiveOperationFinished, .cartChanged, .userReloaded, .leftGuestDeleted,
-             .exchangesChanged, .phone:
-            nil
-        }
-    }
-}
-
 /// What crosses screens, as features read it.
 struct ConsoleContext: Sendable {
     var user: User?
@@ -120,13 +104,6 @@ struct ConsoleContext: Sendable {
 
     /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
     var home: Screen { user == nil ? .signInMethods(SignInMethodsFeature(selection: 0)) : .account(AccountFeature()) }
-}
-
-/// The results of effects that belong to one feature; the session's own results the root handles.
-public enum FeatureEvent: Equatable, Sendable {
-    case verification(VerificationEvent)
-    case federated(FederatedEvent)
-    case accounts(AccountsEvent)
 }
 
 /// What a feature asks of the console: work (with what to show while it runs), a message,

@@ -208,14 +208,6 @@ extension ConsoleModel {
                 banner = .error(error)
             }
             return [.verification(.refreshOutbox)]
-        case let .signInMethodsFetched(email, result):
-            // Asked for the screen of a pending link; any other screen has no use for it.
-            guard case let .pendingLink(state) = screen, state.pending.email == email else { return [] }
-            return forward(.verification(.signInMethodsFetched(email: email, result)))
-        case .passwordResetSent, .passwordResetConfirmed, .signInLinkSent, .codeSent, .totpSecretGenerated,
-             .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
-            busy = nil
-            return forward(.verification(event))
         }
     }
 }

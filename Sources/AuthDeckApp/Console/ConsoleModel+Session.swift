@@ -305,9 +305,7 @@ extension ConsoleModel {
     /// accountExistsWithDifferentCredential: sign in to that account the way it knows, then link.
     private mutating func routeSignInFailure(_ error: AuthError) -> [ConsoleEffect]? {
         guard error.code == .accountExistsWithDifferentCredential, let credential = error.updatedCredential else { return nil }
-        screen = .pendingLink(PendingLinkFeature(pending: PendingLink(credential: credential, email: error.email, reason: .accountExists)))
-        banner = nil
-        return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
+        return apply(PendingLinkFeature.open(PendingLink(credential: credential, email: error.email, reason: .accountExists)))
     }
 
     /// credentialAlreadyInUse → the conflict screen; emailAlreadyInUse with a provider → the pending link.
@@ -315,15 +313,11 @@ extension ConsoleModel {
         guard let user, let credential = error.updatedCredential else { return nil }
         switch error.code {
         case .credentialAlreadyInUse:
-            screen = .conflict(ConflictFeature(credential: credential, email: error.email, previous: AccountSnapshot(user: user, cart: cart)))
-            banner = nil
-            return [.federated(.inspectConflictAccount(credential))]
+            return apply(ConflictFeature.open(ConflictFeature(credential: credential, email: error.email, previous: AccountSnapshot(user: user, cart: cart))))
         case .emailAlreadyInUse:
             let pending = PendingLink(credential: credential, email: error.email, reason: .emailInUse,
                                       previousAnonymousUid: user.isAnonymous ? user.uid : nil)
-            screen = .pendingLink(PendingLinkFeature(pending: pending))
-            banner = nil
-            return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
+            return apply(PendingLinkFeature.open(pending))
         // Any other failure is no link conflict: the caller shows it as it is.
         default:
             return nil

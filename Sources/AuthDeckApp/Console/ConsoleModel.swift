@@ -103,16 +103,20 @@ public struct ConsoleModel: Equatable, Sendable {
             return []
         case let .verification(event):
             return handleVerification(event)
-        case let .federated(event):
+        case let .consent(consentEvent):
             busy = nil
             // The inspector shows the consent that produced the credential.
-            if case let .providerAuthorized(.success(authorization)) = event, case .consent = screen { lastAuthorization = authorization }
-            return forward(.federated(event))
-        case let .accounts(event):
-            if event.endsBusyWork { busy = nil }
-            return forward(.accounts(event))
-        case .phone:
+            if case let .providerAuthorized(.success(authorization)) = consentEvent, case .consent = screen { lastAuthorization = authorization }
+            return forward(event)
+        // The work a feature asked for is done: it decides what follows.
+        case .phone, .passwordReset, .emailLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict:
             busy = nil
+            return forward(event)
+        // The sign-in methods arrive behind the pending link's screen, which is not busy.
+        case .pendingLink:
+            return forward(event)
+        case let .accounts(accountsEvent):
+            if accountsEvent.endsBusyWork { busy = nil }
             return forward(event)
         }
     }

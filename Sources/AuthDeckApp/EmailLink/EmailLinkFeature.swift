@@ -11,6 +11,17 @@ public struct EmailLinkFeature: ConsoleFeature {
         case submit, resend, back, up, down, choose
     }
 
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+EmailLink` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// Emails a passwordless sign-in link.
+        case sendSignInLink(email: String)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        case signInLinkSent(Result<String, AuthError>)
+    }
+
     public enum Purpose: Equatable, Sendable {
         case signIn
         /// From the account's sign-in methods: the address is linked to the signed-in account.
@@ -49,6 +60,9 @@ public struct EmailLinkFeature: ConsoleFeature {
     static func embed(_ action: Action) -> ConsoleAction { .emailLink(action) }
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .emailLink(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .emailLink(event) = event { event } else { nil }
     }
 
     /// What opening a sign-in link does: signed out, it signs in; signed in, it links the address when
@@ -94,9 +108,9 @@ public struct EmailLinkFeature: ConsoleFeature {
         case let (.enteringEmail(field), .submit):
             let email = field.text.trimmingCharacters(in: .whitespaces)
             guard !email.isEmpty else { return [.banner(Banner(.error, "Enter an email address."))] }
-            return [.banner(nil), .run(.verification(.sendSignInLink(email: email)), busy: "Sending a sign-in link to \(email)…")]
+            return [.banner(nil), .run(.emailLink(.sendSignInLink(email: email)), busy: "Sending a sign-in link to \(email)…")]
         case let (.sent(email), .resend):
-            return [.banner(nil), .run(.verification(.sendSignInLink(email: email)), busy: "Sending a sign-in link to \(email)…")]
+            return [.banner(nil), .run(.emailLink(.sendSignInLink(email: email)), busy: "Sending a sign-in link to \(email)…")]
         case (.enteringEmail, .back), (.sent, .back):
             guard purpose == .link, let user = context.user else { return [.banner(nil), .show(.signInMethods(.selecting(.emailLink)))] }
             return [.banner(nil), .show(.linking(LinkingFeature.initial(for: user)))]
@@ -125,8 +139,8 @@ public struct EmailLinkFeature: ConsoleFeature {
         step = .enteringEmail(field)
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(.signInLinkSent(result)) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .signInLinkSent(result) = event else { return [] }
         switch result {
         case let .success(email):
             step = .sent(email: email)

@@ -10,6 +10,20 @@ public struct PasswordResetFeature: ConsoleFeature {
         case submit, back, nextField, previousField
     }
 
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+PasswordReset` beside this file).
+    public enum Effect: Equatable, Sendable {
+        case sendPasswordReset(email: String)
+        case confirmPasswordReset(code: String, newPassword: String)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        /// The address the reset email went to.
+        case passwordResetSent(Result<String, AuthError>)
+        /// The account's email, once the new password is set.
+        case passwordResetConfirmed(Result<String, AuthError>)
+    }
+
     public enum Step: Equatable, Sendable {
         case enteringEmail(TextField)
         /// The request went out; the email (if the account exists) is in the outbox.
@@ -54,6 +68,9 @@ public struct PasswordResetFeature: ConsoleFeature {
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .passwordReset(action) = action { action } else { nil }
     }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .passwordReset(event) = event { event } else { nil }
+    }
 
     func screenBefore(in context: ConsoleContext) -> Screen {
         context.user == nil ? .signInMethods(.selecting(.resetPassword)) : context.home
@@ -68,7 +85,7 @@ public struct PasswordResetFeature: ConsoleFeature {
         case let (.enteringEmail(field), .submit):
             let email = field.text.trimmingCharacters(in: .whitespaces)
             guard !email.isEmpty else { return [.banner(Banner(.error, "Enter the account's email address."))] }
-            return [.banner(nil), .run(.verification(.sendPasswordReset(email: email)), busy: "Sending the reset email…")]
+            return [.banner(nil), .run(.passwordReset(.sendPasswordReset(email: email)), busy: "Sending the reset email…")]
         case (.enteringEmail, .back), (.sent, .back), (.choosingPassword, .back):
             return [.banner(nil), .exit(.cancelled)]
         case (.choosingPassword(let code, let email, var form), .nextField), (.choosingPassword(let code, let email, var form), .previousField):
@@ -85,7 +102,7 @@ public struct PasswordResetFeature: ConsoleFeature {
                 step = .choosingPassword(code: code, email: email, form)
                 return [.banner(Banner(.error, "The two passwords do not match."))]
             }
-            return [.banner(nil), .run(.verification(.confirmPasswordReset(code: code, newPassword: form.newPassword.text)), busy: "Setting the new password…")]
+            return [.banner(nil), .run(.passwordReset(.confirmPasswordReset(code: code, newPassword: form.newPassword.text)), busy: "Setting the new password…")]
         case (.enteringEmail, _), (.sent, _), (.choosingPassword, _):
             break
         }
@@ -105,8 +122,7 @@ public struct PasswordResetFeature: ConsoleFeature {
         }
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .passwordResetSent(.success(email)):
             step = .sent(email: email)
@@ -127,8 +143,6 @@ public struct PasswordResetFeature: ConsoleFeature {
             default:
                 return [.banner(.error(error))]
             }
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .codeSent, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
-            return []
         }
     }
 }

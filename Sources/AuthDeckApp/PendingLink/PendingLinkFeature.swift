@@ -35,6 +35,18 @@ public struct PendingLinkFeature: ConsoleFeature {
         case up, down, choose, back
     }
 
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+PendingLink` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// How the account with this email signs in (`fetchSignInMethodsForEmail`).
+        case fetchSignInMethods(email: String)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        /// Empty when the backend does not tell (email-enumeration protection).
+        case signInMethodsFetched(email: String, Result<[String], AuthError>)
+    }
+
     public var pending: PendingLink
     public var selection = 0
 
@@ -57,9 +69,18 @@ public struct PendingLinkFeature: ConsoleFeature {
     /// It carries what it shows itself and leads on whether or not a session remains.
     var needsUser: Bool { false }
     var screen: Screen { .pendingLink(self) }
+
+    /// The screen for `pending`, and the question of how the account with its email signs in.
+    static func open(_ pending: PendingLink) -> [FlowStep] {
+        [.show(.pendingLink(PendingLinkFeature(pending: pending))), .banner(nil)]
+            + (pending.email.map { [.run(.pendingLink(.fetchSignInMethods(email: $0)), busy: nil)] } ?? [])
+    }
     static func embed(_ action: Action) -> ConsoleAction { .pendingLink(action) }
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .pendingLink(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .pendingLink(event) = event { event } else { nil }
     }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
@@ -82,8 +103,8 @@ public struct PendingLinkFeature: ConsoleFeature {
         return []
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(.signInMethodsFetched(email, .success(methods))) = event, email == pending.email else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .signInMethodsFetched(email, .success(methods)) = event, email == pending.email else { return [] }
         pending.knownMethods = methods
         selection = 0
         return []

@@ -132,11 +132,7 @@ public struct ProviderFormFeature: ConsoleFeature {
         case .submit:
             switch oauthProvider() {
             case let .success(provider):
-                // Busy while the accounts load: a key pressed meanwhile (n for a new identity) waits for
-                // the list instead of meeting a screen that takes none yet.
-                return [.banner(nil), .show(.consent(ConsentFeature(provider: provider, purpose: purpose))),
-                        .run(.federated(.loadProviderDirectory(providerID: provider.providerID)),
-                             busy: "Asking the simulated \(FederatedProvider.displayName(provider.providerID)) for its accounts…")]
+                return [.banner(nil)] + ConsentFeature.open(provider, purpose: purpose)
             case let .failure(problem):
                 focus = problem.field
                 return [.banner(Banner(.error, problem.message))]

@@ -11,6 +11,22 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         case submit, back, resend
     }
 
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+SecondFactorEnrollment` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// Texts a code to a number that is to become a second factor.
+        case startPhoneEnrollment(String)
+        case generateTotpSecret
+        case enroll(MultiFactorAssertion, displayName: String)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        /// A code was texted; the success value is its verification ID.
+        case codeSent(Result<String, AuthError>)
+        case totpSecretGenerated(Result<TotpSecret, AuthError>)
+        case enrolled(Result<User, AuthError>)
+    }
+
     public enum Step: Equatable, Sendable {
         case enteringNumber(TextField)
         case enteringSmsCode(phone: String, verificationID: String, code: TextField)
@@ -33,7 +49,7 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
 
     public static func totp(accountName: String) -> (SecondFactorEnrollmentFeature, [FlowStep]) {
         (SecondFactorEnrollmentFeature(accountName: accountName, step: .generatingSecret),
-         [.banner(nil), .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
+         [.banner(nil), .run(.secondFactorEnrollment(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
     }
 
     var isTotp: Bool {
@@ -76,6 +92,9 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .secondFactorEnrollment(action) = action { action } else { nil }
     }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .secondFactorEnrollment(event) = event { event } else { nil }
+    }
 
     func screenBefore(in context: ConsoleContext) -> Screen { .secondFactors(SecondFactorsFeature(selection: 0)) }
 
@@ -89,7 +108,7 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
             guard let phone = PhoneNumberText.e164(field.text) else {
                 return [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]
             }
-            return [.banner(nil), .run(.verification(.startPhoneEnrollment(phone)), busy: "Texting a code to \(phone)…")]
+            return [.banner(nil), .run(.secondFactorEnrollment(.startPhoneEnrollment(phone)), busy: "Texting a code to \(phone)…")]
         case (.enteringNumber, .back), (.scanning, .back):
             return [.banner(nil), .exit(.cancelled)]
         case let (.enteringSmsCode(phone, verificationID, code), .submit):
@@ -98,7 +117,7 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
                                 name: TextField(text: "Phone ending \(phone.suffix(4))", maxLength: 40))
             return [.banner(nil)]
         case let (.enteringSmsCode(phone, _, _), .resend):
-            return [.banner(nil), .run(.verification(.startPhoneEnrollment(phone)), busy: "Texting a new code to \(phone)…")]
+            return [.banner(nil), .run(.secondFactorEnrollment(.startPhoneEnrollment(phone)), busy: "Texting a new code to \(phone)…")]
         case let (.enteringSmsCode(phone, _, _), .back):
             step = .enteringNumber(TextField(text: phone, maxLength: 24))
             return [.banner(nil)]
@@ -106,7 +125,7 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
             let displayName = name.text.trimmingCharacters(in: .whitespaces)
             guard !displayName.isEmpty else { return [.banner(Banner(.error, "Give the factor a name, e.g. \"Work phone\"."))] }
             let credential = PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code)
-            return [.banner(nil), .run(.verification(.enroll(PhoneMultiFactorGenerator.assertion(with: credential), displayName: displayName)),
+            return [.banner(nil), .run(.secondFactorEnrollment(.enroll(PhoneMultiFactorGenerator.assertion(with: credential), displayName: displayName)),
                                        busy: "Enrolling \(displayName)…")]
         case let (.namingPhone(phone, verificationID, code, _), .back):
             step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: TextField(text: code, maxLength: 6))
@@ -124,7 +143,7 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         case let (.namingApp(secret, code, name), .submit):
             let displayName = name.text.trimmingCharacters(in: .whitespaces)
             guard !displayName.isEmpty else { return [.banner(Banner(.error, "Give the factor a name, e.g. \"Authenticator app\"."))] }
-            return [.banner(nil), .run(.verification(.enroll(TotpMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code),
+            return [.banner(nil), .run(.secondFactorEnrollment(.enroll(TotpMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code),
                                                displayName: displayName)), busy: "Enrolling \(displayName)…")]
         case let (.namingApp(secret, code, _), .back):
             step = .enteringTotpCode(secret, code: TextField(text: code, maxLength: 6))
@@ -157,8 +176,7 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         }
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .codeSent(.success(verificationID)):
             let phone: String
@@ -185,8 +203,6 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
             }
         case let .enrolled(.failure(error)):
             return enrollmentFailed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .secondFactorSignInFinished, .secondFactorMergeFinished:
-            return []
         }
     }
 
@@ -205,7 +221,7 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         case (.namingApp, .sessionExpired), (.namingApp, .tooManyRequests), (.namingApp, .invalidVerificationID):
             step = .generatingSecret
             return [.banner(.error(error, advice: "That secret can no longer be used: scan the new QR code.")),
-                    .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")]
+                    .run(.secondFactorEnrollment(.generateTotpSecret), busy: "Asking for a new TOTP secret…")]
         case (_, .secondFactorAlreadyEnrolled), (_, .maximumSecondFactorCountExceeded), (_, .unverifiedEmail), (_, .unsupportedFirstFactor):
             return [.banner(.error(error, advice: Self.advice(for: error))), .exit(.cancelled)]
         // Firebase's other codes, on any step: the error's own message says what to do.

@@ -10,6 +10,23 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
         case up, down, choose, back, submit, resend
     }
 
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+SecondFactorSignIn` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// Texts a code to an enrolled phone factor.
+        case startSecondFactorSignIn(PhoneMultiFactorInfo, MultiFactorChallenge)
+        case resolveSignIn(MultiFactorChallenge, MultiFactorAssertion)
+        /// Finishes the sign-in to the other account of a link conflict, then merges as `plan` says.
+        case resolveMerge(MultiFactorChallenge, MultiFactorAssertion, MergePlan)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        /// A code was texted; the success value is its verification ID.
+        case codeSent(Result<String, AuthError>)
+        case secondFactorSignInFinished(Result<AuthDataResult, AuthError>)
+        case secondFactorMergeFinished(Result<MergeOutcome, AuthError>)
+    }
+
     public enum Purpose: Equatable, Sendable {
         case signIn
         /// A reauthentication for `operation`, which runs once the second factor passes.
@@ -80,6 +97,9 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .secondFactorSignIn(action) = action { action } else { nil }
     }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .secondFactorSignIn(event) = event { event } else { nil }
+    }
 
     /// The backend asked for a second factor after a first one: factor selection takes over.
     static func challenge(_ challenge: MultiFactorChallenge, purpose: Purpose) -> [FlowStep] {
@@ -133,9 +153,9 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
                 assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code.text)
             }
             if case let .mergeAfterConflict(conflict) = purpose {
-                return [.banner(nil), .run(.verification(.resolveMerge(challenge, assertion, conflict.mergePlan)), busy: "Checking the code, then merging…")]
+                return [.banner(nil), .run(.secondFactorSignIn(.resolveMerge(challenge, assertion, conflict.mergePlan)), busy: "Checking the code, then merging…")]
             }
-            return [.banner(nil), .run(.verification(.resolveSignIn(challenge, assertion)), busy: "Checking the code…")]
+            return [.banner(nil), .run(.secondFactorSignIn(.resolveSignIn(challenge, assertion)), busy: "Checking the code…")]
         case let (.enteringCode(.phone(info), _, _), .resend):
             return [.banner(nil), sendCode(to: info)]
         case let (.enteringCode(hint, _, _), .back):
@@ -153,8 +173,7 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
         step = .enteringCode(hint, verificationID: verificationID, code: code)
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .codeSent(.success(verificationID)):
             guard let hint = selectedPhoneHint else { return [] }
@@ -173,8 +192,6 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
             return [.exit(.merged(outcome, conflict))]
         case let .secondFactorSignInFinished(.failure(error)), let .secondFactorMergeFinished(.failure(error)):
             return failed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .totpSecretGenerated, .enrolled:
-            return []
         }
     }
 
@@ -190,7 +207,7 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
     }
 
     private func sendCode(to info: PhoneMultiFactorInfo) -> FlowStep {
-        .run(.verification(.startSecondFactorSignIn(info, challenge)), busy: "Texting a code to \(PhoneNumberText.masked(info.phoneNumber))…")
+        .run(.secondFactorSignIn(.startSecondFactorSignIn(info, challenge)), busy: "Texting a code to \(PhoneNumberText.masked(info.phoneNumber))…")
     }
 
     private mutating func failed(_ error: AuthError) -> [FlowStep] {

@@ -35,7 +35,7 @@ struct ConflictSecondFactorFlowTests {
         model.screen = .conflict(state)
         var store = FlowStore(model)
         // The preview's sign-in (on an Auth of its own) stopped at the second factor.
-        store.send(.federated(.conflictAccountLoaded(.failure(Self.secondFactorRequired(MfaFixtures.challenge()))))) {
+        store.send(.conflict(.conflictAccountLoaded(.failure(Self.secondFactorRequired(MfaFixtures.challenge()))))) {
             state.other = .needsSecondFactor([MfaFixtures.totpHint, MfaFixtures.phoneHint])
             $0.screen = .conflict(state)
         }
@@ -44,12 +44,12 @@ struct ConflictSecondFactorFlowTests {
             state.choice = 1
             $0.screen = .conflict(state)
         }
-        store.send(.key(.enter), effects: [.federated(.mergeAccounts(Self.plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
+        store.send(.key(.enter), effects: [.conflict(.mergeAccounts(Self.plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
 
         // The console's own sign-in stops there too: its pending challenge (finished on the console's Auth) drives the factor selection.
         let pending = MfaFixtures.challenge()
         let challenge = SecondFactorSignInFeature(challenge: pending, purpose: .mergeAfterConflict(state))
-        store.send(.federated(.mergeFinished(.failure(Self.secondFactorRequired(pending))))) {
+        store.send(.conflict(.mergeFinished(.failure(Self.secondFactorRequired(pending))))) {
             $0.busy = nil
             $0.screen = .secondFactorSignIn(challenge)
             $0.banner = Banner(.info, "The account that has Microsoft has 2-step verification: choose its second factor.")
@@ -63,7 +63,7 @@ struct ConflictSecondFactorFlowTests {
         entering.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
         store.type("123456") { $0.screen = .secondFactorSignIn(entering) }
         let assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
-        store.send(.key(.enter), effects: [.verification(.resolveMerge(pending, assertion, Self.plan))]) {
+        store.send(.key(.enter), effects: [.secondFactorSignIn(.resolveMerge(pending, assertion, Self.plan))]) {
             $0.screen = .secondFactorSignIn(entering)
             $0.banner = nil
             $0.busy = "Checking the code, then merging…"
@@ -71,7 +71,7 @@ struct ConflictSecondFactorFlowTests {
 
         let bob = Fixtures.passwordUser(uid: "bobUID0000000000000000000001", email: "bob@example.com")
         let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
-        store.send(.verification(.secondFactorMergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.secondFactorSignIn(.secondFactorMergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
             $0.screen = .account(AccountFeature())
@@ -91,7 +91,7 @@ struct ConflictSecondFactorFlowTests {
 
         let wrong = AuthError.server("INVALID_CODE")
         challenge.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
-        store.send(.verification(.secondFactorMergeFinished(.failure(wrong)))) {
+        store.send(.secondFactorSignIn(.secondFactorMergeFinished(.failure(wrong)))) {
             $0.busy = nil
             $0.screen = .secondFactorSignIn(challenge)
             $0.banner = .error(wrong, advice: "Type the code the app shows now.")
@@ -118,14 +118,14 @@ struct ConflictSecondFactorFlowTests {
         var flow = SecondFactorSignInFeature(challenge: pending, purpose: .mergeAfterConflict(state))
         flow.step = .choosingFactor(selection: 1)
         var tester = FlowTester(flow)
-        tester.perform(.choose, steps: [.banner(nil), .run(.verification(.startSecondFactorSignIn(MfaFixtures.phoneInfo, pending)), busy: "Texting a code to +*******0100…")])
+        tester.perform(.choose, steps: [.banner(nil), .run(.secondFactorSignIn(.startSecondFactorSignIn(MfaFixtures.phoneInfo, pending)), busy: "Texting a code to +*******0100…")])
         tester.handle(.codeSent(.success("verification-1")), steps: [
             .banner(Banner(.info, "A code was texted to +*******0100; it shows in the phone pane (top right).")), .run(.verification(.refreshOutbox), busy: nil),
         ]) { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: codeField()) }
         tester.type("654321") { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: MfaFixtures.code("654321")) }
         let assertion = PhoneMultiFactorGenerator.assertion(
             with: PhoneAuthProvider.credential(withVerificationID: "verification-1", verificationCode: "654321"))
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.resolveMerge(pending, assertion, Self.plan)), busy: "Checking the code, then merging…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorSignIn(.resolveMerge(pending, assertion, Self.plan)), busy: "Checking the code, then merging…")])
         let outcome = MergeOutcome(result: MfaFixtures.signedIn(Fixtures.passwordUser()))
         tester.handle(.secondFactorMergeFinished(.success(outcome)), steps: [.exit(.merged(outcome, state))])
         // An expired pending credential means starting over from the account.

@@ -36,7 +36,7 @@ struct VerificationConsoleTests {
             $0.screen = .secondFactorSignIn(flow)
         }
         let assertion = MultiFactorAssertion.totpSignIn(enrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
-        store.send(.key(.enter), effects: [.verification(.resolveSignIn(challenge, assertion))]) {
+        store.send(.key(.enter), effects: [.secondFactorSignIn(.resolveSignIn(challenge, assertion))]) {
             var flow = SecondFactorSignInFeature(challenge: challenge, purpose: .signIn)
             flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
             $0.screen = .secondFactorSignIn(flow)
@@ -44,7 +44,7 @@ struct VerificationConsoleTests {
             $0.busy = "Checking the code…"
         }
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint])
-        store.send(.verification(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))), effects: [.loadCart(uid: user.uid)]) {
+        store.send(.secondFactorSignIn(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))), effects: [.loadCart(uid: user.uid)]) {
             $0.busy = nil
             $0.user = user
             $0.screen = .account(AccountFeature())
@@ -64,7 +64,7 @@ struct VerificationConsoleTests {
             $0.screen = .secondFactorSignIn(SecondFactorSignInFeature(challenge: challenge, purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint))))
             $0.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
-        store.send(.verification(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))),
+        store.send(.secondFactorSignIn(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))),
                    effects: [.perform(.unenroll(MfaFixtures.totpHint))]) {
             $0.busy = "Retrying: remove the second factor \"Authenticator app\"…"
         }
@@ -83,7 +83,7 @@ struct VerificationConsoleTests {
         model.busy = "Texting a code to +*******0100…"
         var store = FlowStore(model)
         let expired = AuthError.server("INVALID_MFA_PENDING_CREDENTIAL : The MFA pending credential has expired")
-        store.send(.verification(.codeSent(.failure(expired)))) {
+        store.send(.secondFactorSignIn(.codeSent(.failure(expired)))) {
             $0.busy = nil
             $0.screen = .signInMethods(SignInMethodsFeature(selection: 1))
             $0.banner = .error(expired, advice: "Sign in again.")
@@ -130,7 +130,7 @@ struct VerificationConsoleTests {
             $0.screen = .passwordReset(.choosingPassword(code: "oob-2", email: "ada@example.com"))
             $0.banner = Banner(.info, "Choose a new password for ada@example.com.")
         }
-        store.send(.verification(.passwordResetConfirmed(.success("ada@example.com")))) {
+        store.send(.passwordReset(.passwordResetConfirmed(.success("ada@example.com")))) {
             $0.screen = .credentialForm(CredentialFormFeature(purpose: .signIn, email: "ada@example.com"))
             $0.banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")
         }
@@ -173,18 +173,18 @@ struct VerificationConsoleTests {
         store.model.screen = .secondFactors(SecondFactorsFeature(selection: 0))
         store.send(.key(.character("s"))) { $0.screen = .secondFactorEnrollment(.sms(accountName: "ada@example.com")) }
         store.send(.key(.escape)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 0)) }
-        store.send(.key(.character("t")), effects: [.verification(.generateTotpSecret)]) {
+        store.send(.key(.character("t")), effects: [.secondFactorEnrollment(.generateTotpSecret)]) {
             $0.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature.totp(accountName: "ada@example.com").0)
             $0.busy = "Asking for a new TOTP secret…"
         }
-        store.send(.verification(.totpSecretGenerated(.success(MfaFixtures.secret)))) {
+        store.send(.secondFactorEnrollment(.totpSecretGenerated(.success(MfaFixtures.secret)))) {
             $0.busy = nil
             $0.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com", step: .scanning(MfaFixtures.secret)))
         }
         store.model.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com", step: .namingApp(
             MfaFixtures.secret, code: "123456", name: MfaFixtures.field("App", maxLength: 40))))
         let enrolled = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint, MfaFixtures.totpHint])
-        store.send(.verification(.enrolled(.success(enrolled)))) {
+        store.send(.secondFactorEnrollment(.enrolled(.success(enrolled)))) {
             $0.user = enrolled
             $0.screen = .secondFactors(SecondFactorsFeature(selection: 2))
             $0.banner = Banner(.success, "Enrolled \"App\". Signing in now asks for a second factor.")

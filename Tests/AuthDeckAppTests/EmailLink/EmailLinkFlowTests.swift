@@ -24,10 +24,10 @@ struct EmailLinkFlowTests {
         store.type("lin@example.com") {
             $0.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .enteringEmail(Self.field("lin@example.com"))))
         }
-        store.send(.key(.enter), effects: [.verification(.sendSignInLink(email: "lin@example.com"))]) {
+        store.send(.key(.enter), effects: [.emailLink(.sendSignInLink(email: "lin@example.com"))]) {
             $0.busy = "Sending a sign-in link to lin@example.com…"
         }
-        store.send(.verification(.signInLinkSent(.success("lin@example.com"))), effects: [.verification(.refreshOutbox)]) {
+        store.send(.emailLink(.signInLinkSent(.success("lin@example.com"))), effects: [.verification(.refreshOutbox)]) {
             $0.busy = nil
             $0.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .sent(email: "lin@example.com")))
             $0.banner = Banner(.info, "A sign-in link to lin@example.com is in the outbox: press m and open it.")
@@ -56,11 +56,11 @@ struct EmailLinkFlowTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .sent(email: "lin@example.com")))
         var store = FlowStore(model)
-        store.send(.key(.character("r")), effects: [.verification(.sendSignInLink(email: "lin@example.com"))]) {
+        store.send(.key(.character("r")), effects: [.emailLink(.sendSignInLink(email: "lin@example.com"))]) {
             $0.busy = "Sending a sign-in link to lin@example.com…"
         }
         let refused = AuthError.server("INVALID_EMAIL")
-        store.send(.verification(.signInLinkSent(.failure(refused)))) {
+        store.send(.emailLink(.signInLinkSent(.failure(refused)))) {
             $0.busy = nil
             $0.banner = .error(refused)
         }
@@ -81,10 +81,10 @@ struct EmailLinkFlowTests {
         store.type("guest@example.com") {
             $0.screen = .emailLink(EmailLinkFeature(purpose: .link, step: .enteringEmail(Self.field("guest@example.com"))))
         }
-        store.send(.key(.enter), effects: [.verification(.sendSignInLink(email: "guest@example.com"))]) {
+        store.send(.key(.enter), effects: [.emailLink(.sendSignInLink(email: "guest@example.com"))]) {
             $0.busy = "Sending a sign-in link to guest@example.com…"
         }
-        store.send(.verification(.signInLinkSent(.success("guest@example.com"))), effects: [.verification(.refreshOutbox)]) {
+        store.send(.emailLink(.signInLinkSent(.success("guest@example.com"))), effects: [.verification(.refreshOutbox)]) {
             $0.busy = nil
             $0.screen = .emailLink(EmailLinkFeature(purpose: .link, step: .sent(email: "guest@example.com")))
             $0.banner = Banner(.info, "A sign-in link to guest@example.com is in the outbox: press m and open it.")

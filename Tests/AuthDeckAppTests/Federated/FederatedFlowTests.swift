@@ -14,11 +14,11 @@ struct FederatedFlowTests {
         model.screen = .signInMethods(SignInMethodsFeature(selection: 3))
         var store = FlowStore(model)
         store.send(.key(.enter)) { $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signIn)) }
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
         }
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
         }
@@ -30,10 +30,10 @@ struct FederatedFlowTests {
         }
         var consenting = F.consent(F.appleProvider, .signIn, F.appleDirectory)
         consenting.hideEmail = true
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: true))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: true))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
+        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Signing in with Apple…"
         }
@@ -70,7 +70,7 @@ struct FederatedFlowTests {
         #expect(!model.bindings.map(\.action).contains("hide email"))
         var store = FlowStore(model)
         store.send(.key(.character("h")))
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: known.subject, hideEmail: nil))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: known.subject, hideEmail: nil))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
         // On the "add a new identity" row the choice is open: it is for the identity about to be added.
@@ -155,13 +155,13 @@ struct FederatedFlowTests {
         let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile", "mail.read", "calendars.read"],
                                      customParameters: ["tenant": "contoso.com", "prompt": "consent", "login_hint": "carol@contoso.com",
                                                         "domain_hint": "contoso.com"])
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "microsoft.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "microsoft.com"))]) {
             $0.busy = "Asking the simulated Microsoft for its accounts…"
             $0.banner = nil
             $0.screen = .consent(ConsentFeature(provider: provider, purpose: .signIn))
         }
         // login_hint picks Carol, as Microsoft's account chooser does.
-        store.send(.federated(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 1))
         }
@@ -217,17 +217,17 @@ struct FederatedFlowTests {
             consent.newIdentity?.email = TextField(text: "grace@example.com", maxLength: 254)
             $0.screen = .consent(consent)
         }
-        store.send(.key(.enter), effects: [.federated(.addSimulatedIdentity(providerID: "apple.com", name: "Grace Hopper?", email: "grace@example.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.addSimulatedIdentity(providerID: "apple.com", name: "Grace Hopper?", email: "grace@example.com"))]) {
             $0.banner = nil
             $0.busy = "Adding the identity…"
             $0.screen = .consent(consent)
         }
-        store.send(.federated(.simulatedIdentityAdded(providerID: "apple.com", .failure(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))))) {
+        store.send(.consent(.simulatedIdentityAdded(providerID: "apple.com", .failure(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))))) {
             $0.busy = nil
             $0.banner = .error(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))
         }
         let grace = SimulatedIdentityProviders.Identity(subject: "000999.ffff.0001", displayName: "Grace Hopper?", email: "grace@example.com")
-        store.send(.federated(.simulatedIdentityAdded(providerID: "apple.com", .success(grace)))) {
+        store.send(.consent(.simulatedIdentityAdded(providerID: "apple.com", .success(grace)))) {
             var list = F.appleDirectory
             list.identities.append(grace)
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, list, selection: 1))
@@ -258,7 +258,7 @@ struct FederatedFlowTests {
         var model = ConsoleModel(backendName: "emulator")
         model.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
         var store = FlowStore(model)
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .failure(.server("NOT_FOUND : no endpoint at /emulator/auth/v1/simulatedIdp:list"))))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .failure(.server("NOT_FOUND : no endpoint at /emulator/auth/v1/simulatedIdp:list"))))) {
             var consent = ConsentFeature(provider: F.appleProvider, purpose: .signIn)
             consent.directory = .unavailable("This backend has no simulated providers. They come with the embedded backend and `authdeck serve`; "
                 + "the Firebase Auth Emulator's provider widget works only in a browser, and production needs the real provider in an app.")
@@ -267,7 +267,7 @@ struct FederatedFlowTests {
         #expect(store.model.bindings.map(\.intent) == [.consent(.back), .console(.help), .console(.inspector)])
         store.send(.key(.enter))
         // A late answer for another provider changes nothing.
-        store.send(.federated(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
+        store.send(.consent(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
     }
 
     /// A key pressed while the simulated provider's accounts load waits for them: the consent screen
@@ -276,12 +276,12 @@ struct FederatedFlowTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signIn))
         var store = FlowStore(model)
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
         }
         store.send(.key(.character("n"))) { $0.typedAhead = [.character("n")] }
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.typedAhead = []
             var consent = F.consent(F.appleProvider, .signIn, F.appleDirectory)
@@ -296,7 +296,7 @@ struct FederatedFlowTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .consent(ConsentFeature(provider: provider, purpose: .signIn))
         var store = FlowStore(model)
-        store.send(.federated(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
             $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 2))
         }
         store.send(.key(.enter)) {
@@ -315,7 +315,7 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         let refusal = AuthError.server("INVALID_IDP_RESPONSE : AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.")
         // Issue 16, item 8: the provider's own words, whole, with Firebase's code (it was "internalError · unexpected error").
-        store.send(.federated(.providerAuthorized(.failure(refusal)))) {
+        store.send(.consent(.providerAuthorized(.failure(refusal)))) {
             $0.busy = nil
             $0.banner = Banner(.error, "The identity provider refused: AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.",
                                detail: "invalidCredential (17004) · INVALID_IDP_RESPONSE")
@@ -384,11 +384,11 @@ struct FederatedFlowTests {
         let microsoft = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile"], customParameters: ["tenant": "common"])
         model.screen = .consent(F.consent(microsoft, .link, F.microsoftDirectory, selection: 1))
         var store = FlowStore(model)
-        store.send(.key(.enter), effects: [.federated(.authorize(microsoft, subject: F.carol.subject, hideEmail: nil))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(microsoft, subject: F.carol.subject, hideEmail: nil))]) {
             $0.busy = "Waiting for the simulated Microsoft…"
         }
         let authorization = ProviderAuthorization(credential: F.microsoftCredential, rawNonce: "n", hashedNonce: "h", idTokenClaims: nil, grantedScopes: [])
-        store.send(.federated(.providerAuthorized(.success(authorization))), effects: [.link(F.microsoftCredential)]) {
+        store.send(.consent(.providerAuthorized(.success(authorization))), effects: [.link(F.microsoftCredential)]) {
             $0.lastAuthorization = authorization
             $0.busy = "Linking Microsoft…"
         }
@@ -397,7 +397,7 @@ struct FederatedFlowTests {
         let conflict = AuthError(.credentialAlreadyInUse, serverMessage: "FEDERATED_USER_ID_ALREADY_LINKED", updatedCredential: F.updatedMicrosoft,
                                  email: "carol@contoso.com")
         var state = ConflictFeature(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
-        store.send(.linkFinished(.failure(conflict)), effects: [.federated(.inspectConflictAccount(F.updatedMicrosoft))]) {
+        store.send(.linkFinished(.failure(conflict)), effects: [.conflict(.inspectConflictAccount(F.updatedMicrosoft))]) {
             $0.busy = nil
             $0.screen = .conflict(state)
         }
@@ -405,7 +405,7 @@ struct FederatedFlowTests {
         store.send(.key(.right))
         let other = AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com",
                                     providerIDs: ["microsoft.com", "password"], cart: [CartItem(uid: "bobUID0000000000000000000001", name: "book", quantity: 1)])
-        store.send(.federated(.conflictAccountLoaded(.success(other)))) {
+        store.send(.conflict(.conflictAccountLoaded(.success(other)))) {
             state.other = .loaded(other)
             $0.screen = .conflict(state)
         }
@@ -416,7 +416,7 @@ struct FederatedFlowTests {
         }
         store.send(.key(.right))
         let plan = MergePlan(credential: F.updatedMicrosoft, previousUid: Fixtures.anonymous.uid, deletePrevious: true)
-        store.send(.key(.enter), effects: [.federated(.mergeAccounts(plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
+        store.send(.key(.enter), effects: [.conflict(.mergeAccounts(plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
                                         extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
         // The session moves to the other account while the merge runs; the screen stays until it is done.
@@ -425,7 +425,7 @@ struct FederatedFlowTests {
             $0.cart = []
         }
         let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
-        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(Fixtures.anonymous.uid) was merged into it. \(Fixtures.anonymous.uid) was deleted.")
@@ -446,12 +446,12 @@ struct FederatedFlowTests {
             state.choice = 1
             $0.screen = .conflict(state)
         }
-        store.send(.key(.enter), effects: [.federated(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: false)))]) {
+        store.send(.key(.enter), effects: [.conflict(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: false)))]) {
             $0.busy = "Merging into the account that has Microsoft…"
         }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com")
         let data = AuthDataResult(user: bob, additionalUserInfo: nil)
-        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
             $0.screen = .account(AccountFeature())
@@ -462,12 +462,12 @@ struct FederatedFlowTests {
         state.choice = 2
         model.screen = .conflict(state)
         store = FlowStore(model)
-        store.send(.key(.enter), effects: [.federated(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: true)))]) {
+        store.send(.key(.enter), effects: [.conflict(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: true)))]) {
             $0.busy = "Merging into the account that has Microsoft…"
         }
         let tooOld = AuthError.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
         let operation = SensitiveOperation.deletePreviousAccount(previous)
-        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data, deletionFailure: tooOld)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data, deletionFailure: tooOld)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
             $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .reauthenticate(operation)))
@@ -495,7 +495,7 @@ struct FederatedFlowTests {
         var model = Fixtures.signedIn(previousUser)
         model.screen = .conflict(state)
         var store = FlowStore(model)
-        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: AuthDataResult(user: bob, additionalUserInfo: nil), deletionFailure: tooOld)))),
+        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: AuthDataResult(user: bob, additionalUserInfo: nil), deletionFailure: tooOld)))),
                    effects: [.loadCart(uid: bob.uid)]) {
             $0.user = bob
             $0.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: "y@example.com"))
@@ -531,7 +531,7 @@ struct FederatedFlowTests {
         model.screen = .conflict(state)
         var store = FlowStore(model)
         let failure = AuthError.server("USER_DISABLED")
-        store.send(.federated(.conflictAccountLoaded(.failure(failure)))) {
+        store.send(.conflict(.conflictAccountLoaded(.failure(failure)))) {
             state.other = .failed(failure)
             $0.screen = .conflict(state)
         }
@@ -549,7 +549,7 @@ struct FederatedFlowTests {
         model.busy = "Merging into the account that has Microsoft…"
         model.user = nil
         store = FlowStore(model)
-        store.send(.federated(.mergeFinished(.failure(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))))) {
+        store.send(.conflict(.mergeFinished(.failure(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))))) {
             $0.busy = nil
             $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = .error(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))
@@ -563,7 +563,7 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         let taken = AuthError(.emailAlreadyInUse, serverMessage: "EMAIL_EXISTS", updatedCredential: F.updatedGoogle, email: "alan@gmail.com")
         let pending = PendingLink(credential: F.updatedGoogle, email: "alan@gmail.com", reason: .emailInUse, previousAnonymousUid: Fixtures.anonymous.uid)
-        store.send(.linkFinished(.failure(taken)), effects: [.verification(.fetchSignInMethods(email: "alan@gmail.com"))]) {
+        store.send(.linkFinished(.failure(taken)), effects: [.pendingLink(.fetchSignInMethods(email: "alan@gmail.com"))]) {
             $0.busy = nil
             $0.screen = .pendingLink(PendingLinkFeature(pending: pending))
         }
@@ -621,17 +621,17 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         let exists = AuthError(.accountExistsWithDifferentCredential, serverMessage: "needConfirmation", updatedCredential: F.updatedFacebook, email: "mark@example.com")
         let pending = PendingLink(credential: F.updatedFacebook, email: "mark@example.com", reason: .accountExists)
-        store.send(.signInFinished(.failure(exists)), effects: [.verification(.fetchSignInMethods(email: "mark@example.com"))]) {
+        store.send(.signInFinished(.failure(exists)), effects: [.pendingLink(.fetchSignInMethods(email: "mark@example.com"))]) {
             $0.busy = nil
             $0.screen = .pendingLink(PendingLinkFeature(pending: pending))
         }
         // With email-enumeration protection the backend does not tell: the list stays as it was.
-        store.send(.verification(.signInMethodsFetched(email: "mark@example.com", .success([])))) {
+        store.send(.pendingLink(.signInMethodsFetched(email: "mark@example.com", .success([])))) {
             $0.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: []))
         }
         // Without it, the methods it names come first (an answer for another email is not this screen's).
-        store.send(.verification(.signInMethodsFetched(email: "other@example.com", .success(["google.com"]))))
-        store.send(.verification(.signInMethodsFetched(email: "mark@example.com", .success(["google.com"])))) {
+        store.send(.pendingLink(.signInMethodsFetched(email: "other@example.com", .success(["google.com"]))))
+        store.send(.pendingLink(.signInMethodsFetched(email: "mark@example.com", .success(["google.com"])))) {
             $0.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: ["google.com"]))
         }
         #expect(PendingLinkFeature(pending: pending, knownMethods: ["google.com"]).methods.first == "google.com")
@@ -648,18 +648,18 @@ struct FederatedFlowTests {
             $0.screen = .pendingLink(state)
         }
         store.send(.key(.enter)) { $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signInToLink(pending))) }
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signInToLink(pending)))
         }
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .signInToLink(pending), F.appleDirectory))
         }
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
+        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Signing in with Apple…"
         }
@@ -690,19 +690,19 @@ struct FederatedFlowTests {
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Sign in with Apple again to delete the account; it then runs by itself.")
             $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
         }
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.banner = nil
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .reauthenticate(.deleteAccount)))
         }
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .reauthenticate(.deleteAccount), F.appleDirectory))
         }
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Confirming it's you with Apple…"
         }
@@ -710,11 +710,11 @@ struct FederatedFlowTests {
             $0.busy = nil
             $0.banner = .error(.init(.userMismatch))
         }
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.banner = nil
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
             $0.busy = "Confirming it's you with Apple…"
         }
         store.send(.reauthenticationFinished(.deleteAccount, .success(AuthDataResult(user: F.appleUser(), additionalUserInfo: nil))),

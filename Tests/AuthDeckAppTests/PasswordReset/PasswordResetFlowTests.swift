@@ -11,7 +11,7 @@ struct PasswordResetFlowTests {
         #expect(tester.flow.editsText)
         tester.perform(.submit, steps: [.banner(Banner(.error, "Enter the account's email address."))])
         tester.type("ada@example.com") { $0.step = .enteringEmail(TextField(text: "ada@example.com", maxLength: 254)) }
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.sendPasswordReset(email: "ada@example.com")), busy: "Sending the reset email…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.passwordReset(.sendPasswordReset(email: "ada@example.com")), busy: "Sending the reset email…")])
         let invalid = AuthError.server("INVALID_EMAIL")
         tester.handle(.passwordResetSent(.failure(invalid)), steps: [.banner(.error(invalid))])
         tester.handle(.passwordResetSent(.success("ada@example.com")), steps: [
@@ -53,7 +53,7 @@ struct PasswordResetFlowTests {
             form.focusOnConfirmation = true
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.confirmPasswordReset(code: "oob", newPassword: "newpass1")), busy: "Setting the new password…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.passwordReset(.confirmPasswordReset(code: "oob", newPassword: "newpass1")), busy: "Setting the new password…")])
         let weak = AuthError.server("WEAK_PASSWORD : Password should be at least 6 characters")
         tester.handle(.passwordResetConfirmed(.failure(weak)), steps: [.banner(.error(weak))]) {
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", ChangePasswordFeature())

@@ -16,11 +16,11 @@ struct SecondFactorEnrollmentFlowTests {
             $0.step = .enteringNumber(MfaFixtures.field("555", maxLength: 24))
         }
         tester.flow.step = .enteringNumber(MfaFixtures.field("+1 (555) 555-0100", maxLength: 24))
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.startPhoneEnrollment("+15555550100")), busy: "Texting a code to +15555550100…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorEnrollment(.startPhoneEnrollment("+15555550100")), busy: "Texting a code to +15555550100…")])
         tester.handle(.codeSent(.success("v1")), steps: [texted, .run(.verification(.refreshOutbox), busy: nil)]) {
             $0.step = .enteringSmsCode(phone: "+15555550100", verificationID: "v1", code: codeField())
         }
-        tester.perform(.resend, steps: [.banner(nil), .run(.verification(.startPhoneEnrollment("+15555550100")), busy: "Texting a new code to +15555550100…")])
+        tester.perform(.resend, steps: [.banner(nil), .run(.secondFactorEnrollment(.startPhoneEnrollment("+15555550100")), busy: "Texting a new code to +15555550100…")])
         tester.handle(.codeSent(.success("v2")), steps: [texted, .run(.verification(.refreshOutbox), busy: nil)]) {
             $0.step = .enteringSmsCode(phone: "+15555550100", verificationID: "v2", code: codeField())
         }
@@ -47,7 +47,7 @@ struct SecondFactorEnrollmentFlowTests {
             $0.step = .namingPhone(phone: "+15555550100", verificationID: "v2", code: "123456", name: MfaFixtures.field("Work phone ", maxLength: 40))
         }
         let credential = PhoneAuthProvider.credential(withVerificationID: "v2", verificationCode: "123456")
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.enroll(.phone(credential), displayName: "Work phone")), busy: "Enrolling Work phone…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorEnrollment(.enroll(.phone(credential), displayName: "Work phone")), busy: "Enrolling Work phone…")])
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.phoneHint])
         tester.handle(.enrolled(.success(user)), steps: [.exit(.enrolled(user, displayName: "Work phone"))])
     }
@@ -87,7 +87,7 @@ struct SecondFactorEnrollmentFlowTests {
 
     @Test func totpSecretCodeNameThenEnrolled() {
         let (flow, steps) = SecondFactorEnrollmentFeature.totp(accountName: "ada@example.com")
-        #expect(steps == [.banner(nil), .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
+        #expect(steps == [.banner(nil), .run(.secondFactorEnrollment(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
         #expect(flow.step == .generatingSecret)
         #expect(flow.bindings(in: Fixtures.signedOut).isEmpty)
         var tester = FlowTester(flow)
@@ -107,7 +107,7 @@ struct SecondFactorEnrollmentFlowTests {
         tester.perform(.submit, steps: [.banner(nil)]) {
             $0.step = .namingApp(secret, code: "987654", name: MfaFixtures.field("Authenticator app", maxLength: 40))
         }
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.enroll(.totpEnrollment(secret, oneTimePassword: "987654"), displayName: "Authenticator app")),
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorEnrollment(.enroll(.totpEnrollment(secret, oneTimePassword: "987654"), displayName: "Authenticator app")),
                                                            busy: "Enrolling Authenticator app…")])
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint])
         tester.handle(.enrolled(.success(user)), steps: [.exit(.enrolled(user, displayName: "Authenticator app"))])
@@ -125,7 +125,7 @@ struct SecondFactorEnrollmentFlowTests {
         let expired = AuthError.server("SESSION_EXPIRED")
         tester.handle(.enrolled(.failure(expired)), steps: [
             .banner(.error(expired, advice: "That secret can no longer be used: scan the new QR code.")),
-            .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…"),
+            .run(.secondFactorEnrollment(.generateTotpSecret), busy: "Asking for a new TOTP secret…"),
         ]) { $0.step = .generatingSecret }
         let unsupported = AuthError.server("UNSUPPORTED_FIRST_FACTOR : MFA is not available for the given first factor.")
         tester.handle(.totpSecretGenerated(.failure(unsupported)), steps: [

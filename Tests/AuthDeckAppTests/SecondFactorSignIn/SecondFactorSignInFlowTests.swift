@@ -29,7 +29,7 @@ struct SecondFactorSignInFlowTests {
         tester.perform(.submit, steps: [.banner(Banner(.error, "Enter all 6 digits of the code."))])
         tester.type("6") { $0.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456")) }
         let assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.resolveSignIn(challenge, assertion)), busy: "Checking the code…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorSignIn(.resolveSignIn(challenge, assertion)), busy: "Checking the code…")])
         let result = MfaFixtures.signedIn(MfaFixtures.verifiedUser())
         tester.handle(.secondFactorSignInFinished(.success(result)), steps: [.exit(.signedIn(result))])
     }
@@ -38,19 +38,19 @@ struct SecondFactorSignInFlowTests {
         var flow = SecondFactorSignInFeature(challenge: challenge, purpose: .signIn)
         flow.step = .choosingFactor(selection: 1)
         var tester = FlowTester(flow)
-        tester.perform(.choose, steps: [.banner(nil), .run(.verification(.startSecondFactorSignIn(MfaFixtures.phoneInfo, challenge)), busy: "Texting a code to +*******0100…")])
+        tester.perform(.choose, steps: [.banner(nil), .run(.secondFactorSignIn(.startSecondFactorSignIn(MfaFixtures.phoneInfo, challenge)), busy: "Texting a code to +*******0100…")])
         tester.handle(.codeSent(.success("verification-1")), steps: [
             .banner(Banner(.info, "A code was texted to +*******0100; it shows in the phone pane (top right).")), .run(.verification(.refreshOutbox), busy: nil),
         ]) { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: codeField()) }
         tester.type("654321") { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: MfaFixtures.code("654321")) }
         // A new code replaces the old verification and clears what was typed.
-        tester.perform(.resend, steps: [.banner(nil), .run(.verification(.startSecondFactorSignIn(MfaFixtures.phoneInfo, challenge)), busy: "Texting a code to +*******0100…")])
+        tester.perform(.resend, steps: [.banner(nil), .run(.secondFactorSignIn(.startSecondFactorSignIn(MfaFixtures.phoneInfo, challenge)), busy: "Texting a code to +*******0100…")])
         tester.handle(.codeSent(.success("verification-2")), steps: [
             .banner(Banner(.info, "A code was texted to +*******0100; it shows in the phone pane (top right).")), .run(.verification(.refreshOutbox), busy: nil),
         ]) { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-2", code: codeField()) }
         tester.type("111222") { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-2", code: MfaFixtures.code("111222")) }
         let credential = PhoneAuthProvider.credential(withVerificationID: "verification-2", verificationCode: "111222")
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.resolveSignIn(challenge, PhoneMultiFactorGenerator.assertion(with: credential))), busy: "Checking the code…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorSignIn(.resolveSignIn(challenge, PhoneMultiFactorGenerator.assertion(with: credential))), busy: "Checking the code…")])
     }
 
     @Test func aReauthenticationRunsTheOperationAfterwards() {
@@ -109,8 +109,11 @@ struct SecondFactorSignInFlowTests {
         var tester = FlowTester(flow)
         tester.perform(.back, steps: [.banner(nil)]) { $0.step = .choosingFactor(selection: 1) }
         tester.perform(.back, steps: [.banner(Banner(.info, "Sign-in cancelled.")), .exit(.cancelled)])
-        // Results that belong to no step are ignored: another flow's, or a code while TOTP is selected.
-        tester.handle(.enrolled(.success(MfaFixtures.verifiedUser())))
+        // Results that belong to no step are ignored: another feature's (its scope takes only its own), or a
+        // code while TOTP is selected.
+        var unchanged = tester.flow
+        #expect(unchanged.receive(.secondFactorEnrollment(.enrolled(.success(MfaFixtures.verifiedUser()))), in: Fixtures.signedOut).isEmpty)
+        #expect(unchanged == tester.flow)
         tester.perform(.up) { $0.step = .choosingFactor(selection: 0) }
         tester.handle(.codeSent(.success("stray")))
     }

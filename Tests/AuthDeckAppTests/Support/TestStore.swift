@@ -103,11 +103,3 @@ extension TestStore where State: ConsoleFeature, Input == FeatureInput<State.Act
         send(.edit(key), expecting: [], sourceLocation: sourceLocation, update)
     }
 }
-
-extension TestStore where State: ConsoleFeature, State.Event == FeatureEvent, Input == FeatureInput<State.Action, State.Event>, Output == FlowStep {
-    /// A verification result, for the features still on the shared `FeatureEvent`.
-    mutating func handle(_ event: VerificationEvent, steps expected: [FlowStep] = [], sourceLocation: SourceLocation = #_sourceLocation,
-                         _ update: (inout State) -> Void = { _ in }) {
-        send(.event(.verification(event)), expecting: expected, sourceLocation: sourceLocation, update)
-    }
-}
