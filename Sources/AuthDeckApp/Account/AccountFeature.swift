@@ -24,6 +24,19 @@ public struct AccountFeature: ConsoleFeature {
     var title: String { "Account" }
     var needsUser: Bool { true }
     var screen: Screen { .account(self) }
+
+    mutating func cartChanged(_ cart: [CartItem]) {
+        cartSelection = min(cartSelection, max(cart.count - 1, 0))
+    }
+
+    /// The account screen after an unlink: as it was if it is showing, its provider selection within
+    /// the providers left.
+    static func afterUnlink(from screen: Screen, providers: Int) -> AccountFeature {
+        var account = AccountFeature()
+        if case let .account(current) = screen { account = current }
+        account.providerSelection = min(account.providerSelection, max(providers - 1, 0))
+        return account
+    }
     static func embed(_ action: Action) -> ConsoleAction { .account(action) }
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .account(action) = action { action } else { nil }

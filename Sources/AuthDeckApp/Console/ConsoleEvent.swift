@@ -34,6 +34,24 @@ public enum ConsoleEvent: Equatable, Sendable {
     case accounts(AccountsEvent)
 }
 
+extension ConsoleEvent {
+    /// Whether the event answers the work that made the console busy. Keys, resizes and the
+    /// backend's own news (auth state, the cart, exchanges, the outbox) do not; a pending link's
+    /// sign-in methods arrive behind a screen that is not busy.
+    var endsBusyWork: Bool {
+        switch self {
+        case .key, .resized, .authStateChanged, .cartChanged, .exchangesChanged, .pendingLink, .verification(.outboxChanged):
+            false
+        case let .accounts(event):
+            event.endsBusyWork
+        case .sessionRestored, .signInFinished, .linkFinished, .unlinkFinished, .reauthenticationFinished, .sensitiveOperationFinished,
+             .userReloaded, .leftGuestDeleted, .verification(.emailVerificationSent), .verification(.actionCodeApplied),
+             .phone, .passwordReset, .emailLink, .secondFactorEnrollment, .secondFactorSignIn, .consent, .conflict:
+            true
+        }
+    }
+}
+
 /// A saved session that could not be read; the file is left in place.
 public struct SessionRestoreError: Error, Equatable, Sendable {
     public var reason: String

@@ -45,6 +45,15 @@ protocol ConsoleFeature: Equatable, Sendable {
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect)
     /// The screen that shows this state.
     var screen: Screen { get }
+    /// A failure of work the console ran for this screen (a sign-in, a reauthentication): how the
+    /// feature shows it; the default is the banner alone.
+    mutating func showFailure(_ error: AuthError) -> [FlowStep]
+    /// The signed-in user's cart changed: a selection in it stays within it.
+    mutating func cartChanged(_ cart: [CartItem])
+    /// The column the title starts at when the screen draws into the title row (a QR code); nil: it does not.
+    func titleColumn(on canvas: any Canvas) -> Int?
+    /// Whether the screen takes the banner's rows on a short terminal.
+    var showsQRCode: Bool { get }
     /// The root's action that carries `action`.
     static func embed(_ action: Action) -> ConsoleAction
     /// This feature's action, if `action` carries one.
@@ -61,6 +70,10 @@ extension ConsoleFeature {
         return []
     }
     func screenBefore(in context: ConsoleContext) -> Screen { context.home }
+    mutating func showFailure(_ error: AuthError) -> [FlowStep] { [.banner(.error(error))] }
+    mutating func cartChanged(_ cart: [CartItem]) {}
+    func titleColumn(on canvas: any Canvas) -> Int? { nil }
+    var showsQRCode: Bool { false }
 
     /// The keys, with their meanings lifted into the root's.
     func consoleBindings(in context: ConsoleContext) -> [KeyBinding<ConsoleAction>] {
@@ -124,7 +137,8 @@ public enum FlowExit: Equatable, Sendable {
     case enrolled(User, displayName: String)
     /// The other account's second factor passed and the link conflict's merge is done.
     case merged(MergeOutcome, ConflictFeature)
-    case linked(AuthDataResult)
+    /// `what` names what was linked, for the banner.
+    case linked(AuthDataResult, what: String)
     case passwordReset(email: String)
     /// Back where the flow started (`screenBefore`).
     case cancelled

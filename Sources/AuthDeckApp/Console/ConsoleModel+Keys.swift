@@ -180,7 +180,6 @@ extension ConsoleModel {
             if showing || problem != .noOutbox { banner = problem.banner }
             return []
         case let .emailVerificationSent(result):
-            busy = nil
             switch result {
             case let .success(email):
                 banner = Banner(.info, "A verification email to \(email) is in the outbox: press m and open it.")
@@ -190,7 +189,6 @@ extension ConsoleModel {
                 return []
             }
         case let .actionCodeApplied(email, result):
-            busy = nil
             switch result {
             case let .success(signedIn):
                 overlay = nil

@@ -6,7 +6,6 @@ import Foundation
 /// decide the next screen whatever screen asked.
 extension ConsoleModel {
     mutating func sessionRestored(_ result: Result<User?, SessionRestoreError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case let .success(user?):
             adopt(user)
@@ -23,56 +22,45 @@ extension ConsoleModel {
     }
 
     mutating func signInFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case let .success(data):
-            let pending = screen.pendingLink
             remember(data.additionalUserInfo)
-            adopt(data.user)
-            screen = .account(AccountFeature())
-            banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
-            return continuePendingLink(pending, signedIn: data.user)
+            return leaveFlow(.signedIn(data))
         case let .failure(error):
             if let challenge = error.multiFactorChallenge { return apply(SecondFactorSignInFeature.challenge(challenge, purpose: .signIn)) }
             if let effects = routeSignInFailure(error) { return effects }
-            showFailureOnForm(error)
-            return []
+            return showFailure(error)
         }
     }
 
     mutating func linkFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         let afterSignIn = linkAfterSignIn
         linkAfterSignIn = nil
         switch result {
         case let .success(data):
             remember(data.additionalUserInfo)
+            guard let afterSignIn else {
+                return leaveFlow(.linked(data, what: data.additionalUserInfo?.providerID ?? "the credential"))
+            }
             adopt(data.user)
             screen = .account(AccountFeature())
-            if let afterSignIn {
-                // The console switched accounts to finish this link: the uid is not the one it had.
-                let text = "Signed in to \(data.user.email ?? data.user.uid) and linked \(FederatedProvider.displayName(afterSignIn.providerID)) to it."
-                guard let guest = afterSignIn.previousAnonymousUid else {
-                    banner = Banner(.success, text)
-                    return []
-                }
-                // The guest account goes, as the link conflict's merge deletes the account it switched from.
-                banner = Banner(.success, text + " The cart of \(guest) was merged into it.")
-                busy = "Deleting the guest account \(guest)…"
-                return [.deleteLeftGuest(uid: guest)]
-            } else {
-                banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
+            // The console switched accounts to finish this link: the uid is not the one it had.
+            let text = "Signed in to \(data.user.email ?? data.user.uid) and linked \(FederatedProvider.displayName(afterSignIn.providerID)) to it."
+            guard let guest = afterSignIn.previousAnonymousUid else {
+                banner = Banner(.success, text)
+                return []
             }
-            return []
+            // The guest account goes, as the link conflict's merge deletes the account it switched from.
+            banner = Banner(.success, text + " The cart of \(guest) was merged into it.")
+            busy = "Deleting the guest account \(guest)…"
+            return [.deleteLeftGuest(uid: guest)]
         case let .failure(error):
             if let effects = routeLinkFailure(error) { return effects }
-            showFailureOnForm(error)
-            return []
+            return showFailure(error)
         }
     }
 
     mutating func leftGuestDeleted(_ uid: String, _ failure: AuthError?) -> [ConsoleEffect] {
-        busy = nil
         let fate = failure.map { "\(uid) could not be deleted (\($0.message)); anonymous clean-up removes it after 30 days." } ?? "\(uid) was deleted."
         banner = Banner(failure == nil ? .success : .info, [banner?.text, fate].compactMap { $0 }.joined(separator: " "))
         return []
@@ -80,7 +68,6 @@ extension ConsoleModel {
 
     /// `r`: the account again from the backend, and what changed since this console last saw it.
     mutating func userReloaded(_ result: Result<User, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case let .success(fresh):
             let changes = user.map { Self.changes(from: $0, to: fresh) } ?? []
@@ -106,7 +93,6 @@ extension ConsoleModel {
     }
 
     mutating func unlinkFinished(_ providerID: String, _ result: Result<User, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case let .success(user):
             adopt(user)
@@ -114,7 +100,7 @@ extension ConsoleModel {
         case let .failure(error):
             banner = .error(error)
         }
-        screen = .account(clampedFocus())
+        screen = .account(AccountFeature.afterUnlink(from: screen, providers: user?.providerData.count ?? 0))
         return []
     }
 
@@ -124,7 +110,6 @@ extension ConsoleModel {
             busy = "Retrying: \(operation.title)…"
             return [.perform(operation)]
         case let .failure(error):
-            busy = nil
             // Its second factor would finish on the console's session, not on the previous account's own.
             if case let .deletePreviousAccount(previous) = operation, error.multiFactorChallenge != nil {
                 banner = Banner(.info, "\(previous.email ?? previous.uid) has 2-step verification, which this step cannot ask for: it was kept. Sign in to it and delete it from its account screen.")
@@ -134,13 +119,11 @@ extension ConsoleModel {
             if let challenge = error.multiFactorChallenge {
                 return apply(SecondFactorSignInFeature.challenge(challenge, purpose: .reauthenticate(operation)))
             }
-            showFailureOnForm(error)
-            return []
+            return showFailure(error)
         }
     }
 
     mutating func sensitiveOperationFinished(_ operation: SensitiveOperation, _ result: Result<User?, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case .success:
             switch operation {
@@ -186,22 +169,18 @@ extension ConsoleModel {
         switch result {
         case let .success(items):
             cart = items
-            if case var .account(focus) = screen {
-                focus.cartSelection = min(focus.cartSelection, max(items.count - 1, 0))
-                screen = .account(focus)
-            }
+            var feature = screen.feature
+            feature.cartChanged(items)
+            screen = feature.screen
         case let .failure(error):
             banner = Banner(.error, "The app data could not be changed.", detail: error.reason)
         }
         return []
     }
 
-    /// A failed submit on a credential form keeps the email, never the password.
-    mutating func showFailureOnForm(_ error: AuthError) {
-        banner = .error(error)
-        guard case var .credentialForm(form) = screen else { return }
-        form.failed(error)
-        screen = .credentialForm(form)
+    /// A failure of the session's work, as the screen that asked for it shows it.
+    mutating func showFailure(_ error: AuthError) -> [ConsoleEffect] {
+        update { feature, _ in feature.showFailure(error) }
     }
 
     mutating func adopt(_ user: User) {
@@ -234,39 +213,9 @@ extension ConsoleModel {
         return changedAccount ? [.loadCart(uid: newUser.uid)] : []
     }
 
-    /// A stale sign-in: the password again, the one provider again, or a choice among them.
+    /// A stale sign-in: the feature that asks for it again takes over.
     private mutating func requireReauthentication(for operation: SensitiveOperation, lead: String = "Your last sign-in was too long ago.") -> [ConsoleEffect] {
-        let account = ReauthMethodsFeature.Account(operation, user: user)
-        if account.methods.contains(where: { $0 != EmailAuthProvider.id }) {
-            if account.methods.count == 1, let provider = FederatedProvider.named(account.methods[0]) {
-                banner = Banner(.info, "\(lead) Sign in with \(provider.name) again to \(operation.title); it then runs by itself.")
-                screen = .providerForm(ProviderFormFeature(provider: provider, purpose: .reauthenticate(operation)))
-            } else if account.methods == [PhoneAuthProvider.id] {
-                banner = Banner(.info, "\(lead) Confirm it with a code texted to your number to \(operation.title); it then runs by itself.")
-                screen = .phone(PhoneFeature(purpose: .reauthenticate(operation), number: account.phoneNumber ?? ""))
-            } else {
-                banner = Banner(.info, "\(lead) Choose how to confirm it's you; then \(operation.title) runs by itself.")
-                screen = .reauthMethods(ReauthMethodsFeature(operation, selection: 0))
-            }
-            return []
-        }
-        guard let email = account.email else {
-            banner = Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
-                            detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
-            screen = .account(AccountFeature())
-            return []
-        }
-        let whose = if case .deletePreviousAccount = operation { "its" } else { "your" }
-        banner = Banner(.info, "\(lead) Enter \(whose) password to \(operation.title); it then runs by itself.")
-        screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: email))
-        return []
-    }
-
-    private func clampedFocus() -> AccountFeature {
-        var focus = AccountFeature()
-        if case let .account(current) = screen { focus = current }
-        focus.providerSelection = min(focus.providerSelection, max((user?.providerData.count ?? 0) - 1, 0))
-        return focus
+        apply(ReauthMethodsFeature.require(operation, user: user, lead: lead))
     }
 
     /// The merge is done: the console is on the other account, with the previous one's cart.
@@ -294,7 +243,7 @@ extension ConsoleModel {
 
     /// After signing in to the account of a pending credential: link it, and bring the
     /// anonymous account's cart along.
-    private mutating func continuePendingLink(_ pending: PendingLink?, signedIn user: User) -> [ConsoleEffect] {
+    mutating func continuePendingLink(_ pending: PendingLink?, signedIn user: User) -> [ConsoleEffect] {
         guard let pending else { return [.loadCart(uid: user.uid)] }
         busy = "Linking \(FederatedProvider.displayName(pending.providerID))…"
         linkAfterSignIn = pending

@@ -69,6 +69,8 @@ public struct ConsoleModel: Equatable, Sendable {
     }
 
     private mutating func handleEvent(_ event: ConsoleEvent) -> [ConsoleEffect] {
+        // The one place what was running ends; a handler that starts the next step says so itself.
+        if event.endsBusyWork { busy = nil }
         switch event {
         case let .key(key):
             return handleKey(key)
@@ -104,19 +106,11 @@ public struct ConsoleModel: Equatable, Sendable {
         case let .verification(event):
             return handleVerification(event)
         case let .consent(consentEvent):
-            busy = nil
             // The inspector shows the consent that produced the credential.
             if case let .providerAuthorized(.success(authorization)) = consentEvent, case .consent = screen { lastAuthorization = authorization }
             return forward(event)
-        // The work a feature asked for is done: it decides what follows.
-        case .phone, .passwordReset, .emailLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict:
-            busy = nil
-            return forward(event)
-        // The sign-in methods arrive behind the pending link's screen, which is not busy.
-        case .pendingLink:
-            return forward(event)
-        case let .accounts(accountsEvent):
-            if accountsEvent.endsBusyWork { busy = nil }
+        // A feature's own result: it decides what follows.
+        case .phone, .passwordReset, .emailLink, .pendingLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict, .accounts:
             return forward(event)
         }
     }
@@ -152,15 +146,18 @@ public struct ConsoleModel: Equatable, Sendable {
         return effects
     }
 
-    private mutating func leaveFlow(_ exit: FlowExit) -> [ConsoleEffect] {
+    /// Where every flow ends, whichever screen or session event led there: one banner and one cart
+    /// load per way out.
+    mutating func leaveFlow(_ exit: FlowExit) -> [ConsoleEffect] {
         switch exit {
         case let .signedIn(result):
             let withSecondFactor = if case .secondFactorSignIn = screen { true } else { false }
+            let pending = screen.pendingLink
             adopt(result.user)
             screen = .account(AccountFeature())
             banner = Banner(.success, result.additionalUserInfo?.isNewUser == true
                 ? "Account created." : (withSecondFactor ? "Signed in with a second factor." : "Signed in."))
-            return [.loadCart(uid: result.user.uid)]
+            return continuePendingLink(pending, signedIn: result.user)
         case let .reauthenticated(operation):
             busy = "Retrying: \(operation.title)…"
             return [.perform(operation)]
@@ -171,10 +168,10 @@ public struct ConsoleModel: Equatable, Sendable {
             screen = .secondFactors(SecondFactorsFeature(selection: max(user.enrolledFactors.count - 1, 0)))
             banner = Banner(.success, "Enrolled \"\(displayName)\". Signing in now asks for a second factor.")
             return []
-        case let .linked(result):
+        case let .linked(result, what):
             adopt(result.user)
             screen = .account(AccountFeature())
-            banner = Banner(.success, "Linked \(result.user.phoneNumber ?? "the phone number"). The uid and app data are unchanged.")
+            banner = Banner(.success, "Linked \(what). The uid and app data are unchanged.")
             return []
         case let .passwordReset(email):
             screen = .credentialForm(CredentialFormFeature(purpose: .signIn, email: email))

@@ -10,9 +10,8 @@ public enum ConsoleView {
         if TooSmall.drawIfNeeded(on: canvas) { return }
         // The TOTP QR code takes the title row's left part: the title goes beside it, and only there (a bar
         // drawn across first left one of its letters in the column between the two).
-        if case let .secondFactorEnrollment(flow) = model.screen, case let .scanning(secret) = flow.step,
-           let code = QRStep.code(flow, secret: secret, on: canvas) {
-            TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title) · \(model.statusText)", column: code.cells.width + 1)
+        if let column = model.screen.feature.titleColumn(on: canvas) {
+            TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title) · \(model.statusText)", column: column)
         } else {
             TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title)", right: model.statusText)
         }

@@ -64,8 +64,5 @@ public indirect enum Screen: Equatable, Sendable {
     var editsText: Bool { feature.editsText }
 
     /// The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
-    var showsQRCode: Bool {
-        if case let .secondFactorEnrollment(flow) = self, case .scanning = flow.step { return true }
-        return false
-    }
+    var showsQRCode: Bool { feature.showsQRCode }
 }

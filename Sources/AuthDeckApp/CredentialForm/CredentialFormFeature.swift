@@ -108,9 +108,11 @@ public struct CredentialFormFeature: ConsoleFeature {
     }
 
     /// A failed submit keeps the email, never the password, and focuses what needs fixing.
-    mutating func failed(_ error: AuthError) {
+    /// A failed submit keeps the email, never the password.
+    mutating func showFailure(_ error: AuthError) -> [FlowStep] {
         password.text = ""
         focus = error.code == .invalidEmail ? .email : .password
+        return [.banner(.error(error))]
     }
 
     static let labelWidth = 18

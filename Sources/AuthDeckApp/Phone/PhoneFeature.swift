@@ -167,7 +167,7 @@ public struct PhoneFeature: ConsoleFeature {
         case let .signInFinished(.success(result)):
             return [.exit(.signedIn(result))]
         case let .linkFinished(.success(result)):
-            return [.exit(.linked(result))]
+            return [.exit(.linked(result, what: result.user.phoneNumber ?? "the phone number"))]
         case let .signInFinished(.failure(error)), let .linkFinished(.failure(error)):
             return failed(error)
         }

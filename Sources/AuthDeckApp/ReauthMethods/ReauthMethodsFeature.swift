@@ -66,15 +66,46 @@ public struct ReauthMethodsFeature: ConsoleFeature {
             return [.banner(Banner(.info, "Cancelled: did not \(operation.title).")), .show(.account(AccountFeature()))]
         case .choose:
             guard methods.indices.contains(selection) else { return [] }
-            if let provider = FederatedProvider.named(methods[selection]) {
-                return [.banner(nil), .show(.providerForm(ProviderFormFeature(provider: provider, purpose: .reauthenticate(operation))))]
-            }
-            if methods[selection] == PhoneAuthProvider.id {
-                return [.banner(nil), .show(.phone(PhoneFeature(purpose: .reauthenticate(operation), number: account.phoneNumber ?? "")))]
-            }
-            return [.banner(nil), .show(.credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: account.email ?? "")))]
+            return [.banner(nil), .show(Self.screen(for: methods[selection], operation, account))]
         }
         return []
+    }
+
+    /// The screen that confirms it's the account's owner with `method`.
+    static func screen(for method: String, _ operation: SensitiveOperation, _ account: Account) -> Screen {
+        if let provider = FederatedProvider.named(method) {
+            return .providerForm(ProviderFormFeature(provider: provider, purpose: .reauthenticate(operation)))
+        }
+        if method == PhoneAuthProvider.id {
+            return .phone(PhoneFeature(purpose: .reauthenticate(operation), number: account.phoneNumber ?? ""))
+        }
+        return .credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: account.email ?? ""))
+    }
+
+    /// The one way to a recent sign-in, whatever needs it: the password again, the one provider
+    /// again, the texted code, or a choice among them; `operation` then runs by itself.
+    static func require(_ operation: SensitiveOperation, user: User?, lead: String) -> [FlowStep] {
+        let account = Account(operation, user: user)
+        if account.methods.contains(where: { $0 != EmailAuthProvider.id }) {
+            if account.methods.count == 1, let provider = FederatedProvider.named(account.methods[0]) {
+                return [.banner(Banner(.info, "\(lead) Sign in with \(provider.name) again to \(operation.title); it then runs by itself.")),
+                        .show(screen(for: provider.id, operation, account))]
+            }
+            if account.methods == [PhoneAuthProvider.id] {
+                return [.banner(Banner(.info, "\(lead) Confirm it with a code texted to your number to \(operation.title); it then runs by itself.")),
+                        .show(screen(for: PhoneAuthProvider.id, operation, account))]
+            }
+            return [.banner(Banner(.info, "\(lead) Choose how to confirm it's you; then \(operation.title) runs by itself.")),
+                    .show(.reauthMethods(ReauthMethodsFeature(operation, selection: 0)))]
+        }
+        guard account.email != nil else {
+            return [.banner(Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
+                                   detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")),
+                    .show(.account(AccountFeature()))]
+        }
+        let whose = if case .deletePreviousAccount = operation { "its" } else { "your" }
+        return [.banner(Banner(.info, "\(lead) Enter \(whose) password to \(operation.title); it then runs by itself.")),
+                .show(screen(for: EmailAuthProvider.id, operation, account))]
     }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {

@@ -88,6 +88,17 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
     var title: String { isTotp ? "Add an authenticator app" : "Add an SMS factor" }
     var needsUser: Bool { true }
     var screen: Screen { .secondFactorEnrollment(self) }
+
+    var showsQRCode: Bool {
+        if case .scanning = step { return true }
+        return false
+    }
+
+    /// The QR code takes the title row's left part: the title goes beside it.
+    func titleColumn(on canvas: any Canvas) -> Int? {
+        guard case let .scanning(secret) = step, let code = QRStep.code(self, secret: secret, on: canvas) else { return nil }
+        return code.cells.width + 1
+    }
     static func embed(_ action: Action) -> ConsoleAction { .secondFactorEnrollment(action) }
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .secondFactorEnrollment(action) = action { action } else { nil }

@@ -64,7 +64,7 @@ struct PhoneFeatureTests {
 
         tester.flow.step = .enteringCode(phone: "+15555550100", verificationID: "v1", code: MfaFixtures.code("123456"))
         let linked = MfaFixtures.signedIn(Fixtures.passwordUser())
-        tester.handle(.linkFinished(.success(linked)), steps: [.exit(.linked(linked))])
+        tester.handle(.linkFinished(.success(linked)), steps: [.exit(.linked(linked, what: linked.user.phoneNumber ?? "the phone number"))])
     }
 
     @Test func phoneNumbersAreCheckedAndMasked() {
