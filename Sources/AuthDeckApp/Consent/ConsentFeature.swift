@@ -65,6 +65,11 @@ public struct ConsentFeature: ConsoleFeature {
     var editsText: Bool { newIdentity != nil }
     var screen: Screen { .consent(self) }
 
+    var pendingLink: PendingLink? {
+        if case let .signInToLink(pending) = purpose { return pending }
+        return nil
+    }
+
     /// The consent screen for `provider`, busy while its accounts load: a key pressed meanwhile (n for
     /// a new identity) waits for the list instead of meeting a screen that takes none yet.
     static func open(_ provider: OAuthProvider, purpose: FederatedPurpose) -> [FlowStep] {

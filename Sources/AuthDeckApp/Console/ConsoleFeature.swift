@@ -54,6 +54,8 @@ protocol ConsoleFeature: Equatable, Sendable {
     func titleColumn(on canvas: any Canvas) -> Int?
     /// Whether the screen takes the banner's rows on a short terminal.
     var showsQRCode: Bool { get }
+    /// The pending credential a sign-in on this screen is meant to link afterwards.
+    var pendingLink: PendingLink? { get }
     /// The root's action that carries `action`.
     static func embed(_ action: Action) -> ConsoleAction
     /// This feature's action, if `action` carries one.
@@ -74,6 +76,7 @@ extension ConsoleFeature {
     mutating func cartChanged(_ cart: [CartItem]) {}
     func titleColumn(on canvas: any Canvas) -> Int? { nil }
     var showsQRCode: Bool { false }
+    var pendingLink: PendingLink? { nil }
 
     /// The keys, with their meanings lifted into the root's.
     func consoleBindings(in context: ConsoleContext) -> [KeyBinding<ConsoleAction>] {

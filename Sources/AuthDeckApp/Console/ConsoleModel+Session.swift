@@ -273,20 +273,3 @@ extension ConsoleModel {
         }
     }
 }
-
-extension Screen {
-    /// The pending credential a sign-in on this screen is meant to link afterwards.
-    var pendingLink: PendingLink? {
-        switch self {
-        case let .credentialForm(form):
-            if case let .signInToLink(pending) = form.purpose { return pending }
-        case let .consent(consent):
-            if case let .signInToLink(pending) = consent.purpose { return pending }
-        case .launching, .signInMethods, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .secondFactorEnrollment,
-             .secondFactorSignIn, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods,
-             .emailLink, .changeEmail, .accounts:
-            break
-        }
-        return nil
-    }
-}

@@ -65,4 +65,5 @@ public indirect enum Screen: Equatable, Sendable {
 
     /// The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
     var showsQRCode: Bool { feature.showsQRCode }
+    var pendingLink: PendingLink? { feature.pendingLink }
 }

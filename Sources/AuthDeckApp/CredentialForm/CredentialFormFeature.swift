@@ -52,6 +52,11 @@ public struct CredentialFormFeature: ConsoleFeature {
     var needsUser: Bool { purpose == .link || purpose.isReauthentication }
     var editsText: Bool { true }
     var screen: Screen { .credentialForm(self) }
+
+    var pendingLink: PendingLink? {
+        if case let .signInToLink(pending) = purpose { return pending }
+        return nil
+    }
     static func embed(_ action: Action) -> ConsoleAction { .credentialForm(action) }
     static func extract(_ action: ConsoleAction) -> Action? {
         if case let .credentialForm(action) = action { action } else { nil }
