@@ -30,3 +30,9 @@ extension EffectRunner {
         return signedIn
     }
 }
+
+/// The preview's sign-in to a link conflict's other account, kept until the merge or the next conflict.
+struct ConflictProbe: Sendable {
+    let auth: Auth
+    let outcome: Result<AuthDataResult, AuthError>
+}

@@ -277,9 +277,3 @@ public final class EffectRunner: Sendable {
         String(String(describing: effect).prefix { $0 != "(" })
     }
 }
-
-/// The preview's sign-in to a link conflict's other account, kept until the merge or the next conflict.
-struct ConflictProbe: Sendable {
-    let auth: Auth
-    let outcome: Result<AuthDataResult, AuthError>
-}
