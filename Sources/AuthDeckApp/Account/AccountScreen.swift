@@ -5,7 +5,7 @@ import TerminalUI
 
 /// The signed-in account: who it is, how it signs in, its token, and its app data.
 enum AccountScreen {
-    static func draw(_ context: ConsoleContext, focus: AccountFocus, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ context: ConsoleContext, focus: AccountFeature, on canvas: any Canvas, in frame: Rect) {
         guard let user = context.user else {
             canvas.put("Not signed in.", row: frame.row, column: frame.column + 1, style: .dim)
             return

@@ -24,22 +24,22 @@ public indirect enum AccountsPanel: Equatable, Sendable {
         }
     }
 
-    func bindings(access: OperatorAccess?) -> [KeyBinding] {
-        let close = KeyBinding([.escape], "esc", "back", .back)
+    func bindings(access: OperatorAccess?) -> [KeyBinding<KeyIntent<AccountsFeature.Action>>] {
+        let close: KeyBinding<KeyIntent<AccountsFeature.Action>> = .back()
         switch self {
         case .chips:
-            return [.moveUp, .moveDown, KeyBinding([.enter, .character(" ")], "enter", "toggle", .toggle), close, .help]
+            return [.moveUp(), .moveDown(), KeyBinding([.enter, .character(" ")], "enter", "toggle", .toggle), close, .help]
         case .sort:
-            return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "sort (again: reverse)", .choose), close, .help]
+            return [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "sort (again: reverse)", .choose), close, .help]
         case let .detail(detail):
-            var keys: [KeyBinding] = [.moveUp, .moveDown]
+            var keys: [KeyBinding<KeyIntent<AccountsFeature.Action>>] = [.moveUp(), .moveDown()]
             if access == .full {
                 keys += AccountsFeature.detailActionBindings(disabled: detail.record?.user.disabled == true)
                 let factors = detail.record?.user.multiFactor.count ?? 0
                 if factors > 0 { keys.append(.char("x", "remove second factor", .accounts(.removeSecondFactor))) }
                 if factors > 1 { keys.append(KeyBinding([.tab], "tab", "next factor", .accounts(.nextFactor), inBar: false)) }
             }
-            return keys + [close, KeyBinding([.character("m")], "m", "messages (outbox)", .messages, inBar: false), .help]
+            return keys + [close, KeyBinding([.character("m")], "m", "messages (outbox)", .console(.messages), inBar: false), .help]
         case .claims:
             return [KeyBinding([.enter], "enter", "check and save", .submit), KeyBinding([.escape], "esc", "cancel", .back), .helpInForm]
         case .cleanUp:
@@ -51,7 +51,7 @@ public indirect enum AccountsPanel: Equatable, Sendable {
             return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle), KeyBinding([.enter], "enter", "confirm choice", .choose),
                     .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .cancel)]
         case .auditLog, .hashConfig:
-            return [.moveUp, .moveDown, close, .help]
+            return [.moveUp(), .moveDown(), close, .help]
         }
     }
 }
@@ -149,7 +149,7 @@ public struct AccountsConfirmation: Equatable, Sendable {
 }
 
 extension AccountsFeature {
-    mutating func performInPanel(_ intent: Intent, access: OperatorAccess?) -> [FlowStep] {
+    mutating func performInPanel(_ intent: AccountsFeature.Action, access: OperatorAccess?) -> [FlowStep] {
         guard let current = panel else { return [] }
         switch current {
         case var .chips(menu):
@@ -164,10 +164,7 @@ extension AccountsFeature {
             case .back:
                 panel = nil
                 return []
-            case .choose, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-                 .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .verifyEmail,
-                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
-                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: return []
+            case .choose, .submit, .confirm, .cancel, .accounts: return []
             }
             panel = .chips(menu)
             return []
@@ -184,10 +181,7 @@ extension AccountsFeature {
                 panel = nil
                 return reload()
             case .back: panel = nil
-            case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-                 .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
-                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
-                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: break
+            case .submit, .confirm, .cancel, .toggle, .accounts: break
             }
             return []
         case var .detail(detail):
@@ -206,10 +200,7 @@ extension AccountsFeature {
                     panel = .claims(editor)
                     return [.banner(Banner(.error, "\(String(describing: error)). Nothing was sent."))]
                 }
-            case .up, .down, .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem,
-                 .link, .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle,
-                 .verifyEmail, .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
-                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: return []
+            case .up, .down, .choose, .confirm, .cancel, .toggle, .accounts: return []
             }
         case let .cleanUp(days):
             switch intent {
@@ -222,10 +213,7 @@ extension AccountsFeature {
                 }
                 return [.banner(nil), .run(.accounts(.findMatching(AccountFilter(anonymousOlderThanDays: count), purpose: .cleanUp(days: count))),
                                            busy: "Counting anonymous accounts older than \(count) days…")]
-            case .up, .down, .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem,
-                 .link, .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle,
-                 .verifyEmail, .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
-                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: return []
+            case .up, .down, .choose, .confirm, .cancel, .toggle, .accounts: return []
             }
         case var .confirm(confirmation):
             switch intent {
@@ -249,20 +237,14 @@ extension AccountsFeature {
                 guard !confirmation.needsTypedCount else { return [] }
                 panel = confirmation.returnTo
                 return Self.run(confirmation.action, on: confirmation.uids)
-            case .up, .down, .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem,
-                 .removeItem, .link, .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .verifyEmail,
-                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
-                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: return []
+            case .up, .down, .back, .submit, .accounts: return []
             }
         case let .auditLog(entries, selection):
             switch intent {
             case .up: panel = .auditLog(entries: entries, selection: max(selection - 1, 0))
             case .down: panel = .auditLog(entries: entries, selection: min(selection + 1, max((entries?.count ?? 0) - 1, 0)))
             case .back: panel = nil
-            case .choose, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-                 .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
-                 .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity,
-                 .toggleHideEmail, .scrollUp, .scrollDown, .number, .accounts: break
+            case .choose, .submit, .confirm, .cancel, .toggle, .accounts: break
             }
             return []
         case .hashConfig:
@@ -271,7 +253,7 @@ extension AccountsFeature {
         }
     }
 
-    private mutating func performInDetail(_ intent: Intent, detail: inout AccountDetail, access: OperatorAccess?) -> [FlowStep] {
+    private mutating func performInDetail(_ intent: AccountsFeature.Action, detail: inout AccountDetail, access: OperatorAccess?) -> [FlowStep] {
         let factors = detail.record?.user.multiFactor ?? []
         switch intent {
         case .up: detail.scroll = max(detail.scroll - 1, 0)
@@ -295,10 +277,7 @@ extension AccountsFeature {
             guard access == .full, let action = Self.action(for: intent) else { return [] }
             return ask(action, on: [detail.uid], describing: detail.record.map { Self.name($0.user) } ?? "the account \(detail.uid)",
                        returnTo: .detail(detail))
-        case .choose, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
-             .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail,
-             .scrollUp, .scrollDown, .number:
+        case .choose, .submit, .confirm, .cancel, .toggle:
             return []
         }
         panel = .detail(detail)

@@ -114,7 +114,6 @@ public enum AccountsEvent: Equatable, Sendable {
 
 /// What the accounts view's keys mean.
 public enum AccountsIntent: Equatable, Sendable {
-    case open
     case filter, chips, sort, refresh
     case mark, markAll
     case pageUp, pageDown, top, bottom

@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The link conflict: both accounts side by side, and the choice.
 enum ConflictScreen {
-    static func draw(_ conflict: ConflictState, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ conflict: ConflictFeature, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         let name = FederatedProvider.displayName(conflict.providerID)
         canvas.put(TextWidth.truncate("This \(name) identity already belongs to another account", toCells: frame.width - 2),
@@ -61,7 +61,7 @@ enum ConflictScreen {
         }
     }
 
-    static func label(_ option: ConflictState.Option, previousIsAnonymous: Bool) -> String {
+    static func label(_ option: ConflictFeature.Option, previousIsAnonymous: Bool) -> String {
         switch option {
         case .cancel: "Cancel"
         case .mergeAndKeep: "Switch + merge cart"
@@ -69,7 +69,7 @@ enum ConflictScreen {
         }
     }
 
-    static func explanation(_ option: ConflictState.Option, conflict: ConflictState) -> String {
+    static func explanation(_ option: ConflictFeature.Option, conflict: ConflictFeature) -> String {
         let needsSecondFactor = if case .needsSecondFactor = conflict.other { true } else { false }
         return switch option {
         case .cancel: "Stay on this account; it keeps its cart, the other keeps the provider."

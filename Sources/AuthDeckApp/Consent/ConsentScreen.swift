@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The simulated provider's account chooser and consent, labelled as simulated throughout.
 enum ConsentScreen {
-    static func draw(_ consent: ConsentState, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ consent: ConsentFeature, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         let name = FederatedProvider.displayName(consent.provider.providerID)
         canvas.put(" SIMULATED \(name.uppercased()) ", row: frame.row, column: column, style: .badge)

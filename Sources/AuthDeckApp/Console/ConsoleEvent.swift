@@ -20,9 +20,36 @@ public enum ConsoleEvent: Equatable, Sendable {
     /// The guest account a pending link's sign-in left: nil when it was deleted, else why not.
     case leftGuestDeleted(uid: String, AuthError?)
     case exchangesChanged([BackendExchange])
+    /// The outbox and the email actions, which the console answers whatever screen asked.
     case verification(VerificationEvent)
-    case federated(FederatedEvent)
+    // The features' own results, each for the feature that asked.
+    case phone(PhoneFeature.Event)
+    case passwordReset(PasswordResetFeature.Event)
+    case emailLink(EmailLinkFeature.Event)
+    case pendingLink(PendingLinkFeature.Event)
+    case secondFactorEnrollment(SecondFactorEnrollmentFeature.Event)
+    case secondFactorSignIn(SecondFactorSignInFeature.Event)
+    case consent(ConsentFeature.Event)
+    case conflict(ConflictFeature.Event)
     case accounts(AccountsEvent)
+}
+
+extension ConsoleEvent {
+    /// Whether the event answers the work that made the console busy. Keys, resizes and the
+    /// backend's own news (auth state, the cart, exchanges, the outbox) do not; a pending link's
+    /// sign-in methods arrive behind a screen that is not busy.
+    var endsBusyWork: Bool {
+        switch self {
+        case .key, .resized, .authStateChanged, .cartChanged, .exchangesChanged, .pendingLink, .verification(.outboxChanged):
+            false
+        case let .accounts(event):
+            event.endsBusyWork
+        case .sessionRestored, .signInFinished, .linkFinished, .unlinkFinished, .reauthenticationFinished, .sensitiveOperationFinished,
+             .userReloaded, .leftGuestDeleted, .verification(.emailVerificationSent), .verification(.actionCodeApplied),
+             .phone, .passwordReset, .emailLink, .secondFactorEnrollment, .secondFactorSignIn, .consent, .conflict:
+            true
+        }
+    }
 }
 
 /// A saved session that could not be read; the file is left in place.
@@ -58,7 +85,14 @@ public enum ConsoleEffect: Equatable, Sendable {
     /// The guest account a sign-in left, once the pending link it was for is done.
     case deleteLeftGuest(uid: String)
     case verification(VerificationEffect)
-    case federated(FederatedEffect)
+    case phone(PhoneFeature.Effect)
+    case passwordReset(PasswordResetFeature.Effect)
+    case emailLink(EmailLinkFeature.Effect)
+    case pendingLink(PendingLinkFeature.Effect)
+    case secondFactorEnrollment(SecondFactorEnrollmentFeature.Effect)
+    case secondFactorSignIn(SecondFactorSignInFeature.Effect)
+    case consent(ConsentFeature.Effect)
+    case conflict(ConflictFeature.Effect)
     case accounts(AccountsEffect)
     case quit
 }

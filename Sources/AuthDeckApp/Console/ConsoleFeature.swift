@@ -4,18 +4,26 @@ import Foundation
 import TerminalUI
 
 /// One screen of the console, written one way. The conforming value is the screen's state (a
-/// case of `Screen` carries it); it answers for its keys (`bindings`, `perform`), its typing
-/// (`edit`), the results of its own effects (`handle`), and its drawing (`draw`). What crosses
-/// screens — the signed-in user, the cart, the outbox — it reads from the `ConsoleContext` and
-/// never changes itself: it asks the root `ConsoleModel` for work, a message or another screen
-/// with `FlowStep`s.
+/// case of `Screen` carries it); it answers for its keys (`bindings`, `perform` of its own
+/// `Action`s), its typing (`edit`), the results of its own effects (`handle` of its own `Event`s),
+/// and its drawing (`draw`). What crosses screens — the signed-in user, the cart, the outbox — it
+/// reads from the `ConsoleContext` and never changes itself: it asks the root `ConsoleModel` for
+/// work, a message or another screen with `FlowStep`s, and ends with a `FlowExit`.
+///
+/// The root wraps each feature's actions and events in a case of its own (`ConsoleAction.phone`,
+/// `ConsoleEvent.phone`), as The Composable Architecture scopes a child's actions: `embed` and
+/// `extract` are that scope, so a feature's `switch` lists only its own cases.
 ///
 /// A key press, end to end: the terminal's `Key` → `ConsoleModel.handle(.key)` → the binding of
-/// the current feature whose keys contain it → `perform(intent)` → `FlowStep.run(effect)` →
+/// the current feature whose keys contain it → `perform(action)` → `FlowStep.run(effect)` →
 /// `EffectRunner` (on the `Auth` actor or the cart store) → a `ConsoleEvent` back through the
-/// mailbox → `ConsoleModel.handle` → the session's own events there, the feature's own
-/// (`FeatureEvent`) to `handle` → the next frame from `draw`.
+/// mailbox → `ConsoleModel.handle` → the session's own events there, the feature's own (`Event`)
+/// to `handle` → the next frame from `draw`.
 protocol ConsoleFeature: Equatable, Sendable {
+    /// What the feature's keys mean.
+    associatedtype Action: Equatable & Sendable
+    /// The results of the feature's effects.
+    associatedtype Event: Equatable & Sendable
     /// The title bar's name for the screen.
     var title: String { get }
     /// Screens that only make sense with a signed-in user: they give way to the sign-in methods
@@ -24,19 +32,36 @@ protocol ConsoleFeature: Equatable, Sendable {
     /// Printable keys are typed into a field rather than taken as commands (`q`, `?`).
     var editsText: Bool { get }
     /// The keys valid now, in the order the bar shows them.
-    func bindings(in context: ConsoleContext) -> [KeyBinding]
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep]
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>]
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep]
     /// A key no binding took: typing into the focused field.
     mutating func edit(_ key: Key)
     /// The same, for screens whose typing starts work (a filter as you type); the default edits.
     mutating func typed(_ key: Key, in context: ConsoleContext) -> [FlowStep]
     /// A result of one of this feature's effects, while the feature is on screen.
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep]
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep]
     /// Where `FlowExit.cancelled` leads back to.
     func screenBefore(in context: ConsoleContext) -> Screen
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect)
     /// The screen that shows this state.
     var screen: Screen { get }
+    /// A failure of work the console ran for this screen (a sign-in, a reauthentication): how the
+    /// feature shows it; the default is the banner alone.
+    mutating func showFailure(_ error: AuthError) -> [FlowStep]
+    /// The signed-in user's cart changed: a selection in it stays within it.
+    mutating func cartChanged(_ cart: [CartItem])
+    /// The column the title starts at when the screen draws into the title row (a QR code); nil: it does not.
+    func titleColumn(on canvas: any Canvas) -> Int?
+    /// Whether the screen takes the banner's rows on a short terminal.
+    var showsQRCode: Bool { get }
+    /// The pending credential a sign-in on this screen is meant to link afterwards.
+    var pendingLink: PendingLink? { get }
+    /// The root's action that carries `action`.
+    static func embed(_ action: Action) -> ConsoleAction
+    /// This feature's action, if `action` carries one.
+    static func extract(_ action: ConsoleAction) -> Action?
+    /// This feature's result, if `event` is one.
+    static func extract(_ event: ConsoleEvent) -> Event?
 }
 
 extension ConsoleFeature {
@@ -46,53 +71,40 @@ extension ConsoleFeature {
         edit(key)
         return []
     }
-    /// For screens that start no work of their own.
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] { [] }
     func screenBefore(in context: ConsoleContext) -> Screen { context.home }
+    mutating func showFailure(_ error: AuthError) -> [FlowStep] { [.banner(.error(error))] }
+    mutating func cartChanged(_ cart: [CartItem]) {}
+    func titleColumn(on canvas: any Canvas) -> Int? { nil }
+    var showsQRCode: Bool { false }
+    var pendingLink: PendingLink? { nil }
+
+    /// The keys, with their meanings lifted into the root's.
+    func consoleBindings(in context: ConsoleContext) -> [KeyBinding<ConsoleAction>] {
+        bindings(in: context).map { binding in
+            binding.map { intent in
+                switch intent {
+                case let .feature(action): Self.embed(action)
+                case let .console(command): .console(command)
+                }
+            }
+        }
+    }
+
+    /// A key's action, if it is this feature's.
+    mutating func receive(_ action: ConsoleAction, in context: ConsoleContext) -> [FlowStep] {
+        guard let own = Self.extract(action) else { return [] }
+        return perform(own, in: context)
+    }
+
+    /// An effect's result, if it is this feature's.
+    mutating func receive(_ event: ConsoleEvent, in context: ConsoleContext) -> [FlowStep] {
+        guard let own = Self.extract(event) else { return [] }
+        return handle(own, in: context)
+    }
 }
 
-/// What crosses screens, as features read it.
-struct ConsoleContext: Sendable {
-    var user: User?
-    var token: TokenSummary?
-    var cart: [CartItem]
-    var outbox: Outbox
-    /// What the operator may do in the accounts view; nil: this console never shows it.
-    var operatorAccess: OperatorAccess? = nil
-
-    /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
-    var home: Screen { user == nil ? .signInMethods(SignInMethods(selection: 0)) : .account(AccountFocus()) }
-}
-
-/// The results of effects that belong to one feature; the session's own results the root handles.
-public enum FeatureEvent: Equatable, Sendable {
-    case verification(VerificationEvent)
-    case federated(FederatedEvent)
-    case accounts(AccountsEvent)
-}
-
-/// What a feature asks of the console: work (with what to show while it runs), a message,
-/// another screen, or to leave with an outcome.
-public enum FlowStep: Equatable, Sendable {
-    case run(ConsoleEffect, busy: String?)
-    case banner(Banner?)
-    /// Another screen takes over: a form, a dialog over this one, the screen before.
-    case show(Screen)
-    case exit(FlowExit)
-}
-
-/// How a flow ends; the console decides which screen comes next.
-public enum FlowExit: Equatable, Sendable {
-    case signedIn(AuthDataResult)
-    /// The second factor of a reauthentication passed: run the operation that needed it.
-    case reauthenticated(SensitiveOperation)
-    case enrolled(User, displayName: String)
-    /// The other account's second factor passed and the link conflict's merge is done.
-    case merged(MergeOutcome, ConflictState)
-    case linked(AuthDataResult)
-    case passwordReset(email: String)
-    /// Back where the flow started (`screenBefore`).
-    case cancelled
-    /// The first factor has to be given again (the pending credential expired or was refused).
-    case restartSignIn(Banner)
+/// The features that start no work of their own.
+extension ConsoleFeature where Event == Never {
+    static func extract(_ event: ConsoleEvent) -> Never? { nil }
+    mutating func handle(_ event: Never, in context: ConsoleContext) -> [FlowStep] {}
 }

@@ -5,14 +5,14 @@ import TerminalUI
 /// Keys: ctrl-c and help from anywhere, then the overlay's keys or the current feature's.
 extension ConsoleModel {
     /// The keys valid right now, in the order the bar shows them.
-    public var bindings: [KeyBinding] {
+    public var bindings: [KeyBinding<ConsoleAction>] {
         switch overlay {
         case .help:
-            return [KeyBinding([.escape, .character("?"), .enter, .character("q")], "esc", "close help", .back)]
+            return [KeyBinding([.escape, .character("?"), .enter, .character("q")], "esc", "close help", .overlay(.back))]
         case .inspector:
             return Self.inspectorBindings
         case .inspectorHelp:
-            return [KeyBinding([.escape, .character("?"), .function(1), .enter, .character("q")], "esc", "back to the inspector", .back)]
+            return [KeyBinding([.escape, .character("?"), .function(1), .enter, .character("q")], "esc", "back to the inspector", .overlay(.back))]
         case .outbox:
             return outboxBindings
         case nil:
@@ -21,7 +21,7 @@ extension ConsoleModel {
     }
 
     /// The keys of the screen itself, whatever overlay is open: what the help overlay lists.
-    var screenBindings: [KeyBinding] { screen.feature.bindings(in: context) }
+    var screenBindings: [KeyBinding<ConsoleAction>] { screen.feature.consoleBindings(in: context) }
 
     mutating func handleKey(_ key: Key) -> [ConsoleEffect] {
         if key == .control("c") { return [.quit] }
@@ -48,10 +48,25 @@ extension ConsoleModel {
         return update { feature, context in feature.typed(key, in: context) }
     }
 
-    private mutating func perform(_ intent: Intent) -> [ConsoleEffect] {
-        if case let .outbox(selection) = overlay { return performInOutbox(selection, intent) }
-        if let overlay { return performInOverlay(overlay, intent) }
-        switch intent {
+    private mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
+        switch action {
+        case let .overlay(overlayAction):
+            if case let .outbox(selection) = overlay { return performInOutbox(selection, overlayAction) }
+            if let overlay { return performInOverlay(overlay, overlayAction) }
+            return []
+        // An overlay's own keys answer while it is open; the inspector's help key is taken before.
+        case .console where overlay != nil:
+            return []
+        case let .console(command):
+            return perform(command)
+        case .signInMethods, .credentialForm, .account, .addCartItem, .changePassword, .confirm, .reauthMethods, .linking, .changeEmail, .pendingLink, .providerForm, .consent, .conflict, .emailLink,
+             .passwordReset, .secondFactorEnrollment, .secondFactorSignIn, .secondFactors, .phone, .accounts:
+            return update { feature, context in feature.receive(action, in: context) }
+        }
+    }
+
+    private mutating func perform(_ command: ConsoleCommand) -> [ConsoleEffect] {
+        switch command {
         case .quit: return [.quit]
         case .messages:
             return openOutbox()
@@ -61,16 +76,11 @@ extension ConsoleModel {
         case .help:
             overlay = .help
             return []
-        case .up, .down, .choose, .back, .nextField, .previousField, .submit, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts:
-            return update { feature, context in feature.perform(intent, in: context) }
         }
     }
 
-    private mutating func performInOverlay(_ current: Overlay, _ intent: Intent) -> [ConsoleEffect] {
-        switch (current, intent) {
+    private mutating func performInOverlay(_ current: Overlay, _ action: OverlayAction) -> [ConsoleEffect] {
+        switch (current, action) {
         case let (.inspectorHelp(selection, scroll), .back): overlay = .inspector(selection: selection, scroll: scroll)
         case (_, .back): overlay = nil
         case let (.inspector(selection, _), .up): overlay = .inspector(selection: max(selection - 1, 0), scroll: 0)
@@ -84,13 +94,13 @@ extension ConsoleModel {
         return []
     }
 
-    static let inspectorBindings: [KeyBinding] = [
-        KeyBinding([.up, .character("k")], "↑/k", "previous call", .up, inBar: false),
-        KeyBinding([.down, .character("j")], "↓/j", "next call", .down, inBar: false),
-        KeyBinding([.pageDown, .character(" ")], "space", "scroll", .scrollDown),
-        KeyBinding([.pageUp, .character("b")], "b", "scroll up", .scrollUp),
-        KeyBinding([.escape, .character("i")], "esc", "close inspector", .back),
-        KeyBinding([.character("?"), .function(1)], "?", "help", .help),
+    static let inspectorBindings: [KeyBinding<ConsoleAction>] = [
+        KeyBinding([.up, .character("k")], "↑/k", "previous call", .overlay(.up), inBar: false),
+        KeyBinding([.down, .character("j")], "↓/j", "next call", .overlay(.down), inBar: false),
+        KeyBinding([.pageDown, .character(" ")], "space", "scroll", .overlay(.scrollDown)),
+        KeyBinding([.pageUp, .character("b")], "b", "scroll up", .overlay(.scrollUp)),
+        KeyBinding([.escape, .character("i")], "esc", "close inspector", .overlay(.back)),
+        KeyBinding([.character("?"), .function(1)], "?", "help", .console(.help)),
     ]
 
     /// The detail's lines at the terminal's width, and how many show at once.
@@ -103,109 +113,5 @@ extension ConsoleModel {
 
     private var inspectorPage: Int {
         InspectorScreen.layout(entries: exchanges.count, size: terminalSize ?? Size(width: 80, height: 24)).detailRows
-    }
-
-    // MARK: The outbox overlay
-
-    mutating func openOutbox() -> [ConsoleEffect] {
-        overlay = .outbox(selection: 0)
-        return [.verification(.refreshOutbox)]
-    }
-
-    var outboxBindings: [KeyBinding] {
-        var keys: [KeyBinding] = [.moveUp, .moveDown]
-        if case let .outbox(selection) = overlay, outbox.emails.indices.contains(selection) {
-            keys.append(KeyBinding([.enter], "enter", "open the link", .choose))
-        }
-        keys += [.char("r", "refresh", .refresh), KeyBinding([.escape, .character("m")], "esc", "close", .back)]
-        return keys
-    }
-
-    mutating func performInOutbox(_ selection: Int, _ intent: Intent) -> [ConsoleEffect] {
-        switch intent {
-        case .up: overlay = .outbox(selection: max(selection - 1, 0))
-        case .down: overlay = .outbox(selection: min(selection + 1, max(outbox.count - 1, 0)))
-        case .refresh: return [.verification(.refreshOutbox)]
-        case .back: overlay = nil
-        case .choose:
-            guard outbox.emails.indices.contains(selection) else { return [] }
-            let email = outbox.emails[selection]
-            switch email.action {
-            case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
-                busy = email.action.opening(email.to)
-                return [.verification(.applyActionCode(email))]
-            case .resetPassword:
-                overlay = nil
-                screen = .passwordReset(.choosingPassword(code: email.oobCode, email: email.to))
-                banner = Banner(.info, "Choose a new password for \(email.to).")
-            case .signIn:
-                overlay = nil
-                return apply(EmailLinkFlow.open(email, on: screen, user: user))
-            case let .other(type):
-                banner = Banner(.info, "AuthDeck does not open \(type) messages.")
-            }
-        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts:
-            break
-        }
-        return []
-    }
-
-    // MARK: Email actions and the outbox, whatever screen asked
-
-    mutating func handleVerification(_ event: VerificationEvent) -> [ConsoleEffect] {
-        switch event {
-        case let .outboxChanged(.success(newOutbox)):
-            outbox = newOutbox
-            if case let .outbox(selection) = overlay { overlay = .outbox(selection: min(selection, max(newOutbox.count - 1, 0))) }
-            return []
-        case let .outboxChanged(.failure(problem)):
-            outbox = Outbox(problem: problem)
-            let showing = if case .outbox = overlay { true } else { false }
-            if showing { overlay = .outbox(selection: 0) }
-            // A banner that points at the outbox must not stand when the outbox cannot be read; a real
-            // project has none, which needs saying only to someone looking for it.
-            if showing || problem != .noOutbox { banner = problem.banner }
-            return []
-        case let .emailVerificationSent(result):
-            busy = nil
-            switch result {
-            case let .success(email):
-                banner = Banner(.info, "A verification email to \(email) is in the outbox: press m and open it.")
-                return [.verification(.refreshOutbox)]
-            case let .failure(error):
-                banner = .error(error)
-                return []
-            }
-        case let .actionCodeApplied(email, result):
-            busy = nil
-            switch result {
-            case let .success(signedIn):
-                overlay = nil
-                let endedSession = signedIn == nil && user != nil
-                if let signedIn {
-                    adopt(signedIn)
-                } else if endedSession {
-                    // An email change ends every session of the account, this console's too.
-                    user = nil
-                    cart = []
-                    screen = .signInMethods(SignInMethods(selection: 0))
-                }
-                banner = Banner(.success, email.action.applied(email.to, endedSession: endedSession))
-            case let .failure(error):
-                banner = .error(error)
-            }
-            return [.verification(.refreshOutbox)]
-        case let .signInMethodsFetched(email, result):
-            // Asked for the screen of a pending link; any other screen has no use for it.
-            guard case let .pendingLink(state) = screen, state.pending.email == email else { return [] }
-            return forward(.verification(.signInMethodsFetched(email: email, result)))
-        case .passwordResetSent, .passwordResetConfirmed, .signInLinkSent, .codeSent, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated,
-             .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
-            busy = nil
-            return forward(.verification(event))
-        }
     }
 }

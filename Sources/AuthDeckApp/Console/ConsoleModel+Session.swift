@@ -6,16 +6,15 @@ import Foundation
 /// decide the next screen whatever screen asked.
 extension ConsoleModel {
     mutating func sessionRestored(_ result: Result<User?, SessionRestoreError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case let .success(user?):
             adopt(user)
-            screen = .account(AccountFocus())
+            screen = .account(AccountFeature())
             return [.loadCart(uid: user.uid)]
         case .success(nil):
-            screen = .signInMethods(SignInMethods(selection: 0))
+            screen = .signInMethods(SignInMethodsFeature(selection: 0))
         case let .failure(error):
-            screen = .signInMethods(SignInMethods(selection: 0))
+            screen = .signInMethods(SignInMethodsFeature(selection: 0))
             banner = Banner(.error, "The saved session could not be read; sign in again. The file was left in place.",
                             detail: error.reason)
         }
@@ -23,56 +22,45 @@ extension ConsoleModel {
     }
 
     mutating func signInFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case let .success(data):
-            let pending = screen.pendingLink
             remember(data.additionalUserInfo)
-            adopt(data.user)
-            screen = .account(AccountFocus())
-            banner = Banner(.success, data.additionalUserInfo?.isNewUser == true ? "Account created." : "Signed in.")
-            return continuePendingLink(pending, signedIn: data.user)
+            return leaveFlow(.signedIn(data))
         case let .failure(error):
-            if let challenge = error.multiFactorChallenge { return apply(SecondFactorSignInFlow.challenge(challenge, purpose: .signIn)) }
+            if let challenge = error.multiFactorChallenge { return apply(SecondFactorSignInFeature.challenge(challenge, purpose: .signIn)) }
             if let effects = routeSignInFailure(error) { return effects }
-            showFailureOnForm(error)
-            return []
+            return showFailure(error)
         }
     }
 
     mutating func linkFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         let afterSignIn = linkAfterSignIn
         linkAfterSignIn = nil
         switch result {
         case let .success(data):
             remember(data.additionalUserInfo)
-            adopt(data.user)
-            screen = .account(AccountFocus())
-            if let afterSignIn {
-                // The console switched accounts to finish this link: the uid is not the one it had.
-                let text = "Signed in to \(data.user.email ?? data.user.uid) and linked \(FederatedProvider.displayName(afterSignIn.providerID)) to it."
-                guard let guest = afterSignIn.previousAnonymousUid else {
-                    banner = Banner(.success, text)
-                    return []
-                }
-                // The guest account goes, as the link conflict's merge deletes the account it switched from.
-                banner = Banner(.success, text + " The cart of \(guest) was merged into it.")
-                busy = "Deleting the guest account \(guest)…"
-                return [.deleteLeftGuest(uid: guest)]
-            } else {
-                banner = Banner(.success, "Linked \(data.additionalUserInfo?.providerID ?? "the credential"). The uid and app data are unchanged.")
+            guard let afterSignIn else {
+                return leaveFlow(.linked(data, what: data.additionalUserInfo?.providerID ?? "the credential"))
             }
-            return []
+            adopt(data.user)
+            screen = .account(AccountFeature())
+            // The console switched accounts to finish this link: the uid is not the one it had.
+            let text = "Signed in to \(data.user.email ?? data.user.uid) and linked \(FederatedProvider.displayName(afterSignIn.providerID)) to it."
+            guard let guest = afterSignIn.previousAnonymousUid else {
+                banner = Banner(.success, text)
+                return []
+            }
+            // The guest account goes, as the link conflict's merge deletes the account it switched from.
+            banner = Banner(.success, text + " The cart of \(guest) was merged into it.")
+            busy = "Deleting the guest account \(guest)…"
+            return [.deleteLeftGuest(uid: guest)]
         case let .failure(error):
             if let effects = routeLinkFailure(error) { return effects }
-            showFailureOnForm(error)
-            return []
+            return showFailure(error)
         }
     }
 
     mutating func leftGuestDeleted(_ uid: String, _ failure: AuthError?) -> [ConsoleEffect] {
-        busy = nil
         let fate = failure.map { "\(uid) could not be deleted (\($0.message)); anonymous clean-up removes it after 30 days." } ?? "\(uid) was deleted."
         banner = Banner(failure == nil ? .success : .info, [banner?.text, fate].compactMap { $0 }.joined(separator: " "))
         return []
@@ -80,7 +68,6 @@ extension ConsoleModel {
 
     /// `r`: the account again from the backend, and what changed since this console last saw it.
     mutating func userReloaded(_ result: Result<User, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case let .success(fresh):
             let changes = user.map { Self.changes(from: $0, to: fresh) } ?? []
@@ -106,7 +93,6 @@ extension ConsoleModel {
     }
 
     mutating func unlinkFinished(_ providerID: String, _ result: Result<User, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case let .success(user):
             adopt(user)
@@ -114,7 +100,7 @@ extension ConsoleModel {
         case let .failure(error):
             banner = .error(error)
         }
-        screen = .account(clampedFocus())
+        screen = .account(AccountFeature.afterUnlink(from: screen, providers: user?.providerData.count ?? 0))
         return []
     }
 
@@ -124,53 +110,50 @@ extension ConsoleModel {
             busy = "Retrying: \(operation.title)…"
             return [.perform(operation)]
         case let .failure(error):
-            busy = nil
             // Its second factor would finish on the console's session, not on the previous account's own.
             if case let .deletePreviousAccount(previous) = operation, error.multiFactorChallenge != nil {
                 banner = Banner(.info, "\(previous.email ?? previous.uid) has 2-step verification, which this step cannot ask for: it was kept. Sign in to it and delete it from its account screen.")
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return []
             }
             if let challenge = error.multiFactorChallenge {
-                return apply(SecondFactorSignInFlow.challenge(challenge, purpose: .reauthenticate(operation)))
+                return apply(SecondFactorSignInFeature.challenge(challenge, purpose: .reauthenticate(operation)))
             }
-            showFailureOnForm(error)
-            return []
+            return showFailure(error)
         }
     }
 
     mutating func sensitiveOperationFinished(_ operation: SensitiveOperation, _ result: Result<User?, AuthError>) -> [ConsoleEffect] {
-        busy = nil
         switch result {
         case .success:
             switch operation {
             case .updatePassword:
                 banner = Banner(.success, "Password changed. Other sessions of this account were signed out.")
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return []
             case .deleteAccount:
                 let uid = user?.uid
                 banner = Banner(.success, "Account deleted.")
-                screen = .signInMethods(SignInMethods(selection: 0))
+                screen = .signInMethods(SignInMethodsFeature(selection: 0))
                 return uid.map { [.deleteAppData(uid: $0)] } ?? []
             case let .unenroll(factor):
                 if case let .success(user?) = result { adopt(user) }
                 banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
-                screen = .secondFactors(SecondFactors(selection: 0))
+                screen = .secondFactors(SecondFactorsFeature(selection: 0))
                 return []
             case let .deletePreviousAccount(previous):
                 banner = Banner(.success, "Deleted \(previous.email ?? previous.uid) (\(previous.uid)), the account you switched from. You are signed in to \(user?.email ?? user?.uid ?? "the other account").")
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return []
             case let .updateEmail(email, previous):
                 if case let .success(user?) = result { adopt(user) }
                 banner = Banner(.success, "The email is now \(email)."
                     + (previous.map { " A message to \($0) can undo the change: press m." } ?? ""))
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return [.verification(.refreshOutbox)]
             case let .verifyBeforeUpdateEmail(email):
                 banner = Banner(.info, "A link that confirms \(email) is in the outbox: press m and open it. The email changes only then.")
-                screen = .account(AccountFocus())
+                screen = .account(AccountFeature())
                 return [.verification(.refreshOutbox)]
             }
         case let .failure(error) where error.code == .requiresRecentLogin:
@@ -186,22 +169,18 @@ extension ConsoleModel {
         switch result {
         case let .success(items):
             cart = items
-            if case var .account(focus) = screen {
-                focus.cartSelection = min(focus.cartSelection, max(items.count - 1, 0))
-                screen = .account(focus)
-            }
+            var feature = screen.feature
+            feature.cartChanged(items)
+            screen = feature.screen
         case let .failure(error):
             banner = Banner(.error, "The app data could not be changed.", detail: error.reason)
         }
         return []
     }
 
-    /// A failed submit on a credential form keeps the email, never the password.
-    mutating func showFailureOnForm(_ error: AuthError) {
-        banner = .error(error)
-        guard case var .credentialForm(form) = screen else { return }
-        form.failed(error)
-        screen = .credentialForm(form)
+    /// A failure of the session's work, as the screen that asked for it shows it.
+    mutating func showFailure(_ error: AuthError) -> [ConsoleEffect] {
+        update { feature, _ in feature.showFailure(error) }
     }
 
     mutating func adopt(_ user: User) {
@@ -221,7 +200,7 @@ extension ConsoleModel {
             user = nil
             cart = []
             if screen.needsUser {
-                screen = .signInMethods(SignInMethods(selection: 0))
+                screen = .signInMethods(SignInMethodsFeature(selection: 0))
                 busy = nil
                 if wasSignedIn, banner?.kind != .success {
                     banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
@@ -234,45 +213,15 @@ extension ConsoleModel {
         return changedAccount ? [.loadCart(uid: newUser.uid)] : []
     }
 
-    /// A stale sign-in: the password again, the one provider again, or a choice among them.
+    /// A stale sign-in: the feature that asks for it again takes over.
     private mutating func requireReauthentication(for operation: SensitiveOperation, lead: String = "Your last sign-in was too long ago.") -> [ConsoleEffect] {
-        let account = ReauthMethods.Account(operation, user: user)
-        if account.methods.contains(where: { $0 != EmailAuthProvider.id }) {
-            if account.methods.count == 1, let provider = FederatedProvider.named(account.methods[0]) {
-                banner = Banner(.info, "\(lead) Sign in with \(provider.name) again to \(operation.title); it then runs by itself.")
-                screen = .providerForm(ProviderForm(provider: provider, purpose: .reauthenticate(operation)))
-            } else if account.methods == [PhoneAuthProvider.id] {
-                banner = Banner(.info, "\(lead) Confirm it with a code texted to your number to \(operation.title); it then runs by itself.")
-                screen = .phone(PhoneFlow(purpose: .reauthenticate(operation), number: account.phoneNumber ?? ""))
-            } else {
-                banner = Banner(.info, "\(lead) Choose how to confirm it's you; then \(operation.title) runs by itself.")
-                screen = .reauthMethods(ReauthMethods(operation, selection: 0))
-            }
-            return []
-        }
-        guard let email = account.email else {
-            banner = Banner(.error, "This operation needs a recent sign-in, and this account has no credential to sign in again with. Link one first, or sign out and in again.",
-                            detail: "\(AuthErrorCode.requiresRecentLogin) (\(AuthErrorCode.requiresRecentLogin.rawValue)) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
-            screen = .account(AccountFocus())
-            return []
-        }
-        let whose = if case .deletePreviousAccount = operation { "its" } else { "your" }
-        banner = Banner(.info, "\(lead) Enter \(whose) password to \(operation.title); it then runs by itself.")
-        screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: email))
-        return []
-    }
-
-    private func clampedFocus() -> AccountFocus {
-        var focus = AccountFocus()
-        if case let .account(current) = screen { focus = current }
-        focus.providerSelection = min(focus.providerSelection, max((user?.providerData.count ?? 0) - 1, 0))
-        return focus
+        apply(ReauthMethodsFeature.require(operation, user: user, lead: lead))
     }
 
     /// The merge is done: the console is on the other account, with the previous one's cart.
-    mutating func finishMerge(_ outcome: MergeOutcome, after conflict: ConflictState) -> [ConsoleEffect] {
+    mutating func finishMerge(_ outcome: MergeOutcome, after conflict: ConflictFeature) -> [ConsoleEffect] {
         adopt(outcome.result.user)
-        screen = .account(AccountFocus())
+        screen = .account(AccountFeature())
         let previous = conflict.previous.uid
         // The operator chose to delete it: confirm it is theirs, as the SDKs' requiresRecentLogin flow does, then delete it.
         if outcome.deletionFailure?.code == .requiresRecentLogin, !conflict.previous.isAnonymous {
@@ -294,7 +243,7 @@ extension ConsoleModel {
 
     /// After signing in to the account of a pending credential: link it, and bring the
     /// anonymous account's cart along.
-    private mutating func continuePendingLink(_ pending: PendingLink?, signedIn user: User) -> [ConsoleEffect] {
+    mutating func continuePendingLink(_ pending: PendingLink?, signedIn user: User) -> [ConsoleEffect] {
         guard let pending else { return [.loadCart(uid: user.uid)] }
         busy = "Linking \(FederatedProvider.displayName(pending.providerID))…"
         linkAfterSignIn = pending
@@ -305,9 +254,7 @@ extension ConsoleModel {
     /// accountExistsWithDifferentCredential: sign in to that account the way it knows, then link.
     private mutating func routeSignInFailure(_ error: AuthError) -> [ConsoleEffect]? {
         guard error.code == .accountExistsWithDifferentCredential, let credential = error.updatedCredential else { return nil }
-        screen = .pendingLink(PendingLinkState(pending: PendingLink(credential: credential, email: error.email, reason: .accountExists)))
-        banner = nil
-        return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
+        return apply(PendingLinkFeature.open(PendingLink(credential: credential, email: error.email, reason: .accountExists)))
     }
 
     /// credentialAlreadyInUse → the conflict screen; emailAlreadyInUse with a provider → the pending link.
@@ -315,35 +262,14 @@ extension ConsoleModel {
         guard let user, let credential = error.updatedCredential else { return nil }
         switch error.code {
         case .credentialAlreadyInUse:
-            screen = .conflict(ConflictState(credential: credential, email: error.email, previous: AccountSnapshot(user: user, cart: cart)))
-            banner = nil
-            return [.federated(.inspectConflictAccount(credential))]
+            return apply(ConflictFeature.open(ConflictFeature(credential: credential, email: error.email, previous: AccountSnapshot(user: user, cart: cart))))
         case .emailAlreadyInUse:
             let pending = PendingLink(credential: credential, email: error.email, reason: .emailInUse,
                                       previousAnonymousUid: user.isAnonymous ? user.uid : nil)
-            screen = .pendingLink(PendingLinkState(pending: pending))
-            banner = nil
-            return error.email.map { [.verification(.fetchSignInMethods(email: $0))] } ?? []
+            return apply(PendingLinkFeature.open(pending))
         // Any other failure is no link conflict: the caller shows it as it is.
         default:
             return nil
         }
-    }
-}
-
-extension Screen {
-    /// The pending credential a sign-in on this screen is meant to link afterwards.
-    var pendingLink: PendingLink? {
-        switch self {
-        case let .credentialForm(form):
-            if case let .signInToLink(pending) = form.purpose { return pending }
-        case let .consent(consent):
-            if case let .signInToLink(pending) = consent.purpose { return pending }
-        case .launching, .signInMethods, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .enrollment,
-             .secondFactorChallenge, .phone, .passwordReset, .linking, .providerForm, .conflict, .pendingLink, .reauthMethods,
-             .emailLink, .changeEmail, .accounts:
-            break
-        }
-        return nil
     }
 }

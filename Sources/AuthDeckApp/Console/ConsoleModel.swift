@@ -50,7 +50,7 @@ public struct ConsoleModel: Equatable, Sendable {
     public static func start(backendName: String, operatorAccess: OperatorAccess? = nil, sessionSaved: Bool) -> (ConsoleModel, [ConsoleEffect]) {
         var model = ConsoleModel(backendName: backendName, operatorAccess: operatorAccess)
         guard sessionSaved else {
-            model.screen = .signInMethods(SignInMethods(selection: 0))
+            model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             return (model, [])
         }
         model.busy = "Restoring the saved session…"
@@ -69,6 +69,8 @@ public struct ConsoleModel: Equatable, Sendable {
     }
 
     private mutating func handleEvent(_ event: ConsoleEvent) -> [ConsoleEffect] {
+        // The one place what was running ends; a handler that starts the next step says so itself.
+        if event.endsBusyWork { busy = nil }
         switch event {
         case let .key(key):
             return handleKey(key)
@@ -103,20 +105,19 @@ public struct ConsoleModel: Equatable, Sendable {
             return []
         case let .verification(event):
             return handleVerification(event)
-        case let .federated(event):
-            busy = nil
+        case let .consent(consentEvent):
             // The inspector shows the consent that produced the credential.
-            if case let .providerAuthorized(.success(authorization)) = event, case .consent = screen { lastAuthorization = authorization }
-            return forward(.federated(event))
-        case let .accounts(event):
-            if event.endsBusyWork { busy = nil }
-            return forward(.accounts(event))
+            if case let .providerAuthorized(.success(authorization)) = consentEvent, case .consent = screen { lastAuthorization = authorization }
+            return forward(event)
+        // A feature's own result: it decides what follows.
+        case .phone, .passwordReset, .emailLink, .pendingLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict, .accounts:
+            return forward(event)
         }
     }
 
     /// A result of the current feature's own work: it decides what follows.
-    mutating func forward(_ event: FeatureEvent) -> [ConsoleEffect] {
-        update { feature, context in feature.handle(event, in: context) }
+    mutating func forward(_ event: ConsoleEvent) -> [ConsoleEffect] {
+        update { feature, context in feature.receive(event, in: context) }
     }
 
     /// Runs `body` on the feature of the current screen, stores it back, then applies its steps.
@@ -145,15 +146,18 @@ public struct ConsoleModel: Equatable, Sendable {
         return effects
     }
 
-    private mutating func leaveFlow(_ exit: FlowExit) -> [ConsoleEffect] {
+    /// Where every flow ends, whichever screen or session event led there: one banner and one cart
+    /// load per way out.
+    mutating func leaveFlow(_ exit: FlowExit) -> [ConsoleEffect] {
         switch exit {
         case let .signedIn(result):
-            let withSecondFactor = if case .secondFactorChallenge = screen { true } else { false }
+            let withSecondFactor = if case .secondFactorSignIn = screen { true } else { false }
+            let pending = screen.pendingLink
             adopt(result.user)
-            screen = .account(AccountFocus())
+            screen = .account(AccountFeature())
             banner = Banner(.success, result.additionalUserInfo?.isNewUser == true
                 ? "Account created." : (withSecondFactor ? "Signed in with a second factor." : "Signed in."))
-            return [.loadCart(uid: result.user.uid)]
+            return continuePendingLink(pending, signedIn: result.user)
         case let .reauthenticated(operation):
             busy = "Retrying: \(operation.title)…"
             return [.perform(operation)]
@@ -161,23 +165,23 @@ public struct ConsoleModel: Equatable, Sendable {
             return finishMerge(outcome, after: conflict)
         case let .enrolled(user, displayName):
             adopt(user)
-            screen = .secondFactors(SecondFactors(selection: max(user.enrolledFactors.count - 1, 0)))
+            screen = .secondFactors(SecondFactorsFeature(selection: max(user.enrolledFactors.count - 1, 0)))
             banner = Banner(.success, "Enrolled \"\(displayName)\". Signing in now asks for a second factor.")
             return []
-        case let .linked(result):
+        case let .linked(result, what):
             adopt(result.user)
-            screen = .account(AccountFocus())
-            banner = Banner(.success, "Linked \(result.user.phoneNumber ?? "the phone number"). The uid and app data are unchanged.")
+            screen = .account(AccountFeature())
+            banner = Banner(.success, "Linked \(what). The uid and app data are unchanged.")
             return []
         case let .passwordReset(email):
-            screen = .credentialForm(CredentialForm(purpose: .signIn, email: email))
+            screen = .credentialForm(CredentialFormFeature(purpose: .signIn, email: email))
             banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")
             return []
         case .cancelled:
             screen = screen.feature.screenBefore(in: context)
             return []
         case let .restartSignIn(restartBanner):
-            screen = user == nil ? .signInMethods(.selecting(.emailPassword)) : .account(AccountFocus())
+            screen = user == nil ? .signInMethods(.selecting(.emailPassword)) : .account(AccountFeature())
             banner = restartBanner
             return []
         }

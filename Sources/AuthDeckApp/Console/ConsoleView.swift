@@ -10,9 +10,8 @@ public enum ConsoleView {
         if TooSmall.drawIfNeeded(on: canvas) { return }
         // The TOTP QR code takes the title row's left part: the title goes beside it, and only there (a bar
         // drawn across first left one of its letters in the column between the two).
-        if case let .enrollment(flow) = model.screen, case let .scanning(secret) = flow.step,
-           let code = QRStep.code(flow, secret: secret, on: canvas) {
-            TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title) · \(model.statusText)", column: code.cells.width + 1)
+        if let column = model.screen.feature.titleColumn(on: canvas) {
+            TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title) · \(model.statusText)", column: column)
         } else {
             TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title)", right: model.statusText)
         }
@@ -106,7 +105,7 @@ extension ConsoleModel {
     var barHints: [(key: String, label: String)] {
         let shown = bindings.filter(\.inBar)
         let hints = shown.map { (key: $0.label, label: $0.action) }
-        return shown.contains { $0.intent == .quit } || screen == .launching ? hints : hints + [(key: "ctrl-c", label: "quit")]
+        return shown.contains { $0.intent == .console(.quit) } || screen == .launching ? hints : hints + [(key: "ctrl-c", label: "quit")]
     }
 
     var helpEntries: [(key: String, description: String)] {

@@ -16,53 +16,6 @@ extension EffectRunner {
                 try await self.auth.applyActionCode(email.oobCode)
                 return await self.auth.currentUser
             })
-        case let .sendSignInLink(email):
-            return .signInLinkSent(await result {
-                try await self.auth.sendSignInLink(toEmail: email)
-                return email
-            })
-        case let .fetchSignInMethods(email):
-            return .signInMethodsFetched(email: email, await result { try await self.auth.fetchSignInMethods(forEmail: email) })
-        case let .sendPasswordReset(email):
-            return .passwordResetSent(await result {
-                try await self.auth.sendPasswordReset(withEmail: email)
-                return email
-            })
-        case let .confirmPasswordReset(code, newPassword):
-            return .passwordResetConfirmed(await result {
-                let email = try await self.auth.verifyPasswordResetCode(code)
-                try await self.auth.confirmPasswordReset(withCode: code, newPassword: newPassword)
-                return email
-            })
-        case let .verifyPhoneNumber(phone):
-            return .codeSent(await result { try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(phone) })
-        case let .signInWithPhone(credential):
-            return .phoneSignInFinished(await result { try await self.auth.signIn(with: .phone(credential)) })
-        case let .linkPhone(credential):
-            return .phoneLinkFinished(await result { try await self.auth.link(with: .phone(credential)) })
-        case let .startPhoneEnrollment(phone):
-            control.enrolling(phoneNumber: phone)
-            return .codeSent(await result {
-                let session = try await self.auth.multiFactor.session()
-                return try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(phone, multiFactorSession: session)
-            })
-        case .generateTotpSecret:
-            return .totpSecretGenerated(await result {
-                try await TotpMultiFactorGenerator.generateSecret(with: self.auth.multiFactor.session())
-            })
-        case let .enroll(assertion, displayName):
-            return .enrolled(await result { try await self.auth.multiFactor.enroll(with: assertion, displayName: displayName) })
-        case let .startSecondFactorSignIn(hint, challenge):
-            let session = auth.multiFactorResolver(for: challenge).session
-            return .codeSent(await result {
-                try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(with: hint, multiFactorSession: session)
-            })
-        case let .resolveSignIn(challenge, assertion):
-            let resolver = auth.multiFactorResolver(for: challenge)
-            return .secondFactorSignInFinished(await result { try await resolver.resolveSignIn(with: assertion) })
-        case let .resolveMerge(challenge, assertion, plan):
-            let resolver = auth.multiFactorResolver(for: challenge)
-            return .secondFactorMergeFinished(await merge(plan) { try await resolver.resolveSignIn(with: assertion) })
         }
     }
 

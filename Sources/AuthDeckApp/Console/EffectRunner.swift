@@ -13,7 +13,7 @@ public final class EffectRunner: Sendable {
     /// The emulator's outboxes; nil where the backend has none (a real Firebase project).
     let outbox: AuthEmulatorOutbox?
     /// This console's owner secret for the simulated providers: on a shared backend, the people it adds are its own.
-    private let simulatedIdentityOwner: String?
+    let simulatedIdentityOwner: String?
     /// What of the outbox this session may read.
     let control: SessionControl
     /// When each outbox message was first read.
@@ -27,7 +27,7 @@ public final class EffectRunner: Sendable {
     let send: @Sendable (ConsoleEvent) -> Void
     private let logger: Logger
     /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
-    private let conflictProbe = Mutex<ConflictProbe?>(nil)
+    let conflictProbe = Mutex<ConflictProbe?>(nil)
     /// The account a merge switched from, on its own session, while its deletion waits for a
     /// recent sign-in to it (Firebase's `prevUser`, reauthenticated then deleted).
     private let previousAccount = Mutex<Auth?>(nil)
@@ -174,57 +174,31 @@ public final class EffectRunner: Sendable {
             return cartEvent(uid) { try self.cart.removeAll(of: uid) }
         case let .verification(effect):
             return .verification(await perform(effect))
+        case let .passwordReset(effect):
+            return .passwordReset(await perform(effect))
+        case let .emailLink(effect):
+            return .emailLink(await perform(effect))
+        case let .pendingLink(effect):
+            return .pendingLink(await perform(effect))
+        case let .secondFactorEnrollment(effect):
+            return .secondFactorEnrollment(await perform(effect))
+        case let .secondFactorSignIn(effect):
+            return .secondFactorSignIn(await perform(effect))
+        case let .consent(effect):
+            return .consent(await perform(effect))
+        case let .conflict(effect):
+            return .conflict(await perform(effect))
         case let .deleteLeftGuest(uid):
             return .leftGuestDeleted(uid: uid, await deleteLeftGuest(uid))
         case let .mergeCart(source, target):
             return cartEvent(target) { try self.cart.merge(from: source, into: target) }
-        case let .federated(effect):
-            return .federated(await perform(effect))
         case let .accounts(effect):
             return await perform(effect).map(ConsoleEvent.accounts)
+        case let .phone(effect):
+            return .phone(await perform(effect))
         case .quit:
             return nil
         }
-    }
-
-    func perform(_ effect: FederatedEffect) async -> FederatedEvent {
-        let providers = auth.simulatedIdentityProviders(ownerSecret: simulatedIdentityOwner)
-        switch effect {
-        case let .loadProviderDirectory(providerID):
-            return .providerDirectoryLoaded(providerID: providerID, await result { try await providers.directory(for: providerID) })
-        case let .addSimulatedIdentity(providerID, name, email):
-            return .simulatedIdentityAdded(providerID: providerID, await result {
-                try await providers.addIdentity(providerID: providerID, displayName: name, email: email)
-            })
-        case let .authorize(provider, subject, hideEmail):
-            let nonce = FederatedProvider.named(provider.providerID)?.usesNonce == false ? nil : OAuthProvider.randomNonce()
-            return .providerAuthorized(await result {
-                try await providers.authorize(provider, subject: subject, rawNonce: nonce, hideEmail: hideEmail)
-            })
-        case let .inspectConflictAccount(credential):
-            // A second Auth on the same backend, with nothing persisted: the operator's session stays as it is.
-            let probe = auth.sessionless()
-            let outcome = await result { try await probe.signIn(with: credential) }
-            conflictProbe.withLock { $0 = ConflictProbe(auth: probe, outcome: outcome) }
-            return .conflictAccountLoaded(await result {
-                let user = try outcome.get().user
-                return AccountSnapshot(user: user, cart: try self.cart.items(of: user.uid))
-            })
-        case let .mergeAccounts(plan):
-            return .mergeFinished(await merge(plan) { try await self.signInToConflictAccount(plan) })
-        }
-    }
-
-    /// The merge's sign-in is the preview's: its credential (a `pendingToken`) signs in only once.
-    /// The console takes over the preview's session, or gets its second-factor challenge, which the
-    /// console's own resolver finishes.
-    private func signInToConflictAccount(_ plan: MergePlan) async throws -> AuthDataResult {
-        guard let probe = conflictProbe.withLock({ probe in defer { probe = nil }; return probe }) else {
-            return try await auth.signIn(with: plan.credential)
-        }
-        let signedIn = try probe.outcome.get()
-        try await auth.updateCurrentUser(from: probe.auth)
-        return signedIn
     }
 
     /// Signs in first (if that fails, or stops at a second factor, nothing has changed), then moves
@@ -302,10 +276,4 @@ public final class EffectRunner: Sendable {
     static func name(of effect: ConsoleEffect) -> String {
         String(String(describing: effect).prefix { $0 != "(" })
     }
-}
-
-/// The preview's sign-in to a link conflict's other account, kept until the merge or the next conflict.
-struct ConflictProbe: Sendable {
-    let auth: Auth
-    let outcome: Result<AuthDataResult, AuthError>
 }

@@ -2,31 +2,17 @@ import TerminalUI
 
 /// What a key means on the current screen. The bottom bar and the help overlay are drawn from
 /// the same bindings the model dispatches on, so they can only show keys that work.
-public enum Intent: Equatable, Sendable {
-    case up, down, choose, back, nextField, previousField, submit
-    case quit, help, inspector
-    case nextPane
-    case addItem, removeItem
-    case link, unlink, changePassword, changeEmail, deleteAccount, signOut
-    case confirm, cancel, toggle
-    case verifyEmail, secondFactors, enrollSms, enrollTotp, linkPhone, messages, resend, refresh
-    case addIdentity, toggleHideEmail
-    case scrollUp, scrollDown
-    /// A list's row by its number, 1 first.
-    case number(Int)
-    case accounts(AccountsIntent)
-}
-
-public struct KeyBinding: Equatable, Sendable {
+/// `Meaning` is what the key asks for: a feature's `KeyIntent`, or the root's `ConsoleAction`.
+public struct KeyBinding<Meaning: Equatable & Sendable>: Equatable, Sendable {
     public var keys: [Key]
     /// How the key is written in the bar: `enter`, `tab`, `a`.
     public var label: String
     public var action: String
-    public var intent: Intent
+    public var intent: Meaning
     /// Movement keys are in help only; the bar keeps to what a newcomer needs next.
     public var inBar: Bool
 
-    init(_ keys: [Key], _ label: String, _ action: String, _ intent: Intent, inBar: Bool = true) {
+    init(_ keys: [Key], _ label: String, _ action: String, _ intent: Meaning, inBar: Bool = true) {
         self.keys = keys
         self.label = label
         self.action = action
@@ -34,26 +20,95 @@ public struct KeyBinding: Equatable, Sendable {
         self.inBar = inBar
     }
 
-    static func char(_ c: Character, _ action: String, _ intent: Intent, inBar: Bool = true) -> KeyBinding {
+    static func char(_ c: Character, _ action: String, _ intent: Meaning, inBar: Bool = true) -> KeyBinding {
         KeyBinding([.character(c)], String(c), action, intent, inBar: inBar)
     }
 
-    static let moveUp = KeyBinding([.up, .character("k")], "↑/k", "move up", .up, inBar: false)
-    static let moveDown = KeyBinding([.down, .character("j")], "↓/j", "move down", .down, inBar: false)
-    static let back = KeyBinding([.escape], "esc", "back", .back)
-    static let quit = KeyBinding([.character("q")], "q", "quit", .quit)
-    static let help = KeyBinding([.character("?")], "?", "help", .help)
-    static let helpInForm = KeyBinding([.function(1)], "F1", "help", .help)
-    static let inspector = KeyBinding([.character("i")], "i", "inspector", .inspector)
-    static let inspectorInForm = KeyBinding([.function(2)], "F2", "inspector", .inspector)
-    static let messages = KeyBinding([.character("m")], "m", "messages", .messages)
-    static let messagesInForm = KeyBinding([.function(3)], "F3", "messages", .messages)
+    /// The same key with its meaning lifted into the parent's: how the root scopes a feature's keys.
+    func map<Lifted>(_ transform: (Meaning) -> Lifted) -> KeyBinding<Lifted> {
+        KeyBinding<Lifted>(keys, label, action, transform(intent), inBar: inBar)
+    }
+}
+
+/// The commands the console answers on every screen, whichever feature shows it.
+public enum ConsoleCommand: Equatable, Sendable {
+    case quit, help, inspector, messages
+}
+
+/// What a key on a feature's screen asks for: one of the feature's own actions, or a command the
+/// console answers (help, the inspector, the outbox, quit).
+public enum KeyIntent<Action: Equatable & Sendable>: Equatable, Sendable {
+    case feature(Action)
+    case console(ConsoleCommand)
+}
+
+/// A meaning that can carry a console command: a feature's key, or the root's action.
+protocol ConsoleCommanding: Equatable, Sendable {
+    static func console(_ command: ConsoleCommand) -> Self
+}
+
+extension KeyIntent: ConsoleCommanding {}
+
+/// The keys every screen writes the same way: help, the inspector, the outbox, quit.
+extension KeyBinding where Meaning: ConsoleCommanding {
+    static var quit: KeyBinding { KeyBinding([.character("q")], "q", "quit", .console(.quit)) }
+    static var help: KeyBinding { KeyBinding([.character("?")], "?", "help", .console(.help)) }
+    static var helpInForm: KeyBinding { KeyBinding([.function(1)], "F1", "help", .console(.help)) }
+    static var inspector: KeyBinding { KeyBinding([.character("i")], "i", "inspector", .console(.inspector)) }
+    static var inspectorInForm: KeyBinding { KeyBinding([.function(2)], "F2", "inspector", .console(.inspector)) }
+    static var messages: KeyBinding { KeyBinding([.character("m")], "m", "messages", .console(.messages)) }
+    static var messagesInForm: KeyBinding { KeyBinding([.function(3)], "F3", "messages", .console(.messages)) }
+}
+
+/// A feature's own key, written with its action alone: `KeyBinding([.enter], "enter", "submit", .submit)`.
+extension KeyBinding {
+    init<Action>(_ keys: [Key], _ label: String, _ action: String, _ own: Action, inBar: Bool = true) where Meaning == KeyIntent<Action> {
+        self.init(keys, label, action, .feature(own), inBar: inBar)
+    }
+
+    static func char<Action>(_ c: Character, _ action: String, _ own: Action, inBar: Bool = true) -> KeyBinding where Meaning == KeyIntent<Action> {
+        KeyBinding([.character(c)], String(c), action, .feature(own), inBar: inBar)
+    }
+}
+
+/// The actions of a feature with a list: the movement keys bind to them.
+protocol ListAction: Equatable, Sendable {
+    static var up: Self { get }
+    static var down: Self { get }
+}
+
+/// The actions of a feature that esc leaves.
+protocol BackAction: Equatable, Sendable {
+    static var back: Self { get }
+}
+
+/// The actions of a form: enter submits, tab and shift-tab move between fields.
+protocol FormAction: BackAction {
+    static var submit: Self { get }
+    static var nextField: Self { get }
+    static var previousField: Self { get }
+}
+
+extension KeyBinding {
+    static func moveUp<Action: ListAction>() -> KeyBinding where Meaning == KeyIntent<Action> {
+        KeyBinding([.up, .character("k")], "↑/k", "move up", .feature(.up), inBar: false)
+    }
+
+    static func moveDown<Action: ListAction>() -> KeyBinding where Meaning == KeyIntent<Action> {
+        KeyBinding([.down, .character("j")], "↓/j", "move down", .feature(.down), inBar: false)
+    }
+
+    static func back<Action: BackAction>() -> KeyBinding where Meaning == KeyIntent<Action> {
+        KeyBinding([.escape], "esc", "back", .feature(.back))
+    }
 
     /// A form's keys: printable keys are typed, so commands are on enter, tab, esc and function keys.
-    static let formKeys: [KeyBinding] = [
-        KeyBinding([.enter], "enter", "submit", .submit),
-        KeyBinding([.tab, .down], "tab", "next", .nextField),
-        KeyBinding([.backTab, .up], "shift-tab", "previous field", .previousField, inBar: false),
-        .back, .helpInForm, .inspectorInForm,
-    ]
+    static func formKeys<Action: FormAction>() -> [KeyBinding] where Meaning == KeyIntent<Action> {
+        [
+            KeyBinding([.enter], "enter", "submit", .feature(.submit)),
+            KeyBinding([.tab, .down], "tab", "next", .feature(.nextField)),
+            KeyBinding([.backTab, .up], "shift-tab", "previous field", .feature(.previousField), inBar: false),
+            .back(), .helpInForm, .inspectorInForm,
+        ]
+    }
 }

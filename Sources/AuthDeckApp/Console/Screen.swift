@@ -6,36 +6,36 @@ import TerminalUI
 /// feature needs, so impossible combinations (a reauth prompt with nothing to retry) cannot be built.
 public indirect enum Screen: Equatable, Sendable {
     case launching
-    case signInMethods(SignInMethods)
-    case credentialForm(CredentialForm)
-    case account(AccountFocus)
-    case addCartItem(AddCartItem)
-    case changePassword(PasswordForm)
+    case signInMethods(SignInMethodsFeature)
+    case credentialForm(CredentialFormFeature)
+    case account(AccountFeature)
+    case addCartItem(AddCartItemFeature)
+    case changePassword(ChangePasswordFeature)
     /// A dialog, drawn over the screen it was opened from.
-    case confirm(Confirmation)
+    case confirm(ConfirmationFeature)
     /// The account's second factors: list, add, remove.
-    case secondFactors(SecondFactors)
-    case enrollment(SecondFactorEnrollmentFlow)
+    case secondFactors(SecondFactorsFeature)
+    case secondFactorEnrollment(SecondFactorEnrollmentFeature)
     /// Factor selection and code entry after a first factor (sign-in or reauthentication).
-    case secondFactorChallenge(SecondFactorSignInFlow)
-    case phone(PhoneFlow)
-    case passwordReset(PasswordResetFlow)
-    case linking(LinkingState)
-    case providerForm(ProviderForm)
-    case consent(ConsentState)
-    case conflict(ConflictState)
-    case pendingLink(PendingLinkState)
-    case reauthMethods(ReauthMethods)
+    case secondFactorSignIn(SecondFactorSignInFeature)
+    case phone(PhoneFeature)
+    case passwordReset(PasswordResetFeature)
+    case linking(LinkingFeature)
+    case providerForm(ProviderFormFeature)
+    case consent(ConsentFeature)
+    case conflict(ConflictFeature)
+    case pendingLink(PendingLinkFeature)
+    case reauthMethods(ReauthMethodsFeature)
     /// Passwordless sign-in (or linking) with a link from the outbox.
-    case emailLink(EmailLinkFlow)
-    case changeEmail(EmailChangeForm)
+    case emailLink(EmailLinkFeature)
+    case changeEmail(ChangeEmailFeature)
     /// The operator's table of every account, with what sits over it.
     case accounts(AccountsFeature)
 
     /// The feature that runs this screen.
     var feature: any ConsoleFeature {
         switch self {
-        case .launching: Launching()
+        case .launching: LaunchingFeature()
         case let .signInMethods(state): state
         case let .credentialForm(state): state
         case let .account(state): state
@@ -43,8 +43,8 @@ public indirect enum Screen: Equatable, Sendable {
         case let .changePassword(state): state
         case let .confirm(state): state
         case let .secondFactors(state): state
-        case let .enrollment(state): state
-        case let .secondFactorChallenge(state): state
+        case let .secondFactorEnrollment(state): state
+        case let .secondFactorSignIn(state): state
         case let .phone(state): state
         case let .passwordReset(state): state
         case let .linking(state): state
@@ -64,8 +64,6 @@ public indirect enum Screen: Equatable, Sendable {
     var editsText: Bool { feature.editsText }
 
     /// The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
-    var showsQRCode: Bool {
-        if case let .enrollment(flow) = self, case .scanning = flow.step { return true }
-        return false
-    }
+    var showsQRCode: Bool { feature.showsQRCode }
+    var pendingLink: PendingLink? { feature.pendingLink }
 }

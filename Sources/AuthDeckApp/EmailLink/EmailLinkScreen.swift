@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The email-link flow: the address, then where the link is, or what an opened link should do.
 enum EmailLinkScreen {
-    static func draw(_ flow: EmailLinkFlow, context: ConsoleContext, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ flow: EmailLinkFeature, context: ConsoleContext, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         canvas.put(TextWidth.truncate(flow.title, toCells: frame.width - 2), row: frame.row, column: column, style: .title)
         let width = min(frame.width, 70)
@@ -12,13 +12,13 @@ enum EmailLinkScreen {
         case let .enteringEmail(field):
             let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: width, height: 5))
             field.drawRow(on: canvas, row: inside.row + 1, column: inside.column, width: inside.width - 1,
-                          label: "Email", labelWidth: CredentialForm.labelWidth, focused: true)
+                          label: "Email", labelWidth: CredentialFormFeature.labelWidth, focused: true)
             let hint = flow.purpose == .link
                 ? "A link is emailed to this address; opening it from the outbox (F3) links the address to this account, which keeps its uid."
                 : "No password: a link is emailed to this address; opening it from the outbox (F3) signs in, creating the account if there is none."
             paragraph(hint, on: canvas, row: frame.row + 8, column: column, width: frame.width - 2)
             FormFields.placeCursorLast(field, on: canvas, row: inside.row + 1, column: inside.column, width: inside.width - 1,
-                                       labelWidth: CredentialForm.labelWidth)
+                                       labelWidth: CredentialFormFeature.labelWidth)
         case let .sent(email):
             let text = "A sign-in link was emailed to \(email). Press m to open the outbox, select the message and press enter: "
                 + (flow.purpose == .link ? "the address is linked to this account." : "you are signed in as \(email).")

@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The sign-in methods of the account: linked, and not linked yet.
 enum LinkingScreen {
-    static func draw(_ context: ConsoleContext, state: LinkingState, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ context: ConsoleContext, state: LinkingFeature, on canvas: any Canvas, in frame: Rect) {
         guard let user = context.user else { return }
         let column = frame.column + 1
         canvas.put("Sign-in methods of this account", row: frame.row, column: column, style: .title)
@@ -13,8 +13,8 @@ enum LinkingScreen {
         for (index, line) in about.enumerated() {
             canvas.put(line, row: frame.row + 1 + index, column: column, style: .dim)
         }
-        let linked = LinkingState.linked(user)
-        let notLinked = LinkingState.notLinked(user)
+        let linked = LinkingFeature.linked(user)
+        let notLinked = LinkingFeature.notLinked(user)
         let width = min(frame.width, 70)
         let linkedBox = Box.draw(on: canvas, frame: Rect(row: frame.row + 2 + about.count, column: frame.column, width: width, height: max(linked.count, 1) + 2),
                                  title: "Linked (\(linked.count))", style: state.selection < linked.count ? .accent : .dim)

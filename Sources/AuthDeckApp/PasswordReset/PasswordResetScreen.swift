@@ -4,7 +4,7 @@ import TerminalUI
 
 /// "Forgot password": the email, the request sent, then the new password.
 enum PasswordResetScreen {
-    static func draw(_ flow: PasswordResetFlow, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ flow: PasswordResetFeature, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         switch flow.step {
         case let .enteringEmail(field):

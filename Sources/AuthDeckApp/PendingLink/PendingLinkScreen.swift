@@ -4,7 +4,7 @@ import TerminalUI
 
 /// accountExistsWithDifferentCredential / emailAlreadyInUse: sign in to that account, then link.
 enum PendingLinkScreen {
-    static func draw(_ state: PendingLinkState, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ state: PendingLinkFeature, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         let name = FederatedProvider.displayName(state.pending.providerID)
         let email = state.pending.email ?? "this email"
@@ -30,7 +30,7 @@ enum PendingLinkScreen {
     }
 
     /// What `fetchSignInMethodsForEmail` told, or that the backend does not tell.
-    static func knownMethodsSentence(_ state: PendingLinkState, email: String) -> String {
+    static func knownMethodsSentence(_ state: PendingLinkFeature, email: String) -> String {
         guard let known = state.knownMethods else { return "" }
         guard !known.isEmpty else {
             return " Email-enumeration protection is on, so the backend does not say how \(email) signs in: choose the way you know."

@@ -5,7 +5,7 @@ import TerminalUI
 /// Phone sign-in and phone linking: number, texted code, and the conflict when the number is
 /// another account's.
 enum PhoneScreen {
-    static func draw(_ flow: PhoneFlow, outbox: Outbox, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ flow: PhoneFeature, outbox: Outbox, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         canvas.put(flow.title, row: frame.row, column: column, style: .title)
         switch flow.step {

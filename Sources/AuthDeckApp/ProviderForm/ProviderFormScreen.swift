@@ -6,7 +6,7 @@ import TerminalUI
 enum ProviderFormScreen {
     static let labelWidth = 14
 
-    static func draw(_ form: ProviderForm, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ form: ProviderFormFeature, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         let purpose = switch form.purpose {
         case .signIn: "Sign in with \(form.provider.name)"
@@ -45,7 +45,7 @@ enum ProviderFormScreen {
         }
     }
 
-    static func label(_ field: ProviderForm.Field) -> String {
+    static func label(_ field: ProviderFormFeature.Field) -> String {
         switch field {
         case .tenant: "Tenant"
         case .prompt: "Prompt"

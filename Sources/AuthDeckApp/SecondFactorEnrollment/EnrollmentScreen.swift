@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The enrollment steps: number, texted code, name (SMS); QR code and key, code, name (TOTP).
 enum EnrollmentScreen {
-    static func draw(_ flow: SecondFactorEnrollmentFlow, outbox: Outbox, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ flow: SecondFactorEnrollmentFeature, outbox: Outbox, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         let left = Rect(row: frame.row, column: frame.column, width: min(frame.width, 46), height: frame.height)
         switch flow.step {
@@ -28,7 +28,7 @@ enum EnrollmentScreen {
         case let .enteringTotpCode(secret, code):
             canvas.put("Add an authenticator app: code", row: frame.row, column: column, style: .title)
             FieldRow.draw(code, label: "Code", on: canvas, frame: left, labelWidth: 6)
-            hint("The 6-digit code the app shows now for \(SecondFactorEnrollmentFlow.issuer) (\(flow.accountName)). esc shows the QR code again.",
+            hint("The 6-digit code the app shows now for \(SecondFactorEnrollmentFeature.issuer) (\(flow.accountName)). esc shows the QR code again.",
                  on: canvas, frame: left)
             KeyText.draw(secret, on: canvas, row: frame.row + 2, column: frame.column + 48)
         case let .namingApp(_, _, name):

@@ -6,12 +6,12 @@ import TerminalUI
 /// account), the key and what to do on the right.
 enum QRStep {
     /// The code as it fits beside the text (nil when it does not, or the terminal cannot draw it).
-    static func code(_ flow: SecondFactorEnrollmentFlow, secret: TotpSecret, on canvas: any Canvas) -> QRCode? {
+    static func code(_ flow: SecondFactorEnrollmentFeature, secret: TotpSecret, on canvas: any Canvas) -> QRCode? {
         guard canvas.symbols != .ascii else { return nil }
         return QRCode.fitting(flow.qrURI(for: secret), in: Size(width: canvas.size.width - 34, height: canvas.size.height - 1))
     }
 
-    static func draw(_ flow: SecondFactorEnrollmentFlow, secret: TotpSecret, on canvas: any Canvas) {
+    static func draw(_ flow: SecondFactorEnrollmentFeature, secret: TotpSecret, on canvas: any Canvas) {
         let uri = flow.qrURI(for: secret)
         var textColumn = 1
         if canvas.symbols == .ascii {
@@ -42,7 +42,7 @@ enum QRStep {
         for line in KeyText.groups(secret.sharedSecretKey) { put(" " + line, Style(.normal, bold: true)) }
         row += 1
         put("Account  \(flow.accountName)", .dim)
-        put("Issuer   \(SecondFactorEnrollmentFlow.issuer)", .dim)
+        put("Issuer   \(SecondFactorEnrollmentFeature.issuer)", .dim)
         put("Type     time-based, \(secret.hashingAlgorithm), \(secret.codeLength) digits, \(secret.codeIntervalSeconds) s", .dim)
         row += 1
         put("Then press enter and type the code the app shows.")

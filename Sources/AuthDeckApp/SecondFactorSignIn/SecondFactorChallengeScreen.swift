@@ -4,7 +4,7 @@ import TerminalUI
 
 /// Factor selection and code entry after the first factor.
 enum SecondFactorChallengeScreen {
-    static func draw(_ flow: SecondFactorSignInFlow, outbox: Outbox, on canvas: any Canvas, in frame: Rect) {
+    static func draw(_ flow: SecondFactorSignInFeature, outbox: Outbox, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         switch flow.step {
         case let .choosingFactor(selection):

@@ -9,8 +9,8 @@ import TerminalUI
 struct AccountFlowTests {
     @Test func anonymousUpgradeByLinkingEmailPassword() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.anonymous))
-        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 0)) }
-        store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialForm(purpose: .link)) }
+        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingFeature(selection: 0)) }
+        store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialFormFeature(purpose: .link)) }
         store.type("ada@example.com") { $0.screen = .credentialForm(Fixtures.form(.link, email: "ada@example.com", password: "", focus: .email)) }
         store.send(.key(.tab)) { $0.screen = .credentialForm(Fixtures.form(.link, email: "ada@example.com", password: "")) }
         store.type("hunter22") { $0.screen = .credentialForm(Fixtures.form(.link, email: "ada@example.com", password: "hunter22")) }
@@ -22,7 +22,7 @@ struct AccountFlowTests {
         store.send(.linkFinished(.success(AuthDataResult(user: upgraded, additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false))))) {
             $0.busy = nil
             $0.user = upgraded
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Linked password. The uid and app data are unchanged.")
         }
     }
@@ -40,11 +40,11 @@ struct AccountFlowTests {
     }
 
     @Test func theLinkKeyOpensTheSignInMethodsOnTheFirstOneNotLinked() {
-        #expect(Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .link && $0.action == "upgrade" })
+        #expect(Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .account(.link) && $0.action == "upgrade" })
         let model = Fixtures.signedIn(Fixtures.passwordUser())
-        #expect(model.bindings.contains { $0.intent == .link && $0.action == "link" })
+        #expect(model.bindings.contains { $0.intent == .account(.link) && $0.action == "link" })
         var store = FlowStore(model)
-        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 1)) }
+        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingFeature(selection: 1)) }
     }
 
     @Test func theLastWayToSignInCannotBeUnlinked() {
@@ -56,16 +56,16 @@ struct AccountFlowTests {
 
     @Test func unlinkingAsksFirstThenUnlinks() {
         let user = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "phone", uid: "+15555550100", phoneNumber: "+15555550100")])
-        var focus = AccountFocus()
+        var focus = AccountFeature()
         focus.providerSelection = 1
         var store = FlowStore(Fixtures.signedIn(user, focus: focus))
-        store.send(.key(.character("u"))) { $0.screen = .confirm(Confirmation(action: .unlink(providerID: "phone"), over: .account(focus))) }
+        store.send(.key(.character("u"))) { $0.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "phone"), over: .account(focus))) }
         // Cancelled, the dialog returns to the account as it was: the phone still selected.
         store.send(.key(.enter)) { $0.screen = .account(focus) }
         store = FlowStore(Fixtures.signedIn(user, focus: focus))
-        store.send(.key(.character("u"))) { $0.screen = .confirm(Confirmation(action: .unlink(providerID: "phone"), over: .account(focus))) }
+        store.send(.key(.character("u"))) { $0.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "phone"), over: .account(focus))) }
         store.send(.key(.right)) {
-            var confirmation = Confirmation(action: .unlink(providerID: "phone"), over: .account(focus))
+            var confirmation = ConfirmationFeature(action: .unlink(providerID: "phone"), over: .account(focus))
             confirmation.confirmSelected = true
             $0.screen = .confirm(confirmation)
         }
@@ -75,7 +75,7 @@ struct AccountFlowTests {
             $0.busy = nil
             $0.user = after
             $0.banner = Banner(.success, "Unlinked phone.")
-            var clamped = AccountFocus()
+            var clamped = AccountFeature()
             clamped.providerSelection = 0
             $0.screen = .account(clamped)
         }
@@ -83,46 +83,46 @@ struct AccountFlowTests {
 
     @Test func unlinkFailuresAreShown() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
-        model.screen = .confirm(Confirmation(action: .unlink(providerID: "phone"), over: .account(AccountFocus())))
+        model.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "phone"), over: .account(AccountFeature())))
         model.busy = "Unlinking phone…"
         var store = FlowStore(model)
         store.send(.unlinkFinished(providerID: "phone", .failure(AuthError(.noSuchProvider)))) {
             $0.busy = nil
             $0.banner = Banner(.error, AuthErrorCode.noSuchProvider.localizedDescription, detail: "noSuchProvider (17016)")
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
         }
     }
 
     @Test func changingThePasswordChecksTheConfirmation() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
-        store.send(.key(.character("p"))) { $0.screen = .changePassword(PasswordForm()) }
+        store.send(.key(.character("p"))) { $0.screen = .changePassword(ChangePasswordFeature()) }
         store.type("newpass1") {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             $0.screen = .changePassword(form)
         }
         store.send(.key(.enter)) {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.screen = .changePassword(form)
         }
         store.type("newpass2") {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.confirmation = TextField(text: "newpass2", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.screen = .changePassword(form)
         }
         store.send(.key(.enter)) {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.screen = .changePassword(form)
             $0.banner = Banner(.error, "The two passwords do not match.")
         }
         store.type("newpass1") {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.confirmation = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
@@ -135,13 +135,13 @@ struct AccountFlowTests {
         store.send(.sensitiveOperationFinished(.updatePassword("newpass1"), .success(Fixtures.passwordUser()))) {
             $0.busy = nil
             $0.banner = Banner(.success, "Password changed. Other sessions of this account were signed out.")
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
         }
     }
 
     /// Issue 16, item 9: the mismatch error stayed on the account screen after esc.
     @Test func leavingThePasswordFormTakesItsErrorAlong() {
-        var form = PasswordForm()
+        var form = ChangePasswordFeature()
         form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
         form.focusOnConfirmation = true
         var model = Fixtures.signedIn(Fixtures.passwordUser())
@@ -157,7 +157,7 @@ struct AccountFlowTests {
             $0.banner = Banner(.error, "The two passwords do not match.")
         }
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = nil
         }
     }
@@ -169,7 +169,7 @@ struct AccountFlowTests {
         store.send(.sensitiveOperationFinished(.updatePassword("newpass1"), .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
             $0.busy = nil
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Enter your password to change the password; it then runs by itself.")
-            $0.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.updatePassword("newpass1")), email: "ada@example.com"))
+            $0.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(.updatePassword("newpass1")), email: "ada@example.com"))
         }
         store.type("hunter22") {
             $0.screen = .credentialForm(Fixtures.form(.reauthenticate(.updatePassword("newpass1")), email: "ada@example.com", password: "hunter22"))
@@ -197,7 +197,7 @@ struct AccountFlowTests {
         }
         store.send(.key(.escape)) {
             $0.banner = Banner(.info, "Cancelled: did not delete the account.")
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
         }
     }
 
@@ -215,14 +215,14 @@ struct AccountFlowTests {
     @Test func deletingTheAccountAsksFirstAndRemovesItsAppData() {
         let user = Fixtures.passwordUser()
         var store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount, over: .account(AccountFocus()))) }
-        store.send(.key(.character("n"))) { $0.screen = .account(AccountFocus()) }
-        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount, over: .account(AccountFocus()))) }
+        store.send(.key(.character("D"))) { $0.screen = .confirm(ConfirmationFeature(action: .deleteAccount, over: .account(AccountFeature()))) }
+        store.send(.key(.character("n"))) { $0.screen = .account(AccountFeature()) }
+        store.send(.key(.character("D"))) { $0.screen = .confirm(ConfirmationFeature(action: .deleteAccount, over: .account(AccountFeature()))) }
         store.send(.key(.character("y")), effects: [.perform(.deleteAccount)]) { $0.busy = "Deleting the account…" }
         store.send(.sensitiveOperationFinished(.deleteAccount, .success(nil)), effects: [.deleteAppData(uid: user.uid)]) {
             $0.busy = nil
             $0.banner = Banner(.success, "Account deleted.")
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         }
         store.send(.authStateChanged(nil, nil)) {
             $0.user = nil
@@ -231,11 +231,11 @@ struct AccountFlowTests {
 
     @Test func signingOutOfAnAnonymousAccountWarnsFirst() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.anonymous))
-        store.send(.key(.character("o"))) { $0.screen = .confirm(Confirmation(action: .signOutAnonymous, over: .account(AccountFocus()))) }
-        store.send(.key(.escape)) { $0.screen = .account(AccountFocus()) }
-        store.send(.key(.character("o"))) { $0.screen = .confirm(Confirmation(action: .signOutAnonymous, over: .account(AccountFocus()))) }
+        store.send(.key(.character("o"))) { $0.screen = .confirm(ConfirmationFeature(action: .signOutAnonymous, over: .account(AccountFeature()))) }
+        store.send(.key(.escape)) { $0.screen = .account(AccountFeature()) }
+        store.send(.key(.character("o"))) { $0.screen = .confirm(ConfirmationFeature(action: .signOutAnonymous, over: .account(AccountFeature()))) }
         store.send(.key(.character("y")), effects: [.signOut]) {
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.success, "Signed out.")
         }
     }
@@ -243,7 +243,7 @@ struct AccountFlowTests {
     @Test func signingOutOfAPasswordAccountIsImmediate() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
         store.send(.key(.character("o")), effects: [.signOut]) {
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.success, "Signed out.")
         }
     }
@@ -252,14 +252,14 @@ struct AccountFlowTests {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
         store.send(.authStateChanged(nil, nil)) {
             $0.user = nil
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
         }
     }
 
     @Test func aNewUserFromTheAuthStateLoadsItsCart() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: 0))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         var store = FlowStore(model)
         let token = TokenSummary(shortToken: "eyJ…", signInProvider: "anonymous", expirationDate: nil)
         store.send(.authStateChanged(Fixtures.anonymous, token), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {

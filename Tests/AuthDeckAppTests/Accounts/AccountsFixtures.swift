@@ -31,7 +31,7 @@ enum AccountsFixtures {
     /// A signed-out console whose operator may see the accounts view.
     static func console(_ access: OperatorAccess? = .full) -> ConsoleModel {
         var model = ConsoleModel(backendName: "embedded", operatorAccess: access)
-        model.screen = .signInMethods(SignInMethods(selection: 0))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         return model
     }
 

@@ -25,7 +25,7 @@ struct AccountsFlowTests {
         }
         #expect(render(store.model).contains("3,000 accounts in all · no filter · sort: created ↓"))
         // esc leaves for where the view was opened from; a late tick of the timer is then dropped.
-        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: 0)) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: 0)) }
         store.send(.accounts(.refreshDue))
     }
 
@@ -35,7 +35,7 @@ struct AccountsFlowTests {
         #expect(!render(store.model).contains("accounts"))
         store.send(.key(.character("A")))
         var account = Fixtures.signedIn(Fixtures.passwordUser())
-        account.screen = .account(AccountFocus())
+        account.screen = .account(AccountFeature())
         store = FlowStore(account)
         #expect(!store.model.bindings.contains { $0.keys.contains(.character("A")) })
         store.send(.key(.character("A")))
@@ -45,7 +45,7 @@ struct AccountsFlowTests {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
         model = ConsoleModel(backendName: "embedded", operatorAccess: .readOnly)
         model.user = Fixtures.passwordUser()
-        model.screen = .account(AccountFocus())
+        model.screen = .account(AccountFeature())
         var store = FlowStore(model)
         store.send(.key(.character("A")), effects: [.accounts(.loadPage(F.firstQuery)), .accounts(.scheduleRefresh)]) {
             var feature = AccountsFeature()
@@ -53,7 +53,7 @@ struct AccountsFlowTests {
             $0.screen = .accounts(feature)
         }
         // Back on the account screen, not the sign-in methods: the operator is signed in.
-        store.send(.key(.escape)) { $0.screen = .account(AccountFocus()) }
+        store.send(.key(.escape)) { $0.screen = .account(AccountFeature()) }
     }
 
     @Test func movingPastTheLoadedRowsLoadsTheirPage() {

@@ -7,8 +7,8 @@ import TerminalUI
 
 @Suite("Console: changing the account's email, and the outbox's email-change messages")
 struct EmailChangeFlowTests {
-    static func form(_ text: String, mode: EmailChangeForm.Mode = .verifyFirst) -> EmailChangeForm {
-        var form = EmailChangeForm()
+    static func form(_ text: String, mode: ChangeEmailFeature.Mode = .verifyFirst) -> ChangeEmailFeature {
+        var form = ChangeEmailFeature()
         form.newEmail = TextField(text: text, maxLength: 254)
         form.mode = mode
         return form
@@ -16,7 +16,7 @@ struct EmailChangeFlowTests {
 
     @Test func changingAtOnceLeavesARecoveryMessageThatUndoesIt() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
-        store.send(.key(.character("e"))) { $0.screen = .changeEmail(EmailChangeForm()) }
+        store.send(.key(.character("e"))) { $0.screen = .changeEmail(ChangeEmailFeature()) }
         store.type("ada@new.example") { $0.screen = .changeEmail(Self.form("ada@new.example")) }
         store.send(.key(.tab)) { $0.screen = .changeEmail(Self.form("ada@new.example", mode: .atOnce)) }
         store.send(.key(.enter), effects: [.perform(.updateEmail("ada@new.example", previous: "ada@example.com"))]) { $0.busy = "Changing the email…" }
@@ -25,7 +25,7 @@ struct EmailChangeFlowTests {
         store.send(.authStateChanged(changed, nil)) { $0.user = changed }
         store.send(.sensitiveOperationFinished(.updateEmail("ada@new.example", previous: "ada@example.com"), .success(changed)), effects: [.verification(.refreshOutbox)]) {
             $0.busy = nil
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "The email is now ada@new.example. A message to ada@example.com can undo the change: press m.")
         }
         let recovery = Outbox.Email(to: "ada@example.com", action: .recoverEmail, oobCode: "oob-recover", link: "http://x/emulator/action?mode=recoverEmail")
@@ -37,7 +37,7 @@ struct EmailChangeFlowTests {
             $0.busy = nil
             $0.overlay = nil
             $0.user = nil
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.success, "The email is ada@example.com again, and verified. Every session of the account ended: sign in again (a password reset is wise).")
         }
     }
@@ -57,14 +57,14 @@ struct EmailChangeFlowTests {
         store.send(.sensitiveOperationFinished(operation, .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
             $0.busy = nil
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Enter your password to send a link that changes the email to ada@new.example; it then runs by itself.")
-            $0.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: "ada@example.com"))
+            $0.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: "ada@example.com"))
         }
         store.send(.reauthenticationFinished(operation, .success(MfaFixtures.signedIn(Fixtures.passwordUser()))), effects: [.perform(operation)]) {
             $0.busy = "Retrying: send a link that changes the email to ada@new.example…"
         }
         store.send(.sensitiveOperationFinished(operation, .success(Fixtures.passwordUser())), effects: [.verification(.refreshOutbox)]) {
             $0.busy = nil
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "A link that confirms ada@new.example is in the outbox: press m and open it. The email changes only then.")
         }
         let confirm = Outbox.Email(to: "ada@example.com", action: .verifyAndChangeEmail, oobCode: "oob-change", link: "http://x/emulator/action?mode=verifyAndChangeEmail")
@@ -75,7 +75,7 @@ struct EmailChangeFlowTests {
             $0.busy = nil
             $0.overlay = nil
             $0.user = nil
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.success, "The account of ada@example.com has its new email now. Every session of it ended: sign in with the new address.")
         }
         // Esc leaves the form with its error.
@@ -83,14 +83,14 @@ struct EmailChangeFlowTests {
         store.model.screen = .changeEmail(Self.form("x"))
         store.model.banner = Banner(.error, "Enter the new email address.")
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = nil
         }
     }
 
     @Test func onlyAnAccountWithAnEmailOffersTheChange() {
-        #expect(Fixtures.signedIn(Fixtures.passwordUser()).bindings.contains { $0.intent == .changeEmail })
-        #expect(!Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .changeEmail })
+        #expect(Fixtures.signedIn(Fixtures.passwordUser()).bindings.contains { $0.intent == .account(.changeEmail) })
+        #expect(!Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .account(.changeEmail) })
     }
 }
 

@@ -22,8 +22,8 @@ struct ConflictSecondFactorFlowTests {
     }
 
     /// The conflict screen once the other account turned out to need its second factor, "switch + merge" chosen.
-    static func conflictNeedingSecondFactor() -> ConflictState {
-        var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
+    static func conflictNeedingSecondFactor() -> ConflictFeature {
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
         state.other = .needsSecondFactor(MfaFixtures.challenge().hints)
         state.choice = 1
         return state
@@ -31,11 +31,11 @@ struct ConflictSecondFactorFlowTests {
 
     @Test func thePreviewSaysTheOtherAccountNeedsItsSecondFactorAndTheSwitchAsksForIt() {
         var model = Fixtures.signedIn(Fixtures.anonymous)
-        var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: Self.previous)
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: Self.previous)
         model.screen = .conflict(state)
         var store = FlowStore(model)
         // The preview's sign-in (on an Auth of its own) stopped at the second factor.
-        store.send(.federated(.conflictAccountLoaded(.failure(Self.secondFactorRequired(MfaFixtures.challenge()))))) {
+        store.send(.conflict(.conflictAccountLoaded(.failure(Self.secondFactorRequired(MfaFixtures.challenge()))))) {
             state.other = .needsSecondFactor([MfaFixtures.totpHint, MfaFixtures.phoneHint])
             $0.screen = .conflict(state)
         }
@@ -44,37 +44,37 @@ struct ConflictSecondFactorFlowTests {
             state.choice = 1
             $0.screen = .conflict(state)
         }
-        store.send(.key(.enter), effects: [.federated(.mergeAccounts(Self.plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
+        store.send(.key(.enter), effects: [.conflict(.mergeAccounts(Self.plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
 
         // The console's own sign-in stops there too: its pending challenge (finished on the console's Auth) drives the factor selection.
         let pending = MfaFixtures.challenge()
-        let challenge = SecondFactorSignInFlow(challenge: pending, purpose: .mergeAfterConflict(state))
-        store.send(.federated(.mergeFinished(.failure(Self.secondFactorRequired(pending))))) {
+        let challenge = SecondFactorSignInFeature(challenge: pending, purpose: .mergeAfterConflict(state))
+        store.send(.conflict(.mergeFinished(.failure(Self.secondFactorRequired(pending))))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(challenge)
+            $0.screen = .secondFactorSignIn(challenge)
             $0.banner = Banner(.info, "The account that has Microsoft has 2-step verification: choose its second factor.")
         }
         var entering = challenge
         entering.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
         store.send(.key(.enter)) {
-            $0.screen = .secondFactorChallenge(entering)
+            $0.screen = .secondFactorSignIn(entering)
             $0.banner = Banner(.info, "Type the 6-digit code your authenticator app shows for this account.")
         }
         entering.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
-        store.type("123456") { $0.screen = .secondFactorChallenge(entering) }
+        store.type("123456") { $0.screen = .secondFactorSignIn(entering) }
         let assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
-        store.send(.key(.enter), effects: [.verification(.resolveMerge(pending, assertion, Self.plan))]) {
-            $0.screen = .secondFactorChallenge(entering)
+        store.send(.key(.enter), effects: [.secondFactorSignIn(.resolveMerge(pending, assertion, Self.plan))]) {
+            $0.screen = .secondFactorSignIn(entering)
             $0.banner = nil
             $0.busy = "Checking the code, then merging…"
         }
 
         let bob = Fixtures.passwordUser(uid: "bobUID0000000000000000000001", email: "bob@example.com")
         let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
-        store.send(.verification(.secondFactorMergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.secondFactorSignIn(.secondFactorMergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(Fixtures.anonymous.uid) was merged into it. \(Fixtures.anonymous.uid) was deleted.")
         }
     }
@@ -82,23 +82,23 @@ struct ConflictSecondFactorFlowTests {
     @Test func aWrongCodeStaysInTheChallengeAndBackingOutReturnsToTheConflict() {
         let state = Self.conflictNeedingSecondFactor()
         let pending = MfaFixtures.challenge()
-        var challenge = SecondFactorSignInFlow(challenge: pending, purpose: .mergeAfterConflict(state))
+        var challenge = SecondFactorSignInFeature(challenge: pending, purpose: .mergeAfterConflict(state))
         challenge.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("000000"))
         var model = Fixtures.signedIn(Fixtures.anonymous)
-        model.screen = .secondFactorChallenge(challenge)
+        model.screen = .secondFactorSignIn(challenge)
         model.busy = "Checking the code, then merging…"
         var store = FlowStore(model)
 
         let wrong = AuthError.server("INVALID_CODE")
         challenge.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
-        store.send(.verification(.secondFactorMergeFinished(.failure(wrong)))) {
+        store.send(.secondFactorSignIn(.secondFactorMergeFinished(.failure(wrong)))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(challenge)
+            $0.screen = .secondFactorSignIn(challenge)
             $0.banner = .error(wrong, advice: "Type the code the app shows now.")
         }
         challenge.step = .choosingFactor(selection: 0)
         store.send(.key(.escape)) {
-            $0.screen = .secondFactorChallenge(challenge)
+            $0.screen = .secondFactorSignIn(challenge)
             $0.banner = nil
         }
         // Nothing has changed yet: back on the conflict, still signed in to this account.
@@ -107,7 +107,7 @@ struct ConflictSecondFactorFlowTests {
             $0.banner = Banner(.info, "Switch cancelled: still signed in to this account, nothing merged.")
         }
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "Cancelled: Microsoft stays with the other account; this one is unchanged.")
         }
     }
@@ -115,17 +115,17 @@ struct ConflictSecondFactorFlowTests {
     @Test func theFlowTextsTheCodeThenMergesWithIt() {
         let state = Self.conflictNeedingSecondFactor()
         let pending = MfaFixtures.challenge()
-        var flow = SecondFactorSignInFlow(challenge: pending, purpose: .mergeAfterConflict(state))
+        var flow = SecondFactorSignInFeature(challenge: pending, purpose: .mergeAfterConflict(state))
         flow.step = .choosingFactor(selection: 1)
         var tester = FlowTester(flow)
-        tester.perform(.choose, steps: [.banner(nil), .run(.verification(.startSecondFactorSignIn(MfaFixtures.phoneInfo, pending)), busy: "Texting a code to +*******0100…")])
+        tester.perform(.choose, steps: [.banner(nil), .run(.secondFactorSignIn(.startSecondFactorSignIn(MfaFixtures.phoneInfo, pending)), busy: "Texting a code to +*******0100…")])
         tester.handle(.codeSent(.success("verification-1")), steps: [
             .banner(Banner(.info, "A code was texted to +*******0100; it shows in the phone pane (top right).")), .run(.verification(.refreshOutbox), busy: nil),
         ]) { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: codeField()) }
         tester.type("654321") { $0.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "verification-1", code: MfaFixtures.code("654321")) }
         let assertion = PhoneMultiFactorGenerator.assertion(
             with: PhoneAuthProvider.credential(withVerificationID: "verification-1", verificationCode: "654321"))
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.resolveMerge(pending, assertion, Self.plan)), busy: "Checking the code, then merging…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorSignIn(.resolveMerge(pending, assertion, Self.plan)), busy: "Checking the code, then merging…")])
         let outcome = MergeOutcome(result: MfaFixtures.signedIn(Fixtures.passwordUser()))
         tester.handle(.secondFactorMergeFinished(.success(outcome)), steps: [.exit(.merged(outcome, state))])
         // An expired pending credential means starting over from the account.

@@ -10,10 +10,10 @@ struct ConsoleKeysTests {
     @Test func addingAndRemovingCartItems() {
         let user = Fixtures.anonymous
         var store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("a"))) { $0.screen = .addCartItem(AddCartItem(field: TextField(maxLength: CartStore.maximumNameLength))) }
+        store.send(.key(.character("a"))) { $0.screen = .addCartItem(AddCartItemFeature(field: TextField(maxLength: CartStore.maximumNameLength))) }
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Type the item's name, or press esc.") }
-        store.type("apple") { $0.screen = .addCartItem(AddCartItem(field: TextField(text: "apple", maxLength: CartStore.maximumNameLength))) }
-        var focus = AccountFocus()
+        store.type("apple") { $0.screen = .addCartItem(AddCartItemFeature(field: TextField(text: "apple", maxLength: CartStore.maximumNameLength))) }
+        var focus = AccountFeature()
         focus.pane = .cart
         store.send(.key(.enter), effects: [.addToCart(uid: user.uid, name: "apple")]) { $0.screen = .account(focus) }
         let items = [CartItem(uid: user.uid, name: "apple", quantity: 1), CartItem(uid: user.uid, name: "pear", quantity: 2)]
@@ -50,7 +50,7 @@ struct ConsoleKeysTests {
         store.send(.key(.character("o")))
         store.send(.key(.escape)) { $0.overlay = nil }
         var form = ConsoleModel(backendName: "embedded")
-        form.screen = .credentialForm(CredentialForm(purpose: .signIn))
+        form.screen = .credentialForm(CredentialFormFeature(purpose: .signIn))
         store = FlowStore(form)
         store.send(.key(.function(1))) { $0.overlay = .help }
         store.send(.key(.function(1))) { $0.overlay = nil }
@@ -77,8 +77,8 @@ struct ConsoleKeysTests {
         let user = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "phone", uid: "+15555550100")])
         var model = Fixtures.signedIn(user)
         model.cart = [CartItem(uid: user.uid, name: "apple", quantity: 1)]
-        for pane in [AccountFocus.Pane.providers, .cart] {
-            var focus = AccountFocus()
+        for pane in [AccountFeature.Pane.providers, .cart] {
+            var focus = AccountFeature()
             focus.pane = pane
             model.screen = .account(focus)
             for binding in model.bindings where binding.inBar {

@@ -14,7 +14,7 @@ struct ScreenSnapshotTests {
 
     @Test func signInMethods() {
         var model = ConsoleModel(backendName: "embedded · authdeck-local")
-        model.screen = .signInMethods(SignInMethods(selection: 1))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 1))
         assertSnapshot(of: render(model), as: .lines)
     }
 
@@ -40,15 +40,15 @@ struct ScreenSnapshotTests {
     @Test func passwordAccountAndItsConfirmations() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
         assertSnapshot(of: render(model), as: .lines, named: "account")
-        model.screen = .confirm(Confirmation(action: .deleteAccount, over: .account(AccountFocus())))
+        model.screen = .confirm(ConfirmationFeature(action: .deleteAccount, over: .account(AccountFeature())))
         assertSnapshot(of: render(model), as: .lines, named: "confirm-delete")
-        model.screen = .changePassword(PasswordForm())
+        model.screen = .changePassword(ChangePasswordFeature())
         assertSnapshot(of: render(model), as: .lines, named: "change-password")
     }
 
     @Test func reauthenticationPrompt() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
-        model.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.deleteAccount), email: "ada@example.com"))
+        model.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(.deleteAccount), email: "ada@example.com"))
         model.banner = Banner(.info, "Your last sign-in was too long ago. Enter your password to delete the account; it then runs by itself.")
         assertSnapshot(of: render(model), as: .lines)
     }
@@ -83,7 +83,7 @@ struct ScreenSnapshotTests {
     @Test func aLongBannerSaysWhereTheRestIsAndHelpShowsItWhole() {
         var model = Fixtures.signedIn(Fixtures.passwordUser(uid: "bobUID0000000000000000000001", email: "bob@example.com"))
         let previous = AccountSnapshot(user: Fixtures.passwordUser(email: "y@example.com"), cart: [])
-        model.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.deletePreviousAccount(previous)), email: "y@example.com"))
+        model.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(.deletePreviousAccount(previous)), email: "y@example.com"))
         model.banner = Banner(.info, "Signed in to the account that has Google; the cart of y@example.com was merged into it. Its own sign-in is too old to delete it. Enter its password to delete y@example.com, the account you switched from; it then runs by itself.",
                               detail: "requiresRecentLogin (17014) · CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
         let text = render(model)
@@ -137,20 +137,20 @@ struct ScreenSnapshotTests {
     @Test func theDialogsMarkTheItemTheyActOn() {
         var user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint])
         user.providerData.append(UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com"))
-        var second = AccountFocus()
+        var second = AccountFeature()
         second.providerSelection = 1
         var store = FlowStore(Fixtures.signedIn(user))
         store.send(.key(.down)) { $0.screen = .account(second) }
         store.send(.key(.character("u"))) {
-            $0.screen = .confirm(Confirmation(action: .unlink(providerID: "google.com"), over: .account(second)))
+            $0.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "google.com"), over: .account(second)))
         }
         let marked = { (text: String) in text.split(separator: "\n").first { $0.contains("▸") }.map(String.init) ?? "" }
         #expect(marked(render(store.model)).contains("google.com"))
         store.send(.key(.escape)) { $0.screen = .account(second) }
-        store.send(.key(.character("f"))) { $0.screen = .secondFactors(SecondFactors(selection: 0)) }
-        store.send(.key(.down)) { $0.screen = .secondFactors(SecondFactors(selection: 1)) }
+        store.send(.key(.character("f"))) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 0)) }
+        store.send(.key(.down)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 1)) }
         store.send(.key(.character("x"))) {
-            $0.screen = .confirm(Confirmation(action: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactors(selection: 1))))
+            $0.screen = .confirm(ConfirmationFeature(action: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactorsFeature(selection: 1))))
         }
         #expect(marked(render(store.model)).contains("Work phone"))
     }

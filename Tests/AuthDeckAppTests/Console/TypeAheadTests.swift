@@ -15,14 +15,14 @@ struct TypeAheadTests {
             store.send(.key(key))
         }
         store.send(.resized(Size(width: 80, height: 24))) { $0.terminalSize = Size(width: 80, height: 24) }
-        store.send(.key(.character("a"))) { $0.screen = .addCartItem(AddCartItem()) }
+        store.send(.key(.character("a"))) { $0.screen = .addCartItem(AddCartItemFeature()) }
         store.send(.resized(Size(width: 79, height: 24))) { $0.terminalSize = Size(width: 79, height: 24) }
         store.send(.key(.control("c")), effects: [.quit])
     }
 
     @Test func aKeyTypedWhileSigningInAppliesToTheAccountOnceSignedIn() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: 0))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         var store = FlowStore(model)
         store.send(.key(.enter), effects: [.signInAnonymously]) { $0.busy = "Signing in anonymously…" }
         store.send(.key(.character("a"))) { $0.typedAhead = [.character("a")] }
@@ -31,7 +31,7 @@ struct TypeAheadTests {
             $0.busy = nil
             $0.user = Fixtures.anonymous
             // The key acts as if typed just after the answer: the form replaces the banner.
-            $0.screen = .addCartItem(AddCartItem())
+            $0.screen = .addCartItem(AddCartItemFeature())
             $0.typedAhead = []
         }
     }

@@ -21,33 +21,33 @@ struct VerificationConsoleTests {
         var store = FlowStore(model)
         store.send(.signInFinished(.failure(Self.challenge(challenge)))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn))
+            $0.screen = .secondFactorSignIn(SecondFactorSignInFeature(challenge: challenge, purpose: .signIn))
             $0.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
         store.send(.key(.enter)) {
-            var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
+            var flow = SecondFactorSignInFeature(challenge: challenge, purpose: .signIn)
             flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
-            $0.screen = .secondFactorChallenge(flow)
+            $0.screen = .secondFactorSignIn(flow)
             $0.banner = Banner(.info, "Type the 6-digit code your authenticator app shows for this account.")
         }
         store.type("123456") {
-            var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
+            var flow = SecondFactorSignInFeature(challenge: challenge, purpose: .signIn)
             flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
-            $0.screen = .secondFactorChallenge(flow)
+            $0.screen = .secondFactorSignIn(flow)
         }
         let assertion = MultiFactorAssertion.totpSignIn(enrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
-        store.send(.key(.enter), effects: [.verification(.resolveSignIn(challenge, assertion))]) {
-            var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
+        store.send(.key(.enter), effects: [.secondFactorSignIn(.resolveSignIn(challenge, assertion))]) {
+            var flow = SecondFactorSignInFeature(challenge: challenge, purpose: .signIn)
             flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
-            $0.screen = .secondFactorChallenge(flow)
+            $0.screen = .secondFactorSignIn(flow)
             $0.banner = nil
             $0.busy = "Checking the code…"
         }
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint])
-        store.send(.verification(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))), effects: [.loadCart(uid: user.uid)]) {
+        store.send(.secondFactorSignIn(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))), effects: [.loadCart(uid: user.uid)]) {
             $0.busy = nil
             $0.user = user
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in with a second factor.")
         }
     }
@@ -55,23 +55,23 @@ struct VerificationConsoleTests {
     @Test func aReauthenticationThatNeedsASecondFactorRunsTheOperationAfterwards() {
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint])
         var model = Fixtures.signedIn(user)
-        model.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint)), email: user.email ?? ""))
+        model.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint)), email: user.email ?? ""))
         model.busy = "Confirming it's you…"
         let challenge = MfaFixtures.challenge(hints: [MfaFixtures.totpHint], reauthenticating: user.uid)
         var store = FlowStore(model)
         store.send(.reauthenticationFinished(.unenroll(MfaFixtures.totpHint), .failure(Self.challenge(challenge)))) {
             $0.busy = nil
-            $0.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint))))
+            $0.screen = .secondFactorSignIn(SecondFactorSignInFeature(challenge: challenge, purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint))))
             $0.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
-        store.send(.verification(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))),
+        store.send(.secondFactorSignIn(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))),
                    effects: [.perform(.unenroll(MfaFixtures.totpHint))]) {
             $0.busy = "Retrying: remove the second factor \"Authenticator app\"…"
         }
         store.send(.sensitiveOperationFinished(.unenroll(MfaFixtures.totpHint), .success(MfaFixtures.verifiedUser()))) {
             $0.busy = nil
             $0.user = MfaFixtures.verifiedUser()
-            $0.screen = .secondFactors(SecondFactors(selection: 0))
+            $0.screen = .secondFactors(SecondFactorsFeature(selection: 0))
             $0.banner = Banner(.success, "Removed the second factor \"Authenticator app\". Other sessions were signed out.")
         }
     }
@@ -79,13 +79,13 @@ struct VerificationConsoleTests {
     @Test func aPendingCredentialThatExpiredSendsTheUserBackToTheSignIn() {
         var model = ConsoleModel(backendName: "embedded")
         let challenge = MfaFixtures.challenge()
-        model.screen = .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn))
+        model.screen = .secondFactorSignIn(SecondFactorSignInFeature(challenge: challenge, purpose: .signIn))
         model.busy = "Texting a code to +*******0100…"
         var store = FlowStore(model)
         let expired = AuthError.server("INVALID_MFA_PENDING_CREDENTIAL : The MFA pending credential has expired")
-        store.send(.verification(.codeSent(.failure(expired)))) {
+        store.send(.secondFactorSignIn(.codeSent(.failure(expired)))) {
             $0.busy = nil
-            $0.screen = .signInMethods(SignInMethods(selection: 1))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 1))
             $0.banner = .error(expired, advice: "Sign in again.")
         }
     }
@@ -116,12 +116,12 @@ struct VerificationConsoleTests {
             $0.overlay = nil
             $0.banner = Banner(.success, "Email verified.")
         }
-        #expect(!store.model.bindings.contains { $0.intent == .verifyEmail })
+        #expect(!store.model.bindings.contains { $0.intent == .account(.verifyEmail) })
     }
 
     @Test func openingAResetEmailAsksForTheNewPasswordAndThenTheSignIn() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: 0))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         model.outbox = Outbox(emails: [Outbox.Email(to: "ada@example.com", action: .resetPassword, oobCode: "oob-2", link: "link")])
         var store = FlowStore(model)
         store.send(.key(.character("m")), effects: [.verification(.refreshOutbox)]) { $0.overlay = .outbox(selection: 0) }
@@ -130,11 +130,11 @@ struct VerificationConsoleTests {
             $0.screen = .passwordReset(.choosingPassword(code: "oob-2", email: "ada@example.com"))
             $0.banner = Banner(.info, "Choose a new password for ada@example.com.")
         }
-        store.send(.verification(.passwordResetConfirmed(.success("ada@example.com")))) {
-            $0.screen = .credentialForm(CredentialForm(purpose: .signIn, email: "ada@example.com"))
+        store.send(.passwordReset(.passwordResetConfirmed(.success("ada@example.com")))) {
+            $0.screen = .credentialForm(CredentialFormFeature(purpose: .signIn, email: "ada@example.com"))
             $0.banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")
         }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: 1)) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: 1)) }
         store.send(.key(.character("m")), effects: [.verification(.refreshOutbox)]) { $0.overlay = .outbox(selection: 0) }
         store.send(.verification(.outboxChanged(.failure(.noOutbox)))) {
             $0.outbox = Outbox(problem: .noOutbox)
@@ -150,47 +150,47 @@ struct VerificationConsoleTests {
     @Test func managingSecondFactors() {
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint])
         var store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("f"))) { $0.screen = .secondFactors(SecondFactors(selection: 0)) }
-        store.send(.key(.down)) { $0.screen = .secondFactors(SecondFactors(selection: 1)) }
+        store.send(.key(.character("f"))) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 0)) }
+        store.send(.key(.down)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 1)) }
         store.send(.key(.down))
         store.send(.key(.character("x"))) {
-            $0.screen = .confirm(Confirmation(action: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactors(selection: 1))))
+            $0.screen = .confirm(ConfirmationFeature(action: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactorsFeature(selection: 1))))
         }
         // Cancelled, the dialog returns to the list as it was: the phone still selected.
-        store.send(.key(.escape)) { $0.screen = .secondFactors(SecondFactors(selection: 1)) }
-        store.send(.key(.up)) { $0.screen = .secondFactors(SecondFactors(selection: 0)) }
+        store.send(.key(.escape)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 1)) }
+        store.send(.key(.up)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 0)) }
         store.send(.key(.character("x"))) {
-            $0.screen = .confirm(Confirmation(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactors(selection: 0))))
+            $0.screen = .confirm(ConfirmationFeature(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactorsFeature(selection: 0))))
         }
         store.send(.key(.character("y")), effects: [.perform(.unenroll(MfaFixtures.totpHint))]) { $0.busy = "Removing Authenticator app…" }
         store.send(.sensitiveOperationFinished(.unenroll(MfaFixtures.totpHint), .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
             $0.busy = nil
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Enter your password to remove the second factor \"Authenticator app\"; it then runs by itself.")
-            $0.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint)), email: "ada@example.com"))
+            $0.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint)), email: "ada@example.com"))
         }
 
         store = FlowStore(Fixtures.signedIn(user))
-        store.model.screen = .secondFactors(SecondFactors(selection: 0))
-        store.send(.key(.character("s"))) { $0.screen = .enrollment(.sms(accountName: "ada@example.com")) }
-        store.send(.key(.escape)) { $0.screen = .secondFactors(SecondFactors(selection: 0)) }
-        store.send(.key(.character("t")), effects: [.verification(.generateTotpSecret)]) {
-            $0.screen = .enrollment(SecondFactorEnrollmentFlow.totp(accountName: "ada@example.com").0)
+        store.model.screen = .secondFactors(SecondFactorsFeature(selection: 0))
+        store.send(.key(.character("s"))) { $0.screen = .secondFactorEnrollment(.sms(accountName: "ada@example.com")) }
+        store.send(.key(.escape)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 0)) }
+        store.send(.key(.character("t")), effects: [.secondFactorEnrollment(.generateTotpSecret)]) {
+            $0.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature.totp(accountName: "ada@example.com").0)
             $0.busy = "Asking for a new TOTP secret…"
         }
-        store.send(.verification(.totpSecretGenerated(.success(MfaFixtures.secret)))) {
+        store.send(.secondFactorEnrollment(.totpSecretGenerated(.success(MfaFixtures.secret)))) {
             $0.busy = nil
-            $0.screen = .enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com", step: .scanning(MfaFixtures.secret)))
+            $0.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com", step: .scanning(MfaFixtures.secret)))
         }
-        store.model.screen = .enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com", step: .namingApp(
+        store.model.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com", step: .namingApp(
             MfaFixtures.secret, code: "123456", name: MfaFixtures.field("App", maxLength: 40))))
         let enrolled = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint, MfaFixtures.totpHint])
-        store.send(.verification(.enrolled(.success(enrolled)))) {
+        store.send(.secondFactorEnrollment(.enrolled(.success(enrolled)))) {
             $0.user = enrolled
-            $0.screen = .secondFactors(SecondFactors(selection: 2))
+            $0.screen = .secondFactors(SecondFactorsFeature(selection: 2))
             $0.banner = Banner(.success, "Enrolled \"App\". Signing in now asks for a second factor.")
         }
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = nil
         }
     }
@@ -199,24 +199,24 @@ struct VerificationConsoleTests {
         let phone = SignInMethod.allCases.firstIndex(of: .phone) ?? 0
         let reset = SignInMethod.allCases.firstIndex(of: .resetPassword) ?? 0
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: phone))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: phone))
         var store = FlowStore(model)
-        store.send(.key(.enter)) { $0.screen = .phone(PhoneFlow(purpose: .signIn)) }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: phone)) }
-        store.model.screen = .signInMethods(SignInMethods(selection: reset))
-        store.send(.key(.enter)) { $0.screen = .passwordReset(PasswordResetFlow()) }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: reset)) }
+        store.send(.key(.enter)) { $0.screen = .phone(PhoneFeature(purpose: .signIn)) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: phone)) }
+        store.model.screen = .signInMethods(SignInMethodsFeature(selection: reset))
+        store.send(.key(.enter)) { $0.screen = .passwordReset(PasswordResetFeature()) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: reset)) }
 
         let user = Fixtures.passwordUser()
         store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("n"))) { $0.screen = .phone(PhoneFlow(purpose: .link)) }
-        store.send(.key(.escape)) { $0.screen = .account(AccountFocus()) }
+        store.send(.key(.character("n"))) { $0.screen = .phone(PhoneFeature(purpose: .link)) }
+        store.send(.key(.escape)) { $0.screen = .account(AccountFeature()) }
         var linked = user
         linked.phoneNumber = "+15555550100"
-        store.model.screen = .phone(PhoneFlow(purpose: .link))
-        store.send(.verification(.phoneLinkFinished(.success(MfaFixtures.signedIn(linked))))) {
+        store.model.screen = .phone(PhoneFeature(purpose: .link))
+        store.send(.phone(.linkFinished(.success(MfaFixtures.signedIn(linked))))) {
             $0.user = linked
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Linked +15555550100. The uid and app data are unchanged.")
         }
     }
@@ -224,21 +224,21 @@ struct VerificationConsoleTests {
     @Test func everyBarKeyOfTheNewScreensDoesSomething() {
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint])
         let challenge = MfaFixtures.challenge()
-        var codeStep = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
+        var codeStep = SecondFactorSignInFeature(challenge: challenge, purpose: .signIn)
         codeStep.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "v", code: MfaFixtures.code("123456"))
-        var phoneCode = PhoneFlow(purpose: .signIn)
+        var phoneCode = PhoneFeature(purpose: .signIn)
         phoneCode.step = .enteringCode(phone: "+15555550100", verificationID: "v", code: MfaFixtures.code("123456"))
         let screens: [Screen] = [
-            .secondFactors(SecondFactors(selection: 0)),
-            .enrollment(.sms(accountName: "ada@example.com")),
-            .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .enteringSmsCode(phone: "+15555550100", verificationID: "v", code: MfaFixtures.code("123456")))),
-            .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .scanning(MfaFixtures.secret))),
-            .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("123456")))),
-            .enrollment(SecondFactorEnrollmentFlow(accountName: "a", step: .namingApp(MfaFixtures.secret, code: "123456", name: MfaFixtures.field("A", maxLength: 40)))),
-            .secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)),
-            .secondFactorChallenge(codeStep),
-            .phone(PhoneFlow(purpose: .link)), .phone(phoneCode),
-            .passwordReset(PasswordResetFlow()), .passwordReset(PasswordResetFlow(step: .sent(email: "a@b.c"))),
+            .secondFactors(SecondFactorsFeature(selection: 0)),
+            .secondFactorEnrollment(.sms(accountName: "ada@example.com")),
+            .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "a", step: .enteringSmsCode(phone: "+15555550100", verificationID: "v", code: MfaFixtures.code("123456")))),
+            .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "a", step: .scanning(MfaFixtures.secret))),
+            .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "a", step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("123456")))),
+            .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "a", step: .namingApp(MfaFixtures.secret, code: "123456", name: MfaFixtures.field("A", maxLength: 40)))),
+            .secondFactorSignIn(SecondFactorSignInFeature(challenge: challenge, purpose: .signIn)),
+            .secondFactorSignIn(codeStep),
+            .phone(PhoneFeature(purpose: .link)), .phone(phoneCode),
+            .passwordReset(PasswordResetFeature()), .passwordReset(PasswordResetFeature(step: .sent(email: "a@b.c"))),
             .passwordReset(.choosingPassword(code: "c", email: "a@b.c")),
         ]
         for screen in screens {

@@ -18,18 +18,18 @@ struct EmailLinkFlowTests {
     @Test func aLinkFromTheOutboxSignsInAndCreatesTheAccount() {
         let index = SignInMethod.allCases.firstIndex(of: .emailLink) ?? 0
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: index))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: index))
         var store = FlowStore(model)
-        store.send(.key(.enter)) { $0.screen = .emailLink(EmailLinkFlow(purpose: .signIn)) }
+        store.send(.key(.enter)) { $0.screen = .emailLink(EmailLinkFeature(purpose: .signIn)) }
         store.type("lin@example.com") {
-            $0.screen = .emailLink(EmailLinkFlow(purpose: .signIn, step: .enteringEmail(Self.field("lin@example.com"))))
+            $0.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .enteringEmail(Self.field("lin@example.com"))))
         }
-        store.send(.key(.enter), effects: [.verification(.sendSignInLink(email: "lin@example.com"))]) {
+        store.send(.key(.enter), effects: [.emailLink(.sendSignInLink(email: "lin@example.com"))]) {
             $0.busy = "Sending a sign-in link to lin@example.com…"
         }
-        store.send(.verification(.signInLinkSent(.success("lin@example.com"))), effects: [.verification(.refreshOutbox)]) {
+        store.send(.emailLink(.signInLinkSent(.success("lin@example.com"))), effects: [.verification(.refreshOutbox)]) {
             $0.busy = nil
-            $0.screen = .emailLink(EmailLinkFlow(purpose: .signIn, step: .sent(email: "lin@example.com")))
+            $0.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .sent(email: "lin@example.com")))
             $0.banner = Banner(.info, "A sign-in link to lin@example.com is in the outbox: press m and open it.")
         }
         store.send(.key(.character("m")), effects: [.verification(.refreshOutbox)]) { $0.overlay = .outbox(selection: 0) }
@@ -47,20 +47,20 @@ struct EmailLinkFlowTests {
         store.send(.signInFinished(.success(created)), effects: [.loadCart(uid: user.uid)]) {
             $0.busy = nil
             $0.user = user
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Account created.")
         }
     }
 
     @Test func aRefusedLinkIsExplainedAndEscLeadsBack() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .emailLink(EmailLinkFlow(purpose: .signIn, step: .sent(email: "lin@example.com")))
+        model.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .sent(email: "lin@example.com")))
         var store = FlowStore(model)
-        store.send(.key(.character("r")), effects: [.verification(.sendSignInLink(email: "lin@example.com"))]) {
+        store.send(.key(.character("r")), effects: [.emailLink(.sendSignInLink(email: "lin@example.com"))]) {
             $0.busy = "Sending a sign-in link to lin@example.com…"
         }
         let refused = AuthError.server("INVALID_EMAIL")
-        store.send(.verification(.signInLinkSent(.failure(refused)))) {
+        store.send(.emailLink(.signInLinkSent(.failure(refused)))) {
             $0.busy = nil
             $0.banner = .error(refused)
         }
@@ -68,25 +68,25 @@ struct EmailLinkFlowTests {
             $0.screen = .signInMethods(.selecting(.emailLink))
             $0.banner = nil
         }
-        store.send(.key(.enter)) { $0.screen = .emailLink(EmailLinkFlow(purpose: .signIn)) }
+        store.send(.key(.enter)) { $0.screen = .emailLink(EmailLinkFeature(purpose: .signIn)) }
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Enter an email address.") }
     }
 
     @Test func anAnonymousAccountLinksTheAddressItAskedALinkFor() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.anonymous))
-        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 0)) }
-        let row = LinkingState.notLinked(Fixtures.anonymous).firstIndex(of: EmailLinkAuthSignInMethod.id) ?? 0
-        store.model.screen = .linking(LinkingState(selection: row))
-        store.send(.key(.enter)) { $0.screen = .emailLink(EmailLinkFlow(purpose: .link)) }
+        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingFeature(selection: 0)) }
+        let row = LinkingFeature.notLinked(Fixtures.anonymous).firstIndex(of: EmailLinkAuthSignInMethod.id) ?? 0
+        store.model.screen = .linking(LinkingFeature(selection: row))
+        store.send(.key(.enter)) { $0.screen = .emailLink(EmailLinkFeature(purpose: .link)) }
         store.type("guest@example.com") {
-            $0.screen = .emailLink(EmailLinkFlow(purpose: .link, step: .enteringEmail(Self.field("guest@example.com"))))
+            $0.screen = .emailLink(EmailLinkFeature(purpose: .link, step: .enteringEmail(Self.field("guest@example.com"))))
         }
-        store.send(.key(.enter), effects: [.verification(.sendSignInLink(email: "guest@example.com"))]) {
+        store.send(.key(.enter), effects: [.emailLink(.sendSignInLink(email: "guest@example.com"))]) {
             $0.busy = "Sending a sign-in link to guest@example.com…"
         }
-        store.send(.verification(.signInLinkSent(.success("guest@example.com"))), effects: [.verification(.refreshOutbox)]) {
+        store.send(.emailLink(.signInLinkSent(.success("guest@example.com"))), effects: [.verification(.refreshOutbox)]) {
             $0.busy = nil
-            $0.screen = .emailLink(EmailLinkFlow(purpose: .link, step: .sent(email: "guest@example.com")))
+            $0.screen = .emailLink(EmailLinkFeature(purpose: .link, step: .sent(email: "guest@example.com")))
             $0.banner = Banner(.info, "A sign-in link to guest@example.com is in the outbox: press m and open it.")
         }
         store.send(.key(.character("m")), effects: [.verification(.refreshOutbox)]) { $0.overlay = .outbox(selection: 0) }
@@ -103,18 +103,18 @@ struct EmailLinkFlowTests {
         var store = FlowStore(Fixtures.signedIn(Fixtures.anonymous))
         store.model.outbox = Outbox(emails: [Self.message(to: "other@example.com")])
         store.send(.key(.character("m")), effects: [.verification(.refreshOutbox)]) { $0.overlay = .outbox(selection: 0) }
-        let opening = EmailLinkFlow(purpose: .signIn, step: .opening(email: "other@example.com", link: Self.link, selection: 0))
+        let opening = EmailLinkFeature(purpose: .signIn, step: .opening(email: "other@example.com", link: Self.link, selection: 0))
         store.send(.key(.enter)) {
             $0.overlay = nil
             $0.screen = .emailLink(opening)
             $0.banner = Banner(.info, "This link signs in as other@example.com. You are signed in as \(Fixtures.anonymous.uid): choose what it does.")
         }
         store.send(.key(.down)) {
-            $0.screen = .emailLink(EmailLinkFlow(purpose: .signIn, step: .opening(email: "other@example.com", link: Self.link, selection: 1)))
+            $0.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .opening(email: "other@example.com", link: Self.link, selection: 1)))
         }
         store.send(.key(.down))
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "The link was not used; it is still in the outbox.")
         }
 
@@ -135,19 +135,19 @@ struct EmailLinkFlowTests {
     }
 
     @Test func theLinkingListOffersAnEmailLinkOnlyWithoutAnAddress() {
-        #expect(LinkingState.notLinked(Fixtures.anonymous).last == EmailLinkAuthSignInMethod.id)
-        #expect(!LinkingState.notLinked(Fixtures.passwordUser()).contains(EmailLinkAuthSignInMethod.id))
+        #expect(LinkingFeature.notLinked(Fixtures.anonymous).last == EmailLinkAuthSignInMethod.id)
+        #expect(!LinkingFeature.notLinked(Fixtures.passwordUser()).contains(EmailLinkAuthSignInMethod.id))
     }
 }
 
 extension EmailLinkFlowTests {
     @Test func everyBarKeyOfTheNewScreensDoesSomething() {
-        var form = EmailChangeForm()
+        var form = ChangeEmailFeature()
         form.newEmail = TextField(text: "ada@new.example", maxLength: 254)
         let screens: [Screen] = [
-            .emailLink(EmailLinkFlow(purpose: .signIn, step: .enteringEmail(Self.field("lin@example.com")))),
-            .emailLink(EmailLinkFlow(purpose: .link, step: .sent(email: "lin@example.com"))),
-            .emailLink(EmailLinkFlow(purpose: .signIn, step: .opening(email: "lin@example.com", link: Self.link, selection: 0))),
+            .emailLink(EmailLinkFeature(purpose: .signIn, step: .enteringEmail(Self.field("lin@example.com")))),
+            .emailLink(EmailLinkFeature(purpose: .link, step: .sent(email: "lin@example.com"))),
+            .emailLink(EmailLinkFeature(purpose: .signIn, step: .opening(email: "lin@example.com", link: Self.link, selection: 0))),
             .changeEmail(form),
         ]
         for screen in screens {

@@ -19,9 +19,9 @@ struct EmailLinkSnapshotTests {
         let methods = render(model)
         assertSnapshot(of: methods, as: .lines, named: "methods")
         #expect(methods.contains("Sign in with an email link (passwordless)"))
-        model.screen = .emailLink(EmailLinkFlow(purpose: .signIn, step: .enteringEmail(TextField(text: "lin@example.com", maxLength: 254))))
+        model.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .enteringEmail(TextField(text: "lin@example.com", maxLength: 254))))
         assertSnapshot(of: render(model), as: .lines, named: "address")
-        model.screen = .emailLink(EmailLinkFlow(purpose: .signIn, step: .sent(email: "lin@example.com")))
+        model.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .sent(email: "lin@example.com")))
         model.banner = Banner(.info, "A sign-in link to lin@example.com is in the outbox: press m and open it.")
         let sent = render(model)
         assertSnapshot(of: sent, as: .lines, named: "sent")
@@ -36,7 +36,7 @@ struct EmailLinkSnapshotTests {
 
     @Test func anOpenedLinkWhileSignedIn() {
         var model = Fixtures.signedIn(Fixtures.anonymous)
-        model.screen = .emailLink(EmailLinkFlow(purpose: .signIn, step: .opening(email: "other@example.com", link: EmailLinkFlowTests.link, selection: 0)))
+        model.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .opening(email: "other@example.com", link: EmailLinkFlowTests.link, selection: 0)))
         model.banner = Banner(.info, "This link signs in as other@example.com. You are signed in as \(Fixtures.anonymous.uid): choose what it does.")
         let text = render(model)
         assertSnapshot(of: text, as: .lines)
@@ -48,7 +48,7 @@ struct EmailLinkSnapshotTests {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
         let account = render(model)
         #expect(account.contains("ada@example.com"))
-        var form = EmailChangeForm()
+        var form = ChangeEmailFeature()
         form.newEmail = TextField(text: "ada@new.example", maxLength: 254)
         model.screen = .changeEmail(form)
         assertSnapshot(of: render(model), as: .lines, named: "verify-first")
@@ -57,7 +57,7 @@ struct EmailLinkSnapshotTests {
         let atOnce = render(model)
         assertSnapshot(of: atOnce, as: .lines, named: "at-once")
         #expect(atOnce.contains("(•) change it at once"))
-        model.screen = .account(AccountFocus())
+        model.screen = .account(AccountFeature())
         model.overlay = .help
         #expect(render(model).contains("change the email"))
     }
@@ -65,12 +65,12 @@ struct EmailLinkSnapshotTests {
     @Test func theSignInMethodsOfAnEmailOnTheAccountExistsScreen() {
         var model = ConsoleModel(backendName: Self.backend)
         let pending = PendingLink(credential: FederatedFixtures.updatedFacebook, email: "mark@example.com", reason: .accountExists)
-        model.screen = .pendingLink(PendingLinkState(pending: pending, knownMethods: ["google.com", "password"]))
+        model.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: ["google.com", "password"]))
         let told = render(model)
         assertSnapshot(of: told, as: .lines, named: "told")
         #expect(told.contains("The backend says mark@example.com signs in with: Google,"))
         #expect(told.contains("  Email and password.\n"))
-        model.screen = .pendingLink(PendingLinkState(pending: pending, knownMethods: []))
+        model.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: []))
         let protected = render(model)
         assertSnapshot(of: protected, as: .lines, named: "protected")
         #expect(protected.contains("Email-enumeration protection is on"))

@@ -22,7 +22,7 @@ struct FederatedEffectRunnerTests {
             #expect(first.idTokenClaims?["nonce"]?.stringValue == first.hashedNonce)
             let facebook = try await setup.consent(OAuthProvider(providerID: "facebook.com", scopes: ["email"]), name: "Mark", email: "mark@example.com")
             #expect(facebook.rawNonce == nil)
-            guard case let .federated(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.federated(.loadProviderDirectory(providerID: "apple.com"))) else {
+            guard case let .consent(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.consent(.loadProviderDirectory(providerID: "apple.com"))) else {
                 Issue.record("no directory")
                 return
             }
@@ -44,7 +44,7 @@ struct FederatedEffectRunnerTests {
             try setup.cart.add("apple", to: anonymous.uid)
             try setup.cart.add("book", to: anonymous.uid)
             let carol = try #require(await carolSubject(setup))
-            guard case let .federated(.providerAuthorized(.success(again)))? = await setup.runner.perform(.federated(.authorize(microsoft, subject: carol, hideEmail: nil))) else {
+            guard case let .consent(.providerAuthorized(.success(again)))? = await setup.runner.perform(.consent(.authorize(microsoft, subject: carol, hideEmail: nil))) else {
                 Issue.record("no consent")
                 return
             }
@@ -55,7 +55,7 @@ struct FederatedEffectRunnerTests {
             #expect(conflict.code == .credentialAlreadyInUse)
             let updated = try #require(conflict.updatedCredential)
 
-            guard case let .federated(.conflictAccountLoaded(.success(snapshot)))? = await setup.runner.perform(.federated(.inspectConflictAccount(updated))) else {
+            guard case let .conflict(.conflictAccountLoaded(.success(snapshot)))? = await setup.runner.perform(.conflict(.inspectConflictAccount(updated))) else {
                 Issue.record("the other account was not shown")
                 return
             }
@@ -65,7 +65,7 @@ struct FederatedEffectRunnerTests {
             #expect(await auth.currentUser?.uid == anonymous.uid)
 
             let plan = MergePlan(credential: updated, previousUid: anonymous.uid, deletePrevious: true)
-            guard case let .federated(.mergeFinished(.success(outcome)))? = await setup.runner.perform(.federated(.mergeAccounts(plan))) else {
+            guard case let .conflict(.mergeFinished(.success(outcome)))? = await setup.runner.perform(.conflict(.mergeAccounts(plan))) else {
                 Issue.record("the merge failed")
                 return
             }
@@ -90,7 +90,7 @@ struct FederatedEffectRunnerTests {
             clock.advance(10 * 60)
             let plan = MergePlan(credential: EmailAuthProvider.credential(withEmail: "bob@example.com", password: "hunter22"),
                                  previousUid: previous.uid, deletePrevious: true)
-            guard case let .federated(.mergeFinished(.success(outcome)))? = await runner.perform(.federated(.mergeAccounts(plan))) else {
+            guard case let .conflict(.mergeFinished(.success(outcome)))? = await runner.perform(.conflict(.mergeAccounts(plan))) else {
                 Issue.record("the merge failed")
                 return
             }
@@ -158,7 +158,7 @@ struct FederatedEffectRunnerTests {
     }
 
     private func carolSubject(_ setup: EffectRunnerHarness) async throws -> String? {
-        guard case let .federated(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.federated(.loadProviderDirectory(providerID: "microsoft.com"))) else {
+        guard case let .consent(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.consent(.loadProviderDirectory(providerID: "microsoft.com"))) else {
             return nil
         }
         return list.identities.first?.subject

@@ -11,14 +11,14 @@ struct FederatedFlowTests {
 
     @Test func signInWithAppleHidingTheEmail() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: 3))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 3))
         var store = FlowStore(model)
-        store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signIn)) }
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+        store.send(.key(.enter)) { $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signIn)) }
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
-            $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signIn))
+            $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
         }
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
         }
@@ -30,10 +30,10 @@ struct FederatedFlowTests {
         }
         var consenting = F.consent(F.appleProvider, .signIn, F.appleDirectory)
         consenting.hideEmail = true
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: true))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: true))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
+        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Signing in with Apple…"
         }
@@ -43,19 +43,19 @@ struct FederatedFlowTests {
         store.send(.signInFinished(.success(data)), effects: [.loadCart(uid: user.uid)]) {
             $0.busy = nil
             $0.user = user
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Account created.")
             $0.lastAdditionalUserInfo = info
         }
         // A password sign-in has no provider profile: the inspector keeps the last one.
         store.send(.key(.character("o")), effects: [.signOut]) {
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.success, "Signed out.")
         }
         store.send(.signInFinished(.success(AuthDataResult(user: Fixtures.passwordUser(), additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false)))),
                    effects: [.loadCart(uid: Fixtures.passwordUser().uid)]) {
             $0.user = Fixtures.passwordUser()
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in.")
         }
     }
@@ -70,7 +70,7 @@ struct FederatedFlowTests {
         #expect(!model.bindings.map(\.action).contains("hide email"))
         var store = FlowStore(model)
         store.send(.key(.character("h")))
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: known.subject, hideEmail: nil))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: known.subject, hideEmail: nil))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
         // On the "add a new identity" row the choice is open: it is for the identity about to be added.
@@ -85,9 +85,9 @@ struct FederatedFlowTests {
 
     @Test func microsoftFormParametersAndLoginHint() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .providerForm(ProviderForm(provider: .microsoft, purpose: .signIn))
+        model.screen = .providerForm(ProviderFormFeature(provider: .microsoft, purpose: .signIn))
         var store = FlowStore(model)
-        var form = ProviderForm(provider: .microsoft, purpose: .signIn)
+        var form = ProviderFormFeature(provider: .microsoft, purpose: .signIn)
         store.send(.key(.control("u"))) {
             form.tenant.text = ""
             $0.screen = .providerForm(form)
@@ -155,20 +155,20 @@ struct FederatedFlowTests {
         let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile", "mail.read", "calendars.read"],
                                      customParameters: ["tenant": "contoso.com", "prompt": "consent", "login_hint": "carol@contoso.com",
                                                         "domain_hint": "contoso.com"])
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "microsoft.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "microsoft.com"))]) {
             $0.busy = "Asking the simulated Microsoft for its accounts…"
             $0.banner = nil
-            $0.screen = .consent(ConsentState(provider: provider, purpose: .signIn))
+            $0.screen = .consent(ConsentFeature(provider: provider, purpose: .signIn))
         }
         // login_hint picks Carol, as Microsoft's account chooser does.
-        store.send(.federated(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 1))
         }
         #expect(!store.model.bindings.map(\.action).contains("hide email"))
         // esc goes back to the form as it was sent.
         store.send(.key(.escape)) {
-            var back = ProviderForm(provider: .microsoft, purpose: .signIn)
+            var back = ProviderFormFeature(provider: .microsoft, purpose: .signIn)
             back.restore(from: provider)
             $0.screen = .providerForm(back)
             $0.banner = Banner(.info, "Cancelled at the provider: nothing was sent to the backend.")
@@ -188,7 +188,7 @@ struct FederatedFlowTests {
         store.type("fabrikam.com") { $0.screen = .providerForm(edited) }
         store.send(.key(.escape)) {
             $0.banner = nil
-            $0.screen = .signInMethods(SignInMethods(selection: 4))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 4))
         }
     }
 
@@ -217,17 +217,17 @@ struct FederatedFlowTests {
             consent.newIdentity?.email = TextField(text: "grace@example.com", maxLength: 254)
             $0.screen = .consent(consent)
         }
-        store.send(.key(.enter), effects: [.federated(.addSimulatedIdentity(providerID: "apple.com", name: "Grace Hopper?", email: "grace@example.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.addSimulatedIdentity(providerID: "apple.com", name: "Grace Hopper?", email: "grace@example.com"))]) {
             $0.banner = nil
             $0.busy = "Adding the identity…"
             $0.screen = .consent(consent)
         }
-        store.send(.federated(.simulatedIdentityAdded(providerID: "apple.com", .failure(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))))) {
+        store.send(.consent(.simulatedIdentityAdded(providerID: "apple.com", .failure(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))))) {
             $0.busy = nil
             $0.banner = .error(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))
         }
         let grace = SimulatedIdentityProviders.Identity(subject: "000999.ffff.0001", displayName: "Grace Hopper?", email: "grace@example.com")
-        store.send(.federated(.simulatedIdentityAdded(providerID: "apple.com", .success(grace)))) {
+        store.send(.consent(.simulatedIdentityAdded(providerID: "apple.com", .success(grace)))) {
             var list = F.appleDirectory
             list.identities.append(grace)
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, list, selection: 1))
@@ -256,32 +256,32 @@ struct FederatedFlowTests {
 
     @Test func aBackendWithoutSimulatedProvidersSaysSo() {
         var model = ConsoleModel(backendName: "emulator")
-        model.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signIn))
+        model.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
         var store = FlowStore(model)
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .failure(.server("NOT_FOUND : no endpoint at /emulator/auth/v1/simulatedIdp:list"))))) {
-            var consent = ConsentState(provider: F.appleProvider, purpose: .signIn)
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .failure(.server("NOT_FOUND : no endpoint at /emulator/auth/v1/simulatedIdp:list"))))) {
+            var consent = ConsentFeature(provider: F.appleProvider, purpose: .signIn)
             consent.directory = .unavailable("This backend has no simulated providers. They come with the embedded backend and `authdeck serve`; "
                 + "the Firebase Auth Emulator's provider widget works only in a browser, and production needs the real provider in an app.")
             $0.screen = .consent(consent)
         }
-        #expect(store.model.bindings.map(\.intent) == [.back, .help, .inspector])
+        #expect(store.model.bindings.map(\.intent) == [.consent(.back), .console(.help), .console(.inspector)])
         store.send(.key(.enter))
         // A late answer for another provider changes nothing.
-        store.send(.federated(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
+        store.send(.consent(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
     }
 
     /// A key pressed while the simulated provider's accounts load waits for them: the consent screen
     /// takes none before (under load, n for a new identity was lost).
     @Test func aKeyPressedWhileTheAccountsLoadWaitsForThem() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signIn))
+        model.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signIn))
         var store = FlowStore(model)
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
-            $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signIn))
+            $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
         }
         store.send(.key(.character("n"))) { $0.typedAhead = [.character("n")] }
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.typedAhead = []
             var consent = F.consent(F.appleProvider, .signIn, F.appleDirectory)
@@ -294,9 +294,9 @@ struct FederatedFlowTests {
     @Test func anUnknownLoginHintPrefillsANewIdentity() {
         let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid"], customParameters: ["login_hint": "Dana@Fabrikam.com"])
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .consent(ConsentState(provider: provider, purpose: .signIn))
+        model.screen = .consent(ConsentFeature(provider: provider, purpose: .signIn))
         var store = FlowStore(model)
-        store.send(.federated(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
             $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 2))
         }
         store.send(.key(.enter)) {
@@ -315,7 +315,7 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         let refusal = AuthError.server("INVALID_IDP_RESPONSE : AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.")
         // Issue 16, item 8: the provider's own words, whole, with Firebase's code (it was "internalError · unexpected error").
-        store.send(.federated(.providerAuthorized(.failure(refusal)))) {
+        store.send(.consent(.providerAuthorized(.failure(refusal)))) {
             $0.busy = nil
             $0.banner = Banner(.error, "The identity provider refused: AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.",
                                detail: "invalidCredential (17004) · INVALID_IDP_RESPONSE")
@@ -332,24 +332,24 @@ struct FederatedFlowTests {
     @Test func unlinkingFromTheSignInMethodsAsksOverThemAndCancellingReturnsThere() {
         let two = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1234", email: "ada@gmail.com")])
         var model = Fixtures.signedIn(two)
-        model.screen = .linking(LinkingState(selection: 1))
+        model.screen = .linking(LinkingFeature(selection: 1))
         var store = FlowStore(model)
-        let dialog = Confirmation(action: .unlink(providerID: "google.com"), over: .linking(LinkingState(selection: 1)))
+        let dialog = ConfirmationFeature(action: .unlink(providerID: "google.com"), over: .linking(LinkingFeature(selection: 1)))
         store.send(.key(.character("u"))) { $0.screen = .confirm(dialog) }
         let canvas = TextCanvas(size: Size(width: 80, height: 24))
         ConsoleView.draw(store.model, on: canvas)
         #expect(canvas.text.contains("Sign-in methods of this account"))
         #expect(canvas.text.contains("Unlink google.com"))
         #expect(!canvas.text.contains("Linked providers"))
-        store.send(.key(.escape)) { $0.screen = .linking(LinkingState(selection: 1)) }
+        store.send(.key(.escape)) { $0.screen = .linking(LinkingFeature(selection: 1)) }
     }
 
     @Test func theLinkingScreenListsLinkedAndNotLinkedMethods() {
         let user = F.appleUser()
         var store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 1)) }
-        #expect(LinkingState.rows(user) == ["apple.com", "password", "microsoft.com", "google.com", "facebook.com", "emailLink"])
-        store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 0)) }
+        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingFeature(selection: 1)) }
+        #expect(LinkingFeature.rows(user) == ["apple.com", "password", "microsoft.com", "google.com", "facebook.com", "emailLink"])
+        store.send(.key(.up)) { $0.screen = .linking(LinkingFeature(selection: 0)) }
         #expect(store.model.bindings.map(\.action).contains("unlink"))
         #expect(!store.model.bindings.map(\.action).contains("link"))
         store.send(.key(.character("u"))) {
@@ -357,24 +357,24 @@ struct FederatedFlowTests {
         }
         store.send(.key(.enter))
         for selection in 1...5 {
-            store.send(.key(.down)) { $0.screen = .linking(LinkingState(selection: selection)) }
+            store.send(.key(.down)) { $0.screen = .linking(LinkingFeature(selection: selection)) }
         }
         store.send(.key(.down))
-        store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 4)) }
-        store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 3)) }
+        store.send(.key(.up)) { $0.screen = .linking(LinkingFeature(selection: 4)) }
+        store.send(.key(.up)) { $0.screen = .linking(LinkingFeature(selection: 3)) }
         store.send(.key(.enter)) {
             $0.banner = nil
-            $0.screen = .providerForm(ProviderForm(provider: .google, purpose: .link))
+            $0.screen = .providerForm(ProviderFormFeature(provider: .google, purpose: .link))
         }
-        store.send(.key(.escape)) { $0.screen = .linking(LinkingState(selection: 3)) }
-        store.send(.key(.escape)) { $0.screen = .account(AccountFocus()) }
+        store.send(.key(.escape)) { $0.screen = .linking(LinkingFeature(selection: 3)) }
+        store.send(.key(.escape)) { $0.screen = .account(AccountFeature()) }
 
         let two = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1234", email: "ada@gmail.com")])
         store = FlowStore(Fixtures.signedIn(two))
-        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingState(selection: 2)) }
-        store.send(.key(.up)) { $0.screen = .linking(LinkingState(selection: 1)) }
+        store.send(.key(.character("l"))) { $0.screen = .linking(LinkingFeature(selection: 2)) }
+        store.send(.key(.up)) { $0.screen = .linking(LinkingFeature(selection: 1)) }
         store.send(.key(.character("u"))) {
-            $0.screen = .confirm(Confirmation(action: .unlink(providerID: "google.com"), over: .linking(LinkingState(selection: 1))))
+            $0.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "google.com"), over: .linking(LinkingFeature(selection: 1))))
         }
     }
 
@@ -384,11 +384,11 @@ struct FederatedFlowTests {
         let microsoft = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile"], customParameters: ["tenant": "common"])
         model.screen = .consent(F.consent(microsoft, .link, F.microsoftDirectory, selection: 1))
         var store = FlowStore(model)
-        store.send(.key(.enter), effects: [.federated(.authorize(microsoft, subject: F.carol.subject, hideEmail: nil))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(microsoft, subject: F.carol.subject, hideEmail: nil))]) {
             $0.busy = "Waiting for the simulated Microsoft…"
         }
         let authorization = ProviderAuthorization(credential: F.microsoftCredential, rawNonce: "n", hashedNonce: "h", idTokenClaims: nil, grantedScopes: [])
-        store.send(.federated(.providerAuthorized(.success(authorization))), effects: [.link(F.microsoftCredential)]) {
+        store.send(.consent(.providerAuthorized(.success(authorization))), effects: [.link(F.microsoftCredential)]) {
             $0.lastAuthorization = authorization
             $0.busy = "Linking Microsoft…"
         }
@@ -396,8 +396,8 @@ struct FederatedFlowTests {
                                        cart: [CartItem(uid: Fixtures.anonymous.uid, name: "apple", quantity: 2)])
         let conflict = AuthError(.credentialAlreadyInUse, serverMessage: "FEDERATED_USER_ID_ALREADY_LINKED", updatedCredential: F.updatedMicrosoft,
                                  email: "carol@contoso.com")
-        var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
-        store.send(.linkFinished(.failure(conflict)), effects: [.federated(.inspectConflictAccount(F.updatedMicrosoft))]) {
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
+        store.send(.linkFinished(.failure(conflict)), effects: [.conflict(.inspectConflictAccount(F.updatedMicrosoft))]) {
             $0.busy = nil
             $0.screen = .conflict(state)
         }
@@ -405,7 +405,7 @@ struct FederatedFlowTests {
         store.send(.key(.right))
         let other = AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com",
                                     providerIDs: ["microsoft.com", "password"], cart: [CartItem(uid: "bobUID0000000000000000000001", name: "book", quantity: 1)])
-        store.send(.federated(.conflictAccountLoaded(.success(other)))) {
+        store.send(.conflict(.conflictAccountLoaded(.success(other)))) {
             state.other = .loaded(other)
             $0.screen = .conflict(state)
         }
@@ -416,7 +416,7 @@ struct FederatedFlowTests {
         }
         store.send(.key(.right))
         let plan = MergePlan(credential: F.updatedMicrosoft, previousUid: Fixtures.anonymous.uid, deletePrevious: true)
-        store.send(.key(.enter), effects: [.federated(.mergeAccounts(plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
+        store.send(.key(.enter), effects: [.conflict(.mergeAccounts(plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
                                         extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
         // The session moves to the other account while the merge runs; the screen stays until it is done.
@@ -425,9 +425,9 @@ struct FederatedFlowTests {
             $0.cart = []
         }
         let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
-        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(Fixtures.anonymous.uid) was merged into it. \(Fixtures.anonymous.uid) was deleted.")
         }
     }
@@ -437,7 +437,7 @@ struct FederatedFlowTests {
         var model = Fixtures.signedIn(previousUser)
         let previous = AccountSnapshot(user: previousUser, cart: [])
         let other = AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com", providerIDs: ["microsoft.com"], cart: [])
-        var state = ConflictState(credential: F.updatedMicrosoft, email: nil, previous: previous)
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: nil, previous: previous)
         state.other = .loaded(other)
         model.screen = .conflict(state)
         #expect(state.options == [.cancel, .mergeAndKeep, .mergeAndDelete])
@@ -446,15 +446,15 @@ struct FederatedFlowTests {
             state.choice = 1
             $0.screen = .conflict(state)
         }
-        store.send(.key(.enter), effects: [.federated(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: false)))]) {
+        store.send(.key(.enter), effects: [.conflict(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: false)))]) {
             $0.busy = "Merging into the account that has Microsoft…"
         }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com")
         let data = AuthDataResult(user: bob, additionalUserInfo: nil)
-        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(previousUser.uid) was merged into it. \(previousUser.uid) was kept.")
         }
 
@@ -462,15 +462,15 @@ struct FederatedFlowTests {
         state.choice = 2
         model.screen = .conflict(state)
         store = FlowStore(model)
-        store.send(.key(.enter), effects: [.federated(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: true)))]) {
+        store.send(.key(.enter), effects: [.conflict(.mergeAccounts(MergePlan(credential: F.updatedMicrosoft, previousUid: previousUser.uid, deletePrevious: true)))]) {
             $0.busy = "Merging into the account that has Microsoft…"
         }
         let tooOld = AuthError.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
         let operation = SensitiveOperation.deletePreviousAccount(previous)
-        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: data, deletionFailure: tooOld)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data, deletionFailure: tooOld)))), effects: [.loadCart(uid: bob.uid)]) {
             $0.busy = nil
             $0.user = bob
-            $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .reauthenticate(operation)))
+            $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .reauthenticate(operation)))
             $0.banner = Banner(.info, "Signed in to the account that has Microsoft; the cart of x1@privaterelay.appleid.com was merged into it. Its own sign-in is too old to delete it. Sign in with Apple again to delete x1@privaterelay.appleid.com, the account you switched from; it then runs by itself.")
         }
         store.send(.reauthenticationFinished(operation, .success(AuthDataResult(user: previousUser, additionalUserInfo: nil))), effects: [.perform(operation)]) {
@@ -478,7 +478,7 @@ struct FederatedFlowTests {
         }
         store.send(.sensitiveOperationFinished(operation, .success(bob))) {
             $0.busy = nil
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Deleted x1@privaterelay.appleid.com (\(previousUser.uid)), the account you switched from. You are signed in to bob@example.com.")
         }
     }
@@ -486,7 +486,7 @@ struct FederatedFlowTests {
     @Test func aPreviousPasswordAccountIsConfirmedWithItsPasswordThenDeleted() {
         let previousUser = Fixtures.passwordUser(email: "y@example.com")
         let previous = AccountSnapshot(user: previousUser, cart: [])
-        var state = ConflictState(credential: F.updatedMicrosoft, email: nil, previous: previous)
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: nil, previous: previous)
         state.other = .loaded(AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com", providerIDs: ["microsoft.com"], cart: []))
         state.choice = 2
         let bob = Fixtures.passwordUser(uid: "bobUID0000000000000000000001", email: "bob@example.com")
@@ -495,10 +495,10 @@ struct FederatedFlowTests {
         var model = Fixtures.signedIn(previousUser)
         model.screen = .conflict(state)
         var store = FlowStore(model)
-        store.send(.federated(.mergeFinished(.success(MergeOutcome(result: AuthDataResult(user: bob, additionalUserInfo: nil), deletionFailure: tooOld)))),
+        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: AuthDataResult(user: bob, additionalUserInfo: nil), deletionFailure: tooOld)))),
                    effects: [.loadCart(uid: bob.uid)]) {
             $0.user = bob
-            $0.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: "y@example.com"))
+            $0.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: "y@example.com"))
             $0.banner = Banner(.info, "Signed in to the account that has Microsoft; the cart of y@example.com was merged into it. Its own sign-in is too old to delete it. Enter its password to delete y@example.com, the account you switched from; it then runs by itself.")
         }
         // Another account's password is refused by the backend (userMismatch) and the form stays.
@@ -508,18 +508,18 @@ struct FederatedFlowTests {
         }
         // esc keeps it, and says so.
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "Cancelled: did not delete y@example.com, the account you switched from.")
         }
 
         // With 2-step verification on it, its second factor cannot be given on the console's session: kept, and said.
         model.user = bob
-        model.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(operation), email: "y@example.com"))
+        model.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: "y@example.com"))
         store = FlowStore(model)
         var challenge = AuthError(.secondFactorRequired)
         challenge.multiFactorChallenge = MfaFixtures.challenge()
         store.send(.reauthenticationFinished(operation, .failure(challenge))) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "y@example.com has 2-step verification, which this step cannot ask for: it was kept. Sign in to it and delete it from its account screen.")
         }
     }
@@ -527,31 +527,31 @@ struct FederatedFlowTests {
     @Test func theConflictCanBeCancelledOrFailToLoad() {
         let previousUser = F.appleUser()
         var model = Fixtures.signedIn(previousUser)
-        var state = ConflictState(credential: F.updatedMicrosoft, email: nil, previous: AccountSnapshot(user: previousUser, cart: []))
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: nil, previous: AccountSnapshot(user: previousUser, cart: []))
         model.screen = .conflict(state)
         var store = FlowStore(model)
         let failure = AuthError.server("USER_DISABLED")
-        store.send(.federated(.conflictAccountLoaded(.failure(failure)))) {
+        store.send(.conflict(.conflictAccountLoaded(.failure(failure)))) {
             state.other = .failed(failure)
             $0.screen = .conflict(state)
         }
         #expect(state.options == [.cancel])
         store.send(.key(.enter)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "Cancelled: Microsoft stays with the other account; this one is unchanged.")
         }
         store = FlowStore(model)
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "Cancelled: Microsoft stays with the other account; this one is unchanged.")
         }
         // A failed merge leaves the operator wherever the session is.
         model.busy = "Merging into the account that has Microsoft…"
         model.user = nil
         store = FlowStore(model)
-        store.send(.federated(.mergeFinished(.failure(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))))) {
+        store.send(.conflict(.mergeFinished(.failure(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))))) {
             $0.busy = nil
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = .error(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))
         }
     }
@@ -563,17 +563,17 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         let taken = AuthError(.emailAlreadyInUse, serverMessage: "EMAIL_EXISTS", updatedCredential: F.updatedGoogle, email: "alan@gmail.com")
         let pending = PendingLink(credential: F.updatedGoogle, email: "alan@gmail.com", reason: .emailInUse, previousAnonymousUid: Fixtures.anonymous.uid)
-        store.send(.linkFinished(.failure(taken)), effects: [.verification(.fetchSignInMethods(email: "alan@gmail.com"))]) {
+        store.send(.linkFinished(.failure(taken)), effects: [.pendingLink(.fetchSignInMethods(email: "alan@gmail.com"))]) {
             $0.busy = nil
-            $0.screen = .pendingLink(PendingLinkState(pending: pending))
+            $0.screen = .pendingLink(PendingLinkFeature(pending: pending))
         }
-        #expect(PendingLinkState(pending: pending).methods == ["password", "apple.com", "microsoft.com", "facebook.com"])
+        #expect(PendingLinkFeature(pending: pending).methods == ["password", "apple.com", "microsoft.com", "facebook.com"])
         store.send(.key(.enter)) {
-            $0.screen = .credentialForm(CredentialForm(purpose: .signInToLink(pending), email: "alan@gmail.com"))
+            $0.screen = .credentialForm(CredentialFormFeature(purpose: .signInToLink(pending), email: "alan@gmail.com"))
         }
-        store.send(.key(.escape)) { $0.screen = .pendingLink(PendingLinkState(pending: pending)) }
+        store.send(.key(.escape)) { $0.screen = .pendingLink(PendingLinkFeature(pending: pending)) }
         store.send(.key(.enter)) {
-            $0.screen = .credentialForm(CredentialForm(purpose: .signInToLink(pending), email: "alan@gmail.com"))
+            $0.screen = .credentialForm(CredentialFormFeature(purpose: .signInToLink(pending), email: "alan@gmail.com"))
         }
         store.type("hunter22") { $0.screen = .credentialForm(Fixtures.form(.signInToLink(pending), email: "alan@gmail.com", password: "hunter22")) }
         store.send(.key(.enter), effects: [.signIn(.password(email: "alan@gmail.com", password: "hunter22"))]) {
@@ -585,7 +585,7 @@ struct FederatedFlowTests {
                    effects: [.mergeCart(from: Fixtures.anonymous.uid, into: alan.uid), .link(F.updatedGoogle)]) {
             $0.busy = "Linking Google…"
             $0.user = alan
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in.")
             $0.linkAfterSignIn = pending
         }
@@ -621,45 +621,45 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         let exists = AuthError(.accountExistsWithDifferentCredential, serverMessage: "needConfirmation", updatedCredential: F.updatedFacebook, email: "mark@example.com")
         let pending = PendingLink(credential: F.updatedFacebook, email: "mark@example.com", reason: .accountExists)
-        store.send(.signInFinished(.failure(exists)), effects: [.verification(.fetchSignInMethods(email: "mark@example.com"))]) {
+        store.send(.signInFinished(.failure(exists)), effects: [.pendingLink(.fetchSignInMethods(email: "mark@example.com"))]) {
             $0.busy = nil
-            $0.screen = .pendingLink(PendingLinkState(pending: pending))
+            $0.screen = .pendingLink(PendingLinkFeature(pending: pending))
         }
         // With email-enumeration protection the backend does not tell: the list stays as it was.
-        store.send(.verification(.signInMethodsFetched(email: "mark@example.com", .success([])))) {
-            $0.screen = .pendingLink(PendingLinkState(pending: pending, knownMethods: []))
+        store.send(.pendingLink(.signInMethodsFetched(email: "mark@example.com", .success([])))) {
+            $0.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: []))
         }
         // Without it, the methods it names come first (an answer for another email is not this screen's).
-        store.send(.verification(.signInMethodsFetched(email: "other@example.com", .success(["google.com"]))))
-        store.send(.verification(.signInMethodsFetched(email: "mark@example.com", .success(["google.com"])))) {
-            $0.screen = .pendingLink(PendingLinkState(pending: pending, knownMethods: ["google.com"]))
+        store.send(.pendingLink(.signInMethodsFetched(email: "other@example.com", .success(["google.com"]))))
+        store.send(.pendingLink(.signInMethodsFetched(email: "mark@example.com", .success(["google.com"])))) {
+            $0.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: ["google.com"]))
         }
-        #expect(PendingLinkState(pending: pending, knownMethods: ["google.com"]).methods.first == "google.com")
-        store.model.screen = .pendingLink(PendingLinkState(pending: pending))
+        #expect(PendingLinkFeature(pending: pending, knownMethods: ["google.com"]).methods.first == "google.com")
+        store.model.screen = .pendingLink(PendingLinkFeature(pending: pending))
         store.send(.key(.down)) {
-            var state = PendingLinkState(pending: pending)
+            var state = PendingLinkFeature(pending: pending)
             state.selection = 1
             $0.screen = .pendingLink(state)
         }
-        store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signInToLink(pending))) }
+        store.send(.key(.enter)) { $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signInToLink(pending))) }
         store.send(.key(.escape)) {
-            var state = PendingLinkState(pending: pending)
+            var state = PendingLinkFeature(pending: pending)
             state.selection = 1
             $0.screen = .pendingLink(state)
         }
-        store.send(.key(.enter)) { $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .signInToLink(pending))) }
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+        store.send(.key(.enter)) { $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signInToLink(pending))) }
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
-            $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .signInToLink(pending)))
+            $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signInToLink(pending)))
         }
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .signInToLink(pending), F.appleDirectory))
         }
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
+        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Signing in with Apple…"
         }
@@ -667,42 +667,42 @@ struct FederatedFlowTests {
         store.send(.signInFinished(.success(AuthDataResult(user: user, additionalUserInfo: nil))), effects: [.loadCart(uid: user.uid), .link(F.updatedFacebook)]) {
             $0.busy = "Linking Facebook…"
             $0.user = user
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in.")
             $0.linkAfterSignIn = pending
         }
         // Cancelling the pending link tells what did not happen.
         model.busy = nil
-        model.screen = .pendingLink(PendingLinkState(pending: pending))
+        model.screen = .pendingLink(PendingLinkFeature(pending: pending))
         store = FlowStore(model)
         store.send(.key(.escape)) {
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.info, "Cancelled: Facebook was not linked to any account.")
         }
     }
 
     @Test func aStaleSignInIsConfirmedWithTheAccountsProviderThenTheOperationRuns() {
         var store = FlowStore(Fixtures.signedIn(F.appleUser()))
-        store.send(.key(.character("D"))) { $0.screen = .confirm(Confirmation(action: .deleteAccount, over: .account(AccountFocus()))) }
+        store.send(.key(.character("D"))) { $0.screen = .confirm(ConfirmationFeature(action: .deleteAccount, over: .account(AccountFeature()))) }
         store.send(.key(.character("y")), effects: [.perform(.deleteAccount)]) { $0.busy = "Deleting the account…" }
         store.send(.sensitiveOperationFinished(.deleteAccount, .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
             $0.busy = nil
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Sign in with Apple again to delete the account; it then runs by itself.")
-            $0.screen = .providerForm(ProviderForm(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
+            $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
         }
-        store.send(.key(.enter), effects: [.federated(.loadProviderDirectory(providerID: "apple.com"))]) {
+        store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.banner = nil
-            $0.screen = .consent(ConsentState(provider: F.appleProvider, purpose: .reauthenticate(.deleteAccount)))
+            $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .reauthenticate(.deleteAccount)))
         }
-        store.send(.federated(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .reauthenticate(.deleteAccount), F.appleDirectory))
         }
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Confirming it's you with Apple…"
         }
@@ -710,11 +710,11 @@ struct FederatedFlowTests {
             $0.busy = nil
             $0.banner = .error(.init(.userMismatch))
         }
-        store.send(.key(.enter), effects: [.federated(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
+        store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.banner = nil
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.federated(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
             $0.busy = "Confirming it's you with Apple…"
         }
         store.send(.reauthenticationFinished(.deleteAccount, .success(AuthDataResult(user: F.appleUser(), additionalUserInfo: nil))),
@@ -723,10 +723,10 @@ struct FederatedFlowTests {
         }
         // esc on the form cancels the operation.
         var model = Fixtures.signedIn(F.appleUser())
-        model.screen = .providerForm(ProviderForm(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
+        model.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
         store = FlowStore(model)
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "Cancelled: did not delete the account.")
         }
     }
@@ -740,42 +740,42 @@ struct FederatedFlowTests {
         store.send(.sensitiveOperationFinished(.updatePassword("newpass1"), .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
             $0.busy = nil
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then change the password runs by itself.")
-            $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 0))
+            $0.screen = .reauthMethods(ReauthMethodsFeature(.updatePassword("newpass1"), selection: 0))
         }
         // The linked phone is one of them (issue 16: it was left out).
-        #expect(ReauthMethods.Account(.updatePassword("newpass1"), user: user).methods == ["password", "google.com", "phone"])
-        store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 1)) }
-        store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 2)) }
+        #expect(ReauthMethodsFeature.Account(.updatePassword("newpass1"), user: user).methods == ["password", "google.com", "phone"])
+        store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethodsFeature(.updatePassword("newpass1"), selection: 1)) }
+        store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethodsFeature(.updatePassword("newpass1"), selection: 2)) }
         store.send(.key(.down))
-        store.send(.key(.up)) { $0.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 1)) }
+        store.send(.key(.up)) { $0.screen = .reauthMethods(ReauthMethodsFeature(.updatePassword("newpass1"), selection: 1)) }
         store.send(.key(.enter)) {
             $0.banner = nil
-            $0.screen = .providerForm(ProviderForm(provider: .google, purpose: .reauthenticate(.updatePassword("newpass1"))))
+            $0.screen = .providerForm(ProviderFormFeature(provider: .google, purpose: .reauthenticate(.updatePassword("newpass1"))))
         }
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "Cancelled: did not change the password.")
         }
         model.busy = nil
-        model.screen = .reauthMethods(ReauthMethods(.updatePassword("newpass1"), selection: 0))
+        model.screen = .reauthMethods(ReauthMethodsFeature(.updatePassword("newpass1"), selection: 0))
         store = FlowStore(model)
         store.send(.key(.enter)) {
-            $0.screen = .credentialForm(CredentialForm(purpose: .reauthenticate(.updatePassword("newpass1")), email: "ada@example.com"))
+            $0.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(.updatePassword("newpass1")), email: "ada@example.com"))
         }
         store = FlowStore(model)
         store.send(.key(.escape)) {
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "Cancelled: did not change the password.")
         }
     }
 
     @Test func theEndedSessionLeavesFederatedScreensThatNeedAUser() {
         var model = Fixtures.signedIn(F.appleUser())
-        model.screen = .linking(LinkingState(selection: 1))
+        model.screen = .linking(LinkingFeature(selection: 1))
         var store = FlowStore(model)
         store.send(.authStateChanged(nil, nil)) {
             $0.user = nil
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
         }
         model.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))

@@ -13,7 +13,7 @@ struct FederatedScreenSnapshotTests {
 
     @Test func microsoftRequestForm() {
         var model = ConsoleModel(backendName: "embedded · authdeck-local")
-        var form = ProviderForm(provider: .microsoft, purpose: .signIn)
+        var form = ProviderFormFeature(provider: .microsoft, purpose: .signIn)
         form.loginHint = TextField(text: "carol@contoso.com", maxLength: 254)
         form.scopes = TextField(text: "openid email profile mail.read", maxLength: 300)
         form.parameters = TextField(text: "client_id=x", maxLength: 300)
@@ -57,7 +57,7 @@ struct FederatedScreenSnapshotTests {
 
     @Test func linkingScreen() {
         var model = Fixtures.signedIn(F.appleUser())
-        model.screen = .linking(LinkingState(selection: 2))
+        model.screen = .linking(LinkingFeature(selection: 2))
         let text = render(model)
         assertSnapshot(of: text, as: .lines)
         #expect(text.contains("Linked (1)"))
@@ -79,7 +79,7 @@ struct FederatedScreenSnapshotTests {
         let apple = render(model)
         #expect(apple.contains("shared only now."))
         #expect(!rows(apple).contains("…"))
-        var state = ConflictState(credential: F.updatedMicrosoft, email: nil, previous: AccountSnapshot(user: Fixtures.anonymous, cart: []))
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: nil, previous: AccountSnapshot(user: Fixtures.anonymous, cart: []))
         state.other = .loaded(AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com", providerIDs: ["microsoft.com"], cart: []))
         state.choice = 1
         model.screen = .conflict(state)
@@ -94,7 +94,7 @@ struct FederatedScreenSnapshotTests {
         let previous = AccountSnapshot(uid: Fixtures.anonymous.uid, isAnonymous: true, email: nil, providerIDs: ["apple.com"],
                                        cart: [CartItem(uid: Fixtures.anonymous.uid, name: "apple", quantity: 2),
                                               CartItem(uid: Fixtures.anonymous.uid, name: "pear", quantity: 1)])
-        var state = ConflictState(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
+        var state = ConflictFeature(credential: F.updatedMicrosoft, email: "carol@contoso.com", previous: previous)
         state.other = .loaded(AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com",
                                               providerIDs: ["microsoft.com", "password"],
                                               cart: [CartItem(uid: "bobUID0000000000000000000001", name: "book", quantity: 1)]))
@@ -108,21 +108,21 @@ struct FederatedScreenSnapshotTests {
 
     @Test func pendingLinkAfterAnUnverifiedEmail() {
         var model = ConsoleModel(backendName: "embedded · authdeck-local")
-        model.screen = .pendingLink(PendingLinkState(pending: PendingLink(credential: F.updatedFacebook, email: "mark@example.com", reason: .accountExists)))
+        model.screen = .pendingLink(PendingLinkFeature(pending: PendingLink(credential: F.updatedFacebook, email: "mark@example.com", reason: .accountExists)))
         assertSnapshot(of: render(model), as: .lines)
     }
 
     @Test func reauthenticationChoice() {
         let user = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com")])
         var model = Fixtures.signedIn(user)
-        model.screen = .reauthMethods(ReauthMethods(.deleteAccount, selection: 1))
+        model.screen = .reauthMethods(ReauthMethodsFeature(.deleteAccount, selection: 1))
         model.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then delete the account runs by itself.")
         assertSnapshot(of: render(model), as: .lines)
     }
 
     @Test func inspectorShowsTheNonceAndTheProvidersClaims() {
         var model = ConsoleModel(backendName: "embedded · authdeck-local")
-        model.screen = .signInMethods(SignInMethods(selection: 3))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 3))
         let raw = "0aB-._xyz0123456789ABCDEFGHIJKLM"
         let hash = OAuthProvider.sha256(raw)
         model.lastAuthorization = ProviderAuthorization(

@@ -7,11 +7,11 @@ import TerminalUI
 @Suite("Password-reset flow")
 struct PasswordResetFlowTests {
     @Test func forgotPasswordThroughTheOutbox() {
-        var tester = FlowTester(PasswordResetFlow())
+        var tester = FlowTester(PasswordResetFeature())
         #expect(tester.flow.editsText)
         tester.perform(.submit, steps: [.banner(Banner(.error, "Enter the account's email address."))])
         tester.type("ada@example.com") { $0.step = .enteringEmail(TextField(text: "ada@example.com", maxLength: 254)) }
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.sendPasswordReset(email: "ada@example.com")), busy: "Sending the reset email…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.passwordReset(.sendPasswordReset(email: "ada@example.com")), busy: "Sending the reset email…")])
         let invalid = AuthError.server("INVALID_EMAIL")
         tester.handle(.passwordResetSent(.failure(invalid)), steps: [.banner(.error(invalid))])
         tester.handle(.passwordResetSent(.success("ada@example.com")), steps: [
@@ -23,47 +23,47 @@ struct PasswordResetFlowTests {
 
         tester = FlowTester(.choosingPassword(code: "oob", email: "ada@example.com"))
         tester.type("newpass1") {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }
         tester.perform(.submit) {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }
         tester.type("newpass2") {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.confirmation = TextField(text: "newpass2", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }
         tester.perform(.submit, steps: [.banner(Banner(.error, "The two passwords do not match."))]) {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }
         tester.type("newpass1") {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.confirmation = TextField(text: "newpass1", maxLength: 128, isSecure: true)
             form.focusOnConfirmation = true
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.confirmPasswordReset(code: "oob", newPassword: "newpass1")), busy: "Setting the new password…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.passwordReset(.confirmPasswordReset(code: "oob", newPassword: "newpass1")), busy: "Setting the new password…")])
         let weak = AuthError.server("WEAK_PASSWORD : Password should be at least 6 characters")
         tester.handle(.passwordResetConfirmed(.failure(weak)), steps: [.banner(.error(weak))]) {
-            $0.step = .choosingPassword(code: "oob", email: "ada@example.com", PasswordForm())
+            $0.step = .choosingPassword(code: "oob", email: "ada@example.com", ChangePasswordFeature())
         }
         let used = AuthError.server("INVALID_OOB_CODE")
         tester.handle(.passwordResetConfirmed(.failure(used)), steps: [
             .banner(.error(used, advice: "Request a new reset email (esc, then \"Reset a forgotten password\").")),
         ])
         tester.perform(.nextField) {
-            var form = PasswordForm()
+            var form = ChangePasswordFeature()
             form.focusOnConfirmation = true
             $0.step = .choosingPassword(code: "oob", email: "ada@example.com", form)
         }

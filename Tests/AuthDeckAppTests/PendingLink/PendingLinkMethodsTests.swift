@@ -7,16 +7,16 @@ struct PendingLinkMethodsTests {
     @Test func theToldMethodsStayAfterASignInFormIsLeft() {
         let pending = PendingLink(credential: FederatedFixtures.updatedFacebook, email: "mark@example.com", reason: .accountExists)
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .pendingLink(PendingLinkState(pending: pending))
+        model.screen = .pendingLink(PendingLinkFeature(pending: pending))
         var store = FlowStore(model)
-        store.send(.verification(.signInMethodsFetched(email: "mark@example.com", .success(["password"])))) {
-            $0.screen = .pendingLink(PendingLinkState(pending: pending, knownMethods: ["password"]))
+        store.send(.pendingLink(.signInMethodsFetched(email: "mark@example.com", .success(["password"])))) {
+            $0.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: ["password"]))
         }
         var told = pending
         told.knownMethods = ["password"]
-        store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialForm(purpose: .signInToLink(told), email: "mark@example.com")) }
-        store.send(.key(.escape)) { $0.screen = .pendingLink(PendingLinkState(pending: told)) }
-        #expect(PendingLinkScreen.knownMethodsSentence(PendingLinkState(pending: told), email: "mark@example.com")
+        store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialFormFeature(purpose: .signInToLink(told), email: "mark@example.com")) }
+        store.send(.key(.escape)) { $0.screen = .pendingLink(PendingLinkFeature(pending: told)) }
+        #expect(PendingLinkScreen.knownMethodsSentence(PendingLinkFeature(pending: told), email: "mark@example.com")
             == " The backend says mark@example.com signs in with: Email and password.")
     }
 }

@@ -9,18 +9,18 @@ struct SecondFactorEnrollmentFlowTests {
     let texted = FlowStep.banner(Banner(.info, "A code was texted to +15555550100; it shows in the phone pane (top right)."))
 
     @Test func smsNumberCodeNameThenEnrolled() {
-        var tester = FlowTester(SecondFactorEnrollmentFlow.sms(accountName: "ada@example.com"))
+        var tester = FlowTester(SecondFactorEnrollmentFeature.sms(accountName: "ada@example.com"))
         #expect(!tester.flow.editsText)
         tester.type("555abc") { $0.step = .enteringNumber(MfaFixtures.field("555", maxLength: 24)) }
         tester.perform(.submit, steps: [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]) {
             $0.step = .enteringNumber(MfaFixtures.field("555", maxLength: 24))
         }
         tester.flow.step = .enteringNumber(MfaFixtures.field("+1 (555) 555-0100", maxLength: 24))
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.startPhoneEnrollment("+15555550100")), busy: "Texting a code to +15555550100…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorEnrollment(.startPhoneEnrollment("+15555550100")), busy: "Texting a code to +15555550100…")])
         tester.handle(.codeSent(.success("v1")), steps: [texted, .run(.verification(.refreshOutbox), busy: nil)]) {
             $0.step = .enteringSmsCode(phone: "+15555550100", verificationID: "v1", code: codeField())
         }
-        tester.perform(.resend, steps: [.banner(nil), .run(.verification(.startPhoneEnrollment("+15555550100")), busy: "Texting a new code to +15555550100…")])
+        tester.perform(.resend, steps: [.banner(nil), .run(.secondFactorEnrollment(.startPhoneEnrollment("+15555550100")), busy: "Texting a new code to +15555550100…")])
         tester.handle(.codeSent(.success("v2")), steps: [texted, .run(.verification(.refreshOutbox), busy: nil)]) {
             $0.step = .enteringSmsCode(phone: "+15555550100", verificationID: "v2", code: codeField())
         }
@@ -47,17 +47,17 @@ struct SecondFactorEnrollmentFlowTests {
             $0.step = .namingPhone(phone: "+15555550100", verificationID: "v2", code: "123456", name: MfaFixtures.field("Work phone ", maxLength: 40))
         }
         let credential = PhoneAuthProvider.credential(withVerificationID: "v2", verificationCode: "123456")
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.enroll(.phone(credential), displayName: "Work phone")), busy: "Enrolling Work phone…")])
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorEnrollment(.enroll(.phone(credential), displayName: "Work phone")), busy: "Enrolling Work phone…")])
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.phoneHint])
         tester.handle(.enrolled(.success(user)), steps: [.exit(.enrolled(user, displayName: "Work phone"))])
     }
 
     @Test func smsErrorsSendTheUserWhereTheyCanFixThem() {
-        var tester = FlowTester(SecondFactorEnrollmentFlow.sms(accountName: "ada@example.com"))
+        var tester = FlowTester(SecondFactorEnrollmentFeature.sms(accountName: "ada@example.com"))
         let unverified = AuthError.server("UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
         tester.handle(.codeSent(.failure(unverified)),
                       steps: [.banner(.error(unverified, advice: "Press v on the account screen and open the email in the outbox (m)."))])
-        let naming = SecondFactorEnrollmentFlow.Step.namingPhone(phone: "+15555550100", verificationID: "v", code: "000000",
+        let naming = SecondFactorEnrollmentFeature.Step.namingPhone(phone: "+15555550100", verificationID: "v", code: "000000",
                                                                  name: MfaFixtures.field("Work", maxLength: 40))
         tester.flow.step = naming
         let wrong = AuthError.server("INVALID_CODE")
@@ -86,8 +86,8 @@ struct SecondFactorEnrollmentFlowTests {
     }
 
     @Test func totpSecretCodeNameThenEnrolled() {
-        let (flow, steps) = SecondFactorEnrollmentFlow.totp(accountName: "ada@example.com")
-        #expect(steps == [.banner(nil), .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
+        let (flow, steps) = SecondFactorEnrollmentFeature.totp(accountName: "ada@example.com")
+        #expect(steps == [.banner(nil), .run(.secondFactorEnrollment(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
         #expect(flow.step == .generatingSecret)
         #expect(flow.bindings(in: Fixtures.signedOut).isEmpty)
         var tester = FlowTester(flow)
@@ -107,7 +107,7 @@ struct SecondFactorEnrollmentFlowTests {
         tester.perform(.submit, steps: [.banner(nil)]) {
             $0.step = .namingApp(secret, code: "987654", name: MfaFixtures.field("Authenticator app", maxLength: 40))
         }
-        tester.perform(.submit, steps: [.banner(nil), .run(.verification(.enroll(.totpEnrollment(secret, oneTimePassword: "987654"), displayName: "Authenticator app")),
+        tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorEnrollment(.enroll(.totpEnrollment(secret, oneTimePassword: "987654"), displayName: "Authenticator app")),
                                                            busy: "Enrolling Authenticator app…")])
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint])
         tester.handle(.enrolled(.success(user)), steps: [.exit(.enrolled(user, displayName: "Authenticator app"))])
@@ -115,8 +115,8 @@ struct SecondFactorEnrollmentFlowTests {
 
     @Test func totpErrors() {
         let secret = MfaFixtures.secret
-        let naming = SecondFactorEnrollmentFlow.Step.namingApp(secret, code: "000000", name: MfaFixtures.field("App", maxLength: 40))
-        var tester = FlowTester(SecondFactorEnrollmentFlow(accountName: "ada@example.com", step: naming))
+        let naming = SecondFactorEnrollmentFeature.Step.namingApp(secret, code: "000000", name: MfaFixtures.field("App", maxLength: 40))
+        var tester = FlowTester(SecondFactorEnrollmentFeature(accountName: "ada@example.com", step: naming))
         let wrong = AuthError.server("INVALID_CODE")
         tester.handle(.enrolled(.failure(wrong)), steps: [.banner(.error(wrong, advice: "Type the code the app shows now (the clocks must agree)."))]) {
             $0.step = .enteringTotpCode(secret, code: codeField())
@@ -125,7 +125,7 @@ struct SecondFactorEnrollmentFlowTests {
         let expired = AuthError.server("SESSION_EXPIRED")
         tester.handle(.enrolled(.failure(expired)), steps: [
             .banner(.error(expired, advice: "That secret can no longer be used: scan the new QR code.")),
-            .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…"),
+            .run(.secondFactorEnrollment(.generateTotpSecret), busy: "Asking for a new TOTP secret…"),
         ]) { $0.step = .generatingSecret }
         let unsupported = AuthError.server("UNSUPPORTED_FIRST_FACTOR : MFA is not available for the given first factor.")
         tester.handle(.totpSecretGenerated(.failure(unsupported)), steps: [

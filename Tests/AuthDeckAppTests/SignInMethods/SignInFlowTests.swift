@@ -17,7 +17,7 @@ struct SignInFlowTests {
         store.send(.sessionRestored(.success(Fixtures.anonymous)), effects: [.loadCart(uid: Fixtures.anonymous.uid), .quit]) {
             $0.busy = nil
             $0.user = Fixtures.anonymous
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.typedAhead = []
         }
     }
@@ -26,14 +26,14 @@ struct SignInFlowTests {
         var store = FlowStore(ConsoleModel.start(backendName: "embedded", sessionSaved: true).0)
         store.send(.sessionRestored(.success(nil))) {
             $0.busy = nil
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         }
     }
 
     @Test func launchWithNoSavedSessionStartsOnTheMethodsWithoutWaiting() {
         let (model, effects) = ConsoleModel.start(backendName: "embedded", sessionSaved: false)
         #expect(effects == [])
-        #expect(model.screen == .signInMethods(SignInMethods(selection: 0)))
+        #expect(model.screen == .signInMethods(SignInMethodsFeature(selection: 0)))
         #expect(model.busy == nil)
         var store = FlowStore(model)
         // A key before the backend is open acts at once; its effect waits for the backend in the runner.
@@ -44,41 +44,41 @@ struct SignInFlowTests {
         var store = FlowStore(ConsoleModel.start(backendName: "embedded", sessionSaved: true).0)
         store.send(.sessionRestored(.failure(SessionRestoreError(reason: "dataCorrupted")))) {
             $0.busy = nil
-            $0.screen = .signInMethods(SignInMethods(selection: 0))
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.error, "The saved session could not be read; sign in again. The file was left in place.", detail: "dataCorrupted")
         }
     }
 
     @Test func movingThroughTheMethodsStopsAtTheEnds() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: 0))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         var store = FlowStore(model)
         store.send(.key(.up))
-        store.send(.key(.down)) { $0.screen = .signInMethods(SignInMethods(selection: 1)) }
-        store.send(.key(.character("j"))) { $0.screen = .signInMethods(SignInMethods(selection: 2)) }
+        store.send(.key(.down)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: 1)) }
+        store.send(.key(.character("j"))) { $0.screen = .signInMethods(SignInMethodsFeature(selection: 2)) }
         let last = SignInMethod.allCases.count - 1
-        for index in 3...last { store.send(.key(.down)) { $0.screen = .signInMethods(SignInMethods(selection: index)) } }
+        for index in 3...last { store.send(.key(.down)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: index)) } }
         store.send(.key(.down))
-        store.send(.key(.character("k"))) { $0.screen = .signInMethods(SignInMethods(selection: last - 1)) }
+        store.send(.key(.character("k"))) { $0.screen = .signInMethods(SignInMethodsFeature(selection: last - 1)) }
     }
 
     @Test func anonymousSignInSucceeds() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: 0))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         var store = FlowStore(model)
         store.send(.key(.enter), effects: [.signInAnonymously]) { $0.busy = "Signing in anonymously…" }
         let result = AuthDataResult(user: Fixtures.anonymous, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: true))
         store.send(.signInFinished(.success(result)), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
             $0.busy = nil
             $0.user = Fixtures.anonymous
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Account created.")
         }
     }
 
     @Test func anonymousSignInFailureIsShown() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: 0))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         model.busy = "Signing in anonymously…"
         var store = FlowStore(model)
         let error = AuthError.server("ADMIN_ONLY_OPERATION")
@@ -91,9 +91,9 @@ struct SignInFlowTests {
 
     @Test func emailSignInTypesBothFieldsAndSubmits() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: 1))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 1))
         var store = FlowStore(model)
-        store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialForm(purpose: .signIn)) }
+        store.send(.key(.enter)) { $0.screen = .credentialForm(CredentialFormFeature(purpose: .signIn)) }
         store.type("ada@example.com") { $0.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: "", focus: .email)) }
         store.send(.key(.enter)) {
             $0.screen = .credentialForm(Fixtures.form(.signIn, email: "ada@example.com", password: ""))
@@ -107,7 +107,7 @@ struct SignInFlowTests {
                    effects: [.loadCart(uid: user.uid)]) {
             $0.busy = nil
             $0.user = user
-            $0.screen = .account(AccountFocus())
+            $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in.")
         }
     }
@@ -165,20 +165,20 @@ struct SignInFlowTests {
 
     @Test func tabSwitchesFieldsAndEscapeGoesBackToTheChosenMethod() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .credentialForm(CredentialForm(purpose: .createAccount))
+        model.screen = .credentialForm(CredentialFormFeature(purpose: .createAccount))
         var store = FlowStore(model)
         store.send(.key(.tab)) { $0.screen = .credentialForm(Fixtures.form(.createAccount, email: "", password: "", focus: .password)) }
         store.send(.key(.backTab)) { $0.screen = .credentialForm(Fixtures.form(.createAccount, email: "", password: "", focus: .email)) }
-        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: 2)) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: 2)) }
         var signIn = ConsoleModel(backendName: "embedded")
-        signIn.screen = .credentialForm(CredentialForm(purpose: .signIn))
+        signIn.screen = .credentialForm(CredentialFormFeature(purpose: .signIn))
         store = FlowStore(signIn)
-        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethods(selection: 1)) }
+        store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: 1)) }
     }
 
     @Test func lettersTypedInAFormAreTextNotCommands() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .credentialForm(CredentialForm(purpose: .signIn))
+        model.screen = .credentialForm(CredentialFormFeature(purpose: .signIn))
         var store = FlowStore(model)
         store.type("q?i") { $0.screen = .credentialForm(Fixtures.form(.signIn, email: "q?i", password: "", focus: .email)) }
         #expect(store.model.overlay == nil)
@@ -192,16 +192,16 @@ struct SignInFlowTests {
     /// Issue 16, presenter list: a reset password took 8 × ↓; each method's number chooses it at once.
     @Test func aMethodsNumberChoosesItAtOnce() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .signInMethods(SignInMethods(selection: 0))
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         var store = FlowStore(model)
-        store.send(.key(.character("9"))) { $0.screen = .passwordReset(PasswordResetFlow()) }
+        store.send(.key(.character("9"))) { $0.screen = .passwordReset(PasswordResetFeature()) }
         store = FlowStore(model)
         store.send(.key(.character("1")), effects: [.signInAnonymously]) { $0.busy = "Signing in anonymously…" }
         store = FlowStore(model)
-        store.send(.key(.character("5"))) { $0.screen = .providerForm(ProviderForm(provider: .microsoft, purpose: .signIn)) }
+        store.send(.key(.character("5"))) { $0.screen = .providerForm(ProviderFormFeature(provider: .microsoft, purpose: .signIn)) }
         // The tenth is 0, as on a keyboard.
         store = FlowStore(model)
-        store.send(.key(.character("0"))) { $0.screen = .emailLink(EmailLinkFlow(purpose: .signIn)) }
+        store.send(.key(.character("0"))) { $0.screen = .emailLink(EmailLinkFeature(purpose: .signIn)) }
         #expect(model.helpEntries.map(\.key).filter { $0.first?.isNumber == true } == ["0–9"])
     }
 }

@@ -30,10 +30,10 @@ struct EffectRunnerHarness {
 
     /// An identity at the simulated provider and a consent, through the runner as the console does it.
     func consent(_ provider: OAuthProvider, name: String, email: String) async throws -> ProviderAuthorization {
-        guard case let .federated(.simulatedIdentityAdded(_, .success(identity)))? = await runner.perform(
-            .federated(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email))) else { throw AuthError(.internalError) }
-        guard case let .federated(.providerAuthorized(.success(authorization)))? = await runner.perform(
-            .federated(.authorize(provider, subject: identity.subject, hideEmail: nil))) else { throw AuthError(.internalError) }
+        guard case let .consent(.simulatedIdentityAdded(_, .success(identity)))? = await runner.perform(
+            .consent(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email))) else { throw AuthError(.internalError) }
+        guard case let .consent(.providerAuthorized(.success(authorization)))? = await runner.perform(
+            .consent(.authorize(provider, subject: identity.subject, hideEmail: nil))) else { throw AuthError(.internalError) }
         return authorization
     }
 }

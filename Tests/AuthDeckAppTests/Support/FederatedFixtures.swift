@@ -31,8 +31,8 @@ enum FederatedFixtures {
              metadata: UserMetadata(creationDate: Fixtures.created, lastSignInDate: Fixtures.created))
     }
 
-    static func consent(_ provider: OAuthProvider, _ purpose: FederatedPurpose, _ directory: SimulatedIdentityProviders.Directory?, selection: Int = 0) -> ConsentState {
-        var state = ConsentState(provider: provider, purpose: purpose)
+    static func consent(_ provider: OAuthProvider, _ purpose: FederatedPurpose, _ directory: SimulatedIdentityProviders.Directory?, selection: Int = 0) -> ConsentFeature {
+        var state = ConsentFeature(provider: provider, purpose: purpose)
         if let directory { state.directory = .loaded(directory) }
         state.selection = selection
         return state

@@ -20,15 +20,15 @@ enum Fixtures {
              metadata: UserMetadata(creationDate: created, lastSignInDate: created))
     }
 
-    static func signedIn(_ user: User, focus: AccountFocus = AccountFocus()) -> ConsoleModel {
+    static func signedIn(_ user: User, focus: AccountFeature = AccountFeature()) -> ConsoleModel {
         var model = ConsoleModel(backendName: "embedded")
         model.user = user
         model.screen = .account(focus)
         return model
     }
 
-    static func form(_ purpose: CredentialForm.Purpose, email: String, password: String, focus: CredentialForm.Field = .password) -> CredentialForm {
-        var form = CredentialForm(purpose: purpose)
+    static func form(_ purpose: CredentialFormFeature.Purpose, email: String, password: String, focus: CredentialFormFeature.Field = .password) -> CredentialFormFeature {
+        var form = CredentialFormFeature(purpose: purpose)
         form.email = TextField(text: email, maxLength: 254)
         form.password = TextField(text: password, maxLength: 128, isSecure: true)
         form.focus = focus

@@ -58,22 +58,22 @@ extension TestStore where State == ConsoleModel, Input == ConsoleEvent, Output =
     }
 }
 
-/// What a feature is given: an intent (a key's meaning), a key no binding took, or a result of its effects.
-enum FeatureInput {
-    case intent(Intent)
+/// What a feature is given: an action (a key's meaning), a key no binding took, or a result of its effects.
+enum FeatureInput<Action, Event> {
+    case intent(Action)
     case edit(Key)
-    case event(FeatureEvent)
+    case event(Event)
 }
 
 /// One feature, as its screen would drive it: inputs in, `FlowStep`s out.
-typealias FlowTester<Flow: ConsoleFeature> = TestStore<Flow, FeatureInput, FlowStep>
+typealias FlowTester<Flow: ConsoleFeature> = TestStore<Flow, FeatureInput<Flow.Action, Flow.Event>, FlowStep>
 
-extension TestStore where State: ConsoleFeature, Input == FeatureInput, Output == FlowStep {
+extension TestStore where State: ConsoleFeature, Input == FeatureInput<State.Action, State.Event>, Output == FlowStep {
     init(_ flow: State, context: ConsoleContext = Fixtures.signedOut) {
         self.init(flow, key: { .edit($0) }, step: { flow, input in
             switch input {
-            case let .intent(intent):
-                return flow.perform(intent, in: context)
+            case let .intent(action):
+                return flow.perform(action, in: context)
             case let .edit(key):
                 flow.edit(key)
                 return []
@@ -88,14 +88,14 @@ extension TestStore where State: ConsoleFeature, Input == FeatureInput, Output =
         set { state = newValue }
     }
 
-    mutating func perform(_ intent: Intent, steps expected: [FlowStep] = [], sourceLocation: SourceLocation = #_sourceLocation,
+    mutating func perform(_ action: State.Action, steps expected: [FlowStep] = [], sourceLocation: SourceLocation = #_sourceLocation,
                           _ update: (inout State) -> Void = { _ in }) {
-        send(.intent(intent), expecting: expected, sourceLocation: sourceLocation, update)
+        send(.intent(action), expecting: expected, sourceLocation: sourceLocation, update)
     }
 
-    mutating func handle(_ event: VerificationEvent, steps expected: [FlowStep] = [], sourceLocation: SourceLocation = #_sourceLocation,
+    mutating func handle(_ event: State.Event, steps expected: [FlowStep] = [], sourceLocation: SourceLocation = #_sourceLocation,
                          _ update: (inout State) -> Void = { _ in }) {
-        send(.event(.verification(event)), expecting: expected, sourceLocation: sourceLocation, update)
+        send(.event(event), expecting: expected, sourceLocation: sourceLocation, update)
     }
 
     /// A key the feature's bindings did not take (a paste, a backspace): it edits a field.

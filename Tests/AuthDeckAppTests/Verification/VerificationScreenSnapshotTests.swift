@@ -22,30 +22,30 @@ struct VerificationScreenSnapshotTests {
     }
 
     @Test func secondFactorsAndTheirRemoval() {
-        let text = render(model(.secondFactors(SecondFactors(selection: 1))))
+        let text = render(model(.secondFactors(SecondFactorsFeature(selection: 1))))
         assertSnapshot(of: text, as: .lines, named: "list")
         #expect(text.contains("+*******0100"))
         #expect(text.contains("enrolled 2026-09-21"))
-        var unverified = model(.secondFactors(SecondFactors(selection: 0)), factors: [])
+        var unverified = model(.secondFactors(SecondFactorsFeature(selection: 0)), factors: [])
         unverified.user?.emailVerified = false
         assertSnapshot(of: render(unverified), as: .lines, named: "empty-unverified")
-        let confirm = render(model(.confirm(Confirmation(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactors(selection: 0))))))
+        let confirm = render(model(.confirm(ConfirmationFeature(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactorsFeature(selection: 0))))))
         assertSnapshot(of: confirm, as: .lines, named: "confirm-removal")
     }
 
     @Test func smsEnrollmentSteps() {
-        assertSnapshot(of: render(model(.enrollment(.sms(accountName: "ada@example.com")))), as: .lines, named: "number")
-        let code = render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
+        assertSnapshot(of: render(model(.secondFactorEnrollment(.sms(accountName: "ada@example.com")))), as: .lines, named: "number")
+        let code = render(model(.secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com",
             step: .enteringSmsCode(phone: "+15555550100", verificationID: "v1", code: MfaFixtures.code("48"))))))
         assertSnapshot(of: code, as: .lines, named: "code-with-phone-pane")
         #expect(code.contains("482913"))
-        assertSnapshot(of: render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
+        assertSnapshot(of: render(model(.secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com",
             step: .namingPhone(phone: "+15555550100", verificationID: "v1", code: "482913", name: MfaFixtures.field("Phone ending 0100", maxLength: 40)))))),
                        as: .lines, named: "name")
     }
 
     @Test func totpEnrollmentShowsAQRCodeThatFits80By24() throws {
-        var qr = model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com", step: .scanning(MfaFixtures.secret))))
+        var qr = model(.secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com", step: .scanning(MfaFixtures.secret))))
         qr.banner = Banner(.info, "hidden behind the QR code on 80×24")
         let text = render(qr)
         assertSnapshot(of: text, as: .lines, named: "qr")
@@ -67,7 +67,7 @@ struct VerificationScreenSnapshotTests {
         ConsoleView.draw(qr, on: ascii)
         #expect(ascii.text.contains("needs a UTF-8 terminal"))
         #expect(ascii.text.contains("JBSW Y3DP EHPK 3PXP"))
-        let code = render(model(.enrollment(SecondFactorEnrollmentFlow(accountName: "ada@example.com",
+        let code = render(model(.secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com",
             step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("1234"))))))
         assertSnapshot(of: code, as: .lines, named: "code")
         // Issue 16 (found by the walkthrough suite): the key's label ran off the screen, cut mid-word.
@@ -80,15 +80,15 @@ struct VerificationScreenSnapshotTests {
         var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
         signedOut.outbox = Self.outbox
         let challenge = MfaFixtures.challenge()
-        var flow = SecondFactorSignInFlow(challenge: challenge, purpose: .signIn)
+        var flow = SecondFactorSignInFeature(challenge: challenge, purpose: .signIn)
         flow.step = .choosingFactor(selection: 1)
-        signedOut.screen = .secondFactorChallenge(flow)
+        signedOut.screen = .secondFactorSignIn(flow)
         signedOut.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
         let choosing = render(signedOut)
         assertSnapshot(of: choosing, as: .lines, named: "choose")
         #expect(choosing.contains("+*******0100"))
         flow.step = .enteringCode(MfaFixtures.phoneHint, verificationID: "v1", code: MfaFixtures.code("4829"))
-        signedOut.screen = .secondFactorChallenge(flow)
+        signedOut.screen = .secondFactorSignIn(flow)
         signedOut.banner = .error(.server("INVALID_CODE"), advice: "Check the text and type it again.")
         assertSnapshot(of: render(signedOut), as: .lines, named: "sms-code")
     }
@@ -96,11 +96,11 @@ struct VerificationScreenSnapshotTests {
     @Test func phoneSignInAndTheLinkConflict() {
         var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
         signedOut.outbox = Self.outbox
-        var flow = PhoneFlow(purpose: .signIn)
+        var flow = PhoneFeature(purpose: .signIn)
         flow.step = .enteringCode(phone: "+15555550100", verificationID: "v1", code: codeField())
         signedOut.screen = .phone(flow)
         assertSnapshot(of: render(signedOut), as: .lines, named: "code")
-        var link = PhoneFlow(purpose: .link)
+        var link = PhoneFeature(purpose: .link)
         link.step = .conflict(phone: "+15555550100", credential: .phone(PhoneAuthCredential(proof: .temporaryProof("p", phoneNumber: "+15555550100"))),
                               signInSelected: true)
         assertSnapshot(of: render(model(.phone(link))), as: .lines, named: "conflict")
@@ -108,7 +108,7 @@ struct VerificationScreenSnapshotTests {
 
     /// Issue 16, item 9: the empty outbox's text ran over the box's right border at 80 columns.
     @Test func theEmptyOutboxKeepsItsBorder() {
-        var empty = model(.account(AccountFocus()))
+        var empty = model(.account(AccountFeature()))
         empty.outbox = Outbox()
         empty.overlay = .outbox(selection: 0)
         let rows = render(empty).split(separator: "\n", omittingEmptySubsequences: false)
@@ -119,7 +119,7 @@ struct VerificationScreenSnapshotTests {
 
     @Test func passwordResetAndTheOutbox() {
         var signedOut = ConsoleModel(backendName: "embedded · authdeck-local")
-        signedOut.screen = .passwordReset(PasswordResetFlow(step: .sent(email: "ada@example.com")))
+        signedOut.screen = .passwordReset(PasswordResetFeature(step: .sent(email: "ada@example.com")))
         assertSnapshot(of: render(signedOut), as: .lines, named: "sent")
         signedOut.screen = .passwordReset(.choosingPassword(code: "oob", email: "ada@example.com"))
         assertSnapshot(of: render(signedOut), as: .lines, named: "new-password")

@@ -5,7 +5,15 @@ import TerminalUI
 /// Changing the account's email, the two ways Firebase offers: `verifyBeforeUpdateEmail` (a link to
 /// the new address changes it when opened) or `updateEmail` (at once; the previous address gets a
 /// message that undoes it). Both are sensitive: a stale sign-in is confirmed first.
-public struct EmailChangeForm: ConsoleFeature {
+public struct ChangeEmailFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, BackAction {
+        case submit, toggle, back
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public enum Mode: Equatable, Sendable { case verifyFirst, atOnce }
 
     public var newEmail = TextField(maxLength: 254)
@@ -17,19 +25,23 @@ public struct EmailChangeForm: ConsoleFeature {
     var needsUser: Bool { true }
     var editsText: Bool { true }
     var screen: Screen { .changeEmail(self) }
-
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [KeyBinding([.enter], "enter", mode == .verifyFirst ? "send the link" : "change it", .submit),
-         KeyBinding([.tab, .backTab], "tab", mode == .verifyFirst ? "change at once instead" : "verify first instead", .toggle),
-         .back, .helpInForm, .inspectorInForm]
+    static func embed(_ action: Action) -> ConsoleAction { .changeEmail(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .changeEmail(action) = action { action } else { nil }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        [KeyBinding([.enter], "enter", mode == .verifyFirst ? "send the link" : "change it", .submit),
+         KeyBinding([.tab, .backTab], "tab", mode == .verifyFirst ? "change at once instead" : "verify first instead", .toggle),
+         .back(), .helpInForm, .inspectorInForm]
+    }
+
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .toggle:
             mode = mode == .verifyFirst ? .atOnce : .verifyFirst
         case .back:
-            return [.banner(nil), .show(.account(AccountFocus()))]
+            return [.banner(nil), .show(.account(AccountFeature()))]
         case .submit:
             let email = newEmail.text.trimmingCharacters(in: .whitespaces)
             guard !email.isEmpty else { return [.banner(Banner(.error, "Enter the new email address."))] }
@@ -40,11 +52,6 @@ public struct EmailChangeForm: ConsoleFeature {
             case .verifyFirst: [.banner(nil), .run(.perform(.verifyBeforeUpdateEmail(email)), busy: "Sending a link that confirms \(email)…")]
             case .atOnce: [.banner(nil), .run(.perform(.updateEmail(email, previous: context.user?.email)), busy: "Changing the email…")]
             }
-        case .up, .down, .choose, .nextField, .previousField, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
-             .scrollDown, .number, .accounts:
-            break
         }
         return []
     }
@@ -52,7 +59,7 @@ public struct EmailChangeForm: ConsoleFeature {
     mutating func edit(_ key: Key) { _ = newEmail.handle(key) }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
-        let labelWidth = CredentialForm.labelWidth
+        let labelWidth = CredentialFormFeature.labelWidth
         let column = frame.column + 1
         canvas.put("Change the email of this account", row: frame.row, column: column, style: .title)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 70), height: 6))

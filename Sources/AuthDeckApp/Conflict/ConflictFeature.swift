@@ -5,7 +5,26 @@ import TerminalUI
 
 /// The link conflict: the identity belongs to another account. Both accounts side by side,
 /// and what to do: cancel, or switch to the other account with the updated credential and merge.
-public struct ConflictState: ConsoleFeature {
+public struct ConflictFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction {
+        case up, down, choose, cancel
+    }
+
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+Conflict` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// Signs in with the updated credential on the side, without touching the session, to show
+        /// the account that owns the identity.
+        case inspectConflictAccount(AuthCredential)
+        case mergeAccounts(MergePlan)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        case conflictAccountLoaded(Result<AccountSnapshot, AuthError>)
+        case mergeFinished(Result<MergeOutcome, AuthError>)
+    }
+
     public enum Other: Equatable, Sendable {
         case loading
         case loaded(AccountSnapshot)
@@ -58,13 +77,25 @@ public struct ConflictState: ConsoleFeature {
     var needsUser: Bool { false }
     var screen: Screen { .conflict(self) }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    /// The conflict screen, and the preview of the account that has the identity.
+    static func open(_ conflict: ConflictFeature) -> [FlowStep] {
+        [.show(.conflict(conflict)), .banner(nil), .run(.conflict(.inspectConflictAccount(conflict.credential)), busy: nil)]
+    }
+    static func embed(_ action: Action) -> ConsoleAction { .conflict(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .conflict(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .conflict(event) = event { event } else { nil }
+    }
+
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         [KeyBinding([.right, .tab], "←/→", "choose", .down), KeyBinding([.left, .backTab], "←", "previous", .up, inBar: false),
          KeyBinding([.enter], "enter", "confirm choice", .choose), KeyBinding([.escape], "esc", "cancel", .cancel),
          .help, .inspector]
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .up: choice = max(choice - 1, 0)
         case .down: choice = min(choice + 1, options.count - 1)
@@ -75,13 +106,8 @@ public struct ConflictState: ConsoleFeature {
             case .cancel:
                 return cancel(in: context)
             case .mergeAndKeep, .mergeAndDelete:
-                return [.banner(nil), .run(.federated(.mergeAccounts(mergePlan)), busy: "Merging into the account that has \(FederatedProvider.displayName(providerID))…")]
+                return [.banner(nil), .run(.conflict(.mergeAccounts(mergePlan)), busy: "Merging into the account that has \(FederatedProvider.displayName(providerID))…")]
             }
-        case .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
-             .scrollDown, .number, .accounts:
-            break
         }
         return []
     }
@@ -91,8 +117,7 @@ public struct ConflictState: ConsoleFeature {
          .show(context.home)]
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .federated(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .conflictAccountLoaded(result):
             switch result {
@@ -109,12 +134,10 @@ public struct ConflictState: ConsoleFeature {
             case let .failure(error):
                 // The other account has 2-step verification: its second factor, then the merge.
                 if let challenge = error.multiFactorChallenge {
-                    return SecondFactorSignInFlow.challenge(challenge, purpose: .mergeAfterConflict(self))
+                    return SecondFactorSignInFeature.challenge(challenge, purpose: .mergeAfterConflict(self))
                 }
                 return [.show(context.home), .banner(.error(error))] + (context.user.map { [.run(.loadCart(uid: $0.uid), busy: nil)] } ?? [])
             }
-        case .providerDirectoryLoaded, .simulatedIdentityAdded, .providerAuthorized:
-            return []
         }
     }
 

@@ -5,7 +5,23 @@ import TerminalUI
 /// Passwordless sign-in: a link is emailed to an address, and opening it from the outbox signs in
 /// to that address's account (creating it when there is none) or, for the signed-in account,
 /// links the address to it (`EmailAuthProvider.credential(withEmail:link:)`).
-public struct EmailLinkFlow: ConsoleFeature {
+public struct EmailLinkFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case submit, resend, back, up, down, choose
+    }
+
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+EmailLink` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// Emails a passwordless sign-in link.
+        case sendSignInLink(email: String)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        case signInLinkSent(Result<String, AuthError>)
+    }
+
     public enum Purpose: Equatable, Sendable {
         case signIn
         /// From the account's sign-in methods: the address is linked to the signed-in account.
@@ -41,6 +57,13 @@ public struct EmailLinkFlow: ConsoleFeature {
         return false
     }
     var screen: Screen { .emailLink(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .emailLink(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .emailLink(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .emailLink(event) = event { event } else { nil }
+    }
 
     /// What opening a sign-in link does: signed out, it signs in; signed in, it links the address when
     /// this console asked for that link, and otherwise asks which of the two is meant.
@@ -52,7 +75,7 @@ public struct EmailLinkFlow: ConsoleFeature {
         if case let .emailLink(flow) = screen, flow.purpose == .link, flow.step == .sent(email: email.to), canLink(to: user) {
             return [.banner(nil), .run(.link(credential), busy: "Linking \(email.to)…")]
         }
-        let flow = EmailLinkFlow(purpose: .signIn, step: .opening(email: email.to, link: email.link, selection: 0))
+        let flow = EmailLinkFeature(purpose: .signIn, step: .opening(email: email.to, link: email.link, selection: 0))
         return [.banner(Banner(.info, "This link signs in as \(email.to). You are signed in as \(user.email ?? user.uid): choose what it does.")),
                 .show(.emailLink(flow))]
     }
@@ -67,30 +90,30 @@ public struct EmailLinkFlow: ConsoleFeature {
         return Self.canLink(to: user) ? [.linkHere, .signInInstead] : [.signInInstead]
     }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         switch step {
         case .enteringEmail:
-            return [KeyBinding([.enter], "enter", "send the link", .submit), .back, .helpInForm, .inspectorInForm, .messagesInForm]
+            return [KeyBinding([.enter], "enter", "send the link", .submit), .back(), .helpInForm, .inspectorInForm, .messagesInForm]
         case .sent:
-            return [KeyBinding([.character("m")], "m", "messages: open the link", .messages), .char("r", "send another", .resend),
-                    .back, .help, .inspector]
+            return [KeyBinding([.character("m")], "m", "messages: open the link", .console(.messages)), .char("r", "send another", .resend),
+                    .back(), .help, .inspector]
         case .opening:
-            return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "leave it", .back),
+            return [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "leave it", .back),
                     .help, .inspector]
         }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.enteringEmail(field), .submit):
             let email = field.text.trimmingCharacters(in: .whitespaces)
             guard !email.isEmpty else { return [.banner(Banner(.error, "Enter an email address."))] }
-            return [.banner(nil), .run(.verification(.sendSignInLink(email: email)), busy: "Sending a sign-in link to \(email)…")]
+            return [.banner(nil), .run(.emailLink(.sendSignInLink(email: email)), busy: "Sending a sign-in link to \(email)…")]
         case let (.sent(email), .resend):
-            return [.banner(nil), .run(.verification(.sendSignInLink(email: email)), busy: "Sending a sign-in link to \(email)…")]
+            return [.banner(nil), .run(.emailLink(.sendSignInLink(email: email)), busy: "Sending a sign-in link to \(email)…")]
         case (.enteringEmail, .back), (.sent, .back):
             guard purpose == .link, let user = context.user else { return [.banner(nil), .show(.signInMethods(.selecting(.emailLink)))] }
-            return [.banner(nil), .show(.linking(LinkingState.initial(for: user)))]
+            return [.banner(nil), .show(.linking(LinkingFeature.initial(for: user)))]
         case let (.opening(email, link, selection), .up):
             step = .opening(email: email, link: link, selection: max(selection - 1, 0))
         case let (.opening(email, link, selection), .down):
@@ -116,8 +139,8 @@ public struct EmailLinkFlow: ConsoleFeature {
         step = .enteringEmail(field)
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(.signInLinkSent(result)) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .signInLinkSent(result) = event else { return [] }
         switch result {
         case let .success(email):
             step = .sent(email: email)

@@ -5,7 +5,28 @@ import TerminalUI
 /// Enrolling a second factor. SMS: phone number (E.164) → the texted code → a name. TOTP: the
 /// secret as a QR code and as text → the app's current code → a name. The backend checks the
 /// code only when the name is submitted, so a wrong code sends the user back to it.
-public struct SecondFactorEnrollmentFlow: ConsoleFeature {
+public struct SecondFactorEnrollmentFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, BackAction {
+        case submit, back, resend
+    }
+
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+SecondFactorEnrollment` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// Texts a code to a number that is to become a second factor.
+        case startPhoneEnrollment(String)
+        case generateTotpSecret
+        case enroll(MultiFactorAssertion, displayName: String)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        /// A code was texted; the success value is its verification ID.
+        case codeSent(Result<String, AuthError>)
+        case totpSecretGenerated(Result<TotpSecret, AuthError>)
+        case enrolled(Result<User, AuthError>)
+    }
+
     public enum Step: Equatable, Sendable {
         case enteringNumber(TextField)
         case enteringSmsCode(phone: String, verificationID: String, code: TextField)
@@ -22,13 +43,13 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
 
     public static let issuer = "AuthDeck"
 
-    public static func sms(accountName: String) -> SecondFactorEnrollmentFlow {
-        SecondFactorEnrollmentFlow(accountName: accountName, step: .enteringNumber(TextField(maxLength: 24)))
+    public static func sms(accountName: String) -> SecondFactorEnrollmentFeature {
+        SecondFactorEnrollmentFeature(accountName: accountName, step: .enteringNumber(TextField(maxLength: 24)))
     }
 
-    public static func totp(accountName: String) -> (SecondFactorEnrollmentFlow, [FlowStep]) {
-        (SecondFactorEnrollmentFlow(accountName: accountName, step: .generatingSecret),
-         [.banner(nil), .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
+    public static func totp(accountName: String) -> (SecondFactorEnrollmentFeature, [FlowStep]) {
+        (SecondFactorEnrollmentFeature(accountName: accountName, step: .generatingSecret),
+         [.banner(nil), .run(.secondFactorEnrollment(.generateTotpSecret), busy: "Asking for a new TOTP secret…")])
     }
 
     var isTotp: Bool {
@@ -46,8 +67,8 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
         }
     }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        let back = KeyBinding([.escape], "esc", "back", .back)
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        let back: KeyBinding<KeyIntent<Action>> = .back()
         switch step {
         case .enteringNumber:
             return [KeyBinding([.enter], "enter", "text a code", .submit), KeyBinding([.escape], "esc", "cancel", .back), .help]
@@ -66,21 +87,39 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
 
     var title: String { isTotp ? "Add an authenticator app" : "Add an SMS factor" }
     var needsUser: Bool { true }
-    var screen: Screen { .enrollment(self) }
+    var screen: Screen { .secondFactorEnrollment(self) }
 
-    func screenBefore(in context: ConsoleContext) -> Screen { .secondFactors(SecondFactors(selection: 0)) }
+    var showsQRCode: Bool {
+        if case .scanning = step { return true }
+        return false
+    }
+
+    /// The QR code takes the title row's left part: the title goes beside it.
+    func titleColumn(on canvas: any Canvas) -> Int? {
+        guard case let .scanning(secret) = step, let code = QRStep.code(self, secret: secret, on: canvas) else { return nil }
+        return code.cells.width + 1
+    }
+    static func embed(_ action: Action) -> ConsoleAction { .secondFactorEnrollment(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .secondFactorEnrollment(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .secondFactorEnrollment(event) = event { event } else { nil }
+    }
+
+    func screenBefore(in context: ConsoleContext) -> Screen { .secondFactors(SecondFactorsFeature(selection: 0)) }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         EnrollmentScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.enteringNumber(field), .submit):
             guard let phone = PhoneNumberText.e164(field.text) else {
                 return [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]
             }
-            return [.banner(nil), .run(.verification(.startPhoneEnrollment(phone)), busy: "Texting a code to \(phone)…")]
+            return [.banner(nil), .run(.secondFactorEnrollment(.startPhoneEnrollment(phone)), busy: "Texting a code to \(phone)…")]
         case (.enteringNumber, .back), (.scanning, .back):
             return [.banner(nil), .exit(.cancelled)]
         case let (.enteringSmsCode(phone, verificationID, code), .submit):
@@ -89,7 +128,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
                                 name: TextField(text: "Phone ending \(phone.suffix(4))", maxLength: 40))
             return [.banner(nil)]
         case let (.enteringSmsCode(phone, _, _), .resend):
-            return [.banner(nil), .run(.verification(.startPhoneEnrollment(phone)), busy: "Texting a new code to \(phone)…")]
+            return [.banner(nil), .run(.secondFactorEnrollment(.startPhoneEnrollment(phone)), busy: "Texting a new code to \(phone)…")]
         case let (.enteringSmsCode(phone, _, _), .back):
             step = .enteringNumber(TextField(text: phone, maxLength: 24))
             return [.banner(nil)]
@@ -97,7 +136,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
             let displayName = name.text.trimmingCharacters(in: .whitespaces)
             guard !displayName.isEmpty else { return [.banner(Banner(.error, "Give the factor a name, e.g. \"Work phone\"."))] }
             let credential = PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code)
-            return [.banner(nil), .run(.verification(.enroll(PhoneMultiFactorGenerator.assertion(with: credential), displayName: displayName)),
+            return [.banner(nil), .run(.secondFactorEnrollment(.enroll(PhoneMultiFactorGenerator.assertion(with: credential), displayName: displayName)),
                                        busy: "Enrolling \(displayName)…")]
         case let (.namingPhone(phone, verificationID, code, _), .back):
             step = .enteringSmsCode(phone: phone, verificationID: verificationID, code: TextField(text: code, maxLength: 6))
@@ -115,7 +154,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
         case let (.namingApp(secret, code, name), .submit):
             let displayName = name.text.trimmingCharacters(in: .whitespaces)
             guard !displayName.isEmpty else { return [.banner(Banner(.error, "Give the factor a name, e.g. \"Authenticator app\"."))] }
-            return [.banner(nil), .run(.verification(.enroll(TotpMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code),
+            return [.banner(nil), .run(.secondFactorEnrollment(.enroll(TotpMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code),
                                                displayName: displayName)), busy: "Enrolling \(displayName)…")]
         case let (.namingApp(secret, code, _), .back):
             step = .enteringTotpCode(secret, code: TextField(text: code, maxLength: 6))
@@ -148,8 +187,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
         }
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .codeSent(.success(verificationID)):
             let phone: String
@@ -176,8 +214,6 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
             }
         case let .enrolled(.failure(error)):
             return enrollmentFailed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .secondFactorSignInFinished, .secondFactorMergeFinished:
-            return []
         }
     }
 
@@ -196,7 +232,7 @@ public struct SecondFactorEnrollmentFlow: ConsoleFeature {
         case (.namingApp, .sessionExpired), (.namingApp, .tooManyRequests), (.namingApp, .invalidVerificationID):
             step = .generatingSecret
             return [.banner(.error(error, advice: "That secret can no longer be used: scan the new QR code.")),
-                    .run(.verification(.generateTotpSecret), busy: "Asking for a new TOTP secret…")]
+                    .run(.secondFactorEnrollment(.generateTotpSecret), busy: "Asking for a new TOTP secret…")]
         case (_, .secondFactorAlreadyEnrolled), (_, .maximumSecondFactorCountExceeded), (_, .unverifiedEmail), (_, .unsupportedFirstFactor):
             return [.banner(.error(error, advice: Self.advice(for: error))), .exit(.cancelled)]
         // Firebase's other codes, on any step: the error's own message says what to do.

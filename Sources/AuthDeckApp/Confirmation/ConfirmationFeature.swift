@@ -4,20 +4,29 @@ import TerminalUI
 
 /// A destructive or irreversible action waiting for a yes, drawn over the screen it was asked
 /// from; cancelling returns there.
-public struct Confirmation: ConsoleFeature {
+public struct ConfirmationFeature: ConsoleFeature {
+    /// What the dialog's keys mean.
     public enum Action: Equatable, Sendable {
+        case toggle, choose, confirm, cancel
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
+    /// What waits for the yes.
+    public enum Subject: Equatable, Sendable {
         case deleteAccount
         case unlink(providerID: String)
         case signOutAnonymous
         case unenroll(MultiFactorInfo)
     }
 
-    public var action: Action
+    public var action: Subject
     public var confirmSelected = false
     /// The screen the dialog sits on, and goes back to when cancelled.
     public var behind: Screen
 
-    public init(action: Action, over behind: Screen) {
+    public init(action: Subject, over behind: Screen) {
         self.action = action
         self.behind = behind
     }
@@ -25,14 +34,18 @@ public struct Confirmation: ConsoleFeature {
     var title: String { "Confirm" }
     var needsUser: Bool { true }
     var screen: Screen { .confirm(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .confirm(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .confirm(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle),
          KeyBinding([.enter], "enter", "confirm choice", .choose),
          .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .cancel)]
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .toggle:
             confirmSelected.toggle()
@@ -48,15 +61,10 @@ public struct Confirmation: ConsoleFeature {
             case let .unlink(providerID):
                 return [.run(.unlink(providerID: providerID), busy: "Unlinking \(providerID)…")]
             case .signOutAnonymous:
-                return AccountFocus.signOut
+                return AccountFeature.signOut
             case let .unenroll(factor):
                 return [.run(.perform(.unenroll(factor)), busy: "Removing \(factor.displayName ?? factor.factorID)…")]
             }
-        case .up, .down, .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem,
-             .link, .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .verifyEmail, .secondFactors, .enrollSms,
-             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts:
-            return []
         }
     }
 

@@ -6,7 +6,33 @@ import TerminalUI
 /// it's the signed-in user with it before a sensitive operation.
 /// Linking a number another account owns offers that account, through the temporary proof the
 /// backend handed back, without texting a second code.
-public struct PhoneFlow: ConsoleFeature {
+public struct PhoneFeature: ConsoleFeature {
+    /// What the phone screen's keys mean.
+    public enum Action: Equatable, Sendable, BackAction {
+        case submit, back, resend
+        /// On the conflict dialog: the other button.
+        case toggle
+        /// On the conflict dialog: the selected button.
+        case choose
+        case cancel
+    }
+
+    /// Work the phone screen asks for; `EffectRunner` performs it (`EffectRunner+Phone`).
+    public enum Effect: Equatable, Sendable {
+        /// Texts a code for phone sign-in or linking.
+        case verifyPhoneNumber(String)
+        case signIn(PhoneAuthCredential)
+        case link(PhoneAuthCredential)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        /// A code was texted; the success value is its verification ID.
+        case codeSent(Result<String, AuthError>)
+        case signInFinished(Result<AuthDataResult, AuthError>)
+        case linkFinished(Result<AuthDataResult, AuthError>)
+    }
+
     public enum Purpose: Equatable, Sendable {
         case signIn, link
         case reauthenticate(SensitiveOperation)
@@ -43,7 +69,7 @@ public struct PhoneFlow: ConsoleFeature {
         }
     }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         switch step {
         case .enteringNumber:
             return [KeyBinding([.enter], "enter", "text a code", .submit), KeyBinding([.escape], "esc", "cancel", .back), .help]
@@ -58,6 +84,13 @@ public struct PhoneFlow: ConsoleFeature {
 
     var needsUser: Bool { purpose != .signIn }
     var screen: Screen { .phone(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .phone(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .phone(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .phone(event) = event { event } else { nil }
+    }
 
     func screenBefore(in context: ConsoleContext) -> Screen {
         purpose == .signIn ? .signInMethods(.selecting(.phone)) : context.home
@@ -67,13 +100,13 @@ public struct PhoneFlow: ConsoleFeature {
         PhoneScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
-        switch (step, intent) {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch (step, action) {
         case let (.enteringNumber(field), .submit):
             guard let phone = PhoneNumberText.e164(field.text) else {
                 return [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]
             }
-            return [.banner(nil), .run(.verification(.verifyPhoneNumber(phone)), busy: "Texting a code to \(phone)…")]
+            return [.banner(nil), .run(.phone(.verifyPhoneNumber(phone)), busy: "Texting a code to \(phone)…")]
         case (.enteringNumber, .back):
             if case let .reauthenticate(operation) = purpose {
                 return [.banner(Banner(.info, "Cancelled: did not \(operation.title).")), .exit(.cancelled)]
@@ -83,13 +116,13 @@ public struct PhoneFlow: ConsoleFeature {
             guard code.text.count == 6 else { return [.banner(Banner(.error, "Enter all 6 digits of the code."))] }
             let credential = PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code.text)
             switch purpose {
-            case .signIn: return [.banner(nil), .run(.verification(.signInWithPhone(credential)), busy: "Signing in…")]
-            case .link: return [.banner(nil), .run(.verification(.linkPhone(credential)), busy: "Linking \(phone)…")]
+            case .signIn: return [.banner(nil), .run(.phone(.signIn(credential)), busy: "Signing in…")]
+            case .link: return [.banner(nil), .run(.phone(.link(credential)), busy: "Linking \(phone)…")]
             case let .reauthenticate(operation):
                 return [.banner(nil), .run(.reauthenticate(.phone(credential), then: operation), busy: "Confirming it's you…")]
             }
         case let (.enteringCode(phone, _, _), .resend):
-            return [.banner(nil), .run(.verification(.verifyPhoneNumber(phone)), busy: "Texting a new code to \(phone)…")]
+            return [.banner(nil), .run(.phone(.verifyPhoneNumber(phone)), busy: "Texting a new code to \(phone)…")]
         case let (.enteringCode(phone, _, _), .back):
             step = .enteringNumber(TextField(text: phone, maxLength: 24))
             return [.banner(nil)]
@@ -98,7 +131,7 @@ public struct PhoneFlow: ConsoleFeature {
         case (.conflict(_, _, false), .choose), (.conflict, .cancel):
             return [.banner(Banner(.info, "The number was not linked.")), .exit(.cancelled)]
         case let (.conflict(_, .phone(credential), true), .choose):
-            return [.banner(nil), .run(.verification(.signInWithPhone(credential)), busy: "Signing in to the account that owns the number…")]
+            return [.banner(nil), .run(.phone(.signIn(credential)), busy: "Signing in to the account that owns the number…")]
         case (.enteringNumber, _), (.enteringCode, _), (.conflict, _):
             break
         }
@@ -118,8 +151,7 @@ public struct PhoneFlow: ConsoleFeature {
         }
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .codeSent(.success(verificationID)):
             let phone: String
@@ -132,14 +164,12 @@ public struct PhoneFlow: ConsoleFeature {
             return codeTexted(to: phone)
         case let .codeSent(.failure(error)):
             return [.banner(.error(error, advice: error.code == .invalidPhoneNumber ? PhoneNumberText.formatHint : ""))]
-        case let .phoneSignInFinished(.success(result)):
+        case let .signInFinished(.success(result)):
             return [.exit(.signedIn(result))]
-        case let .phoneLinkFinished(.success(result)):
-            return [.exit(.linked(result))]
-        case let .phoneSignInFinished(.failure(error)), let .phoneLinkFinished(.failure(error)):
+        case let .linkFinished(.success(result)):
+            return [.exit(.linked(result, what: result.user.phoneNumber ?? "the phone number"))]
+        case let .signInFinished(.failure(error)), let .linkFinished(.failure(error)):
             return failed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
-            return []
         }
     }
 

@@ -4,13 +4,35 @@ import TerminalUI
 
 /// The second-factor challenge: after the first factor the backend asked for a second, so the
 /// user picks one of the challenge's hints; SMS texts a code first, TOTP asks for the app's code.
-public struct SecondFactorSignInFlow: ConsoleFeature {
+public struct SecondFactorSignInFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case up, down, choose, back, submit, resend
+    }
+
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+SecondFactorSignIn` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// Texts a code to an enrolled phone factor.
+        case startSecondFactorSignIn(PhoneMultiFactorInfo, MultiFactorChallenge)
+        case resolveSignIn(MultiFactorChallenge, MultiFactorAssertion)
+        /// Finishes the sign-in to the other account of a link conflict, then merges as `plan` says.
+        case resolveMerge(MultiFactorChallenge, MultiFactorAssertion, MergePlan)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        /// A code was texted; the success value is its verification ID.
+        case codeSent(Result<String, AuthError>)
+        case secondFactorSignInFinished(Result<AuthDataResult, AuthError>)
+        case secondFactorMergeFinished(Result<MergeOutcome, AuthError>)
+    }
+
     public enum Purpose: Equatable, Sendable {
         case signIn
         /// A reauthentication for `operation`, which runs once the second factor passes.
         case reauthenticate(SensitiveOperation)
         /// The switch to the other account of a link conflict; the merge runs with the second factor.
-        case mergeAfterConflict(ConflictState)
+        case mergeAfterConflict(ConflictFeature)
     }
 
     public enum Step: Equatable, Sendable {
@@ -32,13 +54,13 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
 
     var hints: [MultiFactorInfo] { challenge.hints }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         switch step {
         case .choosingFactor:
-            return [.moveUp, .moveDown, KeyBinding([.enter], "enter", "use this factor", .choose),
+            return [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "use this factor", .choose),
                     KeyBinding([.escape], "esc", cancelLabel, .back), .messages, .help]
         case let .enteringCode(hint, _, _):
-            var keys = [KeyBinding([.enter], "enter", "verify", .submit)]
+            var keys: [KeyBinding<KeyIntent<Action>>] = [KeyBinding([.enter], "enter", "verify", .submit)]
             if case .phone = hint { keys.append(.char("r", "text a new code", .resend)) }
             keys += [KeyBinding([.escape], "esc", "other factor", .back), .messages, .help]
             return keys
@@ -70,7 +92,14 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
 
     var title: String { "Second factor" }
     var needsUser: Bool { purpose != .signIn }
-    var screen: Screen { .secondFactorChallenge(self) }
+    var screen: Screen { .secondFactorSignIn(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .secondFactorSignIn(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .secondFactorSignIn(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .secondFactorSignIn(event) = event { event } else { nil }
+    }
 
     /// The backend asked for a second factor after a first one: factor selection takes over.
     static func challenge(_ challenge: MultiFactorChallenge, purpose: Purpose) -> [FlowStep] {
@@ -79,7 +108,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         } else {
             Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
-        return [.show(.secondFactorChallenge(SecondFactorSignInFlow(challenge: challenge, purpose: purpose))), .banner(banner)]
+        return [.show(.secondFactorSignIn(SecondFactorSignInFeature(challenge: challenge, purpose: purpose))), .banner(banner)]
     }
 
     func screenBefore(in context: ConsoleContext) -> Screen {
@@ -95,7 +124,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         SecondFactorChallengeScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.choosingFactor(selection), .up):
             step = .choosingFactor(selection: max(selection - 1, 0))
@@ -124,9 +153,9 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
                 assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code.text)
             }
             if case let .mergeAfterConflict(conflict) = purpose {
-                return [.banner(nil), .run(.verification(.resolveMerge(challenge, assertion, conflict.mergePlan)), busy: "Checking the code, then merging…")]
+                return [.banner(nil), .run(.secondFactorSignIn(.resolveMerge(challenge, assertion, conflict.mergePlan)), busy: "Checking the code, then merging…")]
             }
-            return [.banner(nil), .run(.verification(.resolveSignIn(challenge, assertion)), busy: "Checking the code…")]
+            return [.banner(nil), .run(.secondFactorSignIn(.resolveSignIn(challenge, assertion)), busy: "Checking the code…")]
         case let (.enteringCode(.phone(info), _, _), .resend):
             return [.banner(nil), sendCode(to: info)]
         case let (.enteringCode(hint, _, _), .back):
@@ -144,8 +173,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
         step = .enteringCode(hint, verificationID: verificationID, code: code)
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .codeSent(.success(verificationID)):
             guard let hint = selectedPhoneHint else { return [] }
@@ -164,8 +192,6 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
             return [.exit(.merged(outcome, conflict))]
         case let .secondFactorSignInFinished(.failure(error)), let .secondFactorMergeFinished(.failure(error)):
             return failed(error)
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .passwordResetSent, .passwordResetConfirmed, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled:
-            return []
         }
     }
 
@@ -181,7 +207,7 @@ public struct SecondFactorSignInFlow: ConsoleFeature {
     }
 
     private func sendCode(to info: PhoneMultiFactorInfo) -> FlowStep {
-        .run(.verification(.startSecondFactorSignIn(info, challenge)), busy: "Texting a code to \(PhoneNumberText.masked(info.phoneNumber))…")
+        .run(.secondFactorSignIn(.startSecondFactorSignIn(info, challenge)), busy: "Texting a code to \(PhoneNumberText.masked(info.phoneNumber))…")
     }
 
     private mutating func failed(_ error: AuthError) -> [FlowStep] {

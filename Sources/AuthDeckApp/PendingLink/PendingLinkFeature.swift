@@ -29,7 +29,24 @@ public struct PendingLink: Equatable, Sendable {
 }
 
 /// The pending link's screen: how to sign in to the account that has the email.
-public struct PendingLinkState: ConsoleFeature {
+public struct PendingLinkFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case up, down, choose, back
+    }
+
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+PendingLink` beside this file).
+    public enum Effect: Equatable, Sendable {
+        /// How the account with this email signs in (`fetchSignInMethodsForEmail`).
+        case fetchSignInMethods(email: String)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        /// Empty when the backend does not tell (email-enumeration protection).
+        case signInMethodsFetched(email: String, Result<[String], AuthError>)
+    }
+
     public var pending: PendingLink
     public var selection = 0
 
@@ -53,11 +70,24 @@ public struct PendingLinkState: ConsoleFeature {
     var needsUser: Bool { false }
     var screen: Screen { .pendingLink(self) }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
+    /// The screen for `pending`, and the question of how the account with its email signs in.
+    static func open(_ pending: PendingLink) -> [FlowStep] {
+        [.show(.pendingLink(PendingLinkFeature(pending: pending))), .banner(nil)]
+            + (pending.email.map { [.run(.pendingLink(.fetchSignInMethods(email: $0)), busy: nil)] } ?? [])
+    }
+    static func embed(_ action: Action) -> ConsoleAction { .pendingLink(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .pendingLink(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .pendingLink(event) = event { event } else { nil }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
+    }
+
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, methods.count - 1)
@@ -66,20 +96,15 @@ public struct PendingLinkState: ConsoleFeature {
                     .show(context.home)]
         case .choose:
             if let provider = FederatedProvider.named(methods[selection]) {
-                return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signInToLink(pending))))]
+                return [.banner(nil), .show(.providerForm(ProviderFormFeature(provider: provider, purpose: .signInToLink(pending))))]
             }
-            return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .signInToLink(pending), email: pending.email ?? "")))]
-        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
-             .scrollDown, .number, .accounts:
-            break
+            return [.banner(nil), .show(.credentialForm(CredentialFormFeature(purpose: .signInToLink(pending), email: pending.email ?? "")))]
         }
         return []
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(.signInMethodsFetched(email, .success(methods))) = event, email == pending.email else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
+        guard case let .signInMethodsFetched(email, .success(methods)) = event, email == pending.email else { return [] }
         pending.knownMethods = methods
         selection = 0
         return []

@@ -4,7 +4,15 @@ import TerminalUI
 
 /// The request to a provider before it is sent (Firebase's `OAuthProvider`): scopes and custom
 /// parameters; for Microsoft also `tenant`, `prompt` and `login_hint`.
-public struct ProviderForm: ConsoleFeature {
+public struct ProviderFormFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, FormAction {
+        case submit, back, nextField, previousField
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public enum Field: Equatable, Sendable { case tenant, prompt, loginHint, scopes, parameters }
 
     public var provider: FederatedProvider
@@ -104,10 +112,14 @@ public struct ProviderForm: ConsoleFeature {
     var needsUser: Bool { purpose.needsUser }
     var editsText: Bool { true }
     var screen: Screen { .providerForm(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .providerForm(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .providerForm(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] { KeyBinding.formKeys }
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .nextField, .previousField:
             moveFocus(by: intent == .nextField ? 1 : -1)
@@ -120,20 +132,11 @@ public struct ProviderForm: ConsoleFeature {
         case .submit:
             switch oauthProvider() {
             case let .success(provider):
-                // Busy while the accounts load: a key pressed meanwhile (n for a new identity) waits for
-                // the list instead of meeting a screen that takes none yet.
-                return [.banner(nil), .show(.consent(ConsentState(provider: provider, purpose: purpose))),
-                        .run(.federated(.loadProviderDirectory(providerID: provider.providerID)),
-                             busy: "Asking the simulated \(FederatedProvider.displayName(provider.providerID)) for its accounts…")]
+                return [.banner(nil)] + ConsentFeature.open(provider, purpose: purpose)
             case let .failure(problem):
                 focus = problem.field
                 return [.banner(Banner(.error, problem.message))]
             }
-        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
-             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
-             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts:
-            break
         }
         return []
     }
@@ -143,15 +146,15 @@ public struct ProviderForm: ConsoleFeature {
         switch purpose {
         case .signIn:
             let index = SignInMethod.allCases.firstIndex { $0.federated == provider } ?? 0
-            return .signInMethods(SignInMethods(selection: index))
+            return .signInMethods(SignInMethodsFeature(selection: index))
         case .link:
-            guard let user = context.user else { return .signInMethods(SignInMethods(selection: 0)) }
-            let index = LinkingState.rows(user).firstIndex(of: provider.id) ?? 0
-            return .linking(LinkingState(selection: index))
+            guard let user = context.user else { return .signInMethods(SignInMethodsFeature(selection: 0)) }
+            let index = LinkingFeature.rows(user).firstIndex(of: provider.id) ?? 0
+            return .linking(LinkingFeature(selection: index))
         case .reauthenticate:
-            return .account(AccountFocus())
+            return .account(AccountFeature())
         case let .signInToLink(pending):
-            var state = PendingLinkState(pending: pending)
+            var state = PendingLinkFeature(pending: pending)
             state.selection = state.methods.firstIndex(of: provider.id) ?? 0
             return .pendingLink(state)
         }

@@ -3,7 +3,15 @@ import Foundation
 import TerminalUI
 
 /// Changing the password: the new one twice. A sensitive operation: a stale sign-in is confirmed first.
-public struct PasswordForm: ConsoleFeature {
+public struct ChangePasswordFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, FormAction {
+        case submit, back, nextField, previousField
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public var newPassword = TextField(maxLength: 128, isSecure: true)
     public var confirmation = TextField(maxLength: 128, isSecure: true)
     public var focusOnConfirmation = false
@@ -14,16 +22,20 @@ public struct PasswordForm: ConsoleFeature {
     var needsUser: Bool { true }
     var editsText: Bool { true }
     var screen: Screen { .changePassword(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .changePassword(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .changePassword(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] { KeyBinding.formKeys }
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .nextField, .previousField:
             focusOnConfirmation.toggle()
         case .back:
             // The form's error goes with it.
-            return [.banner(nil), .show(.account(AccountFocus()))]
+            return [.banner(nil), .show(.account(AccountFeature()))]
         case .submit:
             guard focusOnConfirmation else {
                 focusOnConfirmation = true
@@ -34,10 +46,6 @@ public struct PasswordForm: ConsoleFeature {
                 return [.banner(Banner(.error, "The two passwords do not match."))]
             }
             return [.banner(nil), .run(.perform(.updatePassword(newPassword.text)), busy: "Changing the password…")]
-        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
-             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
-             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts: break
         }
         return []
     }
@@ -47,7 +55,7 @@ public struct PasswordForm: ConsoleFeature {
     }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
-        let labelWidth = CredentialForm.labelWidth
+        let labelWidth = CredentialFormFeature.labelWidth
         canvas.put("Change the password", row: frame.row, column: frame.column + 1, style: .title)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 70), height: 6))
         newPassword.drawRow(on: canvas, row: inside.row + 1, column: inside.column, width: inside.width - 1,

@@ -5,7 +5,15 @@ import TerminalUI
 
 /// The signed-in account: who it is, how it signs in, its token, and its app data. The state is
 /// which list has the selection.
-public struct AccountFocus: ConsoleFeature {
+public struct AccountFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction {
+        case up, down, nextPane, addItem, removeItem, link, unlink, changePassword, changeEmail, verifyEmail, secondFactors, linkPhone, deleteAccount, refresh, signOut, openAccounts
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public enum Pane: Equatable, Sendable { case providers, cart }
     public var pane: Pane = .providers
     public var providerSelection = 0
@@ -17,10 +25,27 @@ public struct AccountFocus: ConsoleFeature {
     var needsUser: Bool { true }
     var screen: Screen { .account(self) }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    mutating func cartChanged(_ cart: [CartItem]) {
+        cartSelection = min(cartSelection, max(cart.count - 1, 0))
+    }
+
+    /// The account screen after an unlink: as it was if it is showing, its provider selection within
+    /// the providers left.
+    static func afterUnlink(from screen: Screen, providers: Int) -> AccountFeature {
+        var account = AccountFeature()
+        if case let .account(current) = screen { account = current }
+        account.providerSelection = min(account.providerSelection, max(providers - 1, 0))
+        return account
+    }
+    static func embed(_ action: Action) -> ConsoleAction { .account(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .account(action) = action { action } else { nil }
+    }
+
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         guard let user = context.user else { return [.quit] }
         // Actions first, then help and quit, so those two survive a narrow terminal's truncation.
-        var keys: [KeyBinding] = [.moveUp, .moveDown]
+        var keys: [KeyBinding<KeyIntent<Action>>] = [.moveUp(), .moveDown()]
         if user.email != nil, !user.emailVerified { keys.append(.char("v", "verify", .verifyEmail)) }
         // Second factors need a verified email: the bar offers "verify" first, then "2-step".
         if user.email != nil { keys.append(.char("f", "2-step", .secondFactors, inBar: user.emailVerified)) }
@@ -37,13 +62,13 @@ public struct AccountFocus: ConsoleFeature {
         }
         keys += [.char("D", "delete", .deleteAccount, inBar: user.isAnonymous), .char("o", "sign out", .signOut),
                  .char("r", "reload the account", .refresh, inBar: false)]
-            + AccountsFeature.openBinding(in: context) + [.help, .quit,
-                 .inspector, KeyBinding([.character("m")], "m", "messages (outbox)", .messages, inBar: false),
+            + AccountsFeature.openBinding(.openAccounts, in: context) + [.help, .quit,
+                 .inspector, KeyBinding([.character("m")], "m", "messages (outbox)", .console(.messages), inBar: false),
                  KeyBinding([.tab, .backTab], "tab", pane == .providers ? "to cart" : "to providers", .nextPane)]
         return keys
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         guard let user = context.user else { return [] }
         let clearBanner: [FlowStep] = intent == .up || intent == .down ? [] : [.banner(nil)]
         switch intent {
@@ -57,47 +82,43 @@ public struct AccountFocus: ConsoleFeature {
                 cartSelection = max(0, min(cartSelection + delta, context.cart.count - 1))
             }
         case .addItem:
-            return clearBanner + [.show(.addCartItem(AddCartItem()))]
+            return clearBanner + [.show(.addCartItem(AddCartItemFeature()))]
         case .removeItem:
             guard context.cart.indices.contains(cartSelection) else { return clearBanner }
             return clearBanner + [.run(.removeFromCart(uid: user.uid, name: context.cart[cartSelection].name), busy: nil)]
         case .link:
-            return clearBanner + [.show(.linking(LinkingState.initial(for: user)))]
+            return clearBanner + [.show(.linking(LinkingFeature.initial(for: user)))]
         case .unlink:
             guard user.providerData.indices.contains(providerSelection) else { return clearBanner }
             let provider = user.providerData[providerSelection].providerID
             guard user.providerData.count > 1 else {
                 return [.banner(Banner(.error, "\(provider) is this account's only way to sign in; link another provider before unlinking it."))]
             }
-            return clearBanner + [.show(.confirm(Confirmation(action: .unlink(providerID: provider), over: screen)))]
+            return clearBanner + [.show(.confirm(ConfirmationFeature(action: .unlink(providerID: provider), over: screen)))]
         case .changePassword:
-            return clearBanner + [.show(.changePassword(PasswordForm()))]
+            return clearBanner + [.show(.changePassword(ChangePasswordFeature()))]
         case .changeEmail:
-            return clearBanner + [.show(.changeEmail(EmailChangeForm()))]
+            return clearBanner + [.show(.changeEmail(ChangeEmailFeature()))]
         case .verifyEmail:
             return clearBanner + [.run(.verification(.sendEmailVerification), busy: "Sending the verification email…")]
         case .secondFactors:
-            return clearBanner + [.show(.secondFactors(SecondFactors(selection: 0)))]
+            return clearBanner + [.show(.secondFactors(SecondFactorsFeature(selection: 0)))]
         case .linkPhone:
-            return clearBanner + [.show(.phone(PhoneFlow(purpose: .link)))]
+            return clearBanner + [.show(.phone(PhoneFeature(purpose: .link)))]
         case .deleteAccount:
-            return clearBanner + [.show(.confirm(Confirmation(action: .deleteAccount, over: screen)))]
+            return clearBanner + [.show(.confirm(ConfirmationFeature(action: .deleteAccount, over: screen)))]
         case .refresh:
             return clearBanner + [.run(.reloadUser, busy: "Reloading the account…")]
         case .signOut:
-            if user.isAnonymous { return clearBanner + [.show(.confirm(Confirmation(action: .signOutAnonymous, over: screen)))] }
+            if user.isAnonymous { return clearBanner + [.show(.confirm(ConfirmationFeature(action: .signOutAnonymous, over: screen)))] }
             return Self.signOut
-        case .accounts(.open):
+        case .openAccounts:
             return AccountsFeature.open(in: context)
-        case .choose, .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .confirm, .cancel, .toggle,
-             .enrollSms, .enrollTotp, .messages, .resend, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown, .number,
-             .accounts:
-            return clearBanner
         }
         return clearBanner
     }
 
-    static let signOut: [FlowStep] = [.banner(Banner(.success, "Signed out.")), .show(.signInMethods(SignInMethods(selection: 0))), .run(.signOut, busy: nil)]
+    static let signOut: [FlowStep] = [.banner(Banner(.success, "Signed out.")), .show(.signInMethods(SignInMethodsFeature(selection: 0))), .run(.signOut, busy: nil)]
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         AccountScreen.draw(context, focus: self, on: canvas, in: frame)

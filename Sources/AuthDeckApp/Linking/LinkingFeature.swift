@@ -4,7 +4,15 @@ import TerminalUI
 
 /// The sign-in methods of the account in two lists, linked and not yet linked (Keycloak's
 /// account console "Linked accounts"): link another, or unlink one.
-public struct LinkingState: ConsoleFeature {
+public struct LinkingFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, BackAction {
+        case up, down, choose, unlink, back
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public var selection: Int
 
     public init(selection: Int) { self.selection = selection }
@@ -23,25 +31,29 @@ public struct LinkingState: ConsoleFeature {
     static func rows(_ user: User) -> [String] { linked(user) + notLinked(user) }
 
     /// Opens on the first method not linked yet: what the operator most likely came for.
-    static func initial(for user: User) -> LinkingState {
-        LinkingState(selection: min(linked(user).count, max(rows(user).count - 1, 0)))
+    static func initial(for user: User) -> LinkingFeature {
+        LinkingFeature(selection: min(linked(user).count, max(rows(user).count - 1, 0)))
     }
 
     var title: String { "Sign-in methods" }
     var needsUser: Bool { true }
     var screen: Screen { .linking(self) }
-
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        guard let user = context.user else { return [.back] }
-        let rows = Self.rows(user)
-        let onLinked = selection < Self.linked(user).count
-        var keys: [KeyBinding] = [.moveUp, .moveDown]
-        if !rows.isEmpty, !onLinked { keys.append(KeyBinding([.enter], "enter", "link", .choose)) }
-        if onLinked { keys.append(.char("u", "unlink", .unlink)) }
-        return keys + [.back, .help, .inspector]
+    static func embed(_ action: Action) -> ConsoleAction { .linking(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .linking(action) = action { action } else { nil }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        guard let user = context.user else { return [.back()] }
+        let rows = Self.rows(user)
+        let onLinked = selection < Self.linked(user).count
+        var keys: [KeyBinding<KeyIntent<Action>>] = [.moveUp(), .moveDown()]
+        if !rows.isEmpty, !onLinked { keys.append(KeyBinding([.enter], "enter", "link", .choose)) }
+        if onLinked { keys.append(.char("u", "unlink", .unlink)) }
+        return keys + [.back(), .help, .inspector]
+    }
+
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         guard let user = context.user else { return [] }
         let rows = Self.rows(user)
         let linked = Self.linked(user)
@@ -49,26 +61,21 @@ public struct LinkingState: ConsoleFeature {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, max(rows.count - 1, 0))
         case .back:
-            return [.show(.account(AccountFocus()))]
+            return [.show(.account(AccountFeature()))]
         case .choose:
             guard rows.indices.contains(selection), selection >= linked.count else { return [] }
             if let provider = FederatedProvider.named(rows[selection]) {
-                return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .link)))]
+                return [.banner(nil), .show(.providerForm(ProviderFormFeature(provider: provider, purpose: .link)))]
             }
-            if rows[selection] == EmailLinkAuthSignInMethod.id { return [.banner(nil), .show(.emailLink(EmailLinkFlow(purpose: .link)))] }
-            return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .link)))]
+            if rows[selection] == EmailLinkAuthSignInMethod.id { return [.banner(nil), .show(.emailLink(EmailLinkFeature(purpose: .link)))] }
+            return [.banner(nil), .show(.credentialForm(CredentialFormFeature(purpose: .link)))]
         case .unlink:
             guard linked.indices.contains(selection) else { return [] }
             let provider = linked[selection]
             guard linked.count > 1 else {
                 return [.banner(Banner(.error, "\(provider) is this account's only way to sign in; link another method before unlinking it."))]
             }
-            return [.banner(nil), .show(.confirm(Confirmation(action: .unlink(providerID: provider), over: screen)))]
-        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp,
-             .scrollDown, .number, .accounts:
-            break
+            return [.banner(nil), .show(.confirm(ConfirmationFeature(action: .unlink(providerID: provider), over: screen)))]
         }
         return []
     }

@@ -3,7 +3,27 @@ import Foundation
 import TerminalUI
 
 /// The simulated provider's consent screen: pick or add an identity, see what is asked, consent or cancel.
-public struct ConsentState: ConsoleFeature {
+public struct ConsentFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction, FormAction {
+        case up, down, choose, addIdentity, toggleHideEmail, back, submit, nextField, previousField
+    }
+
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+Consent` beside this file).
+    public enum Effect: Equatable, Sendable {
+        case loadProviderDirectory(providerID: String)
+        case addSimulatedIdentity(providerID: String, name: String, email: String)
+        /// Consent at the simulated provider; the runner draws the nonce (nothing random in the model).
+        case authorize(OAuthProvider, subject: String, hideEmail: Bool?)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        case providerDirectoryLoaded(providerID: String, Result<SimulatedIdentityProviders.Directory, AuthError>)
+        case simulatedIdentityAdded(providerID: String, Result<SimulatedIdentityProviders.Identity, AuthError>)
+        case providerAuthorized(Result<ProviderAuthorization, AuthError>)
+    }
+
     public enum Directory: Equatable, Sendable {
         case loading
         case loaded(SimulatedIdentityProviders.Directory)
@@ -45,20 +65,40 @@ public struct ConsentState: ConsoleFeature {
     var editsText: Bool { newIdentity != nil }
     var screen: Screen { .consent(self) }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    var pendingLink: PendingLink? {
+        if case let .signInToLink(pending) = purpose { return pending }
+        return nil
+    }
+
+    /// The consent screen for `provider`, busy while its accounts load: a key pressed meanwhile (n for
+    /// a new identity) waits for the list instead of meeting a screen that takes none yet.
+    static func open(_ provider: OAuthProvider, purpose: FederatedPurpose) -> [FlowStep] {
+        [.show(.consent(ConsentFeature(provider: provider, purpose: purpose))),
+         .run(.consent(.loadProviderDirectory(providerID: provider.providerID)),
+              busy: "Asking the simulated \(FederatedProvider.displayName(provider.providerID)) for its accounts…")]
+    }
+    static func embed(_ action: Action) -> ConsoleAction { .consent(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .consent(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .consent(event) = event { event } else { nil }
+    }
+
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         if newIdentity != nil {
             return [KeyBinding([.enter], "enter", "add", .submit), KeyBinding([.tab, .down, .backTab, .up], "tab", "next", .nextField),
                     KeyBinding([.escape], "esc", "back", .back), .helpInForm, .inspectorInForm]
         }
         guard case .loaded = directory else { return [KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector] }
-        var keys: [KeyBinding] = [.moveUp, .moveDown]
+        var keys: [KeyBinding<KeyIntent<Action>>] = [.moveUp(), .moveDown()]
         keys.append(KeyBinding([.enter], "enter", selectedIdentity == nil ? "add identity" : "consent", .choose))
         keys.append(.char("n", "new identity", .addIdentity))
         if canChooseHideEmail { keys.append(.char("h", "hide email", .toggleHideEmail)) }
         return keys + [KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         if let form = newIdentity { return performOnNewIdentity(form, intent) }
         let rowCount = identities.count + 1
         switch intent {
@@ -76,23 +116,20 @@ public struct ConsentState: ConsoleFeature {
                 return [.banner(nil)]
             }
             let firstAppleConsent = isApple && !identity.authorized
-            return [.banner(nil), .run(.federated(.authorize(provider, subject: identity.subject, hideEmail: firstAppleConsent ? hideEmail : nil)),
+            return [.banner(nil), .run(.consent(.authorize(provider, subject: identity.subject, hideEmail: firstAppleConsent ? hideEmail : nil)),
                                        busy: "Waiting for the simulated \(FederatedProvider.displayName(provider.providerID))…")]
         case .back:
             guard let federated = FederatedProvider.named(provider.providerID) else { return [] }
-            var form = ProviderForm(provider: federated, purpose: purpose)
+            var form = ProviderFormFeature(provider: federated, purpose: purpose)
             form.restore(from: provider)
             return [.show(.providerForm(form)), .banner(Banner(.info, "Cancelled at the provider: nothing was sent to the backend."))]
-        case .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink,
-             .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors,
-             .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .toggleHideEmail, .scrollUp, .scrollDown, .number,
-             .accounts:
+        case .nextField, .previousField, .submit, .toggleHideEmail:
             break
         }
         return []
     }
 
-    private mutating func performOnNewIdentity(_ form: NewIdentityForm, _ intent: Intent) -> [FlowStep] {
+    private mutating func performOnNewIdentity(_ form: NewIdentityForm, _ intent: Action) -> [FlowStep] {
         var form = form
         defer { if newIdentity != nil { newIdentity = form } }
         switch intent {
@@ -114,11 +151,8 @@ public struct ConsentState: ConsoleFeature {
                 }
                 return [.banner(Banner(.error, "Give the new identity an email address."))]
             }
-            return [.banner(nil), .run(.federated(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email)), busy: "Adding the identity…")]
-        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
-             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
-             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts:
+            return [.banner(nil), .run(.consent(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email)), busy: "Adding the identity…")]
+        case .up, .down, .choose, .addIdentity, .toggleHideEmail:
             break
         }
         return []
@@ -130,8 +164,7 @@ public struct ConsentState: ConsoleFeature {
         newIdentity = identity
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .federated(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .providerDirectoryLoaded(providerID, result):
             guard provider.providerID == providerID else { return [] }
@@ -165,8 +198,6 @@ public struct ConsentState: ConsoleFeature {
             case let .failure(error):
                 return [.banner(.error(error))]
             }
-        case .conflictAccountLoaded, .mergeFinished:
-            return []
         }
     }
 
@@ -196,7 +227,7 @@ public struct ConsentState: ConsoleFeature {
     }
 }
 
-extension ConsentState {
+extension ConsentFeature {
     var loginHint: String? { provider.customParameters["login_hint"]?.lowercased() }
 
     /// A new identity's form, its email the login hint when the provider was given one.

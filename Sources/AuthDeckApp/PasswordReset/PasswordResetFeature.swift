@@ -4,12 +4,31 @@ import TerminalUI
 
 /// "Forgot password": the reset email goes to the outbox; opening it there asks for the new
 /// password, and the sign-in form follows with the email filled in.
-public struct PasswordResetFlow: ConsoleFeature {
+public struct PasswordResetFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, FormAction {
+        case submit, back, nextField, previousField
+    }
+
+    /// Work the screen asks for; `EffectRunner` performs it (`EffectRunner+PasswordReset` beside this file).
+    public enum Effect: Equatable, Sendable {
+        case sendPasswordReset(email: String)
+        case confirmPasswordReset(code: String, newPassword: String)
+    }
+
+    /// The outcome of an `Effect`.
+    public enum Event: Equatable, Sendable {
+        /// The address the reset email went to.
+        case passwordResetSent(Result<String, AuthError>)
+        /// The account's email, once the new password is set.
+        case passwordResetConfirmed(Result<String, AuthError>)
+    }
+
     public enum Step: Equatable, Sendable {
         case enteringEmail(TextField)
         /// The request went out; the email (if the account exists) is in the outbox.
         case sent(email: String)
-        case choosingPassword(code: String, email: String, PasswordForm)
+        case choosingPassword(code: String, email: String, ChangePasswordFeature)
     }
 
     public var step: Step
@@ -19,8 +38,8 @@ public struct PasswordResetFlow: ConsoleFeature {
     }
 
     /// Opened from a reset email in the outbox.
-    public static func choosingPassword(code: String, email: String) -> PasswordResetFlow {
-        PasswordResetFlow(step: .choosingPassword(code: code, email: email, PasswordForm()))
+    public static func choosingPassword(code: String, email: String) -> PasswordResetFeature {
+        PasswordResetFeature(step: .choosingPassword(code: code, email: email, ChangePasswordFeature()))
     }
 
     var editsText: Bool {
@@ -28,7 +47,7 @@ public struct PasswordResetFlow: ConsoleFeature {
         return true
     }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         switch step {
         case .enteringEmail:
             return [KeyBinding([.enter], "enter", "send reset email", .submit), KeyBinding([.escape], "esc", "cancel", .back),
@@ -45,6 +64,13 @@ public struct PasswordResetFlow: ConsoleFeature {
     var title: String { "Reset password" }
     var needsUser: Bool { false }
     var screen: Screen { .passwordReset(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .passwordReset(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .passwordReset(action) = action { action } else { nil }
+    }
+    static func extract(_ event: ConsoleEvent) -> Event? {
+        if case let .passwordReset(event) = event { event } else { nil }
+    }
 
     func screenBefore(in context: ConsoleContext) -> Screen {
         context.user == nil ? .signInMethods(.selecting(.resetPassword)) : context.home
@@ -54,12 +80,12 @@ public struct PasswordResetFlow: ConsoleFeature {
         PasswordResetScreen.draw(self, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch (step, intent) {
         case let (.enteringEmail(field), .submit):
             let email = field.text.trimmingCharacters(in: .whitespaces)
             guard !email.isEmpty else { return [.banner(Banner(.error, "Enter the account's email address."))] }
-            return [.banner(nil), .run(.verification(.sendPasswordReset(email: email)), busy: "Sending the reset email…")]
+            return [.banner(nil), .run(.passwordReset(.sendPasswordReset(email: email)), busy: "Sending the reset email…")]
         case (.enteringEmail, .back), (.sent, .back), (.choosingPassword, .back):
             return [.banner(nil), .exit(.cancelled)]
         case (.choosingPassword(let code, let email, var form), .nextField), (.choosingPassword(let code, let email, var form), .previousField):
@@ -76,7 +102,7 @@ public struct PasswordResetFlow: ConsoleFeature {
                 step = .choosingPassword(code: code, email: email, form)
                 return [.banner(Banner(.error, "The two passwords do not match."))]
             }
-            return [.banner(nil), .run(.verification(.confirmPasswordReset(code: code, newPassword: form.newPassword.text)), busy: "Setting the new password…")]
+            return [.banner(nil), .run(.passwordReset(.confirmPasswordReset(code: code, newPassword: form.newPassword.text)), busy: "Setting the new password…")]
         case (.enteringEmail, _), (.sent, _), (.choosingPassword, _):
             break
         }
@@ -96,8 +122,7 @@ public struct PasswordResetFlow: ConsoleFeature {
         }
     }
 
-    mutating func handle(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard case let .verification(event) = event else { return [] }
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .passwordResetSent(.success(email)):
             step = .sent(email: email)
@@ -109,7 +134,7 @@ public struct PasswordResetFlow: ConsoleFeature {
             return [.exit(.passwordReset(email: email))]
         case let .passwordResetConfirmed(.failure(error)):
             guard case .choosingPassword(let code, let email, var form) = step else { return [] }
-            form = PasswordForm()
+            form = ChangePasswordFeature()
             step = .choosingPassword(code: code, email: email, form)
             switch error.code {
             case .invalidActionCode, .expiredActionCode:
@@ -118,8 +143,6 @@ public struct PasswordResetFlow: ConsoleFeature {
             default:
                 return [.banner(.error(error))]
             }
-        case .outboxChanged, .emailVerificationSent, .actionCodeApplied, .signInLinkSent, .signInMethodsFetched, .codeSent, .phoneSignInFinished, .phoneLinkFinished, .totpSecretGenerated, .enrolled, .secondFactorSignInFinished, .secondFactorMergeFinished:
-            return []
         }
     }
 }

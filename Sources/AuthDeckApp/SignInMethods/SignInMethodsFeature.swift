@@ -3,28 +3,42 @@ import Foundation
 import TerminalUI
 
 /// The first screen when signed out: every way to sign in, one line each, the selected one explained.
-public struct SignInMethods: ConsoleFeature {
+public struct SignInMethodsFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, ListAction {
+        case up, down, choose, openAccounts
+        /// A list's row by its number, 1 first.
+        case number(Int)
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public var selection: Int
 
     public init(selection: Int) { self.selection = selection }
 
     /// The screen with `method` selected: where leaving that method's form leads back to.
-    static func selecting(_ method: SignInMethod) -> SignInMethods {
-        SignInMethods(selection: SignInMethod.allCases.firstIndex(of: method) ?? 0)
+    static func selecting(_ method: SignInMethod) -> SignInMethodsFeature {
+        SignInMethodsFeature(selection: SignInMethod.allCases.firstIndex(of: method) ?? 0)
     }
 
     var title: String { "Sign in" }
     var needsUser: Bool { false }
     var screen: Screen { .signInMethods(self) }
+    static func embed(_ action: Action) -> ConsoleAction { .signInMethods(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .signInMethods(action) = action { action } else { nil }
+    }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] {
-        [.moveUp, .moveDown, KeyBinding([.enter], "enter", "choose", .choose)] + Self.numberKeys
-            + AccountsFeature.openBinding(in: context) + [.messages, .inspector, .help, .quit]
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose)] + Self.numberKeys
+            + AccountsFeature.openBinding(.openAccounts, in: context) + [.messages, .inspector, .help, .quit]
     }
 
     /// A presenter's shortcut: each method's number chooses it at once, 1 to 9 then 0 as on a keyboard.
     /// One entry stands for all in the bar and help.
-    static let numberKeys: [KeyBinding] = SignInMethod.allCases.indices.compactMap { index in
+    static let numberKeys: [KeyBinding<KeyIntent<Action>>] = SignInMethod.allCases.indices.compactMap { index in
         numberKey(index).map { key in
             KeyBinding([.character(key)], index == 0 ? (SignInMethod.allCases.count >= 10 ? "0–9" : "1–\(SignInMethod.allCases.count)") : "",
                        index == 0 ? "pick by number" : "", .number(index + 1), inBar: index == 0)
@@ -40,7 +54,7 @@ public struct SignInMethods: ConsoleFeature {
         }
     }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         let methods = SignInMethod.allCases
         switch intent {
         case .up: selection = max(selection - 1, 0)
@@ -53,20 +67,16 @@ public struct SignInMethods: ConsoleFeature {
             switch methods[selection] {
             case .anonymous:
                 return [.banner(nil), .run(.signInAnonymously, busy: "Signing in anonymously…")]
-            case .emailPassword: return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .signIn)))]
-            case .createAccount: return [.banner(nil), .show(.credentialForm(CredentialForm(purpose: .createAccount)))]
-            case .phone: return [.banner(nil), .show(.phone(PhoneFlow(purpose: .signIn)))]
-            case .resetPassword: return [.banner(nil), .show(.passwordReset(PasswordResetFlow()))]
-            case .emailLink: return [.banner(nil), .show(.emailLink(EmailLinkFlow(purpose: .signIn)))]
+            case .emailPassword: return [.banner(nil), .show(.credentialForm(CredentialFormFeature(purpose: .signIn)))]
+            case .createAccount: return [.banner(nil), .show(.credentialForm(CredentialFormFeature(purpose: .createAccount)))]
+            case .phone: return [.banner(nil), .show(.phone(PhoneFeature(purpose: .signIn)))]
+            case .resetPassword: return [.banner(nil), .show(.passwordReset(PasswordResetFeature()))]
+            case .emailLink: return [.banner(nil), .show(.emailLink(EmailLinkFeature(purpose: .signIn)))]
             case .apple, .microsoft, .google, .facebook:
                 guard let provider = methods[selection].federated else { return [.banner(nil)] }
-                return [.banner(nil), .show(.providerForm(ProviderForm(provider: provider, purpose: .signIn)))]
+                return [.banner(nil), .show(.providerForm(ProviderFormFeature(provider: provider, purpose: .signIn)))]
             }
-        case .accounts(.open): return AccountsFeature.open(in: context)
-        case .back, .nextField, .previousField, .submit, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link,
-             .unlink, .changePassword, .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail,
-             .secondFactors, .enrollSms, .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail,
-             .scrollUp, .scrollDown, .accounts: break
+        case .openAccounts: return AccountsFeature.open(in: context)
         }
         return []
     }

@@ -4,7 +4,15 @@ import TerminalUI
 
 /// The email/password form in its uses: sign in, create an account, link, reauthenticate, and
 /// sign in to the account a pending credential is then linked to.
-public struct CredentialForm: ConsoleFeature {
+public struct CredentialFormFeature: ConsoleFeature {
+    /// What the screen's keys mean.
+    public enum Action: Equatable, Sendable, FormAction {
+        case submit, back, nextField, previousField
+    }
+
+    /// It starts no work of its own: what it runs, the console answers.
+    typealias Event = Never
+
     public enum Purpose: Equatable, Sendable {
         case signIn, createAccount, link
         case reauthenticate(SensitiveOperation)
@@ -45,9 +53,18 @@ public struct CredentialForm: ConsoleFeature {
     var editsText: Bool { true }
     var screen: Screen { .credentialForm(self) }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding] { KeyBinding.formKeys }
+    var pendingLink: PendingLink? {
+        if case let .signInToLink(pending) = purpose { return pending }
+        return nil
+    }
+    static func embed(_ action: Action) -> ConsoleAction { .credentialForm(action) }
+    static func extract(_ action: ConsoleAction) -> Action? {
+        if case let .credentialForm(action) = action { action } else { nil }
+    }
 
-    mutating func perform(_ intent: Intent, in context: ConsoleContext) -> [FlowStep] {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
+
+    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
         switch intent {
         case .nextField, .previousField:
             focus = focus == .email ? .password : .email
@@ -55,11 +72,11 @@ public struct CredentialForm: ConsoleFeature {
             switch purpose {
             case .signIn: return [.show(.signInMethods(.selecting(.emailPassword)))]
             case .createAccount: return [.show(.signInMethods(.selecting(.createAccount)))]
-            case .link: return [.show(.account(AccountFocus()))]
+            case .link: return [.show(.account(AccountFeature()))]
             case let .reauthenticate(operation):
-                return [.banner(Banner(.info, "Cancelled: did not \(operation.title).")), .show(.account(AccountFocus()))]
+                return [.banner(Banner(.info, "Cancelled: did not \(operation.title).")), .show(.account(AccountFeature()))]
             case let .signInToLink(pending):
-                return [.show(.pendingLink(PendingLinkState(pending: pending)))]
+                return [.show(.pendingLink(PendingLinkFeature(pending: pending)))]
             }
         case .submit:
             if focus == .email, password.text.isEmpty {
@@ -87,10 +104,6 @@ public struct CredentialForm: ConsoleFeature {
             case let .reauthenticate(operation):
                 return [.banner(nil), .run(.reauthenticate(credential, then: operation), busy: "Confirming it's you…")]
             }
-        case .up, .down, .choose, .quit, .help, .inspector, .nextPane, .addItem, .removeItem, .link, .unlink, .changePassword,
-             .changeEmail, .deleteAccount, .signOut, .confirm, .cancel, .toggle, .verifyEmail, .secondFactors, .enrollSms,
-             .enrollTotp, .linkPhone, .messages, .resend, .refresh, .addIdentity, .toggleHideEmail, .scrollUp, .scrollDown,
-             .number, .accounts: break
         }
         return []
     }
@@ -100,9 +113,11 @@ public struct CredentialForm: ConsoleFeature {
     }
 
     /// A failed submit keeps the email, never the password, and focuses what needs fixing.
-    mutating func failed(_ error: AuthError) {
+    /// A failed submit keeps the email, never the password.
+    mutating func showFailure(_ error: AuthError) -> [FlowStep] {
         password.text = ""
         focus = error.code == .invalidEmail ? .email : .password
+        return [.banner(.error(error))]
     }
 
     static let labelWidth = 18

@@ -1,0 +1,16 @@
+import AppData
+import AuthClient
+import Foundation
+
+/// What crosses screens, as features read it.
+struct ConsoleContext: Sendable {
+    var user: User?
+    var token: TokenSummary?
+    var cart: [CartItem]
+    var outbox: Outbox
+    /// What the operator may do in the accounts view; nil: this console never shows it.
+    var operatorAccess: OperatorAccess? = nil
+
+    /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
+    var home: Screen { user == nil ? .signInMethods(SignInMethodsFeature(selection: 0)) : .account(AccountFeature()) }
+}
