@@ -1,6 +1,7 @@
 import AuthAdmin
 import AuthDeckApp
 import Foundation
+import Synchronization
 import IdentityEmulator
 import IdentityToolkit
 
@@ -28,11 +29,15 @@ struct ConsoleAccountsAccess {
         switch choice {
         case .embedded:
             guard let embedded else { return none }
+            // Every project of the data directory, as `authdeck serve` holds them: an `authdeck ssh` there keeps its visitors'.
+            let projects = Mutex<BackendProjects?>(nil)
             let connection = AccountsConnection(operatorName: operatorName, audit: audit, access: access) {
                 let backend = try await embedded()
-                return AccountAdmin(backend: backend.administratorTransport(), projectId: backend.projectId, capability: .authdeck)
+                let served = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
+                projects.withLock { $0 = served }
+                return AccountAdmin(backend: served.administratorTransport(), projectId: backend.projectId, capability: .authdeck)
             }
-            return ConsoleAccountsAccess(connection: connection, shutdown: {})
+            return ConsoleAccountsAccess(connection: connection, shutdown: { projects.withLock { $0 }?.closeOtherProjects() })
         case let .emulator(address, project):
             // `owner` is the emulator's administrator; an `authdeck serve --admin-token` wants its token.
             let token = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "owner"

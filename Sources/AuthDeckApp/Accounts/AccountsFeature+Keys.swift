@@ -26,6 +26,7 @@ extension AccountsFeature {
         }
         let clears = !filter.isEmpty || !marked.isEmpty
         keys += [.char("L", "audit log", .accounts(.auditLog), inBar: false), .char("H", "hash parameters", .accounts(.hashConfig), inBar: false),
+                 .char("P", "projects (visitors')", .accounts(.projects), inBar: false),
                  .char("r", "refresh", .accounts(.refresh), inBar: false),
                  KeyBinding([.escape], "esc", clears ? (filter.isEmpty ? "clear marks" : "clear filter") : "back", .back),
                  KeyBinding([.character("m")], "m", "messages (outbox)", .console(.messages), inBar: false), .help, .quit]
@@ -132,6 +133,9 @@ extension AccountsFeature {
         case .hashConfig:
             panel = .hashConfig
             return [.banner(nil), .run(.accounts(.loadHashConfig), busy: nil)]
+        case .projects:
+            panel = .projects(nil, selection: 0)
+            return [.banner(nil), .run(.accounts(.loadProjects), busy: nil)]
         }
     }
 
@@ -145,7 +149,7 @@ extension AccountsFeature {
         case .sendPasswordReset: .sendPasswordReset
         case .sendVerification: .sendEmailVerification
         case .filter, .chips, .sort, .refresh, .mark, .markAll, .pageUp, .pageDown, .top, .bottom, .editClaims,
-             .removeSecondFactor, .nextFactor, .cleanUp, .auditLog, .hashConfig: nil
+             .removeSecondFactor, .nextFactor, .cleanUp, .auditLog, .hashConfig, .projects: nil
         }
     }
 

@@ -8,7 +8,7 @@ extension AccountsFeature {
         switch event {
         case let .pageLoaded(answered, result):
             // A page of a filter or sort since left: the newer one is on its way.
-            guard answered.filter == filter, answered.sort == sort else { return [] }
+            guard answered.filter == filter, answered.sort == sort, answered.project == project else { return [] }
             if pending == answered { pending = nil }
             switch result {
             case let .success(newPage):
@@ -99,6 +99,22 @@ extension AccountsFeature {
             case let .failure(failure):
                 return [.banner(Banner(.error, "The password-hash parameters could not be read.", detail: failure.message))]
             }
+        case let .projectsLoaded(result):
+            guard case let .projects(_, selection) = panel else { return [] }
+            switch result {
+            case let .success(projects):
+                panel = .projects(projects, selection: min(selection, max(projects.count - 1, 0)))
+                return []
+            case let .failure(failure):
+                panel = .projects([], selection: 0)
+                return [.banner(Banner(.error, "The projects could not be read.", detail: failure.message))]
+            }
+        case let .projectSelected(id):
+            project = id
+            marked = []
+            countedFilter = nil
+            matchCount = nil
+            return [.banner(Banner(.info, "Project \(id).", detail: nil))] + reload()
         case let .auditLogLoaded(result):
             guard case let .auditLog(_, selection) = panel else { return [] }
             switch result {

@@ -40,6 +40,8 @@ public struct AccountsFeature: ConsoleFeature {
     public var panel: AccountsPanel?
     /// Why the last page could not be read.
     public var loadError: String?
+    /// The project shown, once the operator chose one (`P`); nil: the backend's own.
+    public var project: String?
 
     public init() {}
 
@@ -86,7 +88,7 @@ public struct AccountsFeature: ConsoleFeature {
     }
 
     func query(offset: Int) -> AccountsQuery {
-        AccountsQuery(filter: filter, sort: sort, offset: offset, limit: Self.pageSize)
+        AccountsQuery(filter: filter, sort: sort, offset: offset, limit: Self.pageSize, project: project)
     }
 
     /// Asks for the page at `offset` of the current filter and sort.

@@ -15,12 +15,14 @@ public indirect enum AccountsPanel: Equatable, Sendable {
     /// Newest first; nil while it is read.
     case auditLog(entries: [AuditEntry]?, selection: Int)
     case hashConfig
+    /// The backend's projects to choose from; nil while they are read.
+    case projects([ProjectSummary]?, selection: Int)
 
     var editsText: Bool {
         switch self {
         case .claims, .cleanUp: true
         case let .confirm(confirmation): confirmation.needsTypedCount
-        case .chips, .sort, .detail, .auditLog, .hashConfig: false
+        case .chips, .sort, .detail, .auditLog, .hashConfig, .projects: false
         }
     }
 
@@ -52,6 +54,8 @@ public indirect enum AccountsPanel: Equatable, Sendable {
                     .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .cancel)]
         case .auditLog, .hashConfig:
             return [.moveUp(), .moveDown(), close, .help]
+        case .projects:
+            return [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "show this project", .choose), close, .help]
         }
     }
 }
@@ -250,6 +254,18 @@ extension AccountsFeature {
         case .hashConfig:
             if intent == .back { panel = nil }
             return []
+        case let .projects(projects, selection):
+            switch intent {
+            case .up: panel = .projects(projects, selection: max(selection - 1, 0))
+            case .down: panel = .projects(projects, selection: min(selection + 1, max((projects?.count ?? 0) - 1, 0)))
+            case .back: panel = nil
+            case .choose:
+                guard let projects, projects.indices.contains(selection) else { return [] }
+                panel = nil
+                return [.run(.accounts(.selectProject(projects[selection].id)), busy: nil)]
+            case .submit, .confirm, .cancel, .toggle, .accounts: break
+            }
+            return []
         }
     }
 
@@ -309,7 +325,7 @@ extension AccountsFeature {
             }
             filter.anonymousOlderThanDays = Int(digits)
             return reload()
-        case .chips, .sort, .detail, .confirm, .auditLog, .hashConfig, nil:
+        case .chips, .sort, .detail, .confirm, .auditLog, .hashConfig, .projects, nil:
             break
         }
         return []

@@ -27,6 +27,9 @@ enum AccountsScreen {
         case let .auditLog(entries, selection):
             blank(frame, on: canvas)
             drawAuditLog(entries, selection: selection, on: canvas, in: frame)
+        case let .projects(projects, selection):
+            blank(frame, on: canvas)
+            drawProjects(projects, selection: selection, on: canvas, in: frame)
         }
     }
 
@@ -38,6 +41,7 @@ enum AccountsScreen {
         if feature.page == nil { parts[0] = feature.loadError == nil ? "reading…" : "unreadable" }
         let filter = filterText(feature.filter)
         parts.append(filter.isEmpty ? "no filter" : "filter: \(filter)")
+        if let project = feature.project { parts.append("project \(project)") }
         parts.append("sort: \(feature.sort.field.rawValue) \(feature.sort.descending ? "↓" : "↑")")
         if !feature.marked.isEmpty { parts.append("\(feature.marked.count) marked") }
         if access == .readOnly { parts.append("READ-ONLY") }
@@ -181,7 +185,7 @@ enum AccountsScreen {
                 canvas.put(TextWidth.truncate(value, toCells: inside.width - 19), row: inside.row + index, column: inside.column + 18, style: .normal)
             }
             canvas.put("base64; the same as `authdeck accounts hash-config`", row: inside.row + 6, column: inside.column + 1, style: .dim)
-        case .confirm, .detail, .claims, .auditLog:
+        case .confirm, .detail, .claims, .auditLog, .projects:
             break
         }
     }
@@ -274,6 +278,30 @@ enum AccountsScreen {
 }
 
 extension AccountsScreen {
+    /// The backend's projects: its own first, then each visitor's with their key (or none), address and
+    /// when they were last there.
+    static func drawProjects(_ projects: [ProjectSummary]?, selection: Int, on canvas: any Canvas, in frame: Rect) {
+        let column = frame.column + 1
+        canvas.put("Projects: this backend's own and its visitors'", row: frame.row, column: column, style: .title)
+        guard let projects else {
+            canvas.put("reading…", row: frame.row + 2, column: column, style: .dim)
+            return
+        }
+        let rows = frame.height - 4
+        let top = (selection / max(rows, 1)) * max(rows, 1)
+        let items = projects.dropFirst(top).prefix(rows).map { project in
+            let who: String = if let owner = project.owner {
+                "\(owner.key.map { String($0.prefix(11)) + "…" } ?? "no key") \(owner.address ?? "") "
+                    + (owner.leftAt == nil ? "connected" : "left \(owner.leftAt.map { String(ConsoleView.dateText($0).prefix(16)) } ?? "")")
+            } else {
+                "the backend's own"
+            }
+            return ListView.Item(TextWidth.truncate("\(TextWidth.pad(project.id, toCells: 24)) \(TextWidth.pad(AccountsFeature.count(project.accounts), toCells: 14)) \(who)",
+                                                    toCells: frame.width - 2))
+        }
+        ListView(items: Array(items), selection: selection - top).draw(on: canvas, in: Rect(row: frame.row + 2, column: column, width: frame.width - 2, height: rows), focused: true)
+    }
+
     /// Spaces over `rect`, so a panel hides what is drawn under it.
     static func blank(_ rect: Rect, on canvas: any Canvas) {
         let spaces = String(repeating: " ", count: max(rect.width, 0))

@@ -18,6 +18,8 @@ public actor AccountsConnection {
     public nonisolated let access: OperatorAccess
     private let connect: @Sendable () async throws -> AccountAdmin
     private var admin: AccountAdmin?
+    /// The project chosen in the view (`P`); nil: the backend's own.
+    private var project: String?
 
     public init(operatorName: String, audit: AuditLog?, access: OperatorAccess, connect: @escaping @Sendable () async throws -> AccountAdmin) {
         self.operatorName = operatorName
@@ -30,12 +32,24 @@ public actor AccountsConnection {
         self.init(operatorName: operatorName, audit: audit, access: access, connect: { admin })
     }
 
+    /// The administration of the chosen project.
     func accountAdmin() async throws -> AccountAdmin {
-        if let admin { return admin }
-        let made = try await connect()
-        admin = made
-        return made
+        try await accountAdmin(in: project)
     }
+
+    /// The administration of `project` (nil: the backend's own).
+    func accountAdmin(in project: String?) async throws -> AccountAdmin {
+        let base: AccountAdmin
+        if let admin {
+            base = admin
+        } else {
+            base = try await connect()
+            admin = base
+        }
+        return project.map(base.inProject) ?? base
+    }
+
+    func select(project: String) { self.project = project }
 }
 
 /// One page request of the table: the selection (filter), the order, and which rows.
@@ -44,12 +58,15 @@ public struct AccountsQuery: Equatable, Sendable {
     public var sort: AccountSort
     public var offset: Int
     public var limit: Int
+    /// The project asked (nil: the backend's own), so that a page of the project left is not taken.
+    public var project: String?
 
-    public init(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int) {
+    public init(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int, project: String? = nil) {
         self.filter = filter
         self.sort = sort
         self.offset = offset
         self.limit = limit
+        self.project = project
     }
 }
 
@@ -88,6 +105,10 @@ public enum AccountsEffect: Equatable, Sendable {
     case findMatching(AccountFilter, purpose: MatchPurpose)
     case loadHashConfig
     case loadAuditLog
+    /// The backend's projects (its own and its visitors', on an `authdeck serve`).
+    case loadProjects
+    /// The view's calls go to this project from now on.
+    case selectProject(String)
     /// The next automatic refresh; a new one replaces the one waiting.
     case scheduleRefresh
 }
@@ -101,13 +122,15 @@ public enum AccountsEvent: Equatable, Sendable {
     case matchingFound(MatchPurpose, Result<[String], AccountsFailure>)
     case hashConfigLoaded(Result<PasswordHashParameters, AccountsFailure>)
     case auditLogLoaded(Result<[AuditEntry], AccountsFailure>)
+    case projectsLoaded(Result<[ProjectSummary], AccountsFailure>)
+    case projectSelected(String)
     case refreshDue
 
     /// The events that end work the console showed as running.
     var endsBusyWork: Bool {
         switch self {
         case .detailLoaded, .actionFinished, .matchingFound: true
-        case .pageLoaded, .matchesCounted, .hashConfigLoaded, .auditLogLoaded, .refreshDue: false
+        case .pageLoaded, .matchesCounted, .hashConfigLoaded, .auditLogLoaded, .projectsLoaded, .projectSelected, .refreshDue: false
         }
     }
 }
@@ -119,5 +142,5 @@ public enum AccountsIntent: Equatable, Sendable {
     case pageUp, pageDown, top, bottom
     case disable, enable, delete, revoke, markVerified, sendPasswordReset, sendVerification
     case editClaims, removeSecondFactor, nextFactor, cleanUp
-    case auditLog, hashConfig
+    case auditLog, hashConfig, projects
 }

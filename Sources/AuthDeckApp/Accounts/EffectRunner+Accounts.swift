@@ -10,7 +10,7 @@ extension EffectRunner {
         switch effect {
         case let .loadPage(query):
             return .pageLoaded(query, await adminResult {
-                try await accounts.accountAdmin().rows(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
+                try await accounts.accountAdmin(in: query.project).rows(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
             })
         case let .countMatches(filter):
             return .matchesCounted(filter, await adminResult { try await accounts.accountAdmin().count(matching: filter) })
@@ -36,6 +36,11 @@ extension EffectRunner {
                 guard let audit = accounts.audit else { return [] }
                 return try await audit.entries()
             })
+        case .loadProjects:
+            return .projectsLoaded(await adminResult { try await accounts.accountAdmin(in: nil).projects() })
+        case let .selectProject(id):
+            await accounts.select(project: id)
+            return .projectSelected(id)
         case .scheduleRefresh:
             let send = send
             let interval = accountsRefreshInterval
@@ -62,6 +67,8 @@ extension EffectRunner {
         case let .findMatching(_, purpose): return .matchingFound(purpose, .failure(failure))
         case .loadHashConfig: return .hashConfigLoaded(.failure(failure))
         case .loadAuditLog: return .auditLogLoaded(.failure(failure))
+        case .loadProjects: return .projectsLoaded(.failure(failure))
+        case .selectProject: return nil
         case .scheduleRefresh: return nil
         }
     }

@@ -231,6 +231,13 @@ public final class BackendProjects: WireHandler, Sendable {
 
     /// Closes every open project's database, the default's last.
     public func close() throws {
+        closeOtherProjects()
+        try defaultProject.close()
+    }
+
+    /// Closes the databases of the projects other than the default, for an owner of the default
+    /// that closes it itself (the console).
+    public func closeOtherProjects() {
         let others = opened.withLock { opened in
             defer { opened.removeAll() }
             return Array(opened.values)
@@ -238,6 +245,5 @@ public final class BackendProjects: WireHandler, Sendable {
         for backend in others {
             do { try backend.close() } catch { logger.warning("closing a project failed", metadata: ["project": "\(backend.projectId)", "error": "\(error)"]) }
         }
-        try defaultProject.close()
     }
 }

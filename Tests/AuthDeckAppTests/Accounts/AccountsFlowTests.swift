@@ -695,5 +695,39 @@ struct AccountsFlowTests {
         #expect(screen.contains("signer key       c2lnbmVy"))
         #expect(screen.contains("memory cost      14"))
     }
+
+    @Test func aVisitorsProjectIsChosenAndTheTableShowsItsAccounts() {
+        var store = FlowStore(F.opened(total: 3000))
+        store.send(.key(.character("P")), effects: [.accounts(.loadProjects)]) { $0.accounts { $0.panel = .projects(nil, selection: 0) } }
+        let seen = F.created
+        let projects = [ProjectSummary(id: "authdeck-local", accounts: 3000, owner: nil),
+                        ProjectSummary(id: "visitor-0123456789abcdef", accounts: 2,
+                                       owner: .init(key: "SHA256:abcdefghijklmnopqrstuvwxyz", address: "10.0.0.7", lastSeen: seen, leftAt: nil))]
+        store.send(.accounts(.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(projects, selection: 0) } }
+        let listed = render(store.model)
+        #expect(listed.contains("visitor-0123456789abcdef"))
+        #expect(listed.contains("visitor-0123456789abcdef 2 accounts     SHA256:abcd… 10.0.0.7 connected"))
+        #expect(listed.contains("authdeck-local           3,000 accounts the backend's own"))
+        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(projects, selection: 1) } }
+        store.send(.key(.enter), effects: [.accounts(.selectProject("visitor-0123456789abcdef"))]) { $0.accounts { $0.panel = nil } }
+        let query = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100, project: "visitor-0123456789abcdef")
+        store.send(.accounts(.projectSelected("visitor-0123456789abcdef")), effects: [.accounts(.loadPage(query))]) {
+            $0.banner = Banner(.info, "Project visitor-0123456789abcdef.", detail: nil)
+            $0.accounts {
+                $0.project = "visitor-0123456789abcdef"
+                $0.page = nil
+                $0.pending = query
+            }
+        }
+        // A page of the project left behind is not taken.
+        store.send(.accounts(.pageLoaded(F.firstQuery, .success(F.page(0..<100, total: 3000)))))
+        store.send(.accounts(.pageLoaded(query, .success(F.page(0..<2, total: 2))))) {
+            $0.accounts {
+                $0.page = F.page(0..<2, total: 2)
+                $0.pending = nil
+            }
+        }
+        #expect(render(store.model).contains("2 accounts in all · no filter · project visitor-0123456789abcdef"))
+    }
 }
 
