@@ -7,6 +7,9 @@ extension EmbeddedBackend {
     /// email/password to the signed-in user, which keeps its localId (the anonymous upgrade).
     /// From an administrator (`Bearer owner`, the admin token), a privileged sign-up: the account is
     /// created as given (`localId`, phone, second factors, verified, disabled) and no session starts.
+    /// An app's `mfaInfo` sets the account's second factors as the emulator lets any caller (its own
+    /// tests make multi-factor users that way), but only where its trust holds: on a shared backend a
+    /// factor must be proven (`mfaEnrollment`), so there it is refused rather than dropped.
     func signUp(_ body: SignUpBody, context: RequestContext) async throws -> SignUpResponse {
         if body.localId != nil, !context.isAdmin || body.idToken != nil { throw BackendFailure.unexpectedUserId }
         if context.isAdmin, body.idToken == nil {
@@ -14,8 +17,10 @@ extension EmbeddedBackend {
                                                        displayName: body.displayName, photoUrl: body.photoUrl, phoneNumber: body.phoneNumber,
                                                        emailVerified: body.emailVerified, disabled: body.disabled, mfaInfo: body.mfaInfo))
         }
-        if body.idToken != nil { return try await linkPassword(body) }
-        if body.email == nil && body.password == nil { return try await signUpAnonymously(body) }
+        if !(body.mfaInfo ?? []).isEmpty, configuration.isShared { throw BackendFailure.secondFactorsOnSharedSignUp }
+        let secondFactors = try body.mfaInfo.map(newSecondFactors)
+        if body.idToken != nil { return try await linkPassword(body, secondFactors: secondFactors) }
+        if body.email == nil && body.password == nil { return try await signUpAnonymously(body, secondFactors: secondFactors) }
 
         let credential = try validatedPasswordCredential(email: body.email, password: body.password)
         let salt = SecureRandom.bytes(16)
@@ -28,6 +33,7 @@ extension EmbeddedBackend {
                                   sessionSeal: UserRecord.newSessionSeal())
             try user.insert(db)
             try ProviderRecord.password(localId: user.localId, email: credential.email).insert(db)
+            if let secondFactors { try replaceSecondFactors(of: user.localId, with: secondFactors, in: db) }
             return (user, try startSession(for: user, signInProvider: "password", authTime: nowSeconds, in: db))
         }
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName,
@@ -39,19 +45,22 @@ extension EmbeddedBackend {
     /// The tokens are signed first too, and are returned only once the row is committed: signed after
     /// the commit, the requests of a batch waited for it together and then signed together, and one
     /// core sat idle during each commit; signed before, requests sign while others commit.
-    private func signUpAnonymously(_ body: SignUpBody) async throws -> SignUpResponse {
+    private func signUpAnonymously(_ body: SignUpBody, secondFactors: [RequestedSecondFactor]?) async throws -> SignUpResponse {
         let now = nowMilliseconds
         let user = UserRecord(localId: SecureRandom.localId(), displayName: body.displayName, photoUrl: body.photoUrl,
                               validSince: nowSeconds, createdAt: now, lastLoginAt: now, lastRefreshAt: now,
                               sessionSeal: UserRecord.newSessionSeal())
         let tokens = firstSession(of: user, signInProvider: "anonymous", authTime: nowSeconds)
         let (idToken, refreshToken) = (try tokens.idToken, try tokens.refreshToken)
-        try await store.write { db in try user.insertPrepared(db) }
+        try await store.write { db in
+            try user.insertPrepared(db)
+            if let secondFactors { try replaceSecondFactors(of: user.localId, with: secondFactors, in: db) }
+        }
         return SignUpResponse(localId: user.localId, displayName: user.displayName, idToken: idToken, refreshToken: refreshToken,
                               expiresIn: IssuedTokens.expiresIn)
     }
 
-    private func linkPassword(_ body: SignUpBody) async throws -> SignUpResponse {
+    private func linkPassword(_ body: SignUpBody, secondFactors: [RequestedSecondFactor]?) async throws -> SignUpResponse {
         let session = try verifySession(idToken: body.idToken)
         let credential = try validatedPasswordCredential(email: body.email, password: body.password)
         let salt = SecureRandom.bytes(16)
@@ -73,6 +82,7 @@ extension EmbeddedBackend {
             user.lastLoginAt = nowMilliseconds
             try user.update(db)
             try ProviderRecord.password(localId: user.localId, email: credential.email).insert(db)
+            if let secondFactors { try replaceSecondFactors(of: user.localId, with: secondFactors, in: db) }
             return (user, try startSession(for: user, signInProvider: "password", authTime: nowSeconds, in: db))
         }
         return SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName,

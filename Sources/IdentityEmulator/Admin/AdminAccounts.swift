@@ -8,7 +8,7 @@ extension EmbeddedBackend {
     func createAccount(_ body: CreateAccountBody) async throws -> SignUpResponse {
         // The Admin SDKs refuse a longer uid before they call; a refresh token carries it whole.
         guard (body.localId?.count ?? 0) <= UserRecord.maximumLocalIdLength else { throw BackendFailure.localIdTooLong }
-        let secondFactors = try requestedSecondFactors(body.mfaInfo ?? [], field: "mfa_info")
+        let secondFactors = try newSecondFactors(body.mfaInfo ?? [])
         let email = try body.email.map { raw -> String in
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
             return email

@@ -20,9 +20,12 @@ struct RequestedSecondFactor: Equatable {
 extension BackendFailure {
     static let invalidMfaPhoneNumber = badRequest("INVALID_MFA_PHONE_NUMBER : Invalid format.")
     static let duplicateMfaEnrollmentId = badRequest("DUPLICATE_MFA_ENROLLMENT_ID")
+    static let mfaEnrollmentsNotAList = badRequest("Invalid JSON payload received. /mfa/enrollments must be array")
     static let missingMfaEnrollmentIdOnUpdate = badRequest("INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined.")
     static let totpFactorNotKept = badRequest(
         "INVALID_ARGUMENT : ((an administrator cannot enroll a TOTP factor, only keep an enrolled one by its mfaEnrollmentId))")
+    static let secondFactorsOnSharedSignUp = badRequest(
+        "INSUFFICIENT_PERMISSION : ((only an administrator may set mfaInfo on a shared backend; enroll a second factor with mfaEnrollment:start and mfaEnrollment:finalize))")
 }
 
 extension EmbeddedBackend {
@@ -59,6 +62,16 @@ extension EmbeddedBackend {
         }
         guard factors.count <= Self.maximumSecondFactors else { throw BackendFailure.secondFactorLimitExceeded }
         return factors
+    }
+
+    /// `mfaInfo` of a new account: every factor is new, so the ids it names are ignored and made up, as
+    /// the emulator does.
+    func newSecondFactors(_ entries: [AdminMfaEnrollment]) throws -> [RequestedSecondFactor] {
+        try requestedSecondFactors(entries.map { entry in
+            var entry = entry
+            entry.mfaEnrollmentId = nil
+            return entry
+        }, field: "mfa_info")
     }
 
     /// Replaces the account's second factors with `requested`. A factor named by an id the account
