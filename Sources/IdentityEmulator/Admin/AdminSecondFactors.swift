@@ -76,7 +76,7 @@ extension EmbeddedBackend {
 
     /// Replaces the account's second factors with `requested`. A factor named by an id the account
     /// already has keeps its enrollment time unless one is given (and a TOTP factor its secret); a
-    /// factor without an id gets a new one. An id of another account's factor is refused.
+    /// factor without an id gets a new one. Another account may have a factor with the same id, as in the emulator.
     func replaceSecondFactors(of localId: String, with requested: [RequestedSecondFactor], in db: Database) throws {
         let current = try MfaEnrollmentRecord.filter(MfaEnrollmentRecord.Columns.localId == localId).fetchAll(db)
         let currentById = Dictionary(uniqueKeysWithValues: current.map { ($0.mfaEnrollmentId, $0) })
@@ -90,7 +90,6 @@ extension EmbeddedBackend {
                 return kept
             case let .phone(number):
                 let id = factor.mfaEnrollmentId ?? SecureRandom.localId()
-                if existing == nil, try MfaEnrollmentRecord.exists(db, key: id) { throw BackendFailure.duplicateMfaEnrollmentId }
                 return MfaEnrollmentRecord(mfaEnrollmentId: id, localId: localId, factor: .phone, displayName: factor.displayName,
                                            phoneNumber: number, enrolledAt: factor.enrolledAt ?? existing?.enrolledAt ?? nowMilliseconds)
             }

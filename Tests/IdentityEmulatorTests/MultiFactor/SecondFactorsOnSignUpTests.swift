@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IdentityToolkit
 import Testing
 @testable import IdentityEmulator
@@ -146,5 +147,69 @@ import Testing
         let invalid = try await harness.send("POST", update, ["localId": localId, "mfa": ["enrollments": [
             ["mfaEnrollmentId": "e", "phoneInfo": "5555550100"]]]])
         #expect(errorMessage(invalid) == "INVALID_MFA_PHONE_NUMBER : Invalid format.")
+    }
+
+    @Test func twoAccountsMayHaveAFactorWithTheSameId() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        let bob = try await signUp(harness, ["email": "bob@example.com", "password": "notasecret", "mfaInfo": [Self.cellPhone]])
+        let alice = try await signUp(harness, ["email": "alice@example.com", "password": "notasecret", "mfaInfo": [Self.cellPhone]])
+        let bobId = try #require(bob["localId"] as? String)
+        let aliceFactor = try #require(try await harness.lookup(alice["idToken"] as? String)?.mfaInfo?.first)
+        let update = harness.projectPath + "/accounts:update"
+        let same = try await harness.send("POST", update, ["localId": bobId, "mfa": ["enrollments": [
+            ["mfaEnrollmentId": aliceFactor.mfaEnrollmentId, "phoneInfo": "+15555550101", "displayName": "Bob's"]]]])
+        #expect(same.status == 200, "\(errorMessage(same) ?? "")")
+        #expect(try await harness.lookup(bob["idToken"] as? String)?.mfaInfo?.map(\.mfaEnrollmentId) == [aliceFactor.mfaEnrollmentId])
+        #expect(try await harness.lookup(alice["idToken"] as? String)?.mfaInfo == [aliceFactor])
+
+        // Each account's sign-in finds its own factor under that id.
+        for (email, phone) in [("bob@example.com", "+15555550101"), ("alice@example.com", "+15555550100")] {
+            let first = try await harness.signIn(email, "notasecret")
+            let pending = try #require(first.mfaPendingCredential)
+            let started = try await harness.api.call(StartMfaSignInRequest(mfaPendingCredential: pending, mfaEnrollmentId: aliceFactor.mfaEnrollmentId))
+            let sessionInfo = try #require(started.phoneResponseInfo?.sessionInfo)
+            #expect(try await harness.verificationCodes().last?.phoneNumber == phone)
+            let done = try await harness.api.call(FinalizeMfaSignInRequest(
+                mfaPendingCredential: pending,
+                phoneVerificationInfo: PhoneVerificationInfo(sessionInfo: sessionInfo, code: try await harness.smsCode(for: sessionInfo))))
+            #expect(claims(of: done.idToken)["email"] as? String == email)
+        }
+        // Removing one account's factor leaves the other's.
+        #expect(try await harness.send("POST", update, ["localId": bobId, "mfa": [String: Any]()]).status == 200)
+        #expect(try await harness.lookup(alice["idToken"] as? String)?.mfaInfo == [aliceFactor])
+    }
+
+    @Test func theMigrationKeepsEveryFactorUnderItsAccount() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.create(table: UserRecord.databaseTableName) { t in t.primaryKey("localId", .text) }
+            try db.create(table: MfaEnrollmentRecord.databaseTableName) { t in
+                t.primaryKey("mfaEnrollmentId", .text)
+                t.column("localId", .text).notNull().indexed().references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.column("factor", .text).notNull()
+                t.column("displayName", .text)
+                t.column("phoneNumber", .text)
+                t.column("totpSecret", .blob)
+                t.column("enrolledAt", .integer).notNull()
+                t.column("lastTotpStep", .integer)
+                t.column("failedAttempts", .integer).notNull().defaults(to: 0)
+                t.column("lockedUntil", .double)
+                t.uniqueKey(["localId", "phoneNumber"])
+            }
+            try db.execute(sql: "INSERT INTO user (localId) VALUES ('a'), ('b')")
+            try db.execute(sql: """
+                INSERT INTO mfaEnrollment (mfaEnrollmentId, localId, factor, phoneNumber, enrolledAt, totpSecret, lastTotpStep)
+                VALUES ('e1', 'a', 'phone', '+15555550100', 1, NULL, NULL), ('e2', 'b', 'totp', NULL, 2, x'0102', 7)
+                """)
+            try MfaEnrollmentRecord.makeIdsPerAccount(db)
+            try db.execute(sql: "INSERT INTO mfaEnrollment (mfaEnrollmentId, localId, factor, enrolledAt) VALUES ('e1', 'b', 'totp', 3)")
+            #expect(try MfaEnrollmentRecord.find("e1", of: "a", in: db)?.phoneNumber == "+15555550100")
+            #expect(try MfaEnrollmentRecord.find("e2", of: "b", in: db)?.totpSecret == Data([1, 2]))
+            #expect(try MfaEnrollmentRecord.find("e2", of: "b", in: db)?.lastTotpStep == 7)
+            #expect(try MfaEnrollmentRecord.find("e1", of: "b", in: db)?.enrolledAt == 3)
+            try db.execute(sql: "DELETE FROM user WHERE localId = 'b'")
+            #expect(try MfaEnrollmentRecord.fetchCount(db) == 1)
+        }
     }
 }
