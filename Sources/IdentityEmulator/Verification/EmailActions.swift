@@ -58,8 +58,11 @@ extension EmbeddedBackend {
                   let found = try store.read({ try UserRecord.find(email: email, in: $0) }) else { throw BackendFailure.userNotFound }
             return found
         }
-        if requireIdToken, body.idToken == nil { throw BackendFailure.missingIdToken }
-        let session = try verifySession(idToken: body.idToken ?? "")
+        // The emulator reads a verification's token without asking for one first: none is an invalid one.
+        guard let idToken = body.idToken, !idToken.isEmpty else {
+            throw requireIdToken ? BackendFailure.missingIdToken : BackendFailure.invalidIdToken
+        }
+        let session = try verifySession(idToken: idToken)
         // Changing the email is sensitive, as `accounts:update` with an email is.
         if requireIdToken { try requireRecentSignIn(session) }
         guard session.user.email != nil else { throw BackendFailure.missingEmail }
