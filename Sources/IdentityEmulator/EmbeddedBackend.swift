@@ -102,6 +102,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     }
 
     func route(_ request: WireRequest) async throws -> Data {
+        if let rewritten = try LegacyRelyingPartyPaths.projectScopedRequest(for: request) { return try await route(rewritten) }
         let (requested, query) = Self.pathAndQuery(request.path)
         if let scoped = ProjectScopedPath(requested), let answer = try await routeProjectScoped(scoped, request: request, query: query) {
             return answer

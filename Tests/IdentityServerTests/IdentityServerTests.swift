@@ -39,7 +39,7 @@ struct IdentityServerTests {
     @Test func unknownPathsAndWrongMethodsAre404JSON() async throws {
         try await withTestBackend(.http) { served in
             for (method, path) in [(HTTPMethod.POST, "/identitytoolkit.googleapis.com/v1/accounts:nothing?key=k"),
-                                   (.GET, "/"), (.GET, SignUpRequest.endpoint.withKey), (.DELETE, SignUpRequest.endpoint.withKey),
+                                   (.GET, "/nothing"), (.GET, SignUpRequest.endpoint.withKey), (.DELETE, SignUpRequest.endpoint.withKey),
                                    (.POST, "/www.googleapis.com/identitytoolkit/v3/relyingparty/signInWithGameCenter?key=k")] {
                 let answer = try await served.raw(method, path, json: "{}")
                 #expect(answer.status == 404, "\(method) \(path)")

@@ -3,11 +3,12 @@ import GRDB
 import IdentityToolkit
 
 extension EmbeddedBackend {
-    /// `accounts:delete`: the signed-in user (after a recent sign-in) or, for administrators, any `localId`.
+    /// `accounts:delete`: the signed-in user (after a recent sign-in) or, for administrators, any `localId`
+    /// (an administrator names it even when an `idToken` is sent, as in the emulator).
     func delete(_ body: DeleteBody, context: RequestContext) async throws -> AccountsDeleteResponse {
         let session: VerifiedSession?
         let localId: String
-        if body.idToken != nil || !context.isAdmin {
+        if !context.isAdmin {
             let verified = try verifySession(idToken: body.idToken)
             try requireRecentSignIn(verified)
             session = verified

@@ -62,7 +62,8 @@ extension EmbeddedBackend {
             passwordUpdatedAt: user.passwordUpdatedAt.map(Double.init), validSince: String(user.validSince),
             createdAt: String(user.createdAt), lastLoginAt: user.lastLoginAt.map(String.init), lastRefreshAt: lastRefresh,
             customAttributes: user.customAttributes,
-            mfaInfo: enrollments.isEmpty ? nil : enrollments.map { $0.wire(maskingPhone: false) })
+            mfaInfo: enrollments.isEmpty ? nil : enrollments.map { $0.wire(maskingPhone: false) },
+            emailLinkSignin: user.emailLinkSignin ? true : nil, initialEmail: user.initialEmail)
     }
 }
 

@@ -6,6 +6,8 @@ extension EmbeddedBackend {
     /// `accounts:update`: profile, email and password changes and unlinking for the signed-in user;
     /// administrators (by `localId`) can also verify, disable, set claims and revoke.
     func update(_ body: UpdateBody, context: RequestContext) async throws -> AccountsUpdateResponse {
+        // The emulator's schema check, before anything else is looked at.
+        if body.mfa?.enrollmentsAreNotAList == true { throw BackendFailure.mfaEnrollmentsNotAList }
         // An app's update names its user (or an email action); claims and disabling are an administrator's.
         if !context.isAdmin {
             guard body.idToken != nil || body.oobCode != nil else { throw BackendFailure.unsupportedUpdateRequest }

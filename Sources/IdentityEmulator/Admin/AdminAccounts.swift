@@ -8,7 +8,7 @@ extension EmbeddedBackend {
     func createAccount(_ body: CreateAccountBody) async throws -> SignUpResponse {
         // The Admin SDKs refuse a longer uid before they call; a refresh token carries it whole.
         guard (body.localId?.count ?? 0) <= UserRecord.maximumLocalIdLength else { throw BackendFailure.localIdTooLong }
-        let secondFactors = try requestedSecondFactors(body.mfaInfo ?? [], field: "mfa_info")
+        let secondFactors = try newSecondFactors(body.mfaInfo ?? [])
         let email = try body.email.map { raw -> String in
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
             return email
@@ -91,7 +91,8 @@ extension EmbeddedBackend {
             var count = 0, last: String?
             let users = try Row.fetchCursor(db, sql: """
                 SELECT localId, email, emailVerified, displayName, photoUrl, phoneNumber, disabled, passwordHash, salt,
-                       passwordUpdatedAt, validSince, createdAt, lastLoginAt, lastRefreshAt, customAttributes
+                       passwordUpdatedAt, validSince, createdAt, lastLoginAt, lastRefreshAt, customAttributes,
+                       emailLinkSignin, initialEmail
                 FROM \(UserRecord.databaseTableName)\(range)
                 """, arguments: arguments)
             while let row = try users.next() {
@@ -146,6 +147,8 @@ extension EmbeddedBackend {
         json.field("lastLoginAt", (row[12] as Int64?).map(String.init))
         json.field("lastRefreshAt", (row[13] as Int64?).map(Self.rfc3339(milliseconds:)))
         json.field("customAttributes", row[14] as String?)
+        if row[15] as Bool { json.field("emailLinkSignin", true) }
+        json.field("initialEmail", row[16] as String?)
         if !enrollments.isEmpty {
             json.key("mfaInfo")
             json.raw(try encode(enrollments.map { $0.wire(maskingPhone: false) }))

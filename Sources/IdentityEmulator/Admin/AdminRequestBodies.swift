@@ -77,6 +77,22 @@ struct LinkProviderBody: Decodable {
 /// The `mfa` of an administrator's `accounts:update`: the account's second factors, replaced whole.
 struct AdminMfaBody: Decodable {
     var enrollments: [AdminMfaEnrollment]?
+    /// `enrollments` given as something else than a list, `null` included: the emulator's schema refuses it.
+    var enrollmentsAreNotAList = false
+
+    private enum CodingKeys: String, CodingKey { case enrollments }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.contains(.enrollments) else { return }
+        if try container.decodeNil(forKey: .enrollments) {
+            enrollmentsAreNotAList = true
+        } else if (try? container.nestedUnkeyedContainer(forKey: .enrollments)) == nil {
+            enrollmentsAreNotAList = true
+        } else {
+            enrollments = try container.decode([AdminMfaEnrollment].self, forKey: .enrollments)
+        }
+    }
 }
 
 /// One second factor as an administrator sets it (`mfa.enrollments[]`, or `mfaInfo[]` on create and import).

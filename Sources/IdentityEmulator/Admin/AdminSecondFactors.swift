@@ -20,9 +20,12 @@ struct RequestedSecondFactor: Equatable {
 extension BackendFailure {
     static let invalidMfaPhoneNumber = badRequest("INVALID_MFA_PHONE_NUMBER : Invalid format.")
     static let duplicateMfaEnrollmentId = badRequest("DUPLICATE_MFA_ENROLLMENT_ID")
+    static let mfaEnrollmentsNotAList = badRequest("Invalid JSON payload received. /mfa/enrollments must be array")
     static let missingMfaEnrollmentIdOnUpdate = badRequest("INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined.")
     static let totpFactorNotKept = badRequest(
         "INVALID_ARGUMENT : ((an administrator cannot enroll a TOTP factor, only keep an enrolled one by its mfaEnrollmentId))")
+    static let secondFactorsOnSharedSignUp = badRequest(
+        "INSUFFICIENT_PERMISSION : ((only an administrator may set mfaInfo on a shared backend; enroll a second factor with mfaEnrollment:start and mfaEnrollment:finalize))")
 }
 
 extension EmbeddedBackend {
@@ -61,9 +64,19 @@ extension EmbeddedBackend {
         return factors
     }
 
+    /// `mfaInfo` of a new account: every factor is new, so the ids it names are ignored and made up, as
+    /// the emulator does.
+    func newSecondFactors(_ entries: [AdminMfaEnrollment]) throws -> [RequestedSecondFactor] {
+        try requestedSecondFactors(entries.map { entry in
+            var entry = entry
+            entry.mfaEnrollmentId = nil
+            return entry
+        }, field: "mfa_info")
+    }
+
     /// Replaces the account's second factors with `requested`. A factor named by an id the account
     /// already has keeps its enrollment time unless one is given (and a TOTP factor its secret); a
-    /// factor without an id gets a new one. An id of another account's factor is refused.
+    /// factor without an id gets a new one. Another account may have a factor with the same id, as in the emulator.
     func replaceSecondFactors(of localId: String, with requested: [RequestedSecondFactor], in db: Database) throws {
         let current = try MfaEnrollmentRecord.filter(MfaEnrollmentRecord.Columns.localId == localId).fetchAll(db)
         let currentById = Dictionary(uniqueKeysWithValues: current.map { ($0.mfaEnrollmentId, $0) })
@@ -77,7 +90,6 @@ extension EmbeddedBackend {
                 return kept
             case let .phone(number):
                 let id = factor.mfaEnrollmentId ?? SecureRandom.localId()
-                if existing == nil, try MfaEnrollmentRecord.exists(db, key: id) { throw BackendFailure.duplicateMfaEnrollmentId }
                 return MfaEnrollmentRecord(mfaEnrollmentId: id, localId: localId, factor: .phone, displayName: factor.displayName,
                                            phoneNumber: number, enrolledAt: factor.enrolledAt ?? existing?.enrolledAt ?? nowMilliseconds)
             }

@@ -37,6 +37,8 @@ extension EmbeddedBackend {
                 link.displayName = assertion.displayName ?? link.displayName
                 link.photoUrl = assertion.photoUrl ?? link.photoUrl
                 try link.update(db)
+                // Stored now: a sign-in that waits for a second factor keeps them too.
+                try user.update(db)
                 return try completeFederatedSignIn(user, credential, isNewUser: false, in: db)
             }
             guard autoCreate else { throw BackendFailure.userNotFound }
@@ -62,8 +64,12 @@ extension EmbeddedBackend {
                     owner.photoUrl = assertion.photoUrl
                     owner.validSince = nowSeconds
                     owner.emailVerified = true
-                    try owner.update(db)
                 }
+                // Linked by its verified email, the account takes the provider's name and photo where it has none,
+                // before any second factor: the emulator's link does.
+                owner.displayName = owner.displayName ?? assertion.displayName
+                owner.photoUrl = owner.photoUrl ?? assertion.photoUrl
+                try owner.update(db)
                 try assertion.providerRecord(localId: owner.localId).insert(db)
                 return try completeFederatedSignIn(owner, credential, isNewUser: false, in: db)
             }

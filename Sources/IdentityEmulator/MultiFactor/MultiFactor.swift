@@ -185,7 +185,7 @@ extension EmbeddedBackend {
         try requireRecentSignIn(session)
         let tokens = try await store.write { db in
             var user = try currentUser(of: session, in: db)
-            guard let enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
+            guard let enrollment = try MfaEnrollmentRecord.find(enrollmentId, of: user.localId, in: db) else {
                 throw BackendFailure.mfaEnrollmentNotFound
             }
             try enrollment.delete(db)
@@ -206,7 +206,7 @@ extension EmbeddedBackend {
         guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { throw BackendFailure.missingMfaEnrollmentId }
         let (user, _, _, _) = try verifyPendingCredential(credential)
         let record = try await store.write { db in
-            guard let enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
+            guard let enrollment = try MfaEnrollmentRecord.find(enrollmentId, of: user.localId, in: db) else {
                 throw BackendFailure.mfaEnrollmentNotFound
             }
             guard enrollment.factor == .phone, let phone = enrollment.phoneNumber else { throw BackendFailure.mfaProviderNotSupported }
@@ -229,13 +229,13 @@ extension EmbeddedBackend {
                 case let .success(record): sms = record
                 case let .failure(failure): return .failure(failure)
                 }
-                guard let enrollmentId = sms.mfaEnrollmentId, try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId) != nil else {
+                guard let enrollmentId = sms.mfaEnrollmentId, try MfaEnrollmentRecord.find(enrollmentId, of: user.localId, in: db) != nil else {
                     throw BackendFailure.mfaEnrollmentNotFound
                 }
                 return .success(SecondFactor(factor: .phone, mfaEnrollmentId: enrollmentId))
             }
             guard let enrollmentId = body.mfaEnrollmentId, !enrollmentId.isEmpty else { return .failure(.missingMfaEnrollmentId) }
-            guard var enrollment = try MfaEnrollmentRecord.fetchOne(db, key: enrollmentId), enrollment.localId == user.localId else {
+            guard var enrollment = try MfaEnrollmentRecord.find(enrollmentId, of: user.localId, in: db) else {
                 return .failure(.mfaEnrollmentNotFound)
             }
             guard enrollment.factor == .totp, let secret = enrollment.totpSecret else { return .failure(.mfaProviderNotSupported) }

@@ -210,6 +210,7 @@ struct AccountStore: Sendable {
         registerAccountQueryMigration(&migrator)
         registerAnonymousCleanupMigration(&migrator)
         migrator.registerMigration(AccountSessions.migrationName, migrate: AccountSessions.migrate)
+        migrator.registerMigration(MfaEnrollmentRecord.idsPerAccountMigrationName, migrate: MfaEnrollmentRecord.makeIdsPerAccount)
         return migrator
     }
 

@@ -10,6 +10,9 @@ extension EmbeddedBackend {
     /// `{kid: PEM certificate}`, as Google's x509 metadata document.
     public func publicKeysX509() -> Data { signer.x509Certificates() }
 
+    /// `GET /`: the emulator's status check, which tools poll to see that it is up.
+    static let statusAnswer = Data(#"{"authEmulator":{"docs":"https://firebase.google.com/docs/emulator-suite","ready":true}}"#.utf8)
+
     /// The answers to GET requests.
     func routeGet(_ path: String, query: [URLQueryItem]) async throws -> Data {
         // `@` may arrive percent-encoded.
@@ -17,6 +20,7 @@ extension EmbeddedBackend {
         case Self.jwksPath: return publicKeysJWKS()
         case Self.x509Path: return publicKeysX509()
         case Self.emailActionPath: return try await encode(applyEmailAction(query))
+        case "/": return Self.statusAnswer
         default: throw BackendFailure.notFound(path)
         }
     }

@@ -58,8 +58,11 @@ extension EmbeddedBackend {
                   let found = try store.read({ try UserRecord.find(email: email, in: $0) }) else { throw BackendFailure.userNotFound }
             return found
         }
-        if requireIdToken, body.idToken == nil { throw BackendFailure.missingIdToken }
-        let session = try verifySession(idToken: body.idToken ?? "")
+        // The emulator reads a verification's token without asking for one first: none is an invalid one.
+        guard let idToken = body.idToken, !idToken.isEmpty else {
+            throw requireIdToken ? BackendFailure.missingIdToken : BackendFailure.invalidIdToken
+        }
+        let session = try verifySession(idToken: idToken)
         // Changing the email is sensitive, as `accounts:update` with an email is.
         if requireIdToken { try requireRecentSignIn(session) }
         guard session.user.email != nil else { throw BackendFailure.missingEmail }
@@ -194,30 +197,32 @@ extension EmbeddedBackend {
     func applyActionCode(_ code: String) async throws -> AccountsUpdateResponse {
         let record = try liveOobCode(code)
         let requestType = SendOobCodeRequest.RequestType(rawValue: record.requestType)
-        let (user, providers) = try await store.write { db in
-            guard try OobCodeRecord.deleteOne(db, key: code), var user = try UserRecord.fetchOne(db, key: record.localId) else {
-                throw BackendFailure.invalidOobCode
-            }
+        // A code taken is spent even when its action then fails (the address meanwhile taken), as in
+        // the emulator: the failure commits the deletion.
+        let (user, providers): (UserRecord, [ProviderRecord]) = try await store.writeCommittingFailure { db in
+            guard try OobCodeRecord.deleteOne(db, key: code) else { throw BackendFailure.invalidOobCode }
+            guard var user = try UserRecord.fetchOne(db, key: record.localId) else { return .failure(.invalidOobCode) }
             switch requestType {
             case .verifyEmail:
-                guard user.email == record.email else { throw BackendFailure.invalidOobCode }
+                guard user.email == record.email else { return .failure(.invalidOobCode) }
                 user.emailVerified = true
             case .verifyAndChangeEmail:
-                guard user.email == record.email, let newEmail = record.newEmail else { throw BackendFailure.invalidOobCode }
-                guard try UserRecord.find(email: newEmail, in: db) == nil else { throw BackendFailure.emailExists }
+                guard user.email == record.email, let newEmail = record.newEmail else { return .failure(.invalidOobCode) }
+                guard try UserRecord.find(email: newEmail, in: db) == nil else { return .failure(.emailExists) }
                 try changeEmail(of: &user, to: newEmail, verified: true, in: db)
             case .recoverEmail:
-                guard user.initialEmail == record.email else { throw BackendFailure.invalidOobCode }
+                guard user.initialEmail == record.email else { return .failure(.invalidOobCode) }
                 if user.email != record.email {
-                    guard try UserRecord.find(email: record.email, in: db) == nil else { throw BackendFailure.emailExists }
+                    guard try UserRecord.find(email: record.email, in: db) == nil else { return .failure(.emailExists) }
                     // The owner of the old address proved it by opening the message: verified.
                     try changeEmail(of: &user, to: record.email, verified: true, in: db)
                 }
             case .passwordReset, .emailSignIn, nil:
+                // Not an action of this call: the code stays for its own.
                 throw BackendFailure.invalidOobCode
             }
             try user.update(db)
-            return (user, try user.providers(in: db))
+            return .success((user, try user.providers(in: db)))
         }
         return AccountsUpdateResponse(localId: user.localId, email: user.email, displayName: user.displayName, photoUrl: user.photoUrl,
                                       emailVerified: user.emailVerified, providerUserInfo: providers.map(\.wire),
@@ -247,7 +252,7 @@ extension EmbeddedBackend {
             try OobCodeRecord.filter(OobCodeRecord.Columns.expiresAt > nowSeconds).order(OobCodeRecord.Columns.createdAt).fetchAll(db)
         }
         return ListOobCodesResponse(oobCodes: records.map {
-            .init(email: $0.email, oobCode: $0.oobCode, oobLink: oobLink(for: $0), requestType: $0.requestType)
+            .init(email: $0.email, oobCode: $0.oobCode, oobLink: oobLink(for: $0), requestType: $0.requestType, newEmail: $0.newEmail)
         })
     }
 }

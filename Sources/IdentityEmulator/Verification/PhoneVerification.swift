@@ -78,6 +78,8 @@ extension EmbeddedBackend {
                     return .proof(proof)
                 }
                 var user = try currentUser(of: linking, in: db)
+                // A phone number that signs in alone would bypass the account's second factor.
+                guard try !user.hasSecondFactors(in: db) else { throw BackendFailure.phoneFirstFactorOnMultiFactorUser }
                 user.phoneNumber = phone
                 try user.update(db)
                 try ProviderRecord.phone(localId: user.localId, phoneNumber: phone).upsert(db)

@@ -95,6 +95,38 @@ struct PhoneProofRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var expiresAt: Int64
 }
 
+extension MfaEnrollmentRecord {
+    static let idsPerAccountMigrationName = "second factors: enrollment ids unique per account"
+
+    /// An enrollment id names a factor of its account, not of the project: the emulator lets two accounts
+    /// have a factor with the same id (an administrator may set it), so the key becomes (localId, id).
+    static func makeIdsPerAccount(_ db: Database) throws {
+        try db.create(table: "mfaEnrollmentPerAccount") { t in
+            t.column("mfaEnrollmentId", .text).notNull()
+            t.column("localId", .text).notNull().references(UserRecord.databaseTableName, onDelete: .cascade)
+            t.column("factor", .text).notNull()
+            t.column("displayName", .text)
+            t.column("phoneNumber", .text)
+            t.column("totpSecret", .blob)
+            t.column("enrolledAt", .integer).notNull()
+            t.column("lastTotpStep", .integer)
+            t.column("failedAttempts", .integer).notNull().defaults(to: 0)
+            t.column("lockedUntil", .double)
+            t.primaryKey(["localId", "mfaEnrollmentId"])
+            t.uniqueKey(["localId", "phoneNumber"])
+        }
+        let columns = "mfaEnrollmentId, localId, factor, displayName, phoneNumber, totpSecret, enrolledAt, lastTotpStep, failedAttempts, lockedUntil"
+        try db.execute(sql: "INSERT INTO mfaEnrollmentPerAccount (\(columns)) SELECT \(columns) FROM \(databaseTableName)")
+        try db.drop(table: databaseTableName)
+        try db.rename(table: "mfaEnrollmentPerAccount", to: databaseTableName)
+    }
+
+    /// The factor `mfaEnrollmentId` of the account `localId`.
+    static func find(_ mfaEnrollmentId: String, of localId: String, in db: Database) throws -> MfaEnrollmentRecord? {
+        try fetchOne(db, key: ["localId": localId, "mfaEnrollmentId": mfaEnrollmentId])
+    }
+}
+
 extension AccountStore {
     static func registerVerificationMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v2: email actions, SMS verifications, second factors, phone proofs") { db in

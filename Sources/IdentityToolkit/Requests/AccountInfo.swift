@@ -25,13 +25,17 @@ public struct AccountInfo: Codable, Sendable, Equatable {
     /// A JSON object as a string.
     public var customAttributes: String?
     public var mfaInfo: [MfaEnrollment]?
+    /// Whether the account has signed in with an email link (`createAuthUri`'s `emailLink` method).
+    public var emailLinkSignin: Bool?
+    /// The account's email before its first change: where a `RECOVER_EMAIL` message goes.
+    public var initialEmail: String?
 
     public init(localId: String, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil,
                 photoUrl: String? = nil, phoneNumber: String? = nil, disabled: Bool? = nil,
                 providerUserInfo: [ProviderUserInfo]? = nil, passwordHash: String? = nil, salt: String? = nil,
                 passwordUpdatedAt: Double? = nil, validSince: String? = nil, createdAt: String? = nil,
                 lastLoginAt: String? = nil, lastRefreshAt: String? = nil, customAttributes: String? = nil,
-                mfaInfo: [MfaEnrollment]? = nil) {
+                mfaInfo: [MfaEnrollment]? = nil, emailLinkSignin: Bool? = nil, initialEmail: String? = nil) {
         self.localId = localId
         self.email = email
         self.emailVerified = emailVerified
@@ -49,6 +53,8 @@ public struct AccountInfo: Codable, Sendable, Equatable {
         self.lastRefreshAt = lastRefreshAt
         self.customAttributes = customAttributes
         self.mfaInfo = mfaInfo
+        self.emailLinkSignin = emailLinkSignin
+        self.initialEmail = initialEmail
     }
 }
 

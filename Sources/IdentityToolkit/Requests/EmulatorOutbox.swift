@@ -26,12 +26,15 @@ public struct ListOobCodesResponse: Codable, Sendable, Equatable {
         public var oobCode: String
         public var oobLink: String
         public var requestType: String
+        /// The address a `VERIFY_AND_CHANGE_EMAIL` message changes the account's to.
+        public var newEmail: String?
 
-        public init(email: String, oobCode: String, oobLink: String, requestType: String) {
+        public init(email: String, oobCode: String, oobLink: String, requestType: String, newEmail: String? = nil) {
             self.email = email
             self.oobCode = oobCode
             self.oobLink = oobLink
             self.requestType = requestType
+            self.newEmail = newEmail
         }
     }
 
