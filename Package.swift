@@ -149,7 +149,8 @@ let package = Package(
             "AuthDeckApp", "TerminalUI", "AuthClient", "AuthAdmin", "IdentityEmulator", "IdentityTestSupport", "AppData",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-        ], exclude: ["Console/__Snapshots__", "Federated/__Snapshots__", "Verification/__Snapshots__", "Accounts/__Snapshots__"]),
+        ], exclude: ["Console/__Snapshots__", "Federated/__Snapshots__", "Verification/__Snapshots__", "Accounts/__Snapshots__",
+                   "Teaching/__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]
 )
