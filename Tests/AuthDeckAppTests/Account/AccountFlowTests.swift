@@ -139,7 +139,7 @@ struct AccountFlowTests {
         }
     }
 
-    /// Issue 16, item 9: the mismatch error stayed on the account screen after esc.
+    /// The mismatch error goes with the password form when esc leaves it, rather than staying on the account screen.
     @Test func leavingThePasswordFormTakesItsErrorAlong() {
         var form = ChangePasswordFeature()
         form.newPassword = TextField(text: "newpass1", maxLength: 128, isSecure: true)
@@ -269,7 +269,7 @@ struct AccountFlowTests {
         store.send(.authStateChanged(Fixtures.anonymous, nil)) { $0.token = nil }
     }
 
-    /// Issue 16, presenter list: `r` is Firebase's reload(), and says what another console changed.
+    /// `r` is Firebase's reload(), and says what another console changed.
     @Test func reloadSaysWhatChangedElsewhere() {
         let ada = Fixtures.passwordUser()
         var store = FlowStore(Fixtures.signedIn(ada))

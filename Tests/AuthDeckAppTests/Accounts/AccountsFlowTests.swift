@@ -395,8 +395,8 @@ struct AccountsFlowTests {
         }
     }
 
-    /// A disabled account's detail offers to enable it, not to disable it again (found by a walkthrough:
-    /// the bar said `d disable` and `d` asked to disable the disabled account).
+    /// A disabled account's detail offers to enable it, not to disable it again (`d` on a disabled
+    /// account does nothing).
     @Test func theDetailOffersEnableOrDisableByTheAccountsState() {
         var user = F.user(0)
         user.disabled = true
@@ -435,7 +435,7 @@ struct AccountsFlowTests {
             $0.accounts { $0.panel = .claims(editor) }
             $0.banner = Banner(.error, "\(reason). Nothing was sent.")
         }
-        // An edit takes the refusal away: it was of the text before (found by a walkthrough: it stayed above a valid text).
+        // An edit takes the refusal away: it was of the text before, and must not stay above a valid one.
         editor.field = TextField(text: text + " ", maxLength: 4000)
         editor.refusal = nil
         store.send(.key(.character(" "))) { $0.accounts { $0.panel = .claims(editor) } }

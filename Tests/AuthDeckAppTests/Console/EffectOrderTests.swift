@@ -6,8 +6,8 @@ import IdentityTestSupport
 import Logging
 import Testing
 
-/// The runner performs effects in the order the model asked for them (issue 13, item 15): each
-/// used to run in a task of its own, so a cart's add and remove could arrive swapped.
+/// The runner performs effects in the order the model asked for them: run each in a task of its
+/// own, and a cart's add and remove could arrive swapped.
 @Suite("Effects run in order")
 struct EffectOrderTests {
     @Test(.timeLimit(.minutes(1))) func aCartsAddsAndRemovesArriveInTheOrderAsked() async throws {

@@ -78,8 +78,8 @@ struct ScreenSnapshotTests {
         #expect(text.contains("auth   Bearer •••(23)"))
     }
 
-    /// Issue 16, item 9: a banner longer than its rows was cut with nothing to say so; now its last row says
-    /// where the rest is, and F1 shows it whole over the keys.
+    /// A banner longer than its rows is not cut silently: its last row says where the rest is, and F1
+    /// shows it whole over the keys.
     @Test func aLongBannerSaysWhereTheRestIsAndHelpShowsItWhole() {
         var model = Fixtures.signedIn(Fixtures.passwordUser(uid: "bobUID0000000000000000000001", email: "bob@example.com"))
         let previous = AccountSnapshot(user: Fixtures.passwordUser(email: "y@example.com"), cart: [])
@@ -101,7 +101,7 @@ struct ScreenSnapshotTests {
         #expect(!render(model).contains("F1: all of it"))
     }
 
-    /// Issue 16, item 5: the detail was cut at the screen's bottom (the claims after `exp`, a nonce's hash); it is a pane
+    /// The detail is never cut at the screen's bottom (the claims after `exp`, a nonce's hash): it is a pane
     /// that scrolls, with bodies pretty-printed and rawUserInfo decoded, and `?` shows the inspector's own keys.
     @Test func theInspectorsDetailScrollsAndItsHelpIsItsOwn() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
@@ -133,7 +133,7 @@ struct ScreenSnapshotTests {
         store.send(.key(.escape)) { $0.overlay = nil }
     }
 
-    /// Issue 16, item 9: the remove-factor and unlink dialogs mark the item they act on, in the list behind them.
+    /// The remove-factor and unlink dialogs mark the item they act on, in the list behind them.
     @Test func theDialogsMarkTheItemTheyActOn() {
         var user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint])
         user.providerData.append(UserInfo(providerID: "google.com", uid: "1", email: "ada@gmail.com"))

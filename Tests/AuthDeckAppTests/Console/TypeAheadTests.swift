@@ -5,7 +5,7 @@ import Testing
 import TerminalUI
 
 /// Keys the user cannot see act on nothing; keys typed while a request runs are kept and applied
-/// in order once its answer is in (issue 16, items 2 and 3).
+/// in order once its answer is in.
 @Suite("Type-ahead and the too-small terminal")
 struct TypeAheadTests {
     @Test func behindTerminalTooSmallOnlyCtrlCActs() {

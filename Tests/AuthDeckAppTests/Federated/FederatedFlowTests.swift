@@ -176,8 +176,8 @@ struct FederatedFlowTests {
         guard case let .providerForm(restored) = store.model.screen else { Issue.record("not on the form"); return }
         #expect(restored.tenant.text == "contoso.com")
         #expect(restored.parameters.text == "domain_hint=contoso.com")
-        // Restored fields take edits at their end (issue 16, item 4: ctrl-u then typing used to
-        // insert before the old text, backspace did nothing).
+        // Restored fields take edits at their end: ctrl-u then typing replaces the old text, and
+        // backspace deletes from it.
         for field in [restored.tenant, restored.prompt, restored.loginHint, restored.scopes, restored.parameters] {
             #expect(field.cursor == field.text.count)
         }
@@ -290,7 +290,7 @@ struct FederatedFlowTests {
         }
     }
 
-    /// Issue 16, presenter list: an unknown login_hint leads to a new identity with that email, as Microsoft's sign-in page fills it in.
+    /// An unknown login_hint leads to a new identity with that email, as Microsoft's sign-in page fills it in.
     @Test func anUnknownLoginHintPrefillsANewIdentity() {
         let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid"], customParameters: ["login_hint": "Dana@Fabrikam.com"])
         var model = ConsoleModel(backendName: "embedded")
@@ -314,7 +314,7 @@ struct FederatedFlowTests {
         model.busy = "Waiting for the simulated Apple…"
         var store = FlowStore(model)
         let refusal = AuthError.server("INVALID_IDP_RESPONSE : AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.")
-        // Issue 16, item 8: the provider's own words, whole, with Firebase's code (it was "internalError · unexpected error").
+        // The provider's own words, whole, with Firebase's code (never "internalError · unexpected error").
         store.send(.consent(.providerAuthorized(.failure(refusal)))) {
             $0.busy = nil
             $0.banner = Banner(.error, "The identity provider refused: AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.",
@@ -328,7 +328,7 @@ struct FederatedFlowTests {
         }
     }
 
-    /// Issue 13, item 14: the dialog used to draw over the account screen and go back there.
+    /// The dialog draws over the sign-in methods it was opened from, and cancelling returns there.
     @Test func unlinkingFromTheSignInMethodsAsksOverThemAndCancellingReturnsThere() {
         let two = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "1234", email: "ada@gmail.com")])
         var model = Fixtures.signedIn(two)
@@ -592,8 +592,8 @@ struct FederatedFlowTests {
         let linked = Fixtures.passwordUser(uid: alan.uid, email: "alan@gmail.com", extraProviders: [UserInfo(providerID: "google.com", uid: "1", email: "alan@gmail.com")])
         let guest = Fixtures.anonymous.uid
         let linkedData = AuthDataResult(user: linked, additionalUserInfo: AdditionalUserInfo(providerID: "google.com", isNewUser: false))
-        // Issue 16, item 7: it said "The uid and app data are unchanged" though the uid changed, and left the
-        // guest account on the backend; as the conflict's merge does, the guest account is deleted.
+        // The uid changed, so the banner does not say it is unchanged; as the conflict's merge does, the
+        // guest account left behind is deleted.
         store.send(.linkFinished(.success(linkedData)), effects: [.deleteLeftGuest(uid: guest)]) {
             $0.busy = "Deleting the guest account \(guest)…"
             $0.user = linked
@@ -742,7 +742,7 @@ struct FederatedFlowTests {
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Choose how to confirm it's you; then change the password runs by itself.")
             $0.screen = .reauthMethods(ReauthMethodsFeature(.updatePassword("newpass1"), selection: 0))
         }
-        // The linked phone is one of them (issue 16: it was left out).
+        // The linked phone is one of them.
         #expect(ReauthMethodsFeature.Account(.updatePassword("newpass1"), user: user).methods == ["password", "google.com", "phone"])
         store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethodsFeature(.updatePassword("newpass1"), selection: 1)) }
         store.send(.key(.down)) { $0.screen = .reauthMethods(ReauthMethodsFeature(.updatePassword("newpass1"), selection: 2)) }

@@ -64,8 +64,8 @@ struct FederatedScreenSnapshotTests {
         #expect(text.contains("Not linked yet (5)"))
     }
 
-    /// Issue 16, item 9: the consent's request and the conflict's notes were cut at 80 columns; no row above the key bar
-    /// ends in an ellipsis now.
+    /// The consent's request and the conflict's notes are whole at 80 columns: no row above the key bar
+    /// ends in an ellipsis.
     @Test func consentAndConflictTextIsWholeAt80By24() {
         var model = Fixtures.signedIn(Fixtures.anonymous)
         let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "email", "profile", "mail.read"],

@@ -6,7 +6,7 @@ import Testing
 struct OutboxProblemTests {
     static let refused = AuthEmulatorOutbox.ReadFailure(.administratorsOnly, AuthError(.internalError, serverMessage: "Request had invalid authentication credentials."))
 
-    /// Issue 16, item 6: `v` said the email was in the outbox and `m` said "No messages" (the read got 401).
+    /// When the outbox cannot be read (401), the banner says why instead of pointing at an empty outbox.
     @Test func theBannerThatPointsAtTheOutboxGivesWayToWhyItCannotBeRead() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
         store.send(.key(.character("v")), effects: [.verification(.sendEmailVerification)]) { $0.busy = "Sending the verification email…" }

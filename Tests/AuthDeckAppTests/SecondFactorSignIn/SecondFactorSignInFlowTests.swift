@@ -118,8 +118,8 @@ struct SecondFactorSignInFlowTests {
         tester.handle(.codeSent(.success("stray")))
     }
 
-    /// Issue 16, item 7: the screen said "The password was right" after a Google sign-in, and a
-    /// reauthentication's esc said "cancel sign-in" and "Sign-in cancelled.".
+    /// The screen names the first factor that passed (not "The password was right" after a Google
+    /// sign-in), and a reauthentication's esc cancels the reauthentication, not a sign-in.
     @Test func theWordsMatchHowTheFirstFactorPassedAndWhatEscCancels() {
         var model = Fixtures.signedIn(MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint]))
         model.screen = .secondFactorSignIn(SecondFactorSignInFeature(challenge: MfaFixtures.challenge(firstFactor: "google.com"), purpose: .signIn))

@@ -189,7 +189,7 @@ struct SignInFlowTests {
         #expect(form.email.text == "q?i")
     }
 
-    /// Issue 16, presenter list: a reset password took 8 × ↓; each method's number chooses it at once.
+    /// Each method's number chooses it at once (a reset password is `9`, not 8 × ↓).
     @Test func aMethodsNumberChoosesItAtOnce() {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .signInMethods(SignInMethodsFeature(selection: 0))

@@ -51,7 +51,7 @@ struct VerificationScreenSnapshotTests {
         assertSnapshot(of: text, as: .lines, named: "qr")
         #expect(text.contains("JBSW Y3DP EHPK 3PXP"))
         #expect(!text.contains("hidden behind"))
-        // Issue 16, item 9: the code blanked the title row's left part, title and all; it now goes beside the code.
+        // The QR code leaves the title row's left part alone: the title goes beside the code.
         #expect(text.split(separator: "\n").first?.contains("AuthDeck · ") == true)
         #expect(text.contains("enter added it: next"))
         // Nothing of a full-width title bar between the code and the title, however long the status.
@@ -70,7 +70,7 @@ struct VerificationScreenSnapshotTests {
         let code = render(model(.secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com",
             step: .enteringTotpCode(MfaFixtures.secret, code: MfaFixtures.code("1234"))))))
         assertSnapshot(of: code, as: .lines, named: "code")
-        // Issue 16 (found by the walkthrough suite): the key's label ran off the screen, cut mid-word.
+        // The key's label stays on the screen, never cut mid-word.
         #expect(code.contains("Key, to type instead:"))
         let rows: [String] = code.components(separatedBy: "\n")
         #expect(rows.dropFirst().dropLast().allSatisfy { $0.count < 80 || $0.hasSuffix(" ") })
@@ -106,7 +106,7 @@ struct VerificationScreenSnapshotTests {
         assertSnapshot(of: render(model(.phone(link))), as: .lines, named: "conflict")
     }
 
-    /// Issue 16, item 9: the empty outbox's text ran over the box's right border at 80 columns.
+    /// The empty outbox's text stays inside the box's right border at 80 columns.
     @Test func theEmptyOutboxKeepsItsBorder() {
         var empty = model(.account(AccountFeature()))
         empty.outbox = Outbox()
