@@ -65,8 +65,10 @@ public final class SSHServer: Sendable {
         case .full, .tooManyFromAddress:
             channel.closeFuture.whenComplete { _ in registry.refusalEnded() }
             let message = admission == .full
-                ? "AuthDeck is full (\(settings.limits.maxSessions) sessions); try again later."
-                : "AuthDeck: too many sessions from your address (\(settings.limits.maxSessionsPerAddress)); close one and try again."
+                ? "AuthDeck is full (\(settings.limits.maxSessions) sessions); try again later, or ask the presenter to raise `authdeck ssh --max-sessions`."
+                // A room behind one NAT address meets this limit first: the presenter is told how to lift it.
+                : "AuthDeck: too many sessions from your address (\(settings.limits.maxSessionsPerAddress)); close one and try again. "
+                    + "A room behind one address needs the presenter to raise `authdeck ssh --max-sessions-per-address`."
             logger.notice("ssh connection refused", metadata: ["address": "\(address)", "reason": "\(admission == .full ? "full" : "per-address limit")"])
             delegate = RefusingAuthenticator()
             sessionHandler = { Refusal(message: message) }

@@ -337,6 +337,7 @@ def test_over_the_limit_is_told_and_disconnected(ssh_server, console):
     third = subprocess.run(server.client(extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
     assert third.returncode == 1
     assert "full" in third.stderr + third.stdout and "try again later" in third.stderr + third.stdout
+    assert "--max-sessions" in third.stderr + third.stdout
     assert time.monotonic() - started < 10
     # A place frees up when a visitor leaves.
     first.keys("q")
@@ -351,7 +352,10 @@ def test_four_per_address(ssh_server, console):
     first = console(command=server.client())
     first.wait_for("Choose a sign-in method", timeout=20)
     second = subprocess.run(server.client(extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
-    assert second.returncode == 1 and "too many sessions from your address" in second.stderr + second.stdout
+    told = second.stderr + second.stdout
+    assert second.returncode == 1 and "too many sessions from your address" in told
+    # A room behind one NAT address meets this first: the message says what the presenter can do.
+    assert "--max-sessions-per-address" in told
 
 
 def test_idle_sessions_are_closed_with_a_notice(ssh_server, console):
