@@ -9,19 +9,32 @@ public struct AuthEmulatorOutbox: Sendable {
     let backend: any IdentityBackend
     /// The project whose outbox is read; a server that names the project it serves instead is
     /// believed, so a console started without `--project` finds the served project's messages.
-    private let project: ProjectID
+    private let state: State
+    public let reach: Reach
 
-    public init(backend: any IdentityBackend, projectId: String) {
-        self.backend = backend
-        self.project = ProjectID(projectId)
+    /// Whose messages a read returns.
+    public enum Reach: Sendable, Equatable {
+        /// The console's own project.
+        case project
+        /// Every project the server holds (an administrator's view of `authdeck serve`'s projects), the
+        /// console's own first; a server without a projects listing (the emulator) gives its own project's.
+        case everyProject
     }
 
-    public var projectId: String { project.value.withLock { $0 } }
+    public init(backend: any IdentityBackend, projectId: String, reach: Reach = .project) {
+        self.backend = backend
+        self.state = State(projectId)
+        self.reach = reach
+    }
+
+    public var projectId: String { state.project.withLock { $0 } }
 
     /// Shared by the copies of one outbox: what one learns, all read.
-    private final class ProjectID: Sendable {
-        let value: Mutex<String>
-        init(_ id: String) { value = Mutex(id) }
+    private final class State: Sendable {
+        let project: Mutex<String>
+        /// Cleared when the server has no projects listing for this client: only its own project is read from then on.
+        let listingAnswers = Mutex(true)
+        init(_ id: String) { project = Mutex(id) }
     }
 
     /// Why the outbox could not be read, so the console can say how to fix it.
@@ -58,19 +71,29 @@ public struct AuthEmulatorOutbox: Sendable {
             case other(String)
         }
 
+        /// Where it was sent: for a change of email, the new address.
         public var to: String
         public var action: Action
         public var oobCode: String
         public var link: String
+        /// The address of the account it acts on, when that is not `to` (a change of email's current address).
+        public var account: String?
+        /// The project whose outbox holds it.
+        public var project: String
+        /// When the server sent it; nil from a server that does not say (the emulator).
+        public var sentAt: Date?
 
-        public init(to: String, action: Action, oobCode: String, link: String) {
+        public init(to: String, action: Action, oobCode: String, link: String, account: String? = nil, project: String = "", sentAt: Date? = nil) {
             self.to = to
             self.action = action
             self.oobCode = oobCode
             self.link = link
+            self.account = account
+            self.project = project
+            self.sentAt = sentAt
         }
 
-        init(_ wire: ListOobCodesResponse.OobCode) {
+        init(_ wire: ListOobCodesResponse.OobCode, project: String) {
             let action: Action = switch SendOobCodeRequest.RequestType(rawValue: wire.requestType) {
             case .verifyEmail: .verifyEmail
             case .passwordReset: .resetPassword
@@ -79,7 +102,11 @@ public struct AuthEmulatorOutbox: Sendable {
             case .recoverEmail: .recoverEmail
             case nil: .other(wire.requestType)
             }
-            self.init(to: wire.email, action: action, oobCode: wire.oobCode, link: wire.oobLink)
+            // The emulator lists a change of email under the account's current address, with the new one beside it:
+            // the message goes to the new one.
+            let newEmail = wire.newEmail.flatMap { $0.isEmpty ? nil : $0 }
+            self.init(to: newEmail ?? wire.email, action: action, oobCode: wire.oobCode, link: wire.oobLink,
+                      account: newEmail == nil ? nil : wire.email, project: project, sentAt: wire.sentAt.flatMap(AuthEmulatorOutbox.date))
         }
     }
 
@@ -88,26 +115,102 @@ public struct AuthEmulatorOutbox: Sendable {
         public var to: String
         public var code: String
         public var verificationID: String
+        /// The project whose outbox holds it.
+        public var project: String
+        /// When the server sent it; nil from a server that does not say (the emulator).
+        public var sentAt: Date?
 
-        public init(to: String, code: String, verificationID: String) {
+        public init(to: String, code: String, verificationID: String, project: String = "", sentAt: Date? = nil) {
             self.to = to
             self.code = code
             self.verificationID = verificationID
+            self.project = project
+            self.sentAt = sentAt
         }
     }
 
-    /// Email actions not yet used, oldest first. Throws `ReadFailure`.
-    public func emails() async throws -> [Email] {
-        try await read { try await backend.call(ListOobCodesRequest(projectId: $0)).oobCodes.map(Email.init) }
+    /// Both outboxes, oldest first.
+    public struct Messages: Equatable, Sendable {
+        public var emails: [Email]
+        public var texts: [TextMessage]
+
+        public init(emails: [Email] = [], texts: [TextMessage] = []) {
+            self.emails = emails
+            self.texts = texts
+        }
     }
 
-    /// SMS codes not yet used, oldest first. Throws `ReadFailure`.
+    /// Email actions not yet used in the console's own project, oldest first. Throws `ReadFailure`.
+    public func emails() async throws -> [Email] {
+        try await read { try await emails(in: $0) }
+    }
+
+    /// SMS codes not yet used in the console's own project, oldest first. Throws `ReadFailure`.
     public func texts() async throws -> [TextMessage] {
-        try await read {
-            try await backend.call(ListVerificationCodesRequest(projectId: $0)).verificationCodes.map {
-                TextMessage(to: $0.phoneNumber, code: $0.code, verificationID: $0.sessionInfo)
+        try await read { try await texts(in: $0) }
+    }
+
+    /// Every message within `reach`, oldest first (by sending time where the server gives it). The own
+    /// project's failure throws `ReadFailure`; another project that cannot be read (removed meanwhile) is left out.
+    public func messages() async throws -> Messages {
+        async let ownEmails = emails()
+        async let ownTexts = texts()
+        let own = Messages(emails: try await ownEmails, texts: try await ownTexts)
+        guard reach == .everyProject, state.listingAnswers.withLock({ $0 }) else { return own }
+        let others: [String]
+        do {
+            let own = projectId
+            others = try await backend.call(ListProjectsRequest()).projects
+                .filter { $0.projectId != own && ($0.messages ?? 1) > 0 }
+                .map(\.projectId)
+        } catch {
+            // The emulator has no listing, and a server may keep it for its administrators.
+            state.listingAnswers.withLock { $0 = false }
+            return own
+        }
+        var all = own
+        for batch in stride(from: 0, to: others.count, by: Self.concurrentReads).map({ others[$0 ..< min($0 + Self.concurrentReads, others.count)] }) {
+            let read = await withTaskGroup(of: Messages?.self) { group in
+                for project in batch {
+                    group.addTask {
+                        async let emails = emails(in: project)
+                        async let texts = texts(in: project)
+                        return try? Messages(emails: await emails, texts: await texts)
+                    }
+                }
+                var read: [Messages] = []
+                for await messages in group { if let messages { read.append(messages) } }
+                return read
+            }
+            for messages in read {
+                all.emails += messages.emails
+                all.texts += messages.texts
             }
         }
+        all.emails.sort { ($0.sentAt ?? .distantPast) < ($1.sentAt ?? .distantPast) }
+        all.texts.sort { ($0.sentAt ?? .distantPast) < ($1.sentAt ?? .distantPast) }
+        return all
+    }
+
+    /// Outboxes read at once when reading every project: enough to hide the calls' latency, few enough
+    /// not to crowd out the visitors' own calls on the server.
+    static let concurrentReads = 8
+
+    private func emails(in project: String) async throws -> [Email] {
+        try await backend.call(ListOobCodesRequest(projectId: project)).oobCodes.map { Email($0, project: project) }
+    }
+
+    private func texts(in project: String) async throws -> [TextMessage] {
+        try await backend.call(ListVerificationCodesRequest(projectId: project)).verificationCodes.map {
+            TextMessage(to: $0.phoneNumber, code: $0.code, verificationID: $0.sessionInfo, project: project, sentAt: $0.sentAt.flatMap(Self.date))
+        }
+    }
+
+    private static let rfc3339 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// An RFC 3339 time, with or without its fraction of a second.
+    static func date(_ text: String) -> Date? {
+        (try? rfc3339.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 
     /// Reads with the current project; when the server answers that it serves another one (the
@@ -118,7 +221,7 @@ public struct AuthEmulatorOutbox: Sendable {
             return try await body(asked)
         } catch let IdentityToolkitError.server(status, message) {
             if let served = Self.servedProject(in: message), served != asked {
-                project.value.withLock { $0 = served }
+                state.project.withLock { $0 = served }
                 do {
                     return try await body(served)
                 } catch {

@@ -1,7 +1,6 @@
 import AuthAdmin
 import AuthDeckApp
 import Foundation
-import Synchronization
 import IdentityEmulator
 import IdentityToolkit
 
@@ -17,7 +16,7 @@ struct ConsoleAccountsAccess {
     static let operatorNameVariable = "AUTHDECK_OPERATOR_NAME"
 
     /// `embedded`: the embedded backend once it is open (the console's first frame does not wait for it).
-    static func make(choice: BackendChoice, embedded: (@Sendable () async throws -> EmbeddedBackend)?, role: SSHConsoleRole?, readOnly: Bool,
+    static func make(choice: BackendChoice, embedded: (@Sendable () async throws -> BackendProjects)?, role: SSHConsoleRole?, readOnly: Bool,
                      directory: DataDirectory, environment: Environment) throws -> ConsoleAccountsAccess {
         let none = ConsoleAccountsAccess(connection: nil, shutdown: {})
         if role == .visitor { return none }
@@ -29,15 +28,12 @@ struct ConsoleAccountsAccess {
         switch choice {
         case .embedded:
             guard let embedded else { return none }
-            // Every project of the data directory, as `authdeck serve` holds them: an `authdeck ssh` there keeps its visitors'.
-            let projects = Mutex<BackendProjects?>(nil)
+            // The console closes the projects when it quits.
             let connection = AccountsConnection(operatorName: operatorName, audit: audit, access: access) {
-                let backend = try await embedded()
-                let served = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
-                projects.withLock { $0 = served }
-                return AccountAdmin(backend: served.administratorTransport(), projectId: backend.projectId, capability: .authdeck)
+                let served = try await embedded()
+                return AccountAdmin(backend: served.administratorTransport(), projectId: served.defaultProject.projectId, capability: .authdeck)
             }
-            return ConsoleAccountsAccess(connection: connection, shutdown: { projects.withLock { $0 }?.closeOtherProjects() })
+            return ConsoleAccountsAccess(connection: connection, shutdown: {})
         case let .emulator(address, project):
             // `owner` is the emulator's administrator; an `authdeck serve --admin-token` wants its token.
             let token = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "owner"

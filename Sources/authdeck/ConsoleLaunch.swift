@@ -152,18 +152,23 @@ struct ConsoleLaunch {
         configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
         let opening = OpeningThread(name: "opening data") { [configuration] in
             let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
-            return (backend: backend, cart: try Self.openCart(in: directory, logger: logger))
+            // Every project of the data directory, as `authdeck serve` holds them: an `authdeck ssh` there keeps its visitors'.
+            let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
+            return (backend: backend, projects: projects, cart: try Self.openCart(in: directory, logger: logger))
         }
-        let accounts = try ConsoleAccountsAccess.make(choice: .embedded, embedded: { try await opening.value.backend }, role: sshRole,
+        let accounts = try ConsoleAccountsAccess.make(choice: .embedded, embedded: { try await opening.value.projects }, role: sshRole,
                                                       readOnly: readOnly, directory: directory, environment: environment)
         let sessionStore = session.store
+        let reach: AuthEmulatorOutbox.Reach = sshRole == .visitor ? .project : .everyProject
         let result: Result<Void, any Error>
         do {
             try await runConsole(terminal: terminal, sessionSaved: session.saved, open: {
-                let (backend, cart) = try await opening.value
+                let (backend, projects, cart) = try await opening.value
                 let transport = backend.transport()
+                // The outbox's reads are the session's exchanges too: the inspector lists them beside the rest.
+                let outboxTransport = reach == .everyProject ? projects.administratorTransport(exchanges: transport.exchanges) : transport
                 return ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
-                                       outbox: AuthEmulatorOutbox(backend: transport, projectId: backend.projectId))
+                                       outbox: AuthEmulatorOutbox(backend: outboxTransport, projectId: backend.projectId, reach: reach))
             }, accounts: accounts.connection, backendName: backendName, directory: directory, logger: logger)
             result = .success(())
         } catch {
@@ -173,7 +178,8 @@ struct ConsoleLaunch {
         // Also when the console ended before the backend was open (or asked for it: a terminal that could not
         // start): the process never exits half-way through opening it, and an error opening it is still this start's.
         let opened = await opening.outcome
-        if case let .success((backend, _)) = opened {
+        if case let .success((backend, projects, _)) = opened {
+            projects.closeOtherProjects()
             // Closed, the database is stamped intact: the next start skips reading all of it.
             do { try backend.close() } catch { logger.warning("could not close the data", metadata: ["error": "\(error)"]) }
         }
@@ -208,7 +214,7 @@ struct ConsoleLaunch {
         do {
             try await runConsole(terminal: terminal, sessionSaved: session.saved, open: {
                 ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: try await cart.value,
-                                outbox: outboxProject.map { AuthEmulatorOutbox(backend: transport, projectId: $0) })
+                                outbox: outboxProject.map { AuthEmulatorOutbox(backend: transport, projectId: $0, reach: sshRole == .operator ? .everyProject : .project) })
             }, simulatedIdentityOwner: simulatedIdentityOwner, accounts: accounts.connection,
             backendName: backendName, directory: directory, logger: logger)
             result = .success(())
@@ -239,7 +245,7 @@ struct ConsoleLaunch {
         try await terminal.run { terminal in
             defer { terminal.stop() }
             try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: logStartThenOpen, simulatedIdentityOwner: simulatedIdentityOwner,
-                               audience: audience, accounts: accounts, backendName: backendName, logger: logger)
+                               audience: audience, accounts: accounts, backendName: backendName, remoteTerminal: sshRole != nil, logger: logger)
         }
     }
 

@@ -133,7 +133,7 @@ struct PasswordlessClientTests {
             _ = try await auth.createUser(email: "current@example.com", password: "hunter22")
             try await auth.verifyBeforeUpdateEmail(to: "next@example.com")
             #expect(try await auth.reload().email == "current@example.com")
-            let message = try await harness.lastMessage(.verifyAndChangeEmail, to: "current@example.com")
+            let message = try await harness.lastMessage(.verifyAndChangeEmail, to: "next@example.com")
             harness.clock.advance(1)
             try await auth.applyActionCode(message.oobCode)
             #expect(await auth.currentUser == nil)

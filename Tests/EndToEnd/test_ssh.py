@@ -327,6 +327,36 @@ def test_only_operators_get_the_accounts_view(ssh_server, console, keys):
     shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
 
 
+def test_the_operators_messages_pane_lists_every_visitors_messages(ssh_server, console, keys):
+    from test_multi_factor import create_account
+
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators])
+    visitor = console(command=server.client(), width=80, height=24)
+    project = visitor.wait_for(r"demo project (guest-[0-9a-f]{12})", timeout=20).group(1)
+    create_account(visitor, "room@example.com", "hunter22")
+    visitor.keys("v")
+    visitor.wait_for("A verification email to room@example.com is in the outbox")
+
+    # Wide enough for each row's project: at 80 columns it is cut, and named in the detail.
+    alice = console(command=server.client("alice", key=keys["operator"]), width=120, height=24)
+    alice.wait_for(r"A accounts", timeout=20)
+    alice.keys("m")
+    alice.wait_for(rf"room@example\.com\s+Verify your email\s+{project}", timeout=20)
+    assert "/emulator/action" not in alice.screen(), alice.screen()
+    alice.wait_for(rf"To room@example\.com in {project}: Verify your email\. Sent ")
+    alice.keys("Enter")
+    alice.keys("Escape")
+    alice.wait_for(rf"That message is in project {project}: it opens from a console in that project")
+    # The visitor's own pane still opens it.
+    visitor.keys("m")
+    visitor.wait_for("Verify your email")
+    visitor.keys("Enter")
+    visitor.wait_for("Email verified", timeout=20)
+    shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
+
+
 def test_over_the_limit_is_told_and_disconnected(ssh_server, console):
     server = ssh_server(["--max-sessions", "2"])
     first = console(command=server.client())
@@ -513,6 +543,10 @@ def test_each_visitor_works_in_a_project_of_their_own(ssh_server, console, keys)
         c.wait_for("Messages: the backend's outbox")
         if sees:
             c.wait_for("Reset your password")
+            # The link points at the server's loopback address, which on the visitor's machine is
+            # their own: the pane says what enter does instead of showing it.
+            c.wait_for("enter opens it here")
+            assert "127.0.0.1" not in c.screen() and "/emulator/action" not in c.screen(), c.screen()
         else:
             time.sleep(1.5)
             assert "Reset your password" not in c.screen(), c.screen()

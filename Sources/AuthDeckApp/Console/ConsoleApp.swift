@@ -30,12 +30,13 @@ public enum ConsoleApp {
     /// the first screen and need nothing opened.
     public static func run(terminal: Terminal, sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices,
                            simulatedIdentityOwner: String? = nil, audience: ConsoleAudience = .everyone,
-                           accounts: AccountsConnection? = nil, backendName: String, logger: Logger) throws {
+                           accounts: AccountsConnection? = nil, backendName: String, remoteTerminal: Bool = false, logger: Logger) throws {
         let mailbox = Mailbox(waker: terminal.waker)
         let runner = PendingRunner()
         defer { runner.end() }
         let waker = terminal.waker
         var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access, sessionSaved: sessionSaved)
+        model.remoteTerminal = remoteTerminal
         effects += model.handle(.resized(terminal.size))
         effects.forEach(runner.run)
         try terminal.run({ event in

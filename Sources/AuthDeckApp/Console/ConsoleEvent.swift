@@ -45,7 +45,7 @@ extension ConsoleEvent {
         case let .accounts(event):
             event.endsBusyWork
         case .sessionRestored, .signInFinished, .linkFinished, .unlinkFinished, .reauthenticationFinished, .sensitiveOperationFinished,
-             .userReloaded, .leftGuestDeleted, .verification(.emailVerificationSent), .verification(.actionCodeApplied),
+             .userReloaded, .leftGuestDeleted, .verification(.emailVerificationSent), .verification(.actionCodeApplied), .verification(.resetCodeChecked),
              .phone, .passwordReset, .emailLink, .secondFactorEnrollment, .secondFactorSignIn, .consent, .conflict:
             true
         }

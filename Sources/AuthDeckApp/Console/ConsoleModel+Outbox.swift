@@ -15,7 +15,8 @@ extension ConsoleModel {
             KeyBinding([.down, .character("j")], "↓/j", "move down", .overlay(.down), inBar: false),
         ]
         if case let .outbox(selection) = overlay, outbox.emails.indices.contains(selection) {
-            keys.append(KeyBinding([.enter], "enter", "open the link", .overlay(.choose)))
+            let elsewhere = outbox.isElsewhere(project: outbox.emails[selection].project)
+            keys.append(KeyBinding([.enter], "enter", elsewhere ? "where it opens" : "open the link", .overlay(.choose)))
         }
         keys += [.char("r", "refresh", .overlay(.refresh)), KeyBinding([.escape, .character("m")], "esc", "close", .overlay(.back))]
         return keys
@@ -30,14 +31,19 @@ extension ConsoleModel {
         case .choose:
             guard outbox.emails.indices.contains(selection) else { return [] }
             let email = outbox.emails[selection]
+            // Its code acts in the project it came from, not in this console's.
+            guard !outbox.isElsewhere(project: email.project) else {
+                banner = Banner(.info, "That message is in project \(email.project): it opens from a console in that project.")
+                return []
+            }
             switch email.action {
             case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
                 busy = email.action.opening(email.to)
                 return [.verification(.applyActionCode(email))]
             case .resetPassword:
-                overlay = nil
-                screen = .passwordReset(.choosingPassword(code: email.oobCode, email: email.to))
-                banner = Banner(.info, "Choose a new password for \(email.to).")
+                // The backend says whether the code still works before a form asks for a password it would refuse.
+                busy = "Checking the reset link…"
+                return [.verification(.checkResetCode(email))]
             case .signIn:
                 overlay = nil
                 return apply(EmailLinkFeature.open(email, on: screen, user: user))
@@ -86,11 +92,29 @@ extension ConsoleModel {
                     cart = []
                     screen = .signInMethods(SignInMethodsFeature(selection: 0))
                 }
-                banner = Banner(.success, email.action.applied(email.to, endedSession: endedSession))
+                banner = Banner(.success, email.action.applied(email.to, account: email.account, endedSession: endedSession))
             case let .failure(error):
-                banner = .error(error)
+                banner = Self.refusedLink(email, error)
             }
             return [.verification(.refreshOutbox)]
+        case let .resetCodeChecked(email, result):
+            switch result {
+            case let .success(address):
+                overlay = nil
+                screen = .passwordReset(.choosingPassword(code: email.oobCode, email: address))
+                banner = Banner(.info, "Choose a new password for \(address).")
+                return []
+            case let .failure(error):
+                banner = Self.refusedLink(email, error)
+                return [.verification(.refreshOutbox)]
+            }
         }
+    }
+
+    /// A link the backend refused: it stays in the outbox, marked, and the banner says why and what to do.
+    static func refusedLink(_ email: Outbox.Email, _ error: AuthError) -> Banner {
+        var banner = Banner.error(error)
+        banner.text = "This \"\(email.subject)\" link no longer works: \(error.message) Ask for a new one."
+        return banner
     }
 }

@@ -37,6 +37,8 @@ public struct ConsoleModel: Equatable, Sendable {
     /// The provider's profile from the last federated sign-in or link (`additionalUserInfo`).
     public var lastAdditionalUserInfo: AdditionalUserInfo?
     public let backendName: String
+    /// The terminal is someone else's, over SSH: links to the server's own addresses would point at their machine.
+    public var remoteTerminal = false
     /// Whether this console offers the operator's accounts view, and its actions.
     public let operatorAccess: OperatorAccess?
 

@@ -31,7 +31,7 @@ public enum ConsoleView {
                                  additionalUserInfo: model.lastAdditionalUserInfo, on: canvas)
             HelpOverlay.draw(on: canvas, title: "Keys: Inspector", entries: ConsoleModel.inspectorBindings.map { ($0.label, $0.action) })
         case let .outbox(selection):
-            OutboxScreen.draw(model.outbox, selection: selection, on: canvas)
+            OutboxScreen.draw(model.outbox, selection: selection, remoteTerminal: model.remoteTerminal, on: canvas)
         case nil:
             break
         }

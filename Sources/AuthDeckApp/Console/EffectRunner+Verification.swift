@@ -12,10 +12,23 @@ extension EffectRunner {
                 return await self.auth.currentUser?.email ?? ""
             })
         case let .applyActionCode(email):
-            return .actionCodeApplied(email, await result {
+            let applied = await result {
                 try await self.auth.applyActionCode(email.oobCode)
                 return await self.auth.currentUser
-            })
+            }
+            record(email, applied)
+            return .actionCodeApplied(email, applied)
+        case let .checkResetCode(email):
+            let checked = await result { try await self.auth.verifyPasswordResetCode(email.oobCode) }
+            if case .failure = checked { outboxHistory.refused(email) }
+            return .resetCodeChecked(email, checked)
+        }
+    }
+
+    private func record<T>(_ email: Outbox.Email, _ outcome: Result<T, AuthError>) {
+        switch outcome {
+        case .success: outboxHistory.opened(email)
+        case .failure: outboxHistory.refused(email)
         }
     }
 
@@ -23,12 +36,12 @@ extension EffectRunner {
     private func readOutbox() async -> Result<Outbox, OutboxProblem> {
         guard let outbox else { return .failure(.noOutbox) }
         do {
-            async let emails = outbox.emails()
-            async let texts = outbox.texts()
+            async let messages = outbox.messages()
             // The signed-in user is counted even if its auth-state event has not arrived yet.
             control.adopt(await auth.currentUser)
-            let read = Outbox(emails: try await emails.reversed(), texts: try await texts.reversed())
-            return .success(arrivals.stamp(control.filter(read), now: Date()))
+            let read = try await messages
+            let newestFirst = Outbox(emails: read.emails.reversed(), texts: read.texts.reversed(), project: outbox.projectId)
+            return .success(outboxHistory.stamp(control.filter(newestFirst), now: Date()))
         } catch let failure as AuthEmulatorOutbox.ReadFailure {
             return .failure(.unreadable(failure))
         } catch {

@@ -16,8 +16,8 @@ public final class EffectRunner: Sendable {
     let simulatedIdentityOwner: String?
     /// What of the outbox this session may read.
     let control: SessionControl
-    /// When each outbox message was first read.
-    let arrivals = OutboxArrivals()
+    /// When each outbox message was first read, and which emails were opened or refused.
+    let outboxHistory = OutboxHistory()
     /// The operator's admin API; nil where this console may not see the accounts view.
     let accounts: AccountsConnection?
     /// The accounts view's next automatic refresh, replaced by each new one.

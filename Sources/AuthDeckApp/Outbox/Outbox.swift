@@ -12,27 +12,60 @@ public struct Outbox: Equatable, Sendable {
     public var texts: [TextMessage]
     /// Why the last read showed nothing: the box says so, and how to fix it.
     public var problem: OutboxProblem?
-    /// When this console first read each message (by `oobCode` or verification ID): the emulator's
-    /// outbox does not say when a message was sent.
+    /// When this console first read each message (by `oobCode` or verification ID), for a server that
+    /// does not say when it sent them (the emulator).
     public var firstSeen: [String: Date]
+    /// Codes of the emails this console opened, and of those the backend refused when it tried.
+    public var opened: Set<String>
+    public var refused: Set<String>
+    /// The console's own project: a message of another (an operator reading every project's) is
+    /// shown, not opened, since its code acts in that project.
+    public var project: String
 
-    public init(emails: [Email] = [], texts: [TextMessage] = [], problem: OutboxProblem? = nil, firstSeen: [String: Date] = [:]) {
+    public init(emails: [Email] = [], texts: [TextMessage] = [], problem: OutboxProblem? = nil, firstSeen: [String: Date] = [:],
+                opened: Set<String> = [], refused: Set<String> = [], project: String = "") {
         self.emails = emails
         self.texts = texts
         self.problem = problem
         self.firstSeen = firstSeen
+        self.opened = opened
+        self.refused = refused
+        self.project = project
     }
 
-    /// A newer email of the same kind went to the same address: that one is the one to open.
+    /// What the console knows of an email beyond the outbox's word that it is unused.
+    public enum Mark: Equatable, Sendable {
+        /// A newer email of the same kind went to the same address in the same project: that one is the one to open.
+        case superseded
+        /// This console opened it.
+        case used
+        /// The backend refused its code when this console opened it.
+        case noLongerWorks
+
+        var label: String {
+            switch self {
+            case .superseded: "superseded"
+            case .used: "used"
+            case .noLongerWorks: "no longer works"
+            }
+        }
+    }
+
+    public func mark(_ email: Email) -> Mark? {
+        if refused.contains(email.oobCode) { return .noLongerWorks }
+        if opened.contains(email.oobCode) { return .used }
+        return isSuperseded(email) ? .superseded : nil
+    }
+
     public func isSuperseded(_ email: Email) -> Bool {
         guard let index = emails.firstIndex(of: email) else { return false }
-        return emails[..<index].contains { $0.action == email.action && $0.to.lowercased() == email.to.lowercased() }
+        return emails[..<index].contains { $0.action == email.action && $0.project == email.project && $0.to.lowercased() == email.to.lowercased() }
     }
 
-    /// A newer code was texted to the same number.
+    /// A newer code was texted to the same number in the same project.
     public func isSuperseded(_ text: TextMessage) -> Bool {
         guard let index = texts.firstIndex(of: text) else { return false }
-        return texts[..<index].contains { $0.to == text.to }
+        return texts[..<index].contains { $0.to == text.to && $0.project == text.project }
     }
 
     /// The text that carries the code of one verification.
@@ -40,23 +73,67 @@ public struct Outbox: Equatable, Sendable {
         texts.first { $0.verificationID == verificationID }
     }
 
+    /// Whether the message is of another project than the console's own.
+    func isElsewhere(project messageProject: String) -> Bool {
+        !messageProject.isEmpty && !project.isEmpty && messageProject != project
+    }
+
+    /// Whether the list names each message's project: they come from more than one, or from another than the console's.
+    var namesProjects: Bool {
+        let projects = Set(emails.map(\.project) + texts.map(\.project))
+        return projects.count > 1 || projects.contains { isElsewhere(project: $0) }
+    }
+
+    /// When a message was sent, if the server said, else when this console first read it.
+    func time(sentAt: Date?, key: String) -> MessageTime? {
+        if let sentAt { return MessageTime(date: sentAt, isSendingTime: true) }
+        return firstSeen[key].map { MessageTime(date: $0, isSendingTime: false) }
+    }
+
     /// Emails then texts, as the outbox overlay lists them.
     var count: Int { emails.count + texts.count }
 }
 
-/// Remembers when this console first read each message, so the outbox can show a time.
-final class OutboxArrivals: Sendable {
-    private let seen = Mutex<[String: Date]>([:])
+/// A message's time: when the server sent it, or only when this console first read it.
+struct MessageTime: Equatable {
+    var date: Date
+    var isSendingTime: Bool
+}
 
-    /// `outbox` with the first-seen time of each of its messages; messages gone from the outbox are forgotten.
+/// What this console learnt of the outbox's messages over its reads: when each was first read, which
+/// it opened, which the backend refused.
+final class OutboxHistory: Sendable {
+    private struct Record {
+        var seen: [String: Date] = [:]
+        var opened: Set<String> = []
+        var refused: Set<String> = []
+    }
+
+    private let record = Mutex(Record())
+
+    /// `outbox` with the first-read time of each of its messages and the marks of its emails; messages
+    /// gone from the outbox are forgotten.
     func stamp(_ outbox: Outbox, now: Date) -> Outbox {
         var stamped = outbox
-        stamped.firstSeen = seen.withLock { seen in
+        record.withLock { record in
             let keys = outbox.emails.map(\.oobCode) + outbox.texts.map(\.verificationID)
-            seen = Dictionary(keys.map { ($0, seen[$0] ?? now) }, uniquingKeysWith: { first, _ in first })
-            return seen
+            record.seen = Dictionary(keys.map { ($0, record.seen[$0] ?? now) }, uniquingKeysWith: { first, _ in first })
+            let codes = Set(outbox.emails.map(\.oobCode))
+            record.opened.formIntersection(codes)
+            record.refused.formIntersection(codes)
+            stamped.firstSeen = record.seen
+            stamped.opened = record.opened
+            stamped.refused = record.refused
         }
         return stamped
+    }
+
+    func opened(_ email: Outbox.Email) {
+        record.withLock { _ = $0.opened.insert(email.oobCode) }
+    }
+
+    func refused(_ email: Outbox.Email) {
+        record.withLock { _ = $0.refused.insert(email.oobCode) }
     }
 }
 
@@ -115,10 +192,11 @@ extension AuthEmulatorOutbox.Email.Action {
     }
 
     /// What opening a link of this kind did; `endedSession`: this console's session was among those it ended.
-    func applied(_ address: String, endedSession: Bool) -> String {
+    /// `account`: the address the account had, for a change of email.
+    func applied(_ address: String, account: String?, endedSession: Bool) -> String {
         switch self {
         case .verifyAndChangeEmail:
-            "The account of \(address) has its new email now. "
+            "The account\(account.map { " of \($0)" } ?? "") has its new email now: \(address). "
                 + (endedSession ? "Every session of it ended: sign in with the new address." : "Its refresh tokens were revoked.")
         case .recoverEmail:
             "The email is \(address) again, and verified. "

@@ -45,8 +45,10 @@ extension Outbox {
         case .everyone:
             return self
         case .visitor:
-            return Outbox(emails: emails.filter { controlled.emails.contains(ControlledAddresses.normalized($0.to)) },
-                          texts: texts.filter { controlled.phoneNumbers.contains($0.to) })
+            var visible = self
+            visible.emails = emails.filter { controlled.emails.contains(ControlledAddresses.normalized($0.to)) }
+            visible.texts = texts.filter { controlled.phoneNumbers.contains($0.to) }
+            return visible
         }
     }
 }

@@ -8,6 +8,8 @@ public enum VerificationEffect: Equatable, Sendable {
     case sendEmailVerification
     /// Opens an email's link: verifies the address, confirms a new one, or restores the previous one.
     case applyActionCode(Outbox.Email)
+    /// Asks the backend whether a reset email's code still works before its form opens.
+    case checkResetCode(Outbox.Email)
 }
 
 /// The outcome of a `VerificationEffect`.
@@ -16,4 +18,6 @@ public enum VerificationEvent: Equatable, Sendable {
     case emailVerificationSent(Result<String, AuthError>)
     /// The email whose link was opened, and the signed-in user afterwards (nil when it ended the session).
     case actionCodeApplied(Outbox.Email, Result<User?, AuthError>)
+    /// The reset email, and the account's address its code resets (`verifyPasswordResetCode`).
+    case resetCodeChecked(Outbox.Email, Result<String, AuthError>)
 }

@@ -144,9 +144,11 @@ public final class BackendProjects: WireHandler, Sendable {
         if defaultProject.configuration.adminToken != nil {
             guard Self.isAdministrator(request, adminToken: defaultProject.configuration.adminToken) else { throw BackendFailure.unauthenticated }
         }
-        var projects = [ListProjectsResponse.Project(projectId: defaultProject.projectId, accounts: try defaultProject.accountCount(), owner: nil)]
+        var projects = [ListProjectsResponse.Project(projectId: defaultProject.projectId, accounts: try defaultProject.accountCount(),
+                                                     messages: try defaultProject.messageCount(), owner: nil)]
         for id in projectIds() {
-            projects.append(.init(projectId: id, accounts: try project(id).accountCount(), owner: owner(of: id)?.wire))
+            let served = try project(id)
+            projects.append(.init(projectId: id, accounts: try served.accountCount(), messages: try served.messageCount(), owner: owner(of: id)?.wire))
         }
         return try WireCoding.encoder().encode(ListProjectsResponse(projects: projects))
     }

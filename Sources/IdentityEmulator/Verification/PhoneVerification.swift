@@ -114,11 +114,19 @@ extension EmbeddedBackend {
     func listVerificationCodes() throws -> ListVerificationCodesResponse {
         let records = try store.read { db in
             try SmsVerificationRecord.filter(SmsVerificationRecord.Columns.expiresAt > nowSeconds)
-                .order(SmsVerificationRecord.Columns.createdAt).fetchAll(db)
+                .order(SmsVerificationRecord.Columns.createdAt, Column.rowID).fetchAll(db)
         }
         return ListVerificationCodesResponse(verificationCodes: records.map {
-            .init(code: $0.code, phoneNumber: $0.phoneNumber, sessionInfo: $0.sessionInfo)
+            .init(code: $0.code, phoneNumber: $0.phoneNumber, sessionInfo: $0.sessionInfo, sentAt: Self.rfc3339(milliseconds: $0.createdAt))
         })
+    }
+
+    /// Emails and texts in the outbox not yet used or expired: the projects listing's count.
+    public func messageCount() throws -> Int {
+        try store.read { db in
+            try OobCodeRecord.filter(OobCodeRecord.Columns.expiresAt > nowSeconds).fetchCount(db)
+                + SmsVerificationRecord.filter(SmsVerificationRecord.Columns.expiresAt > nowSeconds).fetchCount(db)
+        }
     }
 }
 

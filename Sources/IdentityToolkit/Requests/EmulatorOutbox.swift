@@ -28,13 +28,17 @@ public struct ListOobCodesResponse: Codable, Sendable, Equatable {
         public var requestType: String
         /// The address a `VERIFY_AND_CHANGE_EMAIL` message changes the account's to.
         public var newEmail: String?
+        /// When it was sent (RFC 3339): AuthDeck's own field, which the emulator's clients ignore
+        /// and the emulator does not give.
+        public var sentAt: String?
 
-        public init(email: String, oobCode: String, oobLink: String, requestType: String, newEmail: String? = nil) {
+        public init(email: String, oobCode: String, oobLink: String, requestType: String, newEmail: String? = nil, sentAt: String? = nil) {
             self.email = email
             self.oobCode = oobCode
             self.oobLink = oobLink
             self.requestType = requestType
             self.newEmail = newEmail
+            self.sentAt = sentAt
         }
     }
 
@@ -62,11 +66,14 @@ public struct ListVerificationCodesResponse: Codable, Sendable, Equatable {
         public var code: String
         public var phoneNumber: String
         public var sessionInfo: String
+        /// When it was sent (RFC 3339), as for email actions: AuthDeck's own field.
+        public var sentAt: String?
 
-        public init(code: String, phoneNumber: String, sessionInfo: String) {
+        public init(code: String, phoneNumber: String, sessionInfo: String, sentAt: String? = nil) {
             self.code = code
             self.phoneNumber = phoneNumber
             self.sessionInfo = sessionInfo
+            self.sentAt = sentAt
         }
     }
 

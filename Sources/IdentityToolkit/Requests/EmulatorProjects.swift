@@ -34,11 +34,14 @@ public struct ListProjectsResponse: Codable, Sendable, Equatable {
     public struct Project: Codable, Sendable, Equatable {
         public var projectId: String
         public var accounts: Int
+        /// Emails and texts in its outbox not yet used or expired: which outboxes are worth reading.
+        public var messages: Int?
         public var owner: Owner?
 
-        public init(projectId: String, accounts: Int, owner: Owner?) {
+        public init(projectId: String, accounts: Int, messages: Int? = nil, owner: Owner?) {
             self.projectId = projectId
             self.accounts = accounts
+            self.messages = messages
             self.owner = owner
         }
     }

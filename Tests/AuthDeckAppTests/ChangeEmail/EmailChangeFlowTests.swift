@@ -67,7 +67,8 @@ struct EmailChangeFlowTests {
             $0.screen = .account(AccountFeature())
             $0.banner = Banner(.info, "A link that confirms ada@new.example is in the outbox: press m and open it. The email changes only then.")
         }
-        let confirm = Outbox.Email(to: "ada@example.com", action: .verifyAndChangeEmail, oobCode: "oob-change", link: "http://x/emulator/action?mode=verifyAndChangeEmail")
+        let confirm = Outbox.Email(to: "ada@new.example", action: .verifyAndChangeEmail, oobCode: "oob-change",
+                                   link: "http://x/emulator/action?mode=verifyAndChangeEmail", account: "ada@example.com")
         store.model.outbox = Outbox(emails: [confirm])
         store.model.overlay = .outbox(selection: 0)
         store.send(.key(.enter), effects: [.verification(.applyActionCode(confirm))]) { $0.busy = "Confirming the new email…" }
@@ -76,7 +77,7 @@ struct EmailChangeFlowTests {
             $0.overlay = nil
             $0.user = nil
             $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
-            $0.banner = Banner(.success, "The account of ada@example.com has its new email now. Every session of it ended: sign in with the new address.")
+            $0.banner = Banner(.success, "The account of ada@example.com has its new email now: ada@new.example. Every session of it ended: sign in with the new address.")
         }
         // Esc leaves the form with its error.
         store.model = Fixtures.signedIn(Fixtures.passwordUser())

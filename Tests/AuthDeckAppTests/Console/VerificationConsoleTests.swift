@@ -122,10 +122,13 @@ struct VerificationConsoleTests {
     @Test func openingAResetEmailAsksForTheNewPasswordAndThenTheSignIn() {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
-        model.outbox = Outbox(emails: [Outbox.Email(to: "ada@example.com", action: .resetPassword, oobCode: "oob-2", link: "link")])
+        let reset = Outbox.Email(to: "ada@example.com", action: .resetPassword, oobCode: "oob-2", link: "link")
+        model.outbox = Outbox(emails: [reset])
         var store = FlowStore(model)
         store.send(.key(.character("m")), effects: [.verification(.refreshOutbox)]) { $0.overlay = .outbox(selection: 0) }
-        store.send(.key(.enter)) {
+        store.send(.key(.enter), effects: [.verification(.checkResetCode(reset))]) { $0.busy = "Checking the reset link…" }
+        store.send(.verification(.resetCodeChecked(reset, .success("ada@example.com")))) {
+            $0.busy = nil
             $0.overlay = nil
             $0.screen = .passwordReset(.choosingPassword(code: "oob-2", email: "ada@example.com"))
             $0.banner = Banner(.info, "Choose a new password for ada@example.com.")
@@ -145,6 +148,37 @@ struct VerificationConsoleTests {
         }
         // A real project's emails are sent for real: no complaint when nobody asked to see the outbox.
         store.send(.verification(.outboxChanged(.failure(.noOutbox))))
+    }
+
+    @Test func aResetLinkTheBackendRefusesSaysSoBeforeAnyFormOpens() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+        let reset = Outbox.Email(to: "ada@example.com", action: .resetPassword, oobCode: "oob-3", link: "link")
+        model.outbox = Outbox(emails: [reset])
+        model.overlay = .outbox(selection: 0)
+        var store = FlowStore(model)
+        store.send(.key(.enter), effects: [.verification(.checkResetCode(reset))]) { $0.busy = "Checking the reset link…" }
+        let refused = AuthError(.invalidActionCode)
+        store.send(.verification(.resetCodeChecked(reset, .failure(refused))), effects: [.verification(.refreshOutbox)]) {
+            $0.busy = nil
+            var banner = Banner.error(refused)
+            banner.text = "This \"Reset your password\" link no longer works: \(refused.message) Ask for a new one."
+            $0.banner = banner
+        }
+        #expect(store.model.screen == .signInMethods(SignInMethodsFeature(selection: 0)))
+    }
+
+    @Test func anotherProjectsMessageIsShownButNotOpened() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+        let theirs = Outbox.Email(to: "same@example.com", action: .verifyEmail, oobCode: "oob-4", link: "link", project: "visitor-0123456789abcdef")
+        model.outbox = Outbox(emails: [theirs], project: "authdeck-local")
+        model.overlay = .outbox(selection: 0)
+        #expect(model.bindings.first { $0.label == "enter" }?.action == "where it opens")
+        var store = FlowStore(model)
+        store.send(.key(.enter)) {
+            $0.banner = Banner(.info, "That message is in project visitor-0123456789abcdef: it opens from a console in that project.")
+        }
     }
 
     @Test func managingSecondFactors() {

@@ -2,9 +2,10 @@
 @testable import AuthDeckApp
 import Foundation
 import SnapshotTesting
+import TerminalUI
 import Testing
 
-@Suite("The outbox shows when each message arrived and marks superseded codes")
+@Suite("The outbox shows when each message was sent and marks the ones not to open")
 struct OutboxTimesTests {
     static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
     static let newerReset = Outbox.Email(to: "ada@example.com", action: .resetPassword, oobCode: "r2", link: "http://x/r2")
@@ -26,7 +27,7 @@ struct OutboxTimesTests {
     }
 
     @Test func aMessageKeepsTheTimeItWasFirstReadAndGoneOnesAreForgotten() {
-        let arrivals = OutboxArrivals()
+        let arrivals = OutboxHistory()
         let first = arrivals.stamp(Outbox(emails: [Self.olderReset]), now: Self.t0)
         #expect(first.firstSeen == ["r1": Self.t0])
         let later = Self.t0.addingTimeInterval(65)
@@ -34,6 +35,53 @@ struct OutboxTimesTests {
         #expect(second.firstSeen == ["r1": Self.t0, "r2": later, "s2": later])
         let third = arrivals.stamp(Outbox(emails: [Self.newerReset]), now: later.addingTimeInterval(5))
         #expect(third.firstSeen == ["r2": later])
+    }
+
+    @Test func anEmailThisConsoleOpenedOrTheBackendRefusedIsMarkedWhileItIsListed() {
+        let history = OutboxHistory()
+        history.opened(Self.verify)
+        history.refused(Self.olderReset)
+        let stamped = history.stamp(Outbox(emails: [Self.newerReset, Self.verify, Self.olderReset]), now: Self.t0)
+        #expect(stamped.mark(Self.verify) == .used)
+        #expect(stamped.mark(Self.olderReset) == .noLongerWorks)
+        #expect(stamped.mark(Self.newerReset) == nil)
+        // Gone from the outbox, forgotten: a later message with another code is not marked.
+        #expect(history.stamp(Outbox(emails: [Self.newerReset]), now: Self.t0).refused.isEmpty)
+    }
+
+    @Test func theSameAddressInTwoProjectsSupersedesNothing() {
+        let alpha = Outbox.Email(to: "same@example.com", action: .verifyEmail, oobCode: "a1", link: "l", project: "room-alpha")
+        let bravo = Outbox.Email(to: "same@example.com", action: .verifyEmail, oobCode: "b1", link: "l", project: "room-bravo")
+        let outbox = Outbox(emails: [alpha, bravo], project: "authdeck-local")
+        #expect(!outbox.isSuperseded(bravo))
+        #expect(outbox.namesProjects)
+    }
+
+    @Test func sendingTimesProjectsAndLinksOverSSH() {
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        let change = Outbox.Email(to: "bob.new@example.com", action: .verifyAndChangeEmail, oobCode: "oobChange123456", link: "http://127.0.0.1:36977/emulator/action?oobCode=x",
+                                  account: "bob.b@example.com", project: "authdeck-local", sentAt: Self.t0)
+        let theirs = Outbox.TextMessage(to: "+15555550101", code: "424242", verificationID: "s9", project: "visitor-0123456789abcdef",
+                                        sentAt: Self.t0.addingTimeInterval(-90))
+        model.outbox = Outbox(emails: [change], texts: [theirs], firstSeen: ["oobChange123456": Self.t0.addingTimeInterval(600)], project: "authdeck-local")
+        model.overlay = .outbox(selection: 0)
+        model.remoteTerminal = true
+        model.overlay = .outbox(selection: 1)
+        #expect(render(model).contains("To +15555550101 in visitor-0123456789abcdef"))
+        model.overlay = .outbox(selection: 0)
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines)
+        // The time is when it was sent, not when this console read it; the address is where it went.
+        #expect(text.contains("mail 14:13:20 bob.new@example.com"))
+        #expect(text.contains("Confirm your new email"))
+        #expect(text.contains("account of bob.b@example.com"))
+        #expect(text.contains("here (code oobCha…)"))
+        #expect(!text.contains("127.0.0.1"))
+        #expect(!text.contains("times when first read"))
+        model.remoteTerminal = false
+        let local = render(model, size: Size(width: 160, height: 24))
+        #expect(local.contains("http://127.0.0.1:36977/emulator/action"))
+        #expect(!local.contains("enter opens it here"))
     }
 
     @Test func theListShowsTimesAndMarks() {
@@ -47,8 +95,9 @@ struct OutboxTimesTests {
         let text = render(model)
         assertSnapshot(of: text, as: .lines)
         #expect(text.contains("mail 14:13:20 ada@example.com"))
+        #expect(text.contains("times when first read"))
         #expect(text.contains("Reset your password (superseded)"))
         #expect(text.contains("code 111111 (superseded)"))
-        #expect(text.contains("Superseded: a newer one went to the same address"))
+        #expect(text.contains("Superseded: a newer one went to"))
     }
 }

@@ -29,6 +29,20 @@ import Testing
         await #expect(throws: server("INVALID_OOB_CODE")) { try await harness.api.call(ApplyActionCodeRequest(oobCode: "made-up")) }
     }
 
+    @Test func theOutboxSaysWhenEachMessageWasSentInSendingOrder() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        _ = try await harness.signUp("ada@example.com")
+        _ = try await harness.api.call(SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com"))
+        harness.clock.advance(61.25)
+        _ = try await harness.api.call(SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com"))
+        _ = try await harness.api.call(SendVerificationCodeRequest(phoneNumber: "+15555550142"))
+        let emails = try await harness.oobCodes()
+        #expect(emails.map(\.sentAt) == ["2025-06-15T15:06:40.000Z", "2025-06-15T15:07:41.250Z"])
+        #expect(try await harness.verificationCodes().map(\.sentAt) == ["2025-06-15T15:07:41.250Z"])
+        #expect(try harness.backend.messageCount() == 3)
+    }
+
     @Test func emailActionsExpire() async throws {
         var configuration = EmbeddedBackendConfiguration()
         configuration.oobCodeLifetime = 60
