@@ -236,10 +236,12 @@ struct ConsoleLaunch {
             logger.info("console started backend=\(backendName) data=\(dataPath)")
             return try await open()
         }
+        // Under `authdeck ssh`, the room channel the server gave this console.
+        let room = sshRole == nil ? nil : RoomClient(variable: environment[RoomClient.variable])
         try await terminal.run { terminal in
             defer { terminal.stop() }
             try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: logStartThenOpen, simulatedIdentityOwner: simulatedIdentityOwner,
-                               audience: audience, accounts: accounts, backendName: backendName, logger: logger)
+                               audience: audience, accounts: accounts, room: room, backendName: backendName, logger: logger)
         }
     }
 

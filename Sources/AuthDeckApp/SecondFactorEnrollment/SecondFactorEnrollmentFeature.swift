@@ -258,3 +258,18 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         secret.generateQrCodeUrl(accountName: accountName, issuer: Self.issuer)
     }
 }
+
+extension SecondFactorEnrollmentFeature {
+    /// "TOTP enrolment: QR shown", for the presenter's room.
+    var roomDescription: String {
+        switch step {
+        case .enteringNumber: "SMS enrolment: number"
+        case .enteringSmsCode: "SMS enrolment: code sent"
+        case .namingPhone: "SMS enrolment: naming"
+        case .generatingSecret: "TOTP enrolment: starting"
+        case .scanning: "TOTP enrolment: QR shown"
+        case .enteringTotpCode: "TOTP enrolment: code"
+        case .namingApp: "TOTP enrolment: naming"
+        }
+    }
+}
