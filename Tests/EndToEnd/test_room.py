@@ -49,8 +49,12 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     visitors[2].keys("8")
     alice.wait_for("Phone sign-in: number", timeout=5)
 
-    # Follow the visitor waiting for a code (the second row): their screen, read-only; they are told.
-    alice.keys("g", "j", "Enter")
+    # Follow the visitor waiting for a code, found with the filter: their screen, read-only; they are told.
+    alice.keys("/")
+    alice.type("code sent")
+    alice.keys("Enter")
+    alice.wait_for(r"\(1 shown\)")
+    alice.keys("Enter")
     alice.wait_for(r"Following demo@127\.0\.0\.1", timeout=5)
     alice.wait_for("Sign in with a phone number", timeout=5)
     visitors[1].wait_for("The presenter is watching your screen", timeout=5)
@@ -59,7 +63,9 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     visitors[1].wait_for("Choose a sign-in method")
     alice.wait_for("Choose a sign-in method", timeout=5)
     alice.keys("Escape")
-    alice.wait_for(r"4 sessions \(3 visitors\)")
+    alice.wait_for(r"\(0 shown\)")
+    alice.keys("Escape")
+    alice.wait_for(r"4 sessions \(3 visitors\) · order")
     wait_until(lambda: "watching" not in visitors[1].screen(), 5, "the visitor still reads that they are watched")
 
     # A message, its control characters stripped, on every visitor's console.
@@ -72,13 +78,20 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
         v.wait_for("From the presenter: Hello room and welcome", timeout=5)
 
     # End the third visitor's session: theirs alone ends, their terminal given back with a notice.
-    alice.keys("g", "j", "j", "x")
+    alice.keys("/")
+    alice.type("number")
+    alice.keys("Enter")
+    alice.wait_for(r"\(1 shown\)")
+    alice.keys("x")
     alice.wait_for(r"End this session\?")
-    alice.wait_for("Phone sign-in: number")
     alice.keys("y")
-    assert visitors[2].wait_exit(timeout=15) == "0"
+    try:
+        assert visitors[2].wait_exit(timeout=15) == "0"
+    except AssertionError:
+        raise AssertionError(f"the session did not end; the presenter saw:\n{alice.screen()}\nlog:\n{server.log()[-3000:]}")
     assert "the presenter ended this session" in visitors[2].screen()
     alice.wait_for(r"3 sessions \(2 visitors\)", timeout=5)
+    alice.keys("Escape")
     for v in visitors[:2]:
         assert "AuthDeck" in v.screen()
 
@@ -101,7 +114,21 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     after = project_accounts(server)
     assert all(after.get(p, 0) == 0 for p in visitor_projects), after
     assert {p: after[p] for p in own} == own, after
+
+    # A visitor who drops while followed: the presenter reads that they left and is back in the room.
+    visitors[0].keys("8")
+    alice.keys("/")
+    alice.type("number")
+    alice.keys("Enter")
+    alice.wait_for(r"\(1 shown\)", timeout=5)
+    alice.keys("Enter")
+    alice.wait_for("Sign in with a phone number", timeout=5)
+    visitors[0].kill()
+    alice.wait_for(r"demo@127\.0\.0\.1 left\.", timeout=10)
+    alice.wait_for(r"2 sessions \(1 visitor\)", timeout=5)
+
     alice.keys("q")
     assert alice.wait_exit(timeout=15) == "0"
     log = server.log()
     assert "room message" in log and "room reset" in log and re.search(r"room status.*project=guest-", log)
+    assert re.search(r"ssh session .*outcome=closed by the server.*project=guest-|ssh session .*project=guest-.*outcome=closed by the server", log), log
