@@ -106,8 +106,6 @@ final class RoomRegistry: Sendable {
         state.withLock { $0.members[id]?.lastInput = now }
     }
 
-    var count: Int { state.withLock { $0.members.count } }
-
     /// The room as `viewer` sees it, durations as of now.
     func snapshot(for viewer: Int) -> RoomSnapshot {
         let now = clock()
@@ -133,7 +131,11 @@ final class RoomRegistry: Sendable {
 
     func received(_ message: RoomMessage, from id: Int) {
         switch message {
-        case let .status(status):
+        case var .status(status):
+            // What the operators' tables and the log show, kept to one short printable line each.
+            status.screen = RoomText.clean(status.screen, limit: 60).text
+            status.uid = status.uid.map { RoomText.clean($0, limit: 128).text }
+            status.provider = status.provider.map { RoomText.clean($0, limit: 64).text }
             let logged: RoomSession? = state.withLock { state in
                 guard state.members[id]?.session.status != status else { return nil }
                 state.members[id]?.session.status = status
@@ -165,12 +167,13 @@ final class RoomRegistry: Sendable {
     private func perform(_ command: RoomCommand, from operatorId: Int) {
         switch command {
         case let .message(text):
-            let (cleaned, _) = RoomText.clean(text)
+            let (cleaned, cut) = RoomText.clean(text)
             guard !cleaned.isEmpty else { return reply(operatorId, .refused("The message is empty.")) }
             let visitors = links { !$0.session.isOperator }
             for link in visitors { link.send(.notice(.message(cleaned)), false) }
             logger.notice("room message", metadata: ["by": "\(operatorName(operatorId))", "visitors": "\(visitors.count)", "text": "\(cleaned)"])
-            reply(operatorId, .answered("Sent to \(Self.count(visitors.count, "visitor")): \(cleaned)"))
+            let length = cut ? " (cut to \(RoomText.messageLimit) characters)" : ""
+            reply(operatorId, .answered("Sent to \(Self.count(visitors.count, "visitor"))\(length): \(cleaned)"))
         case let .end(target):
             guard target != operatorId else { return reply(operatorId, .refused("That is your own session: quit it with q.")) }
             guard let member = state.withLock({ $0.members[target] }) else { return reply(operatorId, .refused("That session has already ended.")) }

@@ -65,6 +65,7 @@ import Testing
         let room = Room()
         room.clock.advance(30)
         room.registry.received(.status(ConsoleStatus(screen: "Phone sign-in: code sent")), from: room.ids[1])
+        room.registry.received(.status(ConsoleStatus(screen: "\u{1B}[2J" + String(repeating: "x", count: 500), uid: "u\u{07}1")), from: room.ids[2])
         room.registry.touch(room.ids[1])
         room.clock.advance(5)
         let snapshot = room.registry.snapshot(for: room.presenterId)
@@ -74,6 +75,8 @@ import Testing
         #expect(snapshot.sessions[1].status?.screen == "Phone sign-in: code sent")
         #expect(snapshot.sessions[1].connectedSeconds == 35 && snapshot.sessions[1].idleSeconds == 5)
         #expect(snapshot.sessions[0].idleSeconds == 35 && snapshot.sessions[0].key == "SHA256:abc")
+        // A console's words reach the tables short and printable.
+        #expect(snapshot.sessions[2].status == ConsoleStatus(screen: "[2J" + String(repeating: "x", count: 57), uid: "u 1"))
         // Pushed to the operator only.
         room.registry.pushSnapshots()
         #expect(room.presenter.take() == [.room(snapshot)])
@@ -87,6 +90,10 @@ import Testing
         room.registry.received(.command(.message("Look \u{1B}[31mhere\u{07}")), from: room.presenterId)
         for visitor in room.visitors { #expect(visitor.take() == [.notice(.message("Look [31mhere"))]) }
         #expect(room.presenter.take() == [.answered("Sent to 3 visitors: Look [31mhere")])
+        room.registry.received(.command(.message(String(repeating: "a", count: 10_240))), from: room.presenterId)
+        let cut = String(repeating: "a", count: RoomText.messageLimit)
+        for visitor in room.visitors { #expect(visitor.take() == [.notice(.message(cut))]) }
+        #expect(room.presenter.take() == [.answered("Sent to 3 visitors (cut to 200 characters): \(cut)")])
         room.registry.received(.command(.message(" \u{00} ")), from: room.presenterId)
         #expect(room.presenter.take() == [.refused("The message is empty.")])
     }

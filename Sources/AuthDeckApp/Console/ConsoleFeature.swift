@@ -58,6 +58,8 @@ protocol ConsoleFeature: Equatable, Sendable {
     var pendingLink: PendingLink? { get }
     /// What the presenter's room says this console shows: the screen, and its step where it has steps.
     var roomDescription: String { get }
+    /// Text on this screen that a follower must not see (a TOTP key); the room's copy blanks it.
+    var secretsOnScreen: [String] { get }
     /// Draws over the whole terminal instead of between the title and key bars; false: it does not.
     func drawWhole(on canvas: any Canvas) -> Bool
     /// The root's action that carries `action`.
@@ -82,6 +84,7 @@ extension ConsoleFeature {
     var showsQRCode: Bool { false }
     var pendingLink: PendingLink? { nil }
     var roomDescription: String { title }
+    var secretsOnScreen: [String] { [] }
     func drawWhole(on canvas: any Canvas) -> Bool { false }
 
     /// The keys, with their meanings lifted into the root's.

@@ -33,22 +33,29 @@ final class RoomPublisher {
             return
         }
         guard ContinuousClock.now - frameSent >= Self.frameInterval else { return }
-        let canvas = TextCanvas(size: size)
-        ConsoleView.draw(model, on: canvas)
-        let rows = Self.masked(canvas, hidingQRCode: model.screen.showsQRCode)
+        let rows = Self.frameRows(model, size: size)
         guard rows != frame else { return }
         frame = rows
         frameSent = .now
         room.send(.frame(ScreenFrame(columns: size.width, rows: rows)))
     }
 
-    /// The canvas's rows; a TOTP QR code (the secret, to any phone that sees the projector) as a grey block.
-    static func masked(_ canvas: TextCanvas, hidingQRCode: Bool) -> [String] {
-        guard hidingQRCode else { return canvas.lines }
+    /// The screen as its follower sees it: a TOTP QR code as a grey block and its key as dots (on a
+    /// projector either would hand the secret to every phone in the room).
+    static func frameRows(_ model: ConsoleModel, size: Size) -> [String] {
+        let canvas = TextCanvas(size: size)
+        ConsoleView.draw(model, on: canvas)
+        let secrets = model.screen.feature.secretsOnScreen.filter { !$0.isEmpty }
         return canvas.lines.enumerated().map { row, line in
-            let cells = Array(line) + Array(repeating: " ", count: max(0, canvas.size.width - line.count))
-            guard cells.indices.contains(where: { canvas.style(atRow: row, column: $0).role == .qrCode }) else { return line }
-            return String(cells.indices.map { canvas.style(atRow: row, column: $0).role == .qrCode ? "▒" : cells[$0] })
+            var line = line
+            if model.screen.showsQRCode {
+                let cells = Array(line) + Array(repeating: " ", count: max(0, canvas.size.width - line.count))
+                if cells.indices.contains(where: { canvas.style(atRow: row, column: $0).role == .qrCode }) {
+                    line = String(cells.indices.map { canvas.style(atRow: row, column: $0).role == .qrCode ? "▒" : cells[$0] })
+                }
+            }
+            for secret in secrets { line = line.replacingOccurrences(of: secret, with: String(repeating: "•", count: secret.count)) }
+            return line
         }
     }
 

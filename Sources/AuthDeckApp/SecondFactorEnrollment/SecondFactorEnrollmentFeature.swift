@@ -260,6 +260,14 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
 }
 
 extension SecondFactorEnrollmentFeature {
+    /// The TOTP key as the screen writes it, hidden from whoever follows this screen.
+    var secretsOnScreen: [String] {
+        switch step {
+        case let .scanning(secret), let .enteringTotpCode(secret, _), let .namingApp(secret, _, _): KeyText.groups(secret.sharedSecretKey)
+        case .enteringNumber, .enteringSmsCode, .namingPhone, .generatingSecret: []
+        }
+    }
+
     /// "TOTP enrolment: QR shown", for the presenter's room.
     var roomDescription: String {
         switch step {
