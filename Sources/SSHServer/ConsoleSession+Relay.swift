@@ -43,7 +43,6 @@ extension ConsoleSession {
         }
         context.fireChannelWritabilityChanged()
     }
-
 }
 
 /// The pty master's side of the relay: what the console draws goes to the SSH channel.
