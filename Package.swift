@@ -32,8 +32,10 @@ let package = Package(
         // posix_openpt and posix_spawn with a new session and controlling terminal, in C: a forked
         // child of a multi-threaded Swift process may run nothing but async-signal-safe code.
         .target(name: "CPty"),
+        // The room channel between `authdeck ssh` and its consoles: messages and their framing.
+        .target(name: "RoomChannel"),
         .target(name: "SSHServer", dependencies: [
-            "CPty", "CThreadName",
+            "CPty", "CThreadName", "RoomChannel",
             .product(name: "NIOSSH", package: "swift-nio-ssh"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -83,7 +85,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "AuthDeckApp", dependencies: [
-            "TerminalUI", "AuthClient", "AuthAdmin", "AppData",
+            "TerminalUI", "AuthClient", "AuthAdmin", "AppData", "RoomChannel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "authdeck", dependencies: [
@@ -133,7 +135,7 @@ let package = Package(
         ]),
         .testTarget(name: "AppDataTests", dependencies: ["AppData"]),
         .testTarget(name: "SSHServerTests", dependencies: [
-            "SSHServer",
+            "SSHServer", "RoomChannel",
             .product(name: "NIOSSH", package: "swift-nio-ssh"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -146,7 +148,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "AuthDeckAppTests", dependencies: [
-            "AuthDeckApp", "TerminalUI", "AuthClient", "AuthAdmin", "IdentityEmulator", "IdentityTestSupport", "AppData",
+            "AuthDeckApp", "TerminalUI", "AuthClient", "AuthAdmin", "IdentityEmulator", "IdentityTestSupport", "AppData", "RoomChannel",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["Console/__Snapshots__", "Federated/__Snapshots__", "Verification/__Snapshots__", "Accounts/__Snapshots__",

@@ -29,7 +29,7 @@ int authdeck_pty_open(unsigned short rows, unsigned short columns, int *master, 
     return 0;
 }
 
-int authdeck_pty_spawn(const char *path, char *const argv[], char *const envp[], const char *slave_path, pid_t *pid) {
+int authdeck_pty_spawn(const char *path, char *const argv[], char *const envp[], const char *slave_path, int channel, pid_t *pid) {
     // Held open until the child runs, so the master never reads EIO (no slave yet) in between.
     int slave = open(slave_path, O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (slave < 0) return errno;
@@ -60,8 +60,10 @@ int authdeck_pty_spawn(const char *path, char *const argv[], char *const envp[],
     if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 0, slave_path, O_RDWR, 0);
     if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, 0, 1);
     if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, 0, 2);
+    // The duplicate on 3 is not close-on-exec, whatever `channel` is; the caller keeps `channel` above 3.
+    if (status == 0 && channel >= 0) status = posix_spawn_file_actions_adddup2(&actions, channel, 3);
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-    if (status == 0) status = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    if (status == 0) status = posix_spawn_file_actions_addclosefrom_np(&actions, channel >= 0 ? 4 : 3);
 #endif
     if (status == 0) status = posix_spawn(pid, path, &actions, &attributes, argv, envp);
 

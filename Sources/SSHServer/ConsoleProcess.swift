@@ -34,6 +34,12 @@ struct ConsoleProcess {
     let pid: pid_t
     /// The pty's master side, close-on-exec; whoever takes it closes it.
     let master: Int32
+    /// The server's end of the console's room channel (a socket pair whose other end the console
+    /// has on descriptor 3), close-on-exec; whoever takes it closes it.
+    let room: Int32
+
+    /// The console's variable naming its end of the room channel.
+    static let roomVariable = "AUTHDECK_ROOM_FD"
 
     struct SpawnError: Error, CustomStringConvertible {
         let step: String
@@ -54,13 +60,24 @@ struct ConsoleProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            let code = errno
+            close(master)
+            throw SpawnError(step: "opening the room channel", code: code)
+        }
+        // Above 3, so that the child's dup2 onto 3 is a real copy (one without close-on-exec).
+        let childEnd = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
+        close(pair[1])
         var pid: pid_t = 0
-        let spawned = authdeck_pty_spawn(executable, argv, envp, slavePath, &pid)
+        let spawned = childEnd < 0 ? errno : authdeck_pty_spawn(executable, argv, envp, slavePath, childEnd, &pid)
+        if childEnd >= 0 { close(childEnd) }
         guard spawned == 0 else {
             close(master)
+            close(pair[0])
             throw SpawnError(step: "starting the console", code: spawned)
         }
-        return ConsoleProcess(pid: pid, master: master)
+        return ConsoleProcess(pid: pid, master: master, room: pair[0])
     }
 
     static func resize(master: Int32, to size: WindowSize) {

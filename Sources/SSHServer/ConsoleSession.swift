@@ -3,33 +3,15 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOSSH
+import RoomChannel
 
-/// One SSH session channel: collects the pty request and the allowed environment, starts the
-/// console on `shell`, relays bytes both ways with back-pressure, forwards window changes, and
-/// ends with the console's exit status. Everything here runs on the connection's event loop;
-/// fork/exec and waitpid happen elsewhere.
+/// One SSH session channel: collects the pty request and the allowed environment
+/// (`ConsoleEnvironment`), starts the console on `shell` and ends with its exit status. The bytes
+/// between client and console are relayed in `+Relay`, the console's room channel is linked in
+/// `+Room`. Everything here runs on the connection's event loop; fork/exec and waitpid happen elsewhere.
 final class ConsoleSession: ChannelInboundHandler {
     typealias InboundIn = SSHChannelData
     typealias OutboundOut = SSHChannelData
-
-    /// Client variables a console may see; nothing else of the client's environment passes.
-    static func allowsVariable(_ name: String) -> Bool {
-        name == "LANG" || name == "NO_COLOR" || name == "TERM" || name.hasPrefix("LC_")
-    }
-
-    /// Values that cannot smuggle anything: short, printable, no shell or terminal specials.
-    static func acceptsValue(_ value: String) -> Bool {
-        value.utf8.count <= 64 && value.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-@+:".unicodeScalars.contains($0)) }
-    }
-
-    /// Whether curses will find the client's terminal type; an exotic one (say `xterm-kitty`)
-    /// falls back to `xterm-256color` rather than a console that cannot start.
-    static func knownTerminal(_ name: String) -> Bool {
-        guard let first = name.first, !name.contains("/") else { return false }
-        return ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo"].contains { directory in
-            FileManager.default.fileExists(atPath: "\(directory)/\(first)/\(name)")
-        }
-    }
 
     private enum Phase {
         case setUp
@@ -38,33 +20,40 @@ final class ConsoleSession: ChannelInboundHandler {
         case finished
     }
 
-    private let identity: ConnectionIdentity
+    let identity: ConnectionIdentity
     private let launcher: ConsoleLauncher
     private let limits: SSHLimits
     private let registry: ConnectionRegistry
-    private let logger: Logger
+    let room: RoomRegistry
+    let logger: Logger
 
     private var phase = Phase.setUp
     private var size: WindowSize?
     private var term = "xterm-256color"
     private var environment: [String: String] = [:]
-    private var context: ChannelHandlerContext?
-    private var console: Channel?
+    var context: ChannelHandlerContext?
+    var console: Channel?
     private var master: Int32 = -1
     private var exitStatus: Int32?
     private var consoleOutputEnded = false
-    private var clientGone = false
-    private var notice: String?
+    var clientGone = false
+    var notice: String?
     /// The plan's end, run once the console has exited.
     private var ended: (@Sendable () -> Void)?
-    private var lastInput = NIODeadline.now()
+    var lastInput = NIODeadline.now()
     private let started = Date()
+    /// The visitor's project, once the plan has named it.
+    var project: String?
+    /// This session in the room, while its console runs.
+    var roomId: Int?
+    var roomChannel: Channel?
 
-    init(identity: ConnectionIdentity, launcher: ConsoleLauncher, limits: SSHLimits, registry: ConnectionRegistry, logger: Logger) {
+    init(identity: ConnectionIdentity, launcher: ConsoleLauncher, limits: SSHLimits, registry: ConnectionRegistry, room: RoomRegistry, logger: Logger) {
         self.identity = identity
         self.launcher = launcher
         self.limits = limits
         self.registry = registry
+        self.room = room
         self.logger = logger
     }
 
@@ -80,10 +69,10 @@ final class ConsoleSession: ChannelInboundHandler {
         case let request as SSHChannelRequestEvent.PseudoTerminalRequest:
             guard case .setUp = phase, size == nil else { return reply(false, to: request.wantReply) }
             size = WindowSize(clampingColumns: request.terminalCharacterWidth, rows: request.terminalRowHeight)
-            if Self.acceptsValue(request.term), !request.term.isEmpty { term = request.term }
+            if ConsoleEnvironment.acceptsValue(request.term), !request.term.isEmpty { term = request.term }
             reply(true, to: request.wantReply)
         case let request as SSHChannelRequestEvent.EnvironmentRequest:
-            let accepted = Self.allowsVariable(request.name) && Self.acceptsValue(request.value) && environment.count < 16
+            let accepted = ConsoleEnvironment.allowsVariable(request.name) && ConsoleEnvironment.acceptsValue(request.value) && environment.count < 16
             if accepted { environment[request.name] = request.value }
             reply(accepted, to: request.wantReply)
         case let request as SSHChannelRequestEvent.ShellRequest:
@@ -128,7 +117,7 @@ final class ConsoleSession: ChannelInboundHandler {
         context.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: 1)).assumeIsolated().whenComplete { _ in
             channel.close(promise: nil)
         }
-        logSession(exitStatus: 1, outcome: "refused")
+        SessionLog.ended(identity, project: project, started: started, exitStatus: 1, outcome: "refused", logger: logger)
     }
 
     // MARK: The console
@@ -137,11 +126,8 @@ final class ConsoleSession: ChannelInboundHandler {
         guard let context, let role = identity.role else { return }
         phase = .starting
         identity.sessionOpened = true
-        var clientVariables = environment
-        clientVariables["TERM"] = Self.knownTerminal(term) ? term : "xterm-256color"
-        // A client that sends no locale (OpenSSH sends one only with SendEnv) most likely has a
-        // UTF-8 terminal all the same; without this, curses would fall back to ASCII.
-        if !["LANG", "LC_ALL", "LC_CTYPE"].contains(where: { environment[$0] != nil }) { clientVariables["LANG"] = "C.UTF-8" }
+        var clientVariables = ConsoleEnvironment.clientVariables(environment, term: term)
+        clientVariables[ConsoleProcess.roomVariable] = "3"
         let visit = ConsoleVisit(role: role, user: identity.user ?? "", keyFingerprint: identity.keyFingerprint, keyComment: identity.keyComment,
                                  address: identity.address)
         let launcher = launcher
@@ -160,6 +146,7 @@ final class ConsoleSession: ChannelInboundHandler {
             switch result {
             case let .success((process, plan)):
                 session.value.ended = plan.ended
+                session.value.project = plan.project
                 session.value.attach(process)
             case let .failure(refusal as ConsoleRefusal):
                 session.value.refuse(refusal.message)
@@ -170,7 +157,7 @@ final class ConsoleSession: ChannelInboundHandler {
         }
         scheduleIdleCheck(in: limits.idleTimeout)
         loop.assumeIsolated().scheduleTask(in: limits.maxDuration) { [self] in
-            end(notice: "AuthDeck: this session reached its limit of \(Self.describe(limits.maxDuration)).")
+            end(notice: "AuthDeck: this session reached its limit of \(SessionLog.describe(limits.maxDuration)).")
         }
     }
 
@@ -179,6 +166,7 @@ final class ConsoleSession: ChannelInboundHandler {
         let loop = context.eventLoop
         phase = .running(pid: process.pid)
         registry.consoleStarted(process.pid)
+        joinRoom(channel: process.room)
         let session = NIOLoopBound(self, eventLoop: loop)
         ConsoleProcess.reap(process.pid) { status in
             loop.execute { session.value.consoleExited(status: status) }
@@ -212,7 +200,7 @@ final class ConsoleSession: ChannelInboundHandler {
 
     /// Ends the console as a dropped connection would (SIGHUP), then for sure (SIGKILL) if it has
     /// not gone within three seconds.
-    private func hangUp() {
+    func hangUp() {
         guard case let .running(pid) = phase, exitStatus == nil else { return }
         console?.close(promise: nil)
         kill(pid, SIGHUP)
@@ -221,7 +209,7 @@ final class ConsoleSession: ChannelInboundHandler {
         }
     }
 
-    private func end(notice: String) {
+    func end(notice: String) {
         guard case .running = phase, exitStatus == nil else { return }
         self.notice = notice
         hangUp()
@@ -231,7 +219,7 @@ final class ConsoleSession: ChannelInboundHandler {
         context?.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
             let idle = NIODeadline.now() - lastInput
             if idle >= limits.idleTimeout {
-                end(notice: "AuthDeck: this session was closed after \(Self.describe(limits.idleTimeout)) without input.")
+                end(notice: "AuthDeck: this session was closed after \(SessionLog.describe(limits.idleTimeout)) without input.")
             } else {
                 switch phase {
                 case .starting, .running: scheduleIdleCheck(in: limits.idleTimeout - idle)
@@ -241,25 +229,7 @@ final class ConsoleSession: ChannelInboundHandler {
         }
     }
 
-    fileprivate func consoleWrote(_ buffer: ByteBuffer) {
-        guard let context, !clientGone else { return }
-        context.write(wrapOutboundOut(SSHChannelData(type: .channel, data: .byteBuffer(buffer))), promise: nil)
-    }
-
-    fileprivate func consoleWriteBatchEnded() {
-        context?.flush()
-    }
-
-    fileprivate func consoleWritabilityChanged(_ writable: Bool) {
-        // The console reads slower than the visitor pastes: stop reading the SSH channel, so its
-        // window fills and the client waits, instead of buffering megabytes here.
-        guard let channel = context?.channel else { return }
-        _ = channel.setOption(ChannelOptions.autoRead, value: writable)
-        // An SSH child channel does not start reading again by itself when autoRead comes back.
-        if writable { channel.read() }
-    }
-
-    fileprivate func consoleOutputClosed() {
+    func consoleOutputClosed() {
         consoleOutputEnded = true
         console = nil
         master = -1
@@ -270,6 +240,7 @@ final class ConsoleSession: ChannelInboundHandler {
         guard case let .running(pid) = phase else { return }
         exitStatus = status
         registry.consoleEnded(pid)
+        leaveRoom()
         if let ended {
             self.ended = nil
             NIOThreadPool.singleton.runIfActive(eventLoop: context?.eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()) { ended() }
@@ -284,7 +255,7 @@ final class ConsoleSession: ChannelInboundHandler {
     private func finishIfDone() {
         guard case .running = phase, let exitStatus, consoleOutputEnded else { return }
         phase = .finished
-        logSession(exitStatus: exitStatus, outcome: notice == nil ? "ended" : "closed by the server")
+        SessionLog.ended(identity, project: project, started: started, exitStatus: exitStatus, outcome: notice == nil ? "ended" : "closed by the server", logger: logger)
         guard let context, !clientGone else { return }
         if let notice {
             var buffer = context.channel.allocator.buffer(capacity: notice.utf8.count + 4)
@@ -298,28 +269,6 @@ final class ConsoleSession: ChannelInboundHandler {
         }
     }
 
-    // MARK: Bytes from the client
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let message = unwrapInboundIn(data)
-        guard case .channel = message.type, case let .byteBuffer(bytes) = message.data else { return }
-        lastInput = .now()
-        console?.write(bytes, promise: nil)
-    }
-
-    func channelReadComplete(context: ChannelHandlerContext) {
-        console?.flush()
-        context.fireChannelReadComplete()
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if let console {
-            _ = console.setOption(ChannelOptions.autoRead, value: context.channel.isWritable)
-            if context.channel.isWritable { console.read() }
-        }
-        context.fireChannelWritabilityChanged()
-    }
-
     func channelInactive(context: ChannelHandlerContext) {
         clientGone = true
         switch phase {
@@ -329,63 +278,6 @@ final class ConsoleSession: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        context.close(promise: nil)
-    }
-
-    // MARK: The log
-
-    private func logSession(exitStatus: Int32, outcome: String) {
-        logger.info("ssh session", metadata: [
-            "address": "\(identity.address)",
-            "user": "\(Self.printable(identity.user ?? "?"))",
-            "key": "\(identity.keyFingerprint ?? "none")",
-            "role": "\(identity.role?.rawValue ?? "?")",
-            "start": "\(started.ISO8601Format())",
-            "end": "\(Date().ISO8601Format())",
-            "exit": "\(exitStatus)",
-            "outcome": "\(outcome)",
-        ])
-    }
-
-    /// A user name is the client's to choose: it reaches the log without control characters.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(64).map { $0.properties.generalCategory == .control ? "?" : $0 }))
-    }
-
-    static func describe(_ amount: TimeAmount) -> String {
-        let seconds = amount.nanoseconds / 1_000_000_000
-        if seconds % 3600 == 0 { return seconds == 3600 ? "1 hour" : "\(seconds / 3600) hours" }
-        if seconds % 60 == 0 { return seconds == 60 ? "1 minute" : "\(seconds / 60) minutes" }
-        return seconds == 1 ? "1 second" : "\(seconds) seconds"
-    }
-}
-
-/// The pty master's side of the relay: what the console draws goes to the SSH channel.
-private final class ConsoleOutput: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-
-    private let session: ConsoleSession
-
-    init(session: ConsoleSession) { self.session = session }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        session.consoleWrote(unwrapInboundIn(data))
-    }
-
-    func channelReadComplete(context: ChannelHandlerContext) {
-        session.consoleWriteBatchEnded()
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        session.consoleWritabilityChanged(context.channel.isWritable)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        session.consoleOutputClosed()
-    }
-
-    /// EIO on the master: the console and every holder of its terminal are gone.
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         context.close(promise: nil)
     }

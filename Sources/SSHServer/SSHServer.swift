@@ -9,28 +9,35 @@ import NIOSSH
 public final class SSHServer: Sendable {
     private let listener: Channel
     private let registry: ConnectionRegistry
+    private let room: RoomRegistry
+    private let snapshots: RepeatedTask
     public let port: Int
 
-    private init(listener: Channel, registry: ConnectionRegistry) {
+    private init(listener: Channel, registry: ConnectionRegistry, room: RoomRegistry, snapshots: RepeatedTask) {
         self.listener = listener
         self.registry = registry
+        self.room = room
+        self.snapshots = snapshots
         self.port = listener.localAddress?.port ?? 0
     }
 
     public static func start(settings: SSHServerSettings, logger: Logger,
                              group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> SSHServer {
         let registry = ConnectionRegistry(limits: settings.limits)
+        let room = RoomRegistry(reset: settings.demoReset, logger: logger)
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try Self.setUp(connection: channel, settings: settings, registry: registry, logger: logger)
+                    try Self.setUp(connection: channel, settings: settings, registry: registry, room: room, logger: logger)
                 }
             }
             .bind(host: settings.host, port: settings.port)
             .get()
-        return SSHServer(listener: listener, registry: registry)
+        // The operators' rooms follow the sessions within a second, however many there are.
+        let snapshots = group.next().scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in room.pushSnapshots() }
+        return SSHServer(listener: listener, registry: registry, room: room, snapshots: snapshots)
     }
 
     /// Sessions open now (also those still logging in).
@@ -39,6 +46,7 @@ public final class SSHServer: Sendable {
     /// Stops listening and hangs up every console; returns once they have gone (or after 5 s).
     public func shutdown() async {
         try? await listener.close()
+        snapshots.cancel()
         for pid in registry.consoles { kill(pid, SIGHUP) }
         for _ in 0..<50 where registry.openConnections > 0 {
             try? await Task.sleep(for: .milliseconds(100))
@@ -46,7 +54,7 @@ public final class SSHServer: Sendable {
     }
 
     private static func setUp(connection channel: Channel, settings: SSHServerSettings, registry: ConnectionRegistry,
-                              logger: Logger) throws {
+                              room: RoomRegistry, logger: Logger) throws {
         let address = channel.remoteAddress?.ipAddress ?? "?"
         let identity = ConnectionIdentity(address: address)
         let admission = registry.admit(address: address)
@@ -57,7 +65,7 @@ public final class SSHServer: Sendable {
             channel.closeFuture.whenComplete { _ in registry.release(address: address) }
             delegate = UserAuthenticator(identity: identity, visitorNames: settings.visitorNames, operatorKeys: settings.operatorKeys)
             sessionHandler = {
-                ConsoleSession(identity: identity, launcher: settings.launcher, limits: settings.limits, registry: registry, logger: logger)
+                ConsoleSession(identity: identity, launcher: settings.launcher, limits: settings.limits, registry: registry, room: room, logger: logger)
             }
         case .dropped:
             channel.close(promise: nil)

@@ -36,12 +36,15 @@ public struct ConsoleVisit: Sendable {
 public struct ConsolePlan: Sendable {
     public var arguments: [String]
     public var environment: [String: String]
+    /// The visitor's project, as the room shows it.
+    public var project: String?
     /// Runs on a thread of its own after the console exits (it may touch the data directory).
     public var ended: @Sendable () -> Void
 
-    public init(arguments: [String], environment: [String: String], ended: @escaping @Sendable () -> Void = {}) {
+    public init(arguments: [String], environment: [String: String], project: String? = nil, ended: @escaping @Sendable () -> Void = {}) {
         self.arguments = arguments
         self.environment = environment
+        self.project = project
         self.ended = ended
     }
 }
@@ -76,9 +79,12 @@ public struct SSHServerSettings: Sendable {
     public var operatorKeys: OperatorKeys
     public var limits: SSHLimits
     public var launcher: ConsoleLauncher
+    /// What the presenter's reset empties; nil where the backend is not this server's own.
+    public var demoReset: DemoReset?
 
     public init(host: String, port: Int, hostKey: HostKey, visitorNames: Set<String>, operatorKeys: OperatorKeys,
-                limits: SSHLimits, launcher: ConsoleLauncher) {
+                limits: SSHLimits, launcher: ConsoleLauncher, demoReset: DemoReset? = nil) {
+        self.demoReset = demoReset
         self.host = host
         self.port = port
         self.hostKey = hostKey

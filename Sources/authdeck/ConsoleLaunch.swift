@@ -242,10 +242,13 @@ struct ConsoleLaunch {
             logger.info("console started backend=\(backendName) data=\(dataPath)")
             return try await open()
         }
+        // Under `authdeck ssh`, the room channel the server gave this console.
+        let room = sshRole == nil ? nil : RoomClient(variable: environment[RoomClient.variable])
         try await terminal.run { terminal in
             defer { terminal.stop() }
             try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: logStartThenOpen, simulatedIdentityOwner: simulatedIdentityOwner,
-                               audience: audience, accounts: accounts, backendName: backendName, remoteTerminal: sshRole != nil, logger: logger)
+                               audience: audience, accounts: accounts, room: room, backendName: backendName, remoteTerminal: sshRole != nil,
+                               logger: logger)
         }
     }
 

@@ -162,7 +162,10 @@ struct SSHCommand: AsyncParsableCommand {
         }
         let settings = SSHServerSettings(host: host, port: port, hostKey: hostKey,
                                          visitorNames: Set(visitorUser.isEmpty ? ["demo"] : visitorUser),
-                                         operatorKeys: operatorKeys, limits: limits, launcher: launcher)
+                                         operatorKeys: operatorKeys, limits: limits, launcher: launcher,
+                                         demoReset: backendServer.map { shared in
+                                             DemoReset(count: { try shared.visitors.demoCount() }, reset: { try shared.visitors.resetDemo() })
+                                         })
         let server: SSHServer
         do {
             server = try await SSHServer.start(settings: settings, logger: logger)
@@ -293,7 +296,7 @@ private final class SharedBackend: Sendable {
             let seat = try visitors.seat(for: visit)
             return ConsolePlan(arguments: ["console", "--data", seat.directory.path, "--ssh-role", "visitor"] + backend
                                    + ["--project", seat.projectId] + (seat.keyed ? ["--keep-session"] : []),
-                               environment: [BackendChoice.apiKeyVariable: seat.apiKey],
+                               environment: [BackendChoice.apiKeyVariable: seat.apiKey], project: seat.projectId,
                                ended: { [visitors] in visitors.leave(seat.projectId) })
         }
     }

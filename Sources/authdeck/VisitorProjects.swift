@@ -102,6 +102,30 @@ final class VisitorProjects: Sendable {
         }
     }
 
+    /// The visitors' projects and the accounts in them: what the presenter's reset would empty.
+    /// Blocks on SQLite.
+    func demoCount() throws -> (projects: Int, accounts: Int) {
+        let ids = visitorProjectIds()
+        return (ids.count, try ids.reduce(0) { $0 + (try projects.project($1).accountCount()) })
+    }
+
+    /// The presenter's reset: every visitor's project emptied (accounts, identities, outbox,
+    /// sessions), kept with its key and owner. A saved session of a visitor who is not connected
+    /// goes too; one who is is told by the room, and their console signs out. Blocks on SQLite.
+    func resetDemo() throws -> (projects: [String], accounts: Int) {
+        let ids = visitorProjectIds()
+        var accounts = 0
+        for id in ids {
+            accounts += try projects.project(id).accountCount()
+            try projects.emptyProject(id)
+            if !isLive(id) { try? FileManager.default.removeItem(at: projects.projectDirectory(id).appendingPathComponent("session.json")) }
+            logger.info("visitor project emptied", metadata: ["project": "\(id)"])
+        }
+        return (ids, accounts)
+    }
+
+    private func visitorProjectIds() -> [String] { projects.projectIds().filter { readOwner($0) != nil } }
+
     /// At the limit, the project unused the longest goes, a key-less visitor's before a key's; when
     /// every one is in use, the visitor is turned away with what to do.
     private func makeRoom() throws {

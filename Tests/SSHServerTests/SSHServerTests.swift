@@ -83,16 +83,16 @@ import Testing
     }
 
     @Test func onlyTheAllowedVariablesPass() {
-        for name in ["LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR", "TERM"] { #expect(ConsoleSession.allowsVariable(name)) }
-        for name in ["LD_PRELOAD", "PATH", "AUTHDECK_ADMIN_TOKEN", "HOME", "TERMINFO", "lang"] { #expect(!ConsoleSession.allowsVariable(name)) }
-        #expect(ConsoleSession.acceptsValue("en_US.UTF-8"))
-        #expect(!ConsoleSession.acceptsValue("x\u{1b}]0;pwned\u{07}"))
-        #expect(!ConsoleSession.acceptsValue(String(repeating: "a", count: 65)))
-        #expect(!ConsoleSession.acceptsValue("$(reboot)"))
+        for name in ["LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR", "TERM"] { #expect(ConsoleEnvironment.allowsVariable(name)) }
+        for name in ["LD_PRELOAD", "PATH", "AUTHDECK_ADMIN_TOKEN", "HOME", "TERMINFO", "lang"] { #expect(!ConsoleEnvironment.allowsVariable(name)) }
+        #expect(ConsoleEnvironment.acceptsValue("en_US.UTF-8"))
+        #expect(!ConsoleEnvironment.acceptsValue("x\u{1b}]0;pwned\u{07}"))
+        #expect(!ConsoleEnvironment.acceptsValue(String(repeating: "a", count: 65)))
+        #expect(!ConsoleEnvironment.acceptsValue("$(reboot)"))
     }
 
     @Test func userNamesReachTheLogWithoutControlCharacters() {
-        #expect(ConsoleSession.printable("eve\u{1b}[2J\nroot") == "eve?[2J?root")
+        #expect(SessionLog.printable("eve\u{1b}[2J\nroot") == "eve?[2J?root")
     }
 }
 

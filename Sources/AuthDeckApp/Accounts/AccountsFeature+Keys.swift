@@ -26,8 +26,9 @@ extension AccountsFeature {
         }
         let clears = !filter.isEmpty || !marked.isEmpty
         keys += [.char("L", "audit log", .accounts(.auditLog), inBar: false), .char("H", "hash parameters", .accounts(.hashConfig), inBar: false),
-                 .char("P", "projects (visitors')", .accounts(.projects), inBar: false),
-                 .char("r", "refresh", .accounts(.refresh), inBar: false),
+                 .char("P", "projects (visitors')", .accounts(.projects), inBar: false)]
+        keys += RoomFeature.openBinding(.accounts(.room), in: context)
+        keys += [.char("r", "refresh", .accounts(.refresh), inBar: false),
                  KeyBinding([.escape], "esc", clears ? (filter.isEmpty ? "clear marks" : "clear filter") : "back", .back),
                  KeyBinding([.character("m")], "m", "messages (outbox)", .console(.messages), inBar: false), .help, .quit]
         return keys
@@ -84,6 +85,8 @@ extension AccountsFeature {
                 return [.banner(nil)]
             }
             return [.banner(nil), .exit(.cancelled)]
+        case .accounts(.room):
+            return RoomFeature.open(in: context)
         case let .accounts(accountsIntent):
             return perform(accountsIntent, access: context.operatorAccess)
         case .submit, .confirm, .cancel, .toggle:
@@ -93,7 +96,7 @@ extension AccountsFeature {
 
     private mutating func perform(_ intent: AccountsIntent, access: OperatorAccess?) -> [FlowStep] {
         switch intent {
-        case .nextFactor, .removeSecondFactor: return []
+        case .nextFactor, .removeSecondFactor, .room: return []
         case .pageUp: return move(to: selection - Self.visibleRows)
         case .pageDown: return move(to: selection + Self.visibleRows)
         case .top: return move(to: 0)
@@ -149,7 +152,7 @@ extension AccountsFeature {
         case .sendPasswordReset: .sendPasswordReset
         case .sendVerification: .sendEmailVerification
         case .filter, .chips, .sort, .refresh, .mark, .markAll, .pageUp, .pageDown, .top, .bottom, .editClaims,
-             .removeSecondFactor, .nextFactor, .cleanUp, .auditLog, .hashConfig, .projects: nil
+             .removeSecondFactor, .nextFactor, .cleanUp, .auditLog, .hashConfig, .projects, .room: nil
         }
     }
 

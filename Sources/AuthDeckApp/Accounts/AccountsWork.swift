@@ -143,4 +143,6 @@ public enum AccountsIntent: Equatable, Sendable {
     case disable, enable, delete, revoke, markVerified, sendPasswordReset, sendVerification
     case editClaims, removeSecondFactor, nextFactor, cleanUp
     case auditLog, hashConfig, projects
+    /// The presenter's room, on a console under `authdeck ssh`.
+    case room
 }

@@ -24,6 +24,7 @@ public enum ConsoleAction: Equatable, Sendable, ConsoleCommanding {
     case secondFactors(SecondFactorsFeature.Action)
     case phone(PhoneFeature.Action)
     case accounts(AccountsFeature.Action)
+    case room(RoomFeature.Action)
 }
 
 /// The keys of the help, inspector and outbox overlays.

@@ -30,15 +30,23 @@ public enum ConsoleApp {
     /// the first screen and need nothing opened.
     public static func run(terminal: Terminal, sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices,
                            simulatedIdentityOwner: String? = nil, audience: ConsoleAudience = .everyone,
-                           accounts: AccountsConnection? = nil, backendName: String, remoteTerminal: Bool = false, logger: Logger) throws {
+                           accounts: AccountsConnection? = nil, room: RoomClient? = nil, backendName: String, remoteTerminal: Bool = false,
+                           logger: Logger) throws {
         let mailbox = Mailbox(waker: terminal.waker)
         let runner = PendingRunner()
         defer { runner.end() }
         let waker = terminal.waker
-        var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access, sessionSaved: sessionSaved)
+        var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access, inRoom: room != nil,
+                                                  sessionSaved: sessionSaved)
         model.remoteTerminal = remoteTerminal
         effects += model.handle(.resized(terminal.size))
         effects.forEach(runner.run)
+        let publisher = room.map { RoomPublisher(room: $0, waker: waker) }
+        defer { publisher?.end() }
+        room?.start { message in
+            if let event = ConsoleEvent(message) { mailbox.post(event) }
+        }
+        publisher?.publish(model, size: terminal.size)
         try terminal.run({ event in
             let events: [ConsoleEvent]
             switch event {
@@ -53,6 +61,7 @@ public enum ConsoleApp {
                 if effects.contains(.quit) { return .quit }
                 effects.forEach(runner.run)
             }
+            publisher?.publish(model, size: terminal.size)
             return .continue
         }, draw: { canvas in
             ConsoleView.draw(model, on: canvas)
@@ -62,7 +71,7 @@ public enum ConsoleApp {
                     let services = try await open()
                     runner.open {
                         EffectRunner(auth: services.auth, cart: services.cart, outbox: services.outbox, simulatedIdentityOwner: simulatedIdentityOwner,
-                                     audience: audience, accounts: accounts, logger: logger, send: mailbox.post)
+                                     audience: audience, accounts: accounts, room: room, logger: logger, send: mailbox.post)
                     }
                 } catch {
                     runner.fail(error)

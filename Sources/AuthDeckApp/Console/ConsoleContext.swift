@@ -10,6 +10,8 @@ struct ConsoleContext: Sendable {
     var outbox: Outbox
     /// What the operator may do in the accounts view; nil: this console never shows it.
     var operatorAccess: OperatorAccess? = nil
+    /// Whether this console runs under `authdeck ssh` with a room channel.
+    var inRoom = false
 
     /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
     var home: Screen { user == nil ? .signInMethods(SignInMethodsFeature(selection: 0)) : .account(AccountFeature()) }

@@ -1,6 +1,7 @@
 import AppData
 import AuthClient
 import Foundation
+import RoomChannel
 import TerminalUI
 
 /// Everything the console reacts to: keys, and the results of effects.
@@ -32,6 +33,11 @@ public enum ConsoleEvent: Equatable, Sendable {
     case consent(ConsentFeature.Event)
     case conflict(ConflictFeature.Event)
     case accounts(AccountsEvent)
+    /// What the room tells every console under `authdeck ssh`: the presenter's message, that they watch, a reset.
+    case roomNotice(RoomNotice)
+    /// Whether the room wants this console's screen (someone follows it).
+    case roomFrames(Bool)
+    case room(RoomFeature.Event)
 }
 
 extension ConsoleEvent {
@@ -40,8 +46,10 @@ extension ConsoleEvent {
     /// sign-in methods arrive behind a screen that is not busy.
     var endsBusyWork: Bool {
         switch self {
-        case .key, .resized, .authStateChanged, .cartChanged, .exchangesChanged, .pendingLink, .verification(.outboxChanged):
+        case .key, .resized, .authStateChanged, .cartChanged, .exchangesChanged, .pendingLink, .verification(.outboxChanged), .roomNotice, .roomFrames:
             false
+        case let .room(event):
+            event.endsBusyWork
         case let .accounts(event):
             event.endsBusyWork
         case .sessionRestored, .signInFinished, .linkFinished, .unlinkFinished, .reauthenticationFinished, .sensitiveOperationFinished,
@@ -94,5 +102,6 @@ public enum ConsoleEffect: Equatable, Sendable {
     case consent(ConsentFeature.Effect)
     case conflict(ConflictFeature.Effect)
     case accounts(AccountsEffect)
+    case room(RoomFeature.Effect)
     case quit
 }

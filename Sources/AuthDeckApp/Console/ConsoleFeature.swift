@@ -56,6 +56,12 @@ protocol ConsoleFeature: Equatable, Sendable {
     var showsQRCode: Bool { get }
     /// The pending credential a sign-in on this screen is meant to link afterwards.
     var pendingLink: PendingLink? { get }
+    /// What the presenter's room says this console shows: the screen, and its step where it has steps.
+    var roomDescription: String { get }
+    /// Text on this screen that a follower must not see (a TOTP key); the room's copy blanks it.
+    var secretsOnScreen: [String] { get }
+    /// Draws over the whole terminal instead of between the title and key bars; false: it does not.
+    func drawWhole(on canvas: any Canvas) -> Bool
     /// The root's action that carries `action`.
     static func embed(_ action: Action) -> ConsoleAction
     /// This feature's action, if `action` carries one.
@@ -77,6 +83,9 @@ extension ConsoleFeature {
     func titleColumn(on canvas: any Canvas) -> Int? { nil }
     var showsQRCode: Bool { false }
     var pendingLink: PendingLink? { nil }
+    var roomDescription: String { title }
+    var secretsOnScreen: [String] { [] }
+    func drawWhole(on canvas: any Canvas) -> Bool { false }
 
     /// The keys, with their meanings lifted into the root's.
     func consoleBindings(in context: ConsoleContext) -> [KeyBinding<ConsoleAction>] {

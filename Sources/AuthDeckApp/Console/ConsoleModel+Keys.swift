@@ -60,7 +60,7 @@ extension ConsoleModel {
         case let .console(command):
             return perform(command)
         case .signInMethods, .credentialForm, .account, .addCartItem, .changePassword, .confirm, .reauthMethods, .linking, .changeEmail, .pendingLink, .providerForm, .consent, .conflict, .emailLink,
-             .passwordReset, .secondFactorEnrollment, .secondFactorSignIn, .secondFactors, .phone, .accounts:
+             .passwordReset, .secondFactorEnrollment, .secondFactorSignIn, .secondFactors, .phone, .accounts, .room:
             return update { feature, context in feature.receive(action, in: context) }
         }
     }

@@ -1,6 +1,7 @@
 import AppData
 import AuthClient
 import Foundation
+import RoomChannel
 import TerminalUI
 
 /// The console's root model: a pure state machine. `handle` takes an event and returns the
@@ -41,16 +42,24 @@ public struct ConsoleModel: Equatable, Sendable {
     public var remoteTerminal = false
     /// Whether this console offers the operator's accounts view, and its actions.
     public let operatorAccess: OperatorAccess?
+    /// Whether this console runs under `authdeck ssh` with a room channel.
+    public let inRoom: Bool
+    /// The presenter follows this screen: a line says so.
+    public var watched = false
+    /// Someone follows this screen: the console sends it to the room as it changes.
+    public var framesWanted = false
 
-    public init(backendName: String, operatorAccess: OperatorAccess? = nil) {
+    public init(backendName: String, operatorAccess: OperatorAccess? = nil, inRoom: Bool = false) {
         self.backendName = backendName
         self.operatorAccess = operatorAccess
+        self.inRoom = inRoom
     }
 
     /// The first screen and effects, before any event. Without a saved session the sign-in methods
     /// show at once: drawing them needs nothing from the backend, which opens meanwhile.
-    public static func start(backendName: String, operatorAccess: OperatorAccess? = nil, sessionSaved: Bool) -> (ConsoleModel, [ConsoleEffect]) {
-        var model = ConsoleModel(backendName: backendName, operatorAccess: operatorAccess)
+    public static func start(backendName: String, operatorAccess: OperatorAccess? = nil, inRoom: Bool = false,
+                             sessionSaved: Bool) -> (ConsoleModel, [ConsoleEffect]) {
+        var model = ConsoleModel(backendName: backendName, operatorAccess: operatorAccess, inRoom: inRoom)
         guard sessionSaved else {
             model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             return (model, [])
@@ -60,7 +69,7 @@ public struct ConsoleModel: Equatable, Sendable {
     }
 
     /// What the features read of the root.
-    var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox, operatorAccess: operatorAccess) }
+    var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox, operatorAccess: operatorAccess, inRoom: inRoom) }
 
     public mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         var effects = handleEvent(event)
@@ -111,8 +120,13 @@ public struct ConsoleModel: Equatable, Sendable {
             // The inspector shows the consent that produced the credential.
             if case let .providerAuthorized(.success(authorization)) = consentEvent, case .consent = screen { lastAuthorization = authorization }
             return forward(event)
+        case let .roomNotice(notice):
+            return roomNotice(notice)
+        case let .roomFrames(wanted):
+            framesWanted = wanted
+            return []
         // A feature's own result: it decides what follows.
-        case .phone, .passwordReset, .emailLink, .pendingLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict, .accounts:
+        case .phone, .passwordReset, .emailLink, .pendingLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict, .accounts, .room:
             return forward(event)
         }
     }

@@ -8,6 +8,7 @@ import TerminalUI
 public enum ConsoleView {
     public static func draw(_ model: ConsoleModel, on canvas: any Canvas) {
         if TooSmall.drawIfNeeded(on: canvas) { return }
+        if model.overlay == nil, model.screen.feature.drawWhole(on: canvas) { return }
         // The TOTP QR code takes the title row's left part: the title goes beside it, and only there (a bar
         // drawn across first left one of its letters in the column between the two).
         if let column = model.screen.feature.titleColumn(on: canvas) {
@@ -17,6 +18,10 @@ public enum ConsoleView {
         }
         let content = Rect(row: 2, column: 1, width: canvas.size.width - 2, height: canvas.size.height - 6)
         model.screen.feature.draw(in: model.context, on: canvas, frame: content)
+        if model.watched {
+            let notice = " The presenter is watching your screen "
+            canvas.put(notice, row: 1, column: max(0, canvas.size.width - TextWidth.cells(notice) - 1), style: .badge)
+        }
         // The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
         if !(model.screen.showsQRCode && canvas.size.height < 28) { drawBanner(model, on: canvas) }
         switch model.overlay {

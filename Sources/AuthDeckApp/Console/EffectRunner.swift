@@ -25,6 +25,8 @@ public final class EffectRunner: Sendable {
     /// How often the accounts view reloads its page by itself (new accounts from visitors appear).
     let accountsRefreshInterval: Duration
     let send: @Sendable (ConsoleEvent) -> Void
+    /// The room channel under `authdeck ssh`; nil elsewhere.
+    let room: RoomClient?
     private let logger: Logger
     /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
     let conflictProbe = Mutex<ConflictProbe?>(nil)
@@ -40,8 +42,9 @@ public final class EffectRunner: Sendable {
 
     public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil,
                 audience: ConsoleAudience = .everyone, accounts: AccountsConnection? = nil,
-                accountsRefreshInterval: Duration = .seconds(3), logger: Logger,
+                accountsRefreshInterval: Duration = .seconds(3), room: RoomClient? = nil, logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
+        self.room = room
         self.auth = auth
         self.cart = cart
         self.outbox = outbox
@@ -194,6 +197,8 @@ public final class EffectRunner: Sendable {
             return cartEvent(target) { try self.cart.merge(from: source, into: target) }
         case let .accounts(effect):
             return await perform(effect).map(ConsoleEvent.accounts)
+        case let .room(effect):
+            return perform(effect)
         case let .phone(effect):
             return .phone(await perform(effect))
         case .quit:

@@ -31,6 +31,8 @@ public indirect enum Screen: Equatable, Sendable {
     case changeEmail(ChangeEmailFeature)
     /// The operator's table of every account, with what sits over it.
     case accounts(AccountsFeature)
+    /// The presenter's table of every SSH session, and a followed screen.
+    case room(RoomFeature)
 
     /// The feature that runs this screen.
     var feature: any ConsoleFeature {
@@ -56,6 +58,7 @@ public indirect enum Screen: Equatable, Sendable {
         case let .emailLink(state): state
         case let .changeEmail(state): state
         case let .accounts(state): state
+        case let .room(state): state
         }
     }
 

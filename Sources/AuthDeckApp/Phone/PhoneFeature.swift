@@ -196,3 +196,19 @@ public struct PhoneFeature: ConsoleFeature {
         }
     }
 }
+
+extension PhoneFeature {
+    /// "Phone sign-in: code sent", for the presenter's room.
+    var roomDescription: String {
+        let flow = switch purpose {
+        case .signIn: "Phone sign-in"
+        case .link: "Phone link"
+        case .reauthenticate: "Phone reauthentication"
+        }
+        return switch step {
+        case .enteringNumber: "\(flow): number"
+        case .enteringCode: "\(flow): code sent"
+        case .conflict: "\(flow): number in use"
+        }
+    }
+}

@@ -258,3 +258,26 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         secret.generateQrCodeUrl(accountName: accountName, issuer: Self.issuer)
     }
 }
+
+extension SecondFactorEnrollmentFeature {
+    /// The TOTP key as the screen writes it, hidden from whoever follows this screen.
+    var secretsOnScreen: [String] {
+        switch step {
+        case let .scanning(secret), let .enteringTotpCode(secret, _), let .namingApp(secret, _, _): KeyText.groups(secret.sharedSecretKey)
+        case .enteringNumber, .enteringSmsCode, .namingPhone, .generatingSecret: []
+        }
+    }
+
+    /// "TOTP enrolment: QR shown", for the presenter's room.
+    var roomDescription: String {
+        switch step {
+        case .enteringNumber: "SMS enrolment: number"
+        case .enteringSmsCode: "SMS enrolment: code sent"
+        case .namingPhone: "SMS enrolment: naming"
+        case .generatingSecret: "TOTP enrolment: starting"
+        case .scanning: "TOTP enrolment: QR shown"
+        case .enteringTotpCode: "TOTP enrolment: code"
+        case .namingApp: "TOTP enrolment: naming"
+        }
+    }
+}

@@ -222,6 +222,22 @@ public final class BackendProjects: WireHandler, Sendable {
         }
     }
 
+    /// Empties a project other than the default: its database is closed and deleted, and made anew,
+    /// empty, at its next request (its API key stays valid). The rest of its directory (who it is
+    /// for, a console's own files) stays, since a console may be using it.
+    public func emptyProject(_ id: String) throws {
+        guard id != defaultProject.projectId, ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
+        try opened.withLock { opened in
+            if let backend = opened.removeValue(forKey: id) {
+                do { try backend.close() } catch { logger.warning("closing an emptied project failed", metadata: ["project": "\(id)", "error": "\(error)"]) }
+            }
+            let database = directory.appendingPathComponent(id, isDirectory: true).appendingPathComponent("identity.sqlite").path
+            for path in [database, database + "-wal", database + "-shm", database + "-journal"] where FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
     /// An administrator's transport in process, to every project, as `authdeck serve` reaches them.
     public func administratorTransport(exchanges: ExchangeLog = ExchangeLog()) -> InProcessTransport {
         let credential = defaultProject.configuration.adminToken.map(StaticAdministratorCredential.init(token:)) ?? .owner

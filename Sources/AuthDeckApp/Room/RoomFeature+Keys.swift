@@ -1,0 +1,180 @@
+import Foundation
+import RoomChannel
+import TerminalUI
+
+/// The room's keys and what they and the room's answers do.
+extension RoomFeature {
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        switch panel {
+        case .message:
+            return [KeyBinding([.enter], "enter", "send to every visitor", .choose), KeyBinding([.escape], "esc", "cancel", .back), .helpInForm]
+        case .confirmEnd, .confirmReset:
+            return [KeyBinding([.enter, .character("y")], "y", "yes", .choose), KeyBinding([.escape, .character("n")], "esc", "cancel", .back)]
+        case .following:
+            return [KeyBinding([.escape, .character("q")], "esc", "back to the room", .back)]
+        case nil:
+            break
+        }
+        if typingFilter {
+            return [KeyBinding([.enter], "enter", "done", .choose), KeyBinding([.escape], "esc", "clear the filter", .back),
+                    KeyBinding([.up], "↑", "move up", .up, inBar: false), KeyBinding([.down], "↓", "move down", .down, inBar: false), .helpInForm]
+        }
+        var keys: [KeyBinding<KeyIntent<Action>>] = [
+            .moveUp(), .moveDown(),
+            KeyBinding([.pageUp], "pgup", "page up", .pageUp, inBar: false),
+            KeyBinding([.pageDown], "pgdn", "page down", .pageDown, inBar: false),
+            KeyBinding([.home, .character("g")], "g", "first row", .top, inBar: false),
+            KeyBinding([.end, .character("G")], "G", "last row", .bottom, inBar: false),
+        ]
+        if selected != nil { keys.append(KeyBinding([.enter], "enter", "follow", .choose)) }
+        keys += [.char("/", "filter", .filter), .char("o", "order by", .order, inBar: false), .char("O", "reverse the order", .reverse, inBar: false),
+                 .char("M", "message all", .message)]
+        if selected != nil { keys.append(.char("x", "end session", .end)) }
+        keys += [.char("R", "reset demo", .reset),
+                 KeyBinding([.escape], "esc", filter.isEmpty ? "back" : "clear filter", .back), .help, .quit]
+        return keys
+    }
+
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        if let panel { return performInPanel(action, panel) }
+        if typingFilter {
+            switch action {
+            case .choose: typingFilter = false
+            case .back:
+                typingFilter = false
+                filterField = TextField(maxLength: 64)
+                filter = ""
+                arrange()
+            case .up: move(to: selection - 1)
+            case .down: move(to: selection + 1)
+            case .pageUp, .pageDown, .top, .bottom, .filter, .order, .reverse, .message, .end, .reset: break
+            }
+            return []
+        }
+        switch action {
+        case .up: move(to: selection - 1)
+        case .down: move(to: selection + 1)
+        case .pageUp: move(to: selection - Self.visibleRows)
+        case .pageDown: move(to: selection + Self.visibleRows)
+        case .top: move(to: 0)
+        case .bottom: move(to: rows.count - 1)
+        case .choose:
+            guard let session = selected else { return [] }
+            if session.id == snapshot?.viewer {
+                return [.banner(Banner(.error, "That is your own console: following it would show it inside itself."))]
+            }
+            panel = .following(session, nil)
+            return [.banner(nil), .run(.room(.send(.follow(session: session.id))), busy: nil)]
+        case .back:
+            guard filter.isEmpty else {
+                filter = ""
+                filterField = TextField(maxLength: 64)
+                arrange()
+                return [.banner(nil)]
+            }
+            return [.banner(nil), .exit(.cancelled)]
+        case .filter:
+            typingFilter = true
+            filterField = TextField(text: filter, maxLength: 64)
+            return [.banner(nil)]
+        case .order:
+            let all = Order.allCases
+            order = all[((all.firstIndex(of: order) ?? 0) + 1) % all.count]
+            arrange()
+        case .reverse:
+            descending.toggle()
+            arrange()
+        case .message:
+            panel = .message(TextField(maxLength: RoomText.messageLimit))
+            return [.banner(nil)]
+        case .end:
+            guard let session = selected else { return [] }
+            if session.id == snapshot?.viewer { return [.banner(Banner(.error, "That is your own session: quit it with q."))] }
+            panel = .confirmEnd(session)
+            return [.banner(nil)]
+        case .reset:
+            return [.banner(nil), .run(.room(.send(.previewReset)), busy: "Counting what a reset empties…")]
+        }
+        return []
+    }
+
+    private mutating func performInPanel(_ action: Action, _ panel: Panel) -> [FlowStep] {
+        switch (panel, action) {
+        case let (.message(field), .choose):
+            let (text, _) = RoomText.clean(field.text)
+            guard !text.isEmpty else { return [.banner(Banner(.error, "Type a message first, or esc to cancel."))] }
+            self.panel = nil
+            return [.banner(nil), .run(.room(.send(.message(text))), busy: "Sending the message…")]
+        case let (.confirmEnd(session), .choose):
+            self.panel = nil
+            return [.banner(nil), .run(.room(.send(.end(session: session.id))), busy: "Ending \(RoomScreen.who(session))…")]
+        case (.confirmReset, .choose):
+            self.panel = nil
+            return [.banner(nil), .run(.room(.send(.reset)), busy: "Resetting the demo…")]
+        case (.following, .back):
+            self.panel = nil
+            return [.run(.room(.send(.follow(session: nil))), busy: nil)]
+        case (_, .back):
+            self.panel = nil
+            return [.banner(nil)]
+        case (.message, _), (.confirmEnd, _), (.confirmReset, _), (.following, _):
+            return []
+        }
+    }
+
+    mutating func typed(_ key: Key, in context: ConsoleContext) -> [FlowStep] {
+        if case var .message(field) = panel {
+            _ = field.handle(key)
+            panel = .message(field)
+            return []
+        }
+        guard typingFilter, filterField.handle(key), filterField.text != filter else { return [] }
+        filter = filterField.text
+        selection = 0
+        arrange()
+        return []
+    }
+
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
+        switch event {
+        case let .snapshot(snapshot):
+            self.snapshot = snapshot
+            arrange()
+            // The followed session's row, as it is now (its screen's name, its account).
+            if case let .following(session, frame) = panel, let now = snapshot.sessions.first(where: { $0.id == session.id }) {
+                panel = .following(now, frame)
+            }
+            return []
+        case let .answered(text):
+            return [.banner(Banner(.success, text))]
+        case let .refused(text):
+            if case .following = panel { panel = nil }
+            return [.banner(Banner(.error, text))]
+        case let .resetPreview(counts):
+            panel = .confirmReset(counts)
+            return []
+        case let .resetDone(counts):
+            return [.banner(Banner(.success, "The demo was reset: \(Self.describe(counts)). Your own project is untouched."))]
+        case let .followed(id, frame):
+            guard case let .following(session, _) = panel, session.id == id else { return [] }
+            panel = .following(session, frame)
+            return []
+        case let .followEnded(id, reason):
+            guard case let .following(session, _) = panel, session.id == id else { return [] }
+            panel = nil
+            return [.banner(Banner(.info, reason))]
+        }
+    }
+
+    mutating func move(to index: Int) {
+        selection = max(0, min(index, rows.count - 1))
+    }
+
+    /// What a reset did, as its banner says it.
+    static func describe(_ counts: ResetCounts) -> String {
+        let projects = counts.projects == 1 ? "1 visitor project" : "\(counts.projects) visitor projects"
+        let accounts = counts.accounts == 1 ? "1 account" : "\(counts.accounts) accounts"
+        let sessions = counts.sessions == 1 ? "1 visitor" : "\(counts.sessions) visitors"
+        return "\(projects) emptied (\(accounts) removed), \(sessions) back at signing in"
+    }
+}

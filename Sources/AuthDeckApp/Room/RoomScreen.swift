@@ -1,0 +1,145 @@
+import Foundation
+import RoomChannel
+import TerminalUI
+
+/// The room: a header (count, filter, order, page), the table a page at a time, the selected
+/// session whole under it, and the panel over it; a followed screen over the whole terminal.
+enum RoomScreen {
+    static func draw(_ feature: RoomFeature, on canvas: any Canvas, in frame: Rect) {
+        drawTable(feature, on: canvas, in: frame)
+        switch feature.panel {
+        case let .message(field): drawMessage(field, on: canvas, in: frame)
+        case let .confirmEnd(session):
+            Dialog(title: "End this session?", message: "\(who(session)) (\(session.status?.screen ?? "starting")) is told the presenter ended it, "
+                + "and their console closes. Their project is kept.", buttons: ["Cancel (esc)", "End it (y)"], selection: 1).draw(on: canvas)
+        case let .confirmReset(counts):
+            Dialog(title: "Reset the demo?", message: resetQuestion(counts), buttons: ["Cancel (esc)", "Reset (y)"], selection: 1).draw(on: canvas)
+        case .following, nil:
+            break
+        }
+    }
+
+    static func resetQuestion(_ counts: ResetCounts) -> String {
+        let projects = counts.projects == 1 ? "1 visitor project" : "\(counts.projects) visitor projects"
+        let accounts = counts.accounts == 1 ? "1 account" : "\(counts.accounts) accounts"
+        let sessions = counts.sessions == 1 ? "the 1 visitor" : "the \(counts.sessions) visitors"
+        return "This empties \(projects) (\(accounts), with their identities, outbox and sessions) and sends \(sessions) connected now back to signing in. "
+            + "Your own project and its accounts are untouched."
+    }
+
+    static func header(_ feature: RoomFeature, pageRows: Int) -> String {
+        guard let snapshot = feature.snapshot else { return "Waiting for the room…" }
+        let visitors = snapshot.sessions.filter { !$0.isOperator }.count
+        var parts = ["\(count(snapshot.sessions.count, "session")) (\(count(visitors, "visitor")))"]
+        if !feature.filter.isEmpty { parts.append("filter: \"\(feature.filter)\" (\(feature.rows.count) shown)") }
+        parts.append("order: \(feature.order.rawValue) \(feature.descending ? "↑" : "↓")")
+        let pages = max(1, (feature.rows.count + pageRows - 1) / pageRows)
+        if pages > 1 { parts.append("page \(feature.selection / pageRows + 1)/\(pages)") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Widths for 78 cells: marker, who, key, connected, idle, screen; the account takes the rest.
+    static let columns = (mark: 2, who: 20, key: 8, connected: 5, idle: 5, screen: 19)
+
+    /// A wider terminal gives half its extra width to the screen column, the rest to the account.
+    static func screenWidth(_ width: Int) -> Int { columns.screen + max(0, width - 78) / 2 }
+
+    static func headings(width: Int = 78) -> String {
+        let c = columns
+        return "  " + cell("name@address", c.who) + cell("key", c.key) + cell("for", c.connected) + cell("idle", c.idle)
+            + cell("screen", screenWidth(width)) + "account"
+    }
+
+    static func row(_ session: RoomSession, selected: Bool, viewer: Int?, width: Int = 78) -> String {
+        let c = columns
+        let account = session.isOperator ? (session.id == viewer ? "you (operator)" : "operator") : account(session.status)
+        return (selected ? "> " : "  ") + cell(who(session), c.who) + cell(shortKey(session.key), c.key) + cell(duration(session.connectedSeconds), c.connected)
+            + cell(duration(session.idleSeconds), c.idle) + cell(session.status?.screen ?? "starting…", screenWidth(width)) + account
+    }
+
+    static func drawTable(_ feature: RoomFeature, on canvas: any Canvas, in frame: Rect) {
+        let pageRows = max(1, frame.height - 4)
+        canvas.put(TextWidth.truncate(header(feature, pageRows: pageRows), toCells: frame.width), row: frame.row, column: frame.column, style: .dim)
+        if feature.typingFilter {
+            canvas.put("/", row: frame.row, column: frame.column, style: .keyHint)
+            feature.filterField.draw(on: canvas, row: frame.row, column: frame.column + 2, width: min(40, frame.width - 2), focused: true)
+        }
+        canvas.put(TextWidth.truncate(headings(width: frame.width), toCells: frame.width), row: frame.row + 1, column: frame.column, style: .title)
+        guard feature.snapshot != nil else { return }
+        if feature.rows.isEmpty {
+            canvas.put(feature.filter.isEmpty ? "Nobody is connected." : "No session matches the filter.", row: frame.row + 2, column: frame.column, style: .dim)
+            return
+        }
+        // A page at a time: a frame costs the rows it shows, however many sessions there are.
+        let first = feature.selection / pageRows * pageRows
+        for (offset, session) in feature.rows[first..<min(first + pageRows, feature.rows.count)].enumerated() {
+            let index = first + offset
+            let selected = index == feature.selection
+            canvas.put(TextWidth.pad(TextWidth.truncate(row(session, selected: selected, viewer: feature.snapshot?.viewer, width: frame.width), toCells: frame.width), toCells: frame.width),
+                       row: frame.row + 2 + offset, column: frame.column, style: selected ? .selected : .normal)
+        }
+        if let session = feature.selected {
+            canvas.put(TextWidth.truncate(detail(session), toCells: frame.width), row: frame.row + frame.height - 1, column: frame.column, style: .accent)
+        }
+    }
+
+    /// The selected session whole: what the columns cut.
+    static func detail(_ session: RoomSession) -> String {
+        var parts = [who(session), session.key ?? "no key", "project \(session.project ?? (session.isOperator ? "the server's own" : "—"))"]
+        if let uid = session.status?.uid { parts.append("uid \(uid)") }
+        return parts.joined(separator: " · ")
+    }
+
+    static func drawMessage(_ field: TextField, on canvas: any Canvas, in frame: Rect) {
+        let width = min(frame.width, 70)
+        let box = Rect(row: frame.row + 3, column: frame.column + (frame.width - width) / 2, width: width, height: 6)
+        for row in box.row..<box.row + box.height { canvas.put(String(repeating: " ", count: box.width), row: row, column: box.column, style: .normal) }
+        let inner = Box.draw(on: canvas, frame: box, title: "Message every visitor")
+        canvas.put(TextWidth.truncate("A banner on each visitor's console, at most \(RoomText.messageLimit) characters;", toCells: inner.width),
+                   row: inner.row, column: inner.column, style: .dim)
+        canvas.put(TextWidth.truncate("control characters become spaces. \(field.text.count)/\(RoomText.messageLimit)", toCells: inner.width),
+                   row: inner.row + 1, column: inner.column, style: .dim)
+        field.draw(on: canvas, row: inner.row + 3, column: inner.column, width: inner.width, focused: true)
+    }
+
+    /// The followed screen at its own size from the top left, cropped to this terminal; the last
+    /// row says whose it is and, when cropped, by how much.
+    static func drawFollowing(_ session: RoomSession, frame: ScreenFrame?, on canvas: any Canvas) {
+        let rows = canvas.size.height - 1
+        var note = "Following \(who(session)) · \(session.status?.screen ?? "…") · read-only · esc: back to the room"
+        if let frame {
+            for (index, line) in frame.rows.prefix(rows).enumerated() {
+                canvas.put(TextWidth.truncate(line, toCells: canvas.size.width, ellipsis: false), row: index, column: 0, style: .normal)
+            }
+            if frame.columns > canvas.size.width || frame.rows.count > rows {
+                note = "Their screen is \(frame.columns)×\(frame.rows.count), cropped to \(canvas.size.width)×\(rows) · " + note
+            }
+        } else {
+            canvas.put("Waiting for \(who(session))'s screen…", row: rows / 2, column: 2, style: .dim)
+        }
+        canvas.put(TextWidth.pad(TextWidth.truncate(note, toCells: canvas.size.width), toCells: canvas.size.width), row: rows, column: 0, style: .badge)
+    }
+
+    static func who(_ session: RoomSession) -> String { "\(session.user)@\(session.address)" }
+
+    /// Five characters of the fingerprint: enough to tell keys apart in a room (the detail line has it whole).
+    static func shortKey(_ key: String?) -> String {
+        guard let key else { return "no key" }
+        return String(key.replacingOccurrences(of: "SHA256:", with: "").prefix(5)) + "…"
+    }
+
+    static func account(_ status: ConsoleStatus?) -> String {
+        guard let status, let uid = status.uid else { return "signed out" }
+        return status.anonymous ? "anon \(uid.prefix(4))" : "\(status.provider ?? "?") \(uid.prefix(4))"
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds)s" }
+        if seconds < 3600 { return "\(seconds / 60)m" }
+        return "\(seconds / 3600)h\(seconds % 3600 / 60)"
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+
+    private static func cell(_ text: String, _ width: Int) -> String { TextWidth.pad(TextWidth.truncate(text, toCells: width), toCells: width + 1) }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import Logging
+import NIOCore
+import RoomChannel
+import Synchronization
+
+/// What `authdeck ssh` does to the visitors' projects when the presenter resets the demo; it runs
+/// on a thread of its own (it opens databases).
+public struct DemoReset: Sendable {
+    /// The visitors' projects and the accounts in them, as a reset would empty them now.
+    public var count: @Sendable () throws -> (projects: Int, accounts: Int)
+    /// Empties every visitor's project; answers the projects emptied and the accounts they held.
+    public var reset: @Sendable () throws -> (projects: [String], accounts: Int)
+
+    public init(count: @escaping @Sendable () throws -> (projects: Int, accounts: Int),
+                reset: @escaping @Sendable () throws -> (projects: [String], accounts: Int)) {
+        self.count = count
+        self.reset = reset
+    }
+}
+
+/// The room: every session whose console runs, what each console last said of itself, and who
+/// follows whom. Consoles reach it through their room channel (`RoomLink`); operators' consoles
+/// get a snapshot each second and may command it. Thread-safe: channels of several event loops
+/// call it.
+final class RoomRegistry: Sendable {
+    /// How a member's console is reached; both may be called from any thread.
+    struct Link: Sendable {
+        /// Sends a message on the console's room channel. `droppable` ones (snapshots, frames) are
+        /// skipped while the channel cannot take more.
+        var send: @Sendable (RoomMessage, _ droppable: Bool) -> Void
+        /// Ends the session, as the presenter asked: the console is told and then hung up.
+        var end: @Sendable (_ notice: String) -> Void
+    }
+
+    struct Member: Sendable {
+        var session: RoomSession
+        var connected: NIODeadline
+        var lastInput: NIODeadline
+        var link: Link
+        /// Operators following this session's screen.
+        var followers: Set<Int> = []
+        /// The session this operator follows.
+        var following: Int?
+    }
+
+    private struct State {
+        var nextId = 1
+        var members: [Int: Member] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let reset: DemoReset?
+    private let logger: Logger
+    private let clock: @Sendable () -> NIODeadline
+    /// Runs work that opens databases: on a thread of its own.
+    private let runOffLoop: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    init(reset: DemoReset?, logger: Logger, clock: @escaping @Sendable () -> NIODeadline = { .now() },
+         offThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = RoomRegistry.onThread) {
+        self.reset = reset
+        self.logger = logger
+        self.clock = clock
+        self.runOffLoop = offThread
+    }
+
+    static func onThread(_ work: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: work)
+        thread.name = "room reset"
+        thread.start()
+    }
+
+    // MARK: Members
+
+    /// A console started: its session joins the room. Answers its id in the room.
+    func join(user: String, address: String, key: String?, isOperator: Bool, project: String?, link: Link) -> Int {
+        let now = clock()
+        return state.withLock { state in
+            let id = state.nextId
+            state.nextId += 1
+            let session = RoomSession(id: id, user: SessionLog.printable(user), address: address, key: key, isOperator: isOperator, project: project,
+                                      connectedSeconds: 0, idleSeconds: 0, status: nil)
+            state.members[id] = Member(session: session, connected: now, lastInput: now, link: link)
+            return id
+        }
+    }
+
+    /// The console has gone: whoever followed it is told, and the one it followed stops sending.
+    func leave(_ id: Int) {
+        var tell: [(Link, RoomMessage)] = []
+        state.withLock { state in
+            guard let member = state.members.removeValue(forKey: id) else { return }
+            let name = Self.name(member.session)
+            for follower in member.followers {
+                state.members[follower]?.following = nil
+                if let link = state.members[follower]?.link { tell.append((link, .followEnded(session: id, reason: "\(name) left."))) }
+            }
+            if let followed = member.following { tell += Self.unfollow(followed, by: id, in: &state) }
+        }
+        for (link, message) in tell { link.send(message, false) }
+    }
+
+    /// A key from the session's client: it is not idle.
+    func touch(_ id: Int) {
+        let now = clock()
+        state.withLock { $0.members[id]?.lastInput = now }
+    }
+
+    /// The room as `viewer` sees it, durations as of now.
+    func snapshot(for viewer: Int) -> RoomSnapshot {
+        let now = clock()
+        let sessions = state.withLock { state in
+            state.members.values.map { member in
+                var session = member.session
+                session.connectedSeconds = Int((now - member.connected).nanoseconds / 1_000_000_000)
+                session.idleSeconds = Int((now - member.lastInput).nanoseconds / 1_000_000_000)
+                return session
+            }
+        }
+        return RoomSnapshot(sessions: sessions.sorted { $0.id < $1.id }, viewer: viewer)
+    }
+
+    /// Each operator's console gets the room as it is now. Called each second.
+    func pushSnapshots() {
+        let operators = state.withLock { state in state.members.values.filter(\.session.isOperator).map { ($0.session.id, $0.link) } }
+        guard !operators.isEmpty else { return }
+        for (id, link) in operators { link.send(.room(snapshot(for: id)), true) }
+    }
+
+    // MARK: What consoles say
+
+    func received(_ message: RoomMessage, from id: Int) {
+        switch message {
+        case var .status(status):
+            // What the operators' tables and the log show, kept to one short printable line each.
+            status.screen = RoomText.clean(status.screen, limit: 60).text
+            status.uid = status.uid.map { RoomText.clean($0, limit: 128).text }
+            status.provider = status.provider.map { RoomText.clean($0, limit: 64).text }
+            let logged: RoomSession? = state.withLock { state in
+                guard state.members[id]?.session.status != status else { return nil }
+                state.members[id]?.session.status = status
+                return state.members[id]?.session
+            }
+            if let logged, !logged.isOperator {
+                logger.info("room status", metadata: ["session": "\(id)", "project": "\(logged.project ?? "-")", "screen": "\(status.screen)",
+                                                      "uid": "\(status.uid ?? "-")", "provider": "\(status.provider ?? "-")"])
+            }
+        case let .frame(frame):
+            let followers = state.withLock { state in
+                (state.members[id]?.followers ?? []).compactMap { state.members[$0]?.link }
+            }
+            for link in followers { link.send(.followed(session: id, frame), true) }
+        case let .command(command):
+            let isOperator = state.withLock { $0.members[id]?.session.isOperator ?? false }
+            guard isOperator else {
+                logger.warning("room command from a visitor's console ignored", metadata: ["session": "\(id)"])
+                return
+            }
+            perform(command, from: id)
+        case .notice, .room, .resetPreview, .resetDone, .answered, .refused, .sendFrames, .followed, .followEnded:
+            logger.warning("room message a console does not send, ignored", metadata: ["session": "\(id)"])
+        }
+    }
+
+    // MARK: Operators' commands
+
+    private func perform(_ command: RoomCommand, from operatorId: Int) {
+        switch command {
+        case let .message(text):
+            let (cleaned, cut) = RoomText.clean(text)
+            guard !cleaned.isEmpty else { return reply(operatorId, .refused("The message is empty.")) }
+            let visitors = links { !$0.session.isOperator }
+            for link in visitors { link.send(.notice(.message(cleaned)), false) }
+            logger.notice("room message", metadata: ["by": "\(operatorName(operatorId))", "visitors": "\(visitors.count)", "text": "\(cleaned)"])
+            let length = cut ? " (cut to \(RoomText.messageLimit) characters)" : ""
+            reply(operatorId, .answered("Sent to \(Self.count(visitors.count, "visitor"))\(length): \(cleaned)"))
+        case let .end(target):
+            guard target != operatorId else { return reply(operatorId, .refused("That is your own session: quit it with q.")) }
+            guard let member = state.withLock({ $0.members[target] }) else { return reply(operatorId, .refused("That session has already ended.")) }
+            member.link.send(.notice(.ending("The presenter ended this session.")), false)
+            member.link.end("AuthDeck: the presenter ended this session.")
+            logger.notice("room session ended", metadata: ["by": "\(operatorName(operatorId))", "session": "\(target)",
+                                                           "address": "\(member.session.address)", "project": "\(member.session.project ?? "-")"])
+            reply(operatorId, .answered("Ended \(Self.name(member.session))."))
+        case .previewReset:
+            guard let reset else { return reply(operatorId, .refused("This server's backend is not the embedded one: there is nothing to reset here.")) }
+            let sessions = links { !$0.session.isOperator && $0.session.project != nil }.count
+            offThread(operatorId) { [self] in
+                let (projects, accounts) = try reset.count()
+                reply(operatorId, .resetPreview(ResetCounts(sessions: sessions, projects: projects, accounts: accounts)))
+            }
+        case .reset:
+            guard let reset else { return reply(operatorId, .refused("This server's backend is not the embedded one: there is nothing to reset here.")) }
+            offThread(operatorId) { [self] in
+                let (projects, accounts) = try reset.reset()
+                let emptied = Set(projects)
+                let visitors = links { member in !member.session.isOperator && member.session.project.map(emptied.contains) == true }
+                for link in visitors { link.send(.notice(.accountReset), false) }
+                logger.notice("room reset", metadata: ["by": "\(operatorName(operatorId))", "projects": "\(projects.count)",
+                                                       "accounts": "\(accounts)", "sessions": "\(visitors.count)"])
+                reply(operatorId, .resetDone(ResetCounts(sessions: visitors.count, projects: projects.count, accounts: accounts)))
+            }
+        case let .follow(target):
+            follow(target, by: operatorId)
+        }
+    }
+
+    private func follow(_ target: Int?, by operatorId: Int) {
+        if target == operatorId { return reply(operatorId, .refused("That is your own screen: following it would show it inside itself.")) }
+        var tell: [(Link, RoomMessage)] = []
+        let found = state.withLock { state -> Bool in
+            if let previous = state.members[operatorId]?.following {
+                state.members[operatorId]?.following = nil
+                tell += Self.unfollow(previous, by: operatorId, in: &state)
+            }
+            guard let target else { return true }
+            guard state.members[target] != nil else { return false }
+            state.members[operatorId]?.following = target
+            let first = state.members[target]?.followers.isEmpty ?? false
+            state.members[target]?.followers.insert(operatorId)
+            if first, let link = state.members[target]?.link {
+                tell.append((link, .sendFrames(true)))
+                if !(state.members[target]?.session.isOperator ?? true) { tell.append((link, .notice(.watched(true)))) }
+            }
+            return true
+        }
+        for (link, message) in tell { link.send(message, false) }
+        if let target, !found { reply(operatorId, .followEnded(session: target, reason: "That session has ended.")) }
+    }
+
+    /// `follower` no longer follows `id`: the last one gone, its console stops sending frames.
+    private static func unfollow(_ id: Int, by follower: Int, in state: inout State) -> [(Link, RoomMessage)] {
+        guard state.members[id]?.followers.remove(follower) != nil, state.members[id]?.followers.isEmpty == true,
+              let member = state.members[id] else { return [] }
+        return [(member.link, .sendFrames(false))] + (member.session.isOperator ? [] : [(member.link, .notice(.watched(false)))])
+    }
+
+    private func links(where include: (Member) -> Bool) -> [Link] {
+        state.withLock { state in state.members.values.filter(include).map(\.link) }
+    }
+
+    private func reply(_ id: Int, _ message: RoomMessage) {
+        state.withLock { $0.members[id]?.link }?.send(message, false)
+    }
+
+    private func operatorName(_ id: Int) -> String {
+        state.withLock { state in state.members[id].map { "\($0.session.user) (\($0.session.key ?? "no key"))" } ?? "?" }
+    }
+
+    /// Work that opens databases, off the event loops; a failure is told to the operator.
+    private func offThread(_ operatorId: Int, _ work: @escaping @Sendable () throws -> Void) {
+        runOffLoop { [self] in
+            do {
+                try work()
+            } catch {
+                logger.error("room command failed", metadata: ["error": "\(error)"])
+                reply(operatorId, .refused("The reset failed: \(error)"))
+            }
+        }
+    }
+
+    static func name(_ session: RoomSession) -> String {
+        "\(session.user)@\(session.address)"
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+}

@@ -1,0 +1,134 @@
+"""The presenter's room in `authdeck ssh`, with Debian's OpenSSH client in tmux: three visitors and an operator."""
+import os
+import re
+import subprocess
+import tempfile
+
+from authdeck_binary import authdeck_binary
+from test_ssh import UID, keys, ssh_server, wait_until  # noqa: F401 (fixtures)
+
+
+def project_accounts(server):
+    """Accounts per project, through the admin API (`authdeck accounts projects`)."""
+    listed = subprocess.run([authdeck_binary(), "accounts", "projects", "--data", server.data_dir],
+                            capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    return {line.split()[0]: int(line.split()[1]) for line in listed.stdout.splitlines()[1:] if line.strip()}
+
+
+def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    with open(keys["operator"] + ".pub", encoding="utf-8") as f, open(operators, "w", encoding="utf-8") as out:
+        out.write(f.read())
+    server = ssh_server(["--operators", operators, "--max-sessions-per-address", "8"])
+    visitors = [console(command=server.client(), width=80, height=24) for _ in range(3)]
+    for v in visitors:
+        v.wait_for("Choose a sign-in method", timeout=30)
+    # One signed in anonymously, one waiting for a texted code, one on the sign-in methods.
+    visitors[0].keys("Enter")
+    visitors[0].wait_for(UID)
+    visitors[1].keys("8")
+    visitors[1].wait_for("Sign in with a phone number")
+    visitors[1].type("+15555550123")
+    visitors[1].keys("Enter")
+    visitors[1].wait_for("code")
+
+    alice = console(command=server.client("alice", key=keys["operator"]), width=100, height=30)
+    alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+    # The operator's own account, in the server's own project: a reset leaves it.
+    alice.keys("Enter")
+    alice.wait_for(UID)
+    alice.keys("A")
+    alice.wait_for("Accounts")
+    alice.keys("W")
+    room = alice.wait_for(r"4 sessions \(3 visitors\)", timeout=10)
+    screen = alice.screen()
+    assert screen.count("demo@127.0.0.1") >= 3, screen
+    assert "Phone sign-in: code sent" in screen and "anon " in screen and "you (operator)" in screen, screen
+    # A visitor who moves shows in the room within a second or two.
+    visitors[2].keys("8")
+    alice.wait_for("Phone sign-in: number", timeout=5)
+
+    # Follow the visitor waiting for a code, found with the filter: their screen, read-only; they are told.
+    alice.keys("/")
+    alice.type("code sent")
+    alice.keys("Enter")
+    alice.wait_for(r"\(1 shown\)")
+    alice.keys("Enter")
+    alice.wait_for(r"Following demo@127\.0\.0\.1", timeout=5)
+    alice.wait_for("Sign in with a phone number", timeout=5)
+    visitors[1].wait_for("The presenter is watching your screen", timeout=5)
+    visitors[1].keys("Escape")
+    visitors[1].keys("Escape")
+    visitors[1].wait_for("Choose a sign-in method")
+    alice.wait_for("Choose a sign-in method", timeout=5)
+    alice.keys("Escape")
+    alice.wait_for(r"\(0 shown\)")
+    alice.keys("Escape")
+    alice.wait_for(r"4 sessions \(3 visitors\) · order")
+    wait_until(lambda: "watching" not in visitors[1].screen(), 5, "the visitor still reads that they are watched")
+
+    # A message, its control characters stripped, on every visitor's console.
+    alice.keys("M")
+    alice.wait_for("Message every visitor")
+    alice.type("Hello room\x07 and welcome")
+    alice.keys("Enter")
+    alice.wait_for("Sent to 3 visitors")
+    for v in visitors:
+        v.wait_for("From the presenter: Hello room and welcome", timeout=5)
+
+    # End the third visitor's session: theirs alone ends, their terminal given back with a notice.
+    alice.keys("/")
+    alice.type("number")
+    alice.keys("Enter")
+    alice.wait_for(r"\(1 shown\)")
+    alice.keys("x")
+    alice.wait_for(r"End this session\?")
+    alice.keys("y")
+    try:
+        assert visitors[2].wait_exit(timeout=15) == "0"
+    except AssertionError:
+        raise AssertionError(f"the session did not end; the presenter saw:\n{alice.screen()}\nlog:\n{server.log()[-3000:]}")
+    assert "the presenter ended this session" in visitors[2].screen()
+    alice.wait_for(r"3 sessions \(2 visitors\)", timeout=5)
+    alice.keys("Escape")
+    for v in visitors[:2]:
+        assert "AuthDeck" in v.screen()
+
+    # Reset: every visitor's project emptied, the operator's untouched.
+    visitors[1].keys("1")
+    visitors[1].wait_for(UID)
+    before = project_accounts(server)
+    visitor_projects = {p: n for p, n in before.items() if p.startswith(("guest-", "visitor-"))}
+    own = {p: n for p, n in before.items() if p not in visitor_projects}
+    assert sum(visitor_projects.values()) == 2 and sum(own.values()) == 1, before
+    alice.keys("R")
+    alice.wait_for("Reset the demo?")
+    dialog = re.sub(r"[\s│|]+", " ", alice.screen())
+    assert f"{len(visitor_projects)} visitor projects (2 accounts" in dialog and "the 2 visitors connected now" in dialog, dialog
+    alice.keys("y")
+    alice.wait_for("The demo was reset", timeout=15)
+    for v in visitors[:2]:
+        v.wait_for("The presenter reset the demo", timeout=5)
+        assert "Choose a sign-in method" in v.screen()
+    after = project_accounts(server)
+    assert all(after.get(p, 0) == 0 for p in visitor_projects), after
+    assert {p: after[p] for p in own} == own, after
+
+    # A visitor who drops while followed: the presenter reads that they left and is back in the room.
+    visitors[0].keys("8")
+    alice.keys("/")
+    alice.type("number")
+    alice.keys("Enter")
+    alice.wait_for(r"\(1 shown\)", timeout=5)
+    alice.keys("Enter")
+    alice.wait_for("Sign in with a phone number", timeout=5)
+    visitors[0].kill()
+    alice.wait_for(r"demo@127\.0\.0\.1 left\.", timeout=10)
+    alice.wait_for(r"2 sessions \(1 visitor\)", timeout=5)
+
+    alice.keys("q")
+    assert alice.wait_exit(timeout=15) == "0"
+    log = server.log()
+    assert "room message" in log and "room reset" in log and re.search(r"room status.*project=guest-", log)
+    assert re.search(r"ssh session .*outcome=closed by the server.*project=guest-|ssh session .*project=guest-.*outcome=closed by the server", log), log

@@ -1,0 +1,178 @@
+import Foundation
+import Logging
+import NIOCore
+import RoomChannel
+import Synchronization
+import Testing
+@testable import SSHServer
+
+/// The server's room: who is in it, what their consoles said, and what an operator's commands do
+/// to the others, each console seen through what its channel was sent.
+@Suite struct RoomRegistryTests {
+    /// One console's channel: what it was sent, and whether it was ended.
+    final class Console: Sendable {
+        let sent = Mutex<[RoomMessage]>([])
+        let ended = Mutex<String?>(nil)
+        var link: RoomRegistry.Link {
+            RoomRegistry.Link(send: { message, _ in self.sent.withLock { $0.append(message) } }, end: { notice in self.ended.withLock { $0 = notice } })
+        }
+        /// What was sent since the last look.
+        func take() -> [RoomMessage] {
+            sent.withLock { sent in
+                defer { sent.removeAll() }
+                return sent
+            }
+        }
+    }
+
+    final class Counter: Sendable {
+        let value = Mutex(0)
+        func add() { value.withLock { $0 += 1 } }
+        var count: Int { value.withLock { $0 } }
+    }
+
+    final class Clock: Sendable {
+        let now = Mutex(NIODeadline.uptimeNanoseconds(1_000_000_000_000))
+        func advance(_ seconds: Int64) { now.withLock { $0 = $0 + .seconds(seconds) } }
+    }
+
+    struct Room {
+        let registry: RoomRegistry
+        let clock = Clock()
+        let visitors = [Console(), Console(), Console()]
+        let presenter = Console()
+        var ids: [Int] = []
+        var presenterId = 0
+        let resets = Counter()
+
+        init(reset: Bool = true) {
+            let clock = clock
+            let resets = resets
+            let demo = DemoReset(count: { (projects: 4, accounts: 12) }, reset: {
+                resets.add()
+                return (projects: ["visitor-a", "guest-b", "guest-gone"], accounts: 12)
+            })
+            registry = RoomRegistry(reset: reset ? demo : nil, logger: Logger(label: "test"), clock: { clock.now.withLock { $0 } }, offThread: { $0() })
+            for (index, console) in visitors.enumerated() {
+                ids.append(registry.join(user: "demo", address: "10.0.0.\(index + 1)", key: index == 0 ? "SHA256:abc" : nil, isOperator: false,
+                                         project: ["visitor-a", "guest-b", "guest-c"][index], link: console.link))
+            }
+            presenterId = registry.join(user: "alice", address: "127.0.0.1", key: "SHA256:op", isOperator: true, project: nil, link: presenter.link)
+        }
+    }
+
+    @Test func theSnapshotListsEverySessionWithWhatItsConsoleSaid() {
+        let room = Room()
+        room.clock.advance(30)
+        room.registry.received(.status(ConsoleStatus(screen: "Phone sign-in: code sent")), from: room.ids[1])
+        room.registry.received(.status(ConsoleStatus(screen: "\u{1B}[2J" + String(repeating: "x", count: 500), uid: "u\u{07}1")), from: room.ids[2])
+        room.registry.touch(room.ids[1])
+        room.clock.advance(5)
+        let snapshot = room.registry.snapshot(for: room.presenterId)
+        #expect(snapshot.viewer == room.presenterId)
+        #expect(snapshot.sessions.map(\.address) == ["10.0.0.1", "10.0.0.2", "10.0.0.3", "127.0.0.1"])
+        #expect(snapshot.sessions.map(\.project) == ["visitor-a", "guest-b", "guest-c", nil])
+        #expect(snapshot.sessions[1].status?.screen == "Phone sign-in: code sent")
+        #expect(snapshot.sessions[1].connectedSeconds == 35 && snapshot.sessions[1].idleSeconds == 5)
+        #expect(snapshot.sessions[0].idleSeconds == 35 && snapshot.sessions[0].key == "SHA256:abc")
+        // A console's words reach the tables short and printable.
+        #expect(snapshot.sessions[2].status == ConsoleStatus(screen: "[2J" + String(repeating: "x", count: 57), uid: "u 1"))
+        // Pushed to the operator only.
+        room.registry.pushSnapshots()
+        #expect(room.presenter.take() == [.room(snapshot)])
+        #expect(room.visitors.allSatisfy { $0.take().isEmpty })
+        room.registry.leave(room.ids[2])
+        #expect(room.registry.snapshot(for: room.presenterId).sessions.count == 3)
+    }
+
+    @Test func aMessageReachesEveryVisitorCleanedAndTheOperatorIsTold() {
+        let room = Room()
+        room.registry.received(.command(.message("Look \u{1B}[31mhere\u{07}")), from: room.presenterId)
+        for visitor in room.visitors { #expect(visitor.take() == [.notice(.message("Look [31mhere"))]) }
+        #expect(room.presenter.take() == [.answered("Sent to 3 visitors: Look [31mhere")])
+        room.registry.received(.command(.message(String(repeating: "a", count: 10_240))), from: room.presenterId)
+        let cut = String(repeating: "a", count: RoomText.messageLimit)
+        for visitor in room.visitors { #expect(visitor.take() == [.notice(.message(cut))]) }
+        #expect(room.presenter.take() == [.answered("Sent to 3 visitors (cut to 200 characters): \(cut)")])
+        room.registry.received(.command(.message(" \u{00} ")), from: room.presenterId)
+        #expect(room.presenter.take() == [.refused("The message is empty.")])
+    }
+
+    @Test func aVisitorsConsoleCannotCommandTheRoom() {
+        let room = Room()
+        room.registry.received(.command(.message("pwned")), from: room.ids[0])
+        room.registry.received(.command(.end(session: room.presenterId)), from: room.ids[0])
+        room.registry.received(.command(.reset), from: room.ids[0])
+        #expect(room.visitors.allSatisfy { $0.take().isEmpty })
+        #expect(room.presenter.take().isEmpty && room.presenter.ended.withLock { $0 } == nil)
+        #expect(room.resets.count == 0)
+    }
+
+    @Test func endingASessionEndsThatOneOnly() {
+        let room = Room()
+        room.registry.received(.command(.end(session: room.ids[1])), from: room.presenterId)
+        #expect(room.visitors[1].take() == [.notice(.ending("The presenter ended this session."))])
+        #expect(room.visitors[1].ended.withLock { $0 } == "AuthDeck: the presenter ended this session.")
+        #expect(room.visitors[0].ended.withLock { $0 } == nil && room.visitors[2].ended.withLock { $0 } == nil)
+        #expect(room.presenter.take() == [.answered("Ended demo@10.0.0.2.")])
+        room.registry.received(.command(.end(session: room.presenterId)), from: room.presenterId)
+        #expect(room.presenter.take() == [.refused("That is your own session: quit it with q.")])
+        room.registry.leave(room.ids[1])
+        room.registry.received(.command(.end(session: room.ids[1])), from: room.presenterId)
+        #expect(room.presenter.take() == [.refused("That session has already ended.")])
+    }
+
+    @Test func resetEmptiesTheProjectsAndTellsTheVisitorsInThem() {
+        let room = Room()
+        room.registry.received(.command(.previewReset), from: room.presenterId)
+        #expect(room.presenter.take() == [.resetPreview(ResetCounts(sessions: 3, projects: 4, accounts: 12))])
+        #expect(room.resets.count == 0)
+        room.registry.received(.command(.reset), from: room.presenterId)
+        #expect(room.resets.count == 1)
+        // guest-c was not among the projects emptied: its visitor is not told.
+        #expect(room.visitors.map { $0.take() } == [[.notice(.accountReset)], [.notice(.accountReset)], []])
+        #expect(room.presenter.take() == [.resetDone(ResetCounts(sessions: 2, projects: 3, accounts: 12))])
+        let without = Room(reset: false)
+        without.registry.received(.command(.reset), from: without.presenterId)
+        #expect(without.presenter.take() == [.refused("This server's backend is not the embedded one: there is nothing to reset here.")])
+    }
+
+    @Test func followingAsksForFramesForwardsThemAndEndsWhenTheVisitorLeaves() {
+        let room = Room()
+        let visitor = room.ids[0]
+        room.registry.received(.command(.follow(session: visitor)), from: room.presenterId)
+        #expect(room.visitors[0].take() == [.sendFrames(true), .notice(.watched(true))])
+        let frame = ScreenFrame(columns: 80, rows: ["AuthDeck · Sign in"])
+        room.registry.received(.frame(frame), from: visitor)
+        #expect(room.presenter.take() == [.followed(session: visitor, frame)])
+        // Another visitor's frames go nowhere.
+        room.registry.received(.frame(frame), from: room.ids[1])
+        #expect(room.presenter.take().isEmpty)
+        room.registry.leave(visitor)
+        #expect(room.presenter.take() == [.followEnded(session: visitor, reason: "demo@10.0.0.1 left.")])
+        room.registry.received(.command(.follow(session: visitor)), from: room.presenterId)
+        #expect(room.presenter.take() == [.followEnded(session: visitor, reason: "That session has ended.")])
+    }
+
+    @Test func stoppingOrSwitchingTellsTheVisitorTheyAreNoLongerWatched() {
+        let room = Room()
+        room.registry.received(.command(.follow(session: room.ids[0])), from: room.presenterId)
+        _ = room.visitors[0].take()
+        room.registry.received(.command(.follow(session: room.ids[1])), from: room.presenterId)
+        #expect(room.visitors[0].take() == [.sendFrames(false), .notice(.watched(false))])
+        #expect(room.visitors[1].take() == [.sendFrames(true), .notice(.watched(true))])
+        room.registry.received(.command(.follow(session: nil)), from: room.presenterId)
+        #expect(room.visitors[1].take() == [.sendFrames(false), .notice(.watched(false))])
+        // The operator's own screen inside itself would feed back: refused.
+        room.registry.received(.command(.follow(session: room.presenterId)), from: room.presenterId)
+        #expect(room.presenter.take() == [.refused("That is your own screen: following it would show it inside itself.")])
+    }
+
+    @Test func anOperatorWhoLeavesStopsTheFrames() {
+        let room = Room()
+        room.registry.received(.command(.follow(session: room.ids[2])), from: room.presenterId)
+        _ = room.visitors[2].take()
+        room.registry.leave(room.presenterId)
+        #expect(room.visitors[2].take() == [.sendFrames(false), .notice(.watched(false))])
+    }
+}
