@@ -30,12 +30,12 @@ public enum ConsoleApp {
     /// the first screen and need nothing opened.
     public static func run(terminal: Terminal, sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices,
                            simulatedIdentityOwner: String? = nil, audience: ConsoleAudience = .everyone,
-                           accounts: AccountsConnection? = nil, backendName: String, logger: Logger) throws {
+                           accounts: AccountsConnection? = nil, backendName: String, sdk: SDKPlatform? = nil, logger: Logger) throws {
         let mailbox = Mailbox(waker: terminal.waker)
         let runner = PendingRunner()
         defer { runner.end() }
         let waker = terminal.waker
-        var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access, sessionSaved: sessionSaved)
+        var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access, sessionSaved: sessionSaved, sdk: sdk)
         effects += model.handle(.resized(terminal.size))
         effects.forEach(runner.run)
         try terminal.run({ event in

@@ -36,6 +36,10 @@ public struct ConsoleModel: Equatable, Sendable {
     public var lastAuthorization: ProviderAuthorization?
     /// The provider's profile from the last federated sign-in or link (`additionalUserInfo`).
     public var lastAdditionalUserInfo: AdditionalUserInfo?
+    /// The step the teaching pane shows, with this run's values; it follows every step taken.
+    var teaching: TeachingContext?
+    /// The pane's languages: all four, or one at full width (`--sdk`).
+    var teachingDisplay: TeachingPane.Display = .all
     public let backendName: String
     /// Whether this console offers the operator's accounts view, and its actions.
     public let operatorAccess: OperatorAccess?
@@ -47,8 +51,11 @@ public struct ConsoleModel: Equatable, Sendable {
 
     /// The first screen and effects, before any event. Without a saved session the sign-in methods
     /// show at once: drawing them needs nothing from the backend, which opens meanwhile.
-    public static func start(backendName: String, operatorAccess: OperatorAccess? = nil, sessionSaved: Bool) -> (ConsoleModel, [ConsoleEffect]) {
+    /// `sdk`: the teaching pane's language at full width; nil shows all four.
+    public static func start(backendName: String, operatorAccess: OperatorAccess? = nil, sessionSaved: Bool,
+                             sdk: SDKPlatform? = nil) -> (ConsoleModel, [ConsoleEffect]) {
         var model = ConsoleModel(backendName: backendName, operatorAccess: operatorAccess)
+        model.teachingDisplay = sdk.map { .one($0) } ?? .all
         guard sessionSaved else {
             model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             return (model, [])
@@ -62,8 +69,12 @@ public struct ConsoleModel: Equatable, Sendable {
 
     public mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         var effects = handleEvent(event)
+        followTeaching(after: event, asked: effects)
         while busy == nil, !typedAhead.isEmpty, !effects.contains(.quit) {
-            effects += handleKey(typedAhead.removeFirst())
+            let key = typedAhead.removeFirst()
+            let asked = handleKey(key)
+            followTeaching(after: .key(key), asked: asked)
+            effects += asked
         }
         return effects
     }

@@ -264,7 +264,7 @@ struct FederatedFlowTests {
                 + "the Firebase Auth Emulator's provider widget works only in a browser, and production needs the real provider in an app.")
             $0.screen = .consent(consent)
         }
-        #expect(store.model.bindings.map(\.intent) == [.consent(.back), .console(.help), .console(.inspector)])
+        #expect(store.model.bindings.map(\.intent) == [.consent(.back), .console(.teaching), .console(.help), .console(.inspector)])
         store.send(.key(.enter))
         // A late answer for another provider changes nothing.
         store.send(.consent(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
