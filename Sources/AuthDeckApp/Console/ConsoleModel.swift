@@ -184,6 +184,19 @@ public struct ConsoleModel: Equatable, Sendable {
             screen = .account(AccountFeature())
             banner = Banner(.success, "Linked \(what). The uid and app data are unchanged.")
             return []
+        case let .linkedAfterSignIn(result, pending):
+            // The cart was loaded, or the guest's merged in, when the sign-in before the link left its flow.
+            adopt(result.user)
+            screen = .account(AccountFeature())
+            let text = "Signed in to \(result.user.email ?? result.user.uid) and linked \(FederatedProvider.displayName(pending.providerID)) to it."
+            guard let guest = pending.previousAnonymousUid else {
+                banner = Banner(.success, text)
+                return []
+            }
+            // The guest account goes, as the link conflict's merge deletes the account it switched from.
+            banner = Banner(.success, text + " The cart of \(guest) was merged into it.")
+            busy = "Deleting the guest account \(guest)…"
+            return [.deleteLeftGuest(uid: guest)]
         case let .passwordReset(email):
             screen = .credentialForm(CredentialFormFeature(purpose: .signIn, email: email))
             banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")

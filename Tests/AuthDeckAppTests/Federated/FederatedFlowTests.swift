@@ -419,8 +419,9 @@ struct FederatedFlowTests {
         store.send(.key(.enter), effects: [.conflict(.mergeAccounts(plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
                                         extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
-        // The session moves to the other account while the merge runs; the screen stays until it is done.
-        store.send(.authStateChanged(bob, nil), effects: [.loadCart(uid: bob.uid)]) {
+        // The session moves to the other account while the merge runs; the screen stays until it is done,
+        // and the merge's end alone loads the cart.
+        store.send(.authStateChanged(bob, nil)) {
             $0.user = bob
             $0.cart = []
         }
