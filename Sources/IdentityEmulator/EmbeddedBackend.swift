@@ -24,7 +24,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
 
     public init(dataDirectory: URL, configuration: EmbeddedBackendConfiguration = .init(),
                 clock: @escaping @Sendable () -> Date = Date.init) throws {
-        let directory = try DataDirectory.prepare(dataDirectory)
+        let directory = try BackendFiles.prepare(dataDirectory)
         self.configuration = configuration
         self.clock = clock
         self.store = try AccountStore(path: directory.databasePath, projectId: configuration.projectId,
@@ -64,7 +64,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
 
     /// Accounts in this project.
     public func accountCount() throws -> Int {
-        try store.read { db in try UserRecord.fetchCount(db) }
+        try store.read { db in try StoredAccount.fetchCount(db) }
     }
 
     /// Closes the database: the write-ahead log is checkpointed into it (and emptied), and the

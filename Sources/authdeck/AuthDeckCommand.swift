@@ -31,6 +31,9 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project); AUTHDECK_API_KEY keeps it out of the process list.", valueName: "KEY"))
     var apiKey: String?
 
+    @Option(name: .long, help: ArgumentHelp("The teaching pane (s, or F4 in forms) shows this language at full width; l there cycles through all four.", valueName: "swift|kotlin|js|cpp"))
+    var sdk: SDKPlatform?
+
     @Flag(name: .long, help: "Accounts view: show everything, offer no action.")
     var readOnly = false
 
@@ -43,12 +46,18 @@ struct AuthDeckCommand: AsyncParsableCommand {
     /// The options as plain values: what runs the console, with or without ArgumentParser.
     var launch: ConsoleLaunch {
         ConsoleLaunch(data: data, noColor: noColor, recentLoginWindow: recentLoginWindow, emulator: emulator,
-                      project: project, apiKey: apiKey, readOnly: readOnly, sshRole: sshRole, keepSession: keepSession)
+                      project: project, apiKey: apiKey, readOnly: readOnly, sshRole: sshRole, keepSession: keepSession, sdk: sdk)
     }
 
     func validate() throws { try launch.validate() }
 
     func run() async throws { try await launch.run() }
+}
+
+/// `--sdk`: swift, kotlin, js (or javascript), cpp (or c++).
+extension SDKPlatform: ExpressibleByArgument {
+    public init?(argument: String) { self.init(option: argument) }
+    public static var allValueStrings: [String] { ["swift", "kotlin", "js", "cpp"] }
 }
 
 /// A failure before the console starts: printed as one clear line, without the usage text

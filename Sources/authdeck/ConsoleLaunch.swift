@@ -22,9 +22,11 @@ struct ConsoleLaunch {
     var readOnly = false
     var sshRole: SSHConsoleRole?
     var keepSession = false
+    /// The teaching pane's language at full width; nil shows all four.
+    var sdk: SDKPlatform?
     let environment = Environment.process
 
-    /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--project ID] [--ssh-role ROLE] [--keep-session]`, each at most once,
+    /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--project ID] [--ssh-role ROLE] [--keep-session] [--sdk LANGUAGE]`, each at most once,
     /// values neither empty nor starting with `-`, and valid; nil for anything else (ArgumentParser then
     /// reads it, with its help, its errors and every other option).
     static func plain(arguments: [String]) -> ConsoleLaunch? {
@@ -54,6 +56,9 @@ struct ConsoleLaunch {
             case "--ssh-role":
                 guard let role = SSHConsoleRole(rawValue: value) else { return nil }
                 launch.sshRole = role
+            case "--sdk":
+                guard let sdk = SDKPlatform(option: value) else { return nil }
+                launch.sdk = sdk
             default: return nil
             }
         }
@@ -244,11 +249,12 @@ struct ConsoleLaunch {
         }
         // Under `authdeck ssh`, the room channel the server gave this console.
         let room = sshRole == nil ? nil : RoomClient(variable: environment[RoomClient.variable])
+        let sdk = sdk
         try await terminal.run { terminal in
             defer { terminal.stop() }
             try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: logStartThenOpen, simulatedIdentityOwner: simulatedIdentityOwner,
                                audience: audience, accounts: accounts, room: room, backendName: backendName, remoteTerminal: sshRole != nil,
-                               logger: logger)
+                               sdk: sdk, logger: logger)
         }
     }
 

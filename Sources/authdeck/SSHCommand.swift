@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuthDeckApp
 import Foundation
 import IdentityEmulator
 import IdentityServer
@@ -56,6 +57,9 @@ struct SSHCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Every console draws without colour.")
     var noColor = false
+
+    @Option(name: .long, help: ArgumentHelp("Every console's teaching pane shows this language at full width (l there cycles).", valueName: "swift|kotlin|js|cpp"))
+    var sdk: SDKPlatform?
 
     @Flag(name: .long, help: "Also print the command visitors type as a QR code, for the projector.")
     var qr = false
@@ -122,7 +126,7 @@ struct SSHCommand: AsyncParsableCommand {
         limits.maxDuration = .seconds(Int64(maxDuration))
 
         let choice = try backendChoice()
-        let consoleOptions = noColor ? ["--no-color"] : []
+        let consoleOptions = (noColor ? ["--no-color"] : []) + (sdk.map { ["--sdk", $0.rawValue] } ?? [])
         let backendServer: SharedBackend?
         let dataPath = directory.path
         let launcher: ConsoleLauncher

@@ -114,7 +114,7 @@ def test_verify_enroll_totp_and_sms_then_sign_in_with_each(console, data_dir):
     c.wait_for('Enrolled "Authenticator app"')
 
     # SMS: the code comes from the outbox, shown in the phone pane.
-    c.keys("s")
+    c.keys("p")
     c.wait_for("phone number")
     c.type("+1 555 555 0100")
     c.keys("Enter")

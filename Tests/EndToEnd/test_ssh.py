@@ -659,11 +659,17 @@ def test_visitors_projects_are_bounded_however_often_they_reconnect(ssh_server, 
 def test_console_options_reach_every_visitor_and_the_invitation_is_printed(ssh_server, console):
     from test_multi_factor import create_account
 
-    server = ssh_server(["--recent-login-window", "2", "--no-color"])
+    server = ssh_server(["--recent-login-window", "2", "--no-color", "--sdk", "kotlin"])
     invitation = server.process.stdout.readline()
     assert f"visitors type `ssh -p {server.port} demo@127.0.0.1`" in invitation
     c = console(command=server.client(), width=80, height=24)
     create_account(c, "quick@example.com", "hunter22")
+    # The SDK pane opens on Kotlin alone; l would show JavaScript next.
+    c.keys("s")
+    c.wait_for("l show JavaScript")
+    screen = c.wait_for('createUserWithEmailAndPassword\\("quick@example.com"').string
+    assert "Kotlin (Android)" in screen and "Swift (Apple platforms)" not in screen
+    c.keys("Escape")
     time.sleep(3)
     c.keys("p")
     c.wait_for("Change the password")
@@ -674,7 +680,8 @@ def test_console_options_reach_every_visitor_and_the_invitation_is_printed(ssh_s
     c.wait_for("Confirm it's you to change the password")
     console_pid = max(server.consoles())
     with open(f"/proc/{console_pid}/cmdline", encoding="utf-8") as f:
-        assert "--no-color" in f.read().split("\0")
+        arguments = f.read().split("\0")
+    assert "--no-color" in arguments and ["--sdk", "kotlin"] == arguments[arguments.index("--sdk"):arguments.index("--sdk") + 2]
 
 
 def test_stopping_the_server_hangs_up_every_console(ssh_server, console):

@@ -4,6 +4,7 @@
 public enum ConsoleAction: Equatable, Sendable, ConsoleCommanding {
     case console(ConsoleCommand)
     case overlay(OverlayAction)
+    case teaching(TeachingAction)
     case signInMethods(SignInMethodsFeature.Action)
     case credentialForm(CredentialFormFeature.Action)
     case account(AccountFeature.Action)

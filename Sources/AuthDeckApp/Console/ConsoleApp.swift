@@ -31,13 +31,13 @@ public enum ConsoleApp {
     public static func run(terminal: Terminal, sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices,
                            simulatedIdentityOwner: String? = nil, audience: ConsoleAudience = .everyone,
                            accounts: AccountsConnection? = nil, room: RoomClient? = nil, backendName: String, remoteTerminal: Bool = false,
-                           logger: Logger) throws {
+                           sdk: SDKPlatform? = nil, logger: Logger) throws {
         let mailbox = Mailbox(waker: terminal.waker)
         let runner = PendingRunner()
         defer { runner.end() }
         let waker = terminal.waker
         var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access, inRoom: room != nil,
-                                                  sessionSaved: sessionSaved)
+                                                  sessionSaved: sessionSaved, sdk: sdk)
         model.remoteTerminal = remoteTerminal
         effects += model.handle(.resized(terminal.size))
         effects.forEach(runner.run)

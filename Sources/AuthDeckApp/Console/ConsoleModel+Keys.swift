@@ -15,13 +15,15 @@ extension ConsoleModel {
             return [KeyBinding([.escape, .character("?"), .function(1), .enter, .character("q")], "esc", "back to the inspector", .overlay(.back))]
         case .outbox:
             return outboxBindings
+        case .teaching:
+            return teachingBindings
         case nil:
             return screenBindings
         }
     }
 
     /// The keys of the screen itself, whatever overlay is open: what the help overlay lists.
-    var screenBindings: [KeyBinding<ConsoleAction>] { screen.feature.consoleBindings(in: context) }
+    var screenBindings: [KeyBinding<ConsoleAction>] { withTeachingKey(screen.feature.consoleBindings(in: context)) }
 
     mutating func handleKey(_ key: Key) -> [ConsoleEffect] {
         if key == .control("c") { return [.quit] }
@@ -59,6 +61,9 @@ extension ConsoleModel {
             return []
         case let .console(command):
             return perform(command)
+        case let .teaching(teachingAction):
+            guard case let .teaching(scroll) = overlay else { return [] }
+            return performInTeaching(scroll, teachingAction)
         case .signInMethods, .credentialForm, .account, .addCartItem, .changePassword, .confirm, .reauthMethods, .linking, .changeEmail, .pendingLink, .providerForm, .consent, .conflict, .emailLink,
              .passwordReset, .secondFactorEnrollment, .secondFactorSignIn, .secondFactors, .phone, .accounts, .room:
             return update { feature, context in feature.receive(action, in: context) }
@@ -76,6 +81,9 @@ extension ConsoleModel {
         case .help:
             overlay = .help
             return []
+        case .teaching:
+            openTeaching()
+            return []
         }
     }
 
@@ -89,7 +97,7 @@ extension ConsoleModel {
             overlay = .inspector(selection: selection, scroll: min(scroll + inspectorPage, max(inspectorDetailCount(selection) - inspectorPage, 0)))
         case let (.inspector(selection, scroll), .scrollUp):
             overlay = .inspector(selection: selection, scroll: max(scroll - inspectorPage, 0))
-        case (.help, _), (.inspector, _), (.inspectorHelp, _), (.outbox, _): break
+        case (.help, _), (.inspector, _), (.inspectorHelp, _), (.outbox, _), (.teaching, _): break
         }
         return []
     }

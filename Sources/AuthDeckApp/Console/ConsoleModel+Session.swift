@@ -42,18 +42,7 @@ extension ConsoleModel {
             guard let afterSignIn else {
                 return leaveFlow(.linked(data, what: data.additionalUserInfo?.providerID ?? "the credential"))
             }
-            adopt(data.user)
-            screen = .account(AccountFeature())
-            // The console switched accounts to finish this link: the uid is not the one it had.
-            let text = "Signed in to \(data.user.email ?? data.user.uid) and linked \(FederatedProvider.displayName(afterSignIn.providerID)) to it."
-            guard let guest = afterSignIn.previousAnonymousUid else {
-                banner = Banner(.success, text)
-                return []
-            }
-            // The guest account goes, as the link conflict's merge deletes the account it switched from.
-            banner = Banner(.success, text + " The cart of \(guest) was merged into it.")
-            busy = "Deleting the guest account \(guest)…"
-            return [.deleteLeftGuest(uid: guest)]
+            return leaveFlow(.linkedAfterSignIn(data, afterSignIn))
         case let .failure(error):
             if let effects = routeLinkFailure(error) { return effects }
             return showFailure(error)
@@ -107,8 +96,7 @@ extension ConsoleModel {
     mutating func reauthenticationFinished(_ operation: SensitiveOperation, _ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
         switch result {
         case .success:
-            busy = "Retrying: \(operation.title)…"
-            return [.perform(operation)]
+            return leaveFlow(.reauthenticated(operation))
         case let .failure(error):
             // Its second factor would finish on the console's session, not on the previous account's own.
             if case let .deletePreviousAccount(previous) = operation, error.multiFactorChallenge != nil {
@@ -208,9 +196,10 @@ extension ConsoleModel {
             }
             return []
         }
-        let changedAccount = user?.uid != newUser.uid
+        // Another account arrives through a flow, whose way out (`leaveFlow`) or the session's restore loads
+        // its cart once, whether this news comes before or after it: here only the session is followed.
         adopt(newUser)
-        return changedAccount ? [.loadCart(uid: newUser.uid)] : []
+        return []
     }
 
     /// A stale sign-in: the feature that asks for it again takes over.

@@ -37,6 +37,10 @@ public struct ConsoleModel: Equatable, Sendable {
     public var lastAuthorization: ProviderAuthorization?
     /// The provider's profile from the last federated sign-in or link (`additionalUserInfo`).
     public var lastAdditionalUserInfo: AdditionalUserInfo?
+    /// The step the teaching pane shows, with this run's values; it follows every step taken.
+    var teaching: TeachingContext?
+    /// The pane's languages: all four, or one at full width (`--sdk`).
+    var teachingDisplay: TeachingPane.Display = .all
     public let backendName: String
     /// The terminal is someone else's, over SSH: links to the server's own addresses would point at their machine.
     public var remoteTerminal = false
@@ -57,9 +61,11 @@ public struct ConsoleModel: Equatable, Sendable {
 
     /// The first screen and effects, before any event. Without a saved session the sign-in methods
     /// show at once: drawing them needs nothing from the backend, which opens meanwhile.
+    /// `sdk`: the teaching pane's language at full width; nil shows all four.
     public static func start(backendName: String, operatorAccess: OperatorAccess? = nil, inRoom: Bool = false,
-                             sessionSaved: Bool) -> (ConsoleModel, [ConsoleEffect]) {
+                             sessionSaved: Bool, sdk: SDKPlatform? = nil) -> (ConsoleModel, [ConsoleEffect]) {
         var model = ConsoleModel(backendName: backendName, operatorAccess: operatorAccess, inRoom: inRoom)
+        model.teachingDisplay = sdk.map { .one($0) } ?? .all
         guard sessionSaved else {
             model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             return (model, [])
@@ -73,8 +79,12 @@ public struct ConsoleModel: Equatable, Sendable {
 
     public mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         var effects = handleEvent(event)
+        followTeaching(after: event, asked: effects)
         while busy == nil, !typedAhead.isEmpty, !effects.contains(.quit) {
-            effects += handleKey(typedAhead.removeFirst())
+            let key = typedAhead.removeFirst()
+            let asked = handleKey(key)
+            followTeaching(after: .key(key), asked: asked)
+            effects += asked
         }
         return effects
     }
@@ -189,6 +199,19 @@ public struct ConsoleModel: Equatable, Sendable {
             screen = .account(AccountFeature())
             banner = Banner(.success, "Linked \(what). The uid and app data are unchanged.")
             return []
+        case let .linkedAfterSignIn(result, pending):
+            // The cart was loaded, or the guest's merged in, when the sign-in before the link left its flow.
+            adopt(result.user)
+            screen = .account(AccountFeature())
+            let text = "Signed in to \(result.user.email ?? result.user.uid) and linked \(FederatedProvider.displayName(pending.providerID)) to it."
+            guard let guest = pending.previousAnonymousUid else {
+                banner = Banner(.success, text)
+                return []
+            }
+            // The guest account goes, as the link conflict's merge deletes the account it switched from.
+            banner = Banner(.success, text + " The cart of \(guest) was merged into it.")
+            busy = "Deleting the guest account \(guest)…"
+            return [.deleteLeftGuest(uid: guest)]
         case let .passwordReset(email):
             screen = .credentialForm(CredentialFormFeature(purpose: .signIn, email: email))
             banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")

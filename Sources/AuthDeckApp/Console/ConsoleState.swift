@@ -63,6 +63,8 @@ public enum Overlay: Equatable, Sendable {
     case inspectorHelp(selection: Int, scroll: Int)
     /// The emulator's outboxes: emails (verification, password reset) and texts (codes).
     case outbox(selection: Int)
+    /// The SDK code of the step just taken; `scroll`: its first row that shows.
+    case teaching(scroll: Int)
 }
 
 extension Overlay {

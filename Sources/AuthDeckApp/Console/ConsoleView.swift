@@ -37,6 +37,8 @@ public enum ConsoleView {
             HelpOverlay.draw(on: canvas, title: "Keys: Inspector", entries: ConsoleModel.inspectorBindings.map { ($0.label, $0.action) })
         case let .outbox(selection):
             OutboxScreen.draw(model.outbox, selection: selection, remoteTerminal: model.remoteTerminal, on: canvas)
+        case let .teaching(scroll):
+            drawTeaching(model, scroll: scroll, on: canvas)
         case nil:
             break
         }
@@ -69,6 +71,25 @@ public enum ConsoleView {
             let more = " F1: all of it"
             canvas.put(TextWidth.truncate(line + " " + canvas.symbols.ellipsis, toCells: width - more.count), row: top + index, column: 1, style: lineStyle)
             canvas.put(more, row: top + index, column: 1 + width - more.count, style: .keyHint)
+        }
+    }
+
+    /// Between the title bar and the key bar, as the inspector.
+    static func teachingFrame(_ size: Size) -> Rect {
+        Rect(row: 1, column: 0, width: size.width, height: size.height - 2)
+    }
+
+    static func drawTeaching(_ model: ConsoleModel, scroll: Int, on canvas: any Canvas) {
+        let frame = teachingFrame(canvas.size)
+        if let pane = model.teachingPane(scroll: scroll) {
+            pane.draw(on: canvas, in: frame)
+            return
+        }
+        let inside = Box.draw(on: canvas, frame: frame, title: "SDK", style: .accent)
+        let text = "Nothing done yet in this console. Take a step (sign in as a guest, say) and the pane shows its code "
+            + "in Swift, Kotlin, JavaScript and C++, with your values."
+        for (index, line) in TextWidth.wrap(text, width: max(1, inside.width - 2)).prefix(inside.height).enumerated() {
+            canvas.put(line, row: inside.row + index, column: inside.column + 1, style: .dim)
         }
     }
 

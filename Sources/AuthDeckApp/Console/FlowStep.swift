@@ -21,6 +21,9 @@ public enum FlowExit: Equatable, Sendable {
     case merged(MergeOutcome, ConflictFeature)
     /// `what` names what was linked, for the banner.
     case linked(AuthDataResult, what: String)
+    /// A pending credential, linked after signing in to the account that has its email: the
+    /// console is on that account now, not the one it had.
+    case linkedAfterSignIn(AuthDataResult, PendingLink)
     case passwordReset(email: String)
     /// Back where the flow started (`screenBefore`).
     case cancelled

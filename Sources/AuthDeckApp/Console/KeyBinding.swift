@@ -33,6 +33,8 @@ public struct KeyBinding<Meaning: Equatable & Sendable>: Equatable, Sendable {
 /// The commands the console answers on every screen, whichever feature shows it.
 public enum ConsoleCommand: Equatable, Sendable {
     case quit, help, inspector, messages
+    /// The teaching pane: the SDK code of the step just taken.
+    case teaching
 }
 
 /// What a key on a feature's screen asks for: one of the feature's own actions, or a command the
@@ -58,6 +60,8 @@ extension KeyBinding where Meaning: ConsoleCommanding {
     static var inspectorInForm: KeyBinding { KeyBinding([.function(2)], "F2", "inspector", .console(.inspector)) }
     static var messages: KeyBinding { KeyBinding([.character("m")], "m", "messages", .console(.messages)) }
     static var messagesInForm: KeyBinding { KeyBinding([.function(3)], "F3", "messages", .console(.messages)) }
+    static var teaching: KeyBinding { KeyBinding([.character("s")], "s", "SDK", .console(.teaching)) }
+    static var teachingInForm: KeyBinding { KeyBinding([.function(4)], "F4", "SDK", .console(.teaching)) }
 }
 
 /// A feature's own key, written with its action alone: `KeyBinding([.enter], "enter", "submit", .submit)`.

@@ -25,7 +25,7 @@ public struct SecondFactorsFeature: ConsoleFeature {
     }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
-        var keys: [KeyBinding<KeyIntent<Action>>] = [.moveUp(), .moveDown(), .char("s", "add SMS", .enrollSms), .char("t", "add authenticator", .enrollTotp)]
+        var keys: [KeyBinding<KeyIntent<Action>>] = [.moveUp(), .moveDown(), .char("p", "add SMS", .enrollSms), .char("t", "add authenticator", .enrollTotp)]
         if !(context.user?.enrolledFactors.isEmpty ?? true) { keys.append(.char("x", "remove", .remove)) }
         keys += [KeyBinding([.escape], "esc", "back", .back), .messages, .help]
         return keys

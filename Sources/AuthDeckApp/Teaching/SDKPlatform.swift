@@ -1,6 +1,16 @@
 /// The Firebase SDKs the teaching pane shows code for: the platforms of the seed guides.
-enum SDKPlatform: String, CaseIterable, Sendable, Hashable {
+public enum SDKPlatform: String, CaseIterable, Sendable, Hashable {
     case swift, kotlin, javascript, cpp
+
+    /// The language, as the pane's language key names it.
+    var name: String {
+        switch self {
+        case .swift: "Swift"
+        case .kotlin: "Kotlin"
+        case .javascript: "JavaScript"
+        case .cpp: "C++"
+        }
+    }
 
     /// The pane's header for this platform's code.
     var title: String {
@@ -13,7 +23,7 @@ enum SDKPlatform: String, CaseIterable, Sendable, Hashable {
     }
 
     /// The platform named by a `--sdk` option value: swift, kotlin, js (or javascript), cpp (or c++).
-    init?(option: String) {
+    public init?(option: String) {
         switch option.lowercased() {
         case "swift": self = .swift
         case "kotlin": self = .kotlin

@@ -24,16 +24,19 @@ struct TeachingPane: Sendable, Hashable {
     var display: Display
     /// The first row shown; drawing clamps it to the last full page.
     var scroll: Int
+    /// Lines above the code: the call the step made, where it stands among several.
+    var notes: [String]
 
-    init(step: TeachingStep, display: Display = .all, scroll: Int = 0) {
+    init(step: TeachingStep, display: Display = .all, scroll: Int = 0, notes: [String] = []) {
         self.step = step
         self.display = display
         self.scroll = scroll
+        self.notes = notes
     }
 
     /// The pane's content at `width` cells: a header per platform, then its code wrapped at token boundaries.
     func lines(width: Int) -> [Line] {
-        var lines: [Line] = []
+        var lines = notes.flatMap { TextWidth.wrap($0, width: width).map { Line(text: $0, style: .dim) } }
         for platform in display.platforms {
             if !lines.isEmpty { lines.append(Line(text: "", style: .normal)) }
             lines.append(Line(text: TextWidth.truncate(platform.title, toCells: width), style: .title))

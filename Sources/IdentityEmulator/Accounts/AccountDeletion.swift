@@ -21,7 +21,7 @@ extension EmbeddedBackend {
         try await store.write { db in
             // A token revoked since it was checked deletes nothing.
             if let session { _ = try currentUser(of: session, in: db) }
-            guard try UserRecord.deleteOne(db, key: localId) else { throw BackendFailure.userNotFound }
+            guard try StoredAccount.deleteOne(db, key: localId) else { throw BackendFailure.userNotFound }
             try AccountSessions.endAll(ofDeleted: localId, in: db)
         }
         return AccountsDeleteResponse()

@@ -24,22 +24,22 @@ extension EmbeddedBackend {
             throw BackendFailure.invalidArgument("((at most \(Self.maxLookupIdentifiers) identifiers per lookup))")
         }
         let users = try store.read { db -> [AccountInfo] in
-            var found: [String: UserRecord] = [:]
+            var found: [String: StoredAccount] = [:]
             for localId in body.localId ?? [] {
-                if let user = try UserRecord.fetchOne(db, key: localId) { found[user.localId] = user }
+                if let user = try StoredAccount.fetchOne(db, key: localId) { found[user.localId] = user }
             }
             for email in body.email ?? [] {
-                if let normalized = EmailAddress.normalized(email), let user = try UserRecord.find(email: normalized, in: db) {
+                if let normalized = EmailAddress.normalized(email), let user = try StoredAccount.find(email: normalized, in: db) {
                     found[user.localId] = user
                 }
             }
             for phone in body.phoneNumber ?? [] {
-                if let user = try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db) { found[user.localId] = user }
+                if let user = try StoredAccount.filter(StoredAccount.Columns.phoneNumber == phone).fetchOne(db) { found[user.localId] = user }
             }
             for federated in body.federatedUserId ?? [] {
                 guard let providerId = federated.providerId, let rawId = federated.rawId,
                       let link = try ProviderRecord.filter(ProviderRecord.Columns.providerId == providerId && Column("rawId") == rawId).fetchOne(db),
-                      let user = try UserRecord.fetchOne(db, key: link.localId) else { continue }
+                      let user = try StoredAccount.fetchOne(db, key: link.localId) else { continue }
                 found[user.localId] = user
             }
             return try found.values.sorted { $0.localId < $1.localId }.map {
@@ -50,7 +50,7 @@ extension EmbeddedBackend {
     }
 
     /// The REST API's `UserInfo`: timestamps as strings in ms (validSince in seconds), hashes web-safe base64.
-    func accountInfo(_ user: UserRecord, providers: [ProviderRecord], enrollments: [MfaEnrollmentRecord] = [], redacted: Bool) -> AccountInfo {
+    func accountInfo(_ user: StoredAccount, providers: [ProviderRecord], enrollments: [MfaEnrollmentRecord] = [], redacted: Bool) -> AccountInfo {
         let lastRefresh = user.lastRefreshAt.map(Self.rfc3339(milliseconds:))
         return AccountInfo(
             localId: user.localId, email: user.email, emailVerified: user.email == nil ? nil : user.emailVerified,

@@ -54,7 +54,7 @@ extension EmbeddedBackend {
         }
 
         let (user, providers, tokens) = try await store.write { db in
-            guard var user = try session.map({ try currentUser(of: $0, in: db) }) ?? UserRecord.fetchOne(db, key: localId) else {
+            guard var user = try session.map({ try currentUser(of: $0, in: db) }) ?? StoredAccount.fetchOne(db, key: localId) else {
                 throw BackendFailure.userNotFound
             }
             for providerId in body.deleteProvider ?? [] {
@@ -74,7 +74,7 @@ extension EmbeddedBackend {
             }
             var credentialsChanged = false
             if let newEmail, newEmail != user.email {
-                if let owner = try UserRecord.find(email: newEmail, in: db), owner.localId != localId { throw BackendFailure.emailExists }
+                if let owner = try StoredAccount.find(email: newEmail, in: db), owner.localId != localId { throw BackendFailure.emailExists }
                 // The first address an account had keeps a way back: a RECOVER_EMAIL message to it on
                 // every change (not for an anonymous session, which had no address to recover).
                 let anonymousSession = session?.signInProvider == "anonymous"
@@ -112,7 +112,7 @@ extension EmbeddedBackend {
                     try AccountSessions.revokeAll(localId: localId, startedUpTo: validSince.value, in: db)
                 }
                 if let newPhoneNumber, newPhoneNumber != user.phoneNumber {
-                    if try UserRecord.filter(UserRecord.Columns.phoneNumber == newPhoneNumber).fetchOne(db) != nil {
+                    if try StoredAccount.filter(StoredAccount.Columns.phoneNumber == newPhoneNumber).fetchOne(db) != nil {
                         throw BackendFailure.phoneNumberTaken
                     }
                     user.phoneNumber = newPhoneNumber

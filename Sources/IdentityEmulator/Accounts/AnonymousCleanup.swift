@@ -15,7 +15,7 @@ extension EmbeddedBackend {
             let localIds = try String.fetchAll(db, sql: Self.expiredAnonymousAccounts, arguments: [cutoff])
             for localId in localIds {
                 try AccountSessions.endAll(ofDeleted: localId, in: db)
-                try UserRecord.deleteOne(db, key: localId)
+                try StoredAccount.deleteOne(db, key: localId)
             }
             return localIds.count
         }

@@ -27,9 +27,9 @@ extension EmbeddedBackend {
         guard let url = URL(string: continueUri), url.scheme != nil else { throw BackendFailure.invalidContinueUri }
         if try isEmailEnumerationProtected() { return CreateAuthUriResponse(sessionId: sessionId) }
 
-        let found = try store.read { db -> (UserRecord, [ProviderRecord])? in
-            let owner = try UserRecord.find(email: email, in: db)
-                ?? ProviderRecord.filter(Column("email") == email).fetchOne(db).flatMap { try UserRecord.fetchOne(db, key: $0.localId) }
+        let found = try store.read { db -> (StoredAccount, [ProviderRecord])? in
+            let owner = try StoredAccount.find(email: email, in: db)
+                ?? ProviderRecord.filter(Column("email") == email).fetchOne(db).flatMap { try StoredAccount.fetchOne(db, key: $0.localId) }
             return try owner.map { ($0, try $0.providers(in: db)) }
         }
         var allProviders: [String] = []

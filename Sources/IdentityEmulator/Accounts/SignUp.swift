@@ -27,11 +27,11 @@ extension EmbeddedBackend {
         let salt = SecureRandom.bytes(16)
         let hash = try await store.scrypt.hash(password: credential.password, salt: salt)
         let (user, tokens) = try await store.write { db in
-            guard try UserRecord.find(email: credential.email, in: db) == nil else { throw BackendFailure.emailExists }
-            let user = UserRecord(localId: SecureRandom.localId(), email: credential.email, displayName: body.displayName,
+            guard try StoredAccount.find(email: credential.email, in: db) == nil else { throw BackendFailure.emailExists }
+            let user = StoredAccount(localId: SecureRandom.localId(), email: credential.email, displayName: body.displayName,
                                   passwordHash: hash, salt: salt, passwordUpdatedAt: nowMilliseconds,
                                   validSince: nowSeconds, createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds,
-                                  sessionSeal: UserRecord.newSessionSeal())
+                                  sessionSeal: StoredAccount.newSessionSeal())
             try user.insert(db)
             try ProviderRecord.password(localId: user.localId, email: credential.email).insert(db)
             if let secondFactors { try replaceSecondFactors(of: user.localId, with: secondFactors, in: db) }
@@ -48,8 +48,8 @@ extension EmbeddedBackend {
     /// core sat idle during each commit; signed before, requests sign while others commit.
     private func signUpAnonymously(secondFactors: [RequestedSecondFactor]?) async throws -> SignUpResponse {
         let now = nowMilliseconds
-        let user = UserRecord(localId: SecureRandom.localId(), validSince: nowSeconds, createdAt: now, lastLoginAt: now, lastRefreshAt: now,
-                              sessionSeal: UserRecord.newSessionSeal())
+        let user = StoredAccount(localId: SecureRandom.localId(), validSince: nowSeconds, createdAt: now, lastLoginAt: now, lastRefreshAt: now,
+                              sessionSeal: StoredAccount.newSessionSeal())
         let tokens = firstSession(of: user, signInProvider: "anonymous", authTime: nowSeconds)
         let (idToken, refreshToken) = (try tokens.idToken, try tokens.refreshToken)
         try await store.write { db in
@@ -69,7 +69,7 @@ extension EmbeddedBackend {
         let hash = try await store.scrypt.hash(password: credential.password, salt: salt)
         let (user, tokens) = try await store.write { db in
             var user = try currentUser(of: session, in: db)
-            if let owner = try UserRecord.find(email: credential.email, in: db), owner.localId != user.localId {
+            if let owner = try StoredAccount.find(email: credential.email, in: db), owner.localId != user.localId {
                 throw BackendFailure.emailExists
             }
             let replacing = try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": "password"]) != nil

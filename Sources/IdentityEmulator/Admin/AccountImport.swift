@@ -103,7 +103,7 @@ extension EmbeddedBackend {
     private func importUser(_ imported: ImportedUser, rawPasswordHash: (hash: Data, salt: Data)?, hashParameters: ScryptParameters?,
                             allowOverwrite: Bool, in db: Database) throws {
         guard let localId = imported.localId, !localId.isEmpty else { throw ImportRejection(message: "localId is missing") }
-        guard localId.count <= UserRecord.maximumLocalIdLength else { throw ImportRejection(message: "localId is longer than \(UserRecord.maximumLocalIdLength) characters") }
+        guard localId.count <= StoredAccount.maximumLocalIdLength else { throw ImportRejection(message: "localId is longer than \(StoredAccount.maximumLocalIdLength) characters") }
         let email = try imported.email.map { raw -> String in
             guard let email = EmailAddress.normalized(raw) else { throw ImportRejection(message: "email is invalid") }
             return email
@@ -152,15 +152,15 @@ extension EmbeddedBackend {
             throw ImportRejection(message: "((\(provider.providerId) is linked more than once))")
         }
 
-        if try UserRecord.exists(db, key: localId) {
+        if try StoredAccount.exists(db, key: localId) {
             guard allowOverwrite else { throw ImportRejection(message: "localId belongs to an existing account - can not overwrite.") }
-            _ = try UserRecord.deleteOne(db, key: localId)
+            _ = try StoredAccount.deleteOne(db, key: localId)
             try AccountSessions.endAll(ofDeleted: localId, in: db)
         }
-        if let email, try UserRecord.find(email: email, in: db) != nil {
+        if let email, try StoredAccount.find(email: email, in: db) != nil {
             throw ImportRejection(message: "email exists in other account in database")
         }
-        if let phone, try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db) != nil {
+        if let phone, try StoredAccount.filter(StoredAccount.Columns.phoneNumber == phone).fetchOne(db) != nil {
             throw ImportRejection(message: "phone number exists in other account in database")
         }
         for provider in providers {
@@ -169,13 +169,13 @@ extension EmbeddedBackend {
         }
 
         let now = nowMilliseconds
-        let user = UserRecord(
+        let user = StoredAccount(
             localId: localId, email: email, emailVerified: imported.emailVerified ?? false,
             displayName: imported.displayName.flatMap { $0.isEmpty ? nil : $0 }, photoUrl: imported.photoUrl.flatMap { $0.isEmpty ? nil : $0 },
             phoneNumber: phone, passwordHash: passwordHash, salt: passwordHash.map { _ in salt ?? Data() },
             passwordUpdatedAt: passwordHash.map { _ in now }, disabled: imported.disabled ?? false,
             customAttributes: customAttributes, validSince: nowSeconds,
-            createdAt: imported.createdAt?.value ?? now, lastLoginAt: imported.lastLoginAt?.value, sessionSeal: UserRecord.newSessionSeal())
+            createdAt: imported.createdAt?.value ?? now, lastLoginAt: imported.lastLoginAt?.value, sessionSeal: StoredAccount.newSessionSeal())
         try user.insert(db)
         if let email, passwordHash != nil { try ProviderRecord.password(localId: localId, email: email).insert(db) }
         if let phone { try Self.phoneProvider(localId: localId, phoneNumber: phone).insert(db) }

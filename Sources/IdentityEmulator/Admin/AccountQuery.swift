@@ -56,7 +56,7 @@ extension EmbeddedBackend {
             if countOnly {
                 return QueryAccountsResponse(recordsCount: String(try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0), userInfo: nil)
             }
-            let infos = try accountInfos(UserRecord.fetchAll(db, sql: sql, arguments: arguments), in: db)
+            let infos = try accountInfos(StoredAccount.fetchAll(db, sql: sql, arguments: arguments), in: db)
             return QueryAccountsResponse(recordsCount: String(infos.count), userInfo: infos)
         }
     }
@@ -141,7 +141,7 @@ extension EmbeddedBackend {
         return condition
     }
 
-    /// No email, no phone, no linked provider (as `UserRecord.isAnonymous` says). The partial index
+    /// No email, no phone, no linked provider (as `StoredAccount.isAnonymous` says). The partial index
     /// `user_anonymous` has the same `+email IS NULL AND +phoneNumber IS NULL` (the `+` keeps SQLite
     /// from reading every NULL of the unique email or phone index instead).
     private static let anonymousClause =
@@ -153,7 +153,7 @@ extension EmbeddedBackend {
     }
 
     /// The REST `UserInfo` of each user, with their providers and second factors, in two queries.
-    func accountInfos(_ users: [UserRecord], in db: Database) throws -> [AccountInfo] {
+    func accountInfos(_ users: [StoredAccount], in db: Database) throws -> [AccountInfo] {
         let localIds = users.map(\.localId)
         let providers = try ProviderRecord.filter(localIds.contains(ProviderRecord.Columns.localId))
             .order(ProviderRecord.Columns.providerId).fetchAll(db)

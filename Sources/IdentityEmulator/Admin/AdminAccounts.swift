@@ -7,7 +7,7 @@ extension EmbeddedBackend {
     /// from an app, it may choose the uid, set verified/disabled/phone, and it returns no tokens.
     func createAccount(_ body: CreateAccountBody) async throws -> SignUpResponse {
         // The Admin SDKs refuse a longer uid before they call; a refresh token carries it whole.
-        guard (body.localId?.count ?? 0) <= UserRecord.maximumLocalIdLength else { throw BackendFailure.localIdTooLong }
+        guard (body.localId?.count ?? 0) <= StoredAccount.maximumLocalIdLength else { throw BackendFailure.localIdTooLong }
         let secondFactors = try newSecondFactors(body.mfaInfo ?? [])
         let email = try body.email.map { raw -> String in
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
@@ -26,17 +26,17 @@ extension EmbeddedBackend {
         let localId = body.localId.flatMap { $0.isEmpty ? nil : $0 } ?? SecureRandom.localId()
 
         let user = try await store.write { db in
-            guard try UserRecord.fetchOne(db, key: localId) == nil else { throw BackendFailure.duplicateLocalId }
-            if let email, try UserRecord.find(email: email, in: db) != nil { throw BackendFailure.emailExists }
-            if let phone, try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db) != nil {
+            guard try StoredAccount.fetchOne(db, key: localId) == nil else { throw BackendFailure.duplicateLocalId }
+            if let email, try StoredAccount.find(email: email, in: db) != nil { throw BackendFailure.emailExists }
+            if let phone, try StoredAccount.filter(StoredAccount.Columns.phoneNumber == phone).fetchOne(db) != nil {
                 throw BackendFailure.phoneNumberTaken
             }
-            let user = UserRecord(
+            let user = StoredAccount(
                 localId: localId, email: email, emailVerified: body.emailVerified ?? false,
                 displayName: body.displayName.flatMap { $0.isEmpty ? nil : $0 }, photoUrl: body.photoUrl.flatMap { $0.isEmpty ? nil : $0 },
                 phoneNumber: phone, passwordHash: password?.hash, salt: password?.salt,
                 passwordUpdatedAt: password.map { _ in nowMilliseconds }, disabled: body.disabled ?? false,
-                validSince: nowSeconds, createdAt: nowMilliseconds, sessionSeal: UserRecord.newSessionSeal())
+                validSince: nowSeconds, createdAt: nowMilliseconds, sessionSeal: StoredAccount.newSessionSeal())
             try user.insert(db)
             if let email, password != nil { try ProviderRecord.password(localId: localId, email: email).insert(db) }
             if let phone { try Self.phoneProvider(localId: localId, phoneNumber: phone).insert(db) }
@@ -74,7 +74,7 @@ extension EmbeddedBackend {
             }
             range += " ORDER BY localId"
             if limit >= 0 { range += " LIMIT \(limit)" }
-            let page = "SELECT localId FROM \(UserRecord.databaseTableName)\(range)"
+            let page = "SELECT localId FROM \(StoredAccount.databaseTableName)\(range)"
             let providers = try ProviderRecord.fetchAll(
                 db, sql: "SELECT * FROM \(ProviderRecord.databaseTableName) WHERE localId IN (\(page)) ORDER BY providerId", arguments: arguments)
             let providersByUser = Dictionary(grouping: providers, by: \.localId)
@@ -93,7 +93,7 @@ extension EmbeddedBackend {
                 SELECT localId, email, emailVerified, displayName, photoUrl, phoneNumber, disabled, passwordHash, salt,
                        passwordUpdatedAt, validSince, createdAt, lastLoginAt, lastRefreshAt, customAttributes,
                        emailLinkSignin, initialEmail
-                FROM \(UserRecord.databaseTableName)\(range)
+                FROM \(StoredAccount.databaseTableName)\(range)
                 """, arguments: arguments)
             while let row = try users.next() {
                 let localId: String = row[0]
@@ -163,7 +163,7 @@ extension EmbeddedBackend {
         let errors = try await store.write { db -> [BatchAccountError] in
             var errors: [BatchAccountError] = []
             for (index, localId) in localIds.enumerated() {
-                guard let user = try UserRecord.fetchOne(db, key: localId) else { continue }
+                guard let user = try StoredAccount.fetchOne(db, key: localId) else { continue }
                 guard user.disabled || body.force == true else {
                     errors.append(BatchAccountError(index: index, localId: localId, message: "NOT_DISABLED : Disable the account before batch deletion."))
                     continue

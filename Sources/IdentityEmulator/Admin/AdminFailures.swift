@@ -6,7 +6,7 @@ extension BackendFailure {
     static let requiresAdministrator = badRequest("INSUFFICIENT_PERMISSION")
     static let tenantNotFound = badRequest("TENANT_NOT_FOUND : ((AuthDeck has no tenants))")
     static let duplicateLocalId = badRequest("DUPLICATE_LOCAL_ID")
-    static let localIdTooLong = badRequest("INVALID_LOCAL_ID : The uid must be at most \(UserRecord.maximumLocalIdLength) characters.")
+    static let localIdTooLong = badRequest("INVALID_LOCAL_ID : The uid must be at most \(StoredAccount.maximumLocalIdLength) characters.")
     static let missingProviderId = badRequest("MISSING_PROVIDER_ID")
     static let missingRawId = badRequest("MISSING_RAW_ID")
     static let federatedUserIdAlreadyLinked = badRequest("FEDERATED_USER_ID_ALREADY_LINKED")

@@ -28,7 +28,7 @@ extension EmbeddedBackend {
             try consumeSingleUseToken(credential, in: db)
             if var link = try ProviderRecord.filter(ProviderRecord.Columns.providerId == assertion.providerId
                 && Column("rawId") == assertion.rawId).fetchOne(db) {
-                guard var user = try UserRecord.fetchOne(db, key: link.localId) else { throw BackendFailure.userNotFound }
+                guard var user = try StoredAccount.fetchOne(db, key: link.localId) else { throw BackendFailure.userNotFound }
                 // The provider's name and photo fill the account's empty fields, never replace them.
                 user.displayName = user.displayName ?? assertion.displayName
                 user.photoUrl = user.photoUrl ?? assertion.photoUrl
@@ -42,7 +42,7 @@ extension EmbeddedBackend {
                 return try completeFederatedSignIn(user, credential, isNewUser: false, in: db)
             }
             guard autoCreate else { throw BackendFailure.userNotFound }
-            if let email = assertion.email, var owner = try UserRecord.find(email: email, in: db) {
+            if let email = assertion.email, var owner = try StoredAccount.find(email: email, in: db) {
                 guard assertion.emailVerified else {
                     let federated = try owner.providers(in: db).map(\.providerId).filter { $0 != "password" && $0 != "phone" }
                     var answer = try refusal(credential, needConfirmation: true, verifiedProviders: federated, in: db)
@@ -73,10 +73,10 @@ extension EmbeddedBackend {
                 try assertion.providerRecord(localId: owner.localId).insert(db)
                 return try completeFederatedSignIn(owner, credential, isNewUser: false, in: db)
             }
-            let user = UserRecord(localId: SecureRandom.localId(), email: assertion.email,
+            let user = StoredAccount(localId: SecureRandom.localId(), email: assertion.email,
                                   emailVerified: assertion.email != nil && assertion.emailVerified,
                                   displayName: assertion.displayName, photoUrl: assertion.photoUrl,
-                                  validSince: nowSeconds, createdAt: nowMilliseconds, sessionSeal: UserRecord.newSessionSeal())
+                                  validSince: nowSeconds, createdAt: nowMilliseconds, sessionSeal: StoredAccount.newSessionSeal())
             try user.insert(db)
             try assertion.providerRecord(localId: user.localId).insert(db)
             return try completeFederatedSignIn(user, credential, isNewUser: true, in: db)
@@ -85,7 +85,7 @@ extension EmbeddedBackend {
     }
 
     /// The one place where a federated sign-in of a known or new user becomes a session.
-    private func completeFederatedSignIn(_ user: UserRecord, _ credential: PresentedIdpCredential, isNewUser: Bool,
+    private func completeFederatedSignIn(_ user: StoredAccount, _ credential: PresentedIdpCredential, isNewUser: Bool,
                                          in db: Database) throws -> SignInWithIdpResponse {
         guard !user.disabled else { throw BackendFailure.userDisabled }
         if let challenge = try secondFactorChallenge(for: user, signInProvider: credential.assertion.providerId,
@@ -116,7 +116,7 @@ extension EmbeddedBackend {
             guard try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": assertion.providerId]) == nil else {
                 throw BackendFailure.providerAlreadyLinked
             }
-            if let email = assertion.email, let emailOwner = try UserRecord.find(email: email, in: db), emailOwner.localId != user.localId {
+            if let email = assertion.email, let emailOwner = try StoredAccount.find(email: email, in: db), emailOwner.localId != user.localId {
                 return try refusal(credential, errorMessage: "EMAIL_EXISTS", in: db)
             }
             try assertion.providerRecord(localId: user.localId).insert(db)

@@ -13,13 +13,13 @@ extension EmbeddedBackend {
 
     /// What a first factor leads to for `user`: nil when it has no second factor (issue tokens), else
     /// the pending credential and the hints to answer with instead of tokens. Every sign-in calls this.
-    func secondFactorChallenge(for user: UserRecord, signInProvider: String) throws -> SecondFactorChallenge? {
+    func secondFactorChallenge(for user: StoredAccount, signInProvider: String) throws -> SecondFactorChallenge? {
         try store.read { try secondFactorChallenge(for: user, signInProvider: signInProvider, in: $0) }
     }
 
     /// `notAfter`: when the first factor's credential expires (an Apple ID token's ten minutes); the
     /// pending credential never outlives it.
-    func secondFactorChallenge(for user: UserRecord, signInProvider: String, notAfter: Int64? = nil,
+    func secondFactorChallenge(for user: StoredAccount, signInProvider: String, notAfter: Int64? = nil,
                                in db: Database) throws -> SecondFactorChallenge? {
         let enrollments = try user.enrollments(in: db)
         guard !enrollments.isEmpty else { return nil }
@@ -50,7 +50,7 @@ extension EmbeddedBackend {
 
     /// The user and first factor a pending credential vouches for, and when it expires.
     private func verifyPendingCredential(_ credential: String)
-        throws -> (user: UserRecord, signInProvider: String, expiresAt: Int64, issuedAt: Int64) {
+        throws -> (user: StoredAccount, signInProvider: String, expiresAt: Int64, issuedAt: Int64) {
         guard let payload = signer.verifiedPayload(of: credential),
               let claims = try? JSONDecoder().decode(PendingCredentialClaims.self, from: payload),
               claims.iss == Self.pendingCredentialIssuer, claims.aud == projectId else {
@@ -60,13 +60,13 @@ extension EmbeddedBackend {
         guard try !store.read({ try SpentPendingCredentialRecord.isSpent(credential, in: $0) }) else {
             throw BackendFailure.invalidMfaPendingCredential
         }
-        guard let user = try store.read({ try UserRecord.fetchOne($0, key: claims.sub) }) else { throw BackendFailure.userNotFound }
+        guard let user = try store.read({ try StoredAccount.fetchOne($0, key: claims.sub) }) else { throw BackendFailure.userNotFound }
         try checkPendingCredential(issuedAt: claims.iat, against: user)
         return (user, claims.signInProvider, claims.exp, claims.iat)
     }
 
     /// A disable, and a password change or revocation since the first factor, void a pending credential.
-    private func checkPendingCredential(issuedAt: Int64, against user: UserRecord) throws {
+    private func checkPendingCredential(issuedAt: Int64, against user: StoredAccount) throws {
         guard !user.disabled else { throw BackendFailure.userDisabled }
         guard issuedAt >= user.validSince else { throw BackendFailure.invalidMfaPendingCredential }
     }
@@ -263,7 +263,7 @@ extension EmbeddedBackend {
         let tokens = try await store.write { db in
             // Spent in the transaction that completes the sign-in: a second finalize, even a concurrent one, is refused.
             try SpentPendingCredentialRecord.spend(credential, expiresAt: expiresAt, now: nowSeconds, in: db)
-            guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
+            guard var current = try StoredAccount.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
             // Checked again here: a revocation may have committed since the credential was first checked.
             try checkPendingCredential(issuedAt: issuedAt, against: current)
             try FailedSignInRecord.clear(email: current.email, in: db)
@@ -294,7 +294,7 @@ extension EmbeddedBackend {
     static func rfc3339(seconds: Int64) -> String { rfc3339(milliseconds: seconds * 1000) }
 }
 
-extension UserRecord {
+extension StoredAccount {
     func enrollments(in db: Database) throws -> [MfaEnrollmentRecord] {
         // A statement prepared once per connection: every lookup asks.
         try MfaEnrollmentRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM \(MfaEnrollmentRecord.databaseTableName) WHERE localId = ? ORDER BY enrolledAt"),

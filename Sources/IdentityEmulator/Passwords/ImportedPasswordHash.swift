@@ -36,7 +36,7 @@ extension ScryptParameters {
 
 extension EmbeddedBackend {
     /// The parameters `user`'s current hash was imported with, or nil when it is this project's own.
-    func importedHashParameters(of user: UserRecord, in db: Database) throws -> ScryptParameters? {
+    func importedHashParameters(of user: StoredAccount, in db: Database) throws -> ScryptParameters? {
         guard let hash = user.passwordHash, let imported = try ImportedPasswordHashRecord.fetchOne(db, key: user.localId),
               imported.passwordHash == hash else { return nil }
         return imported.parameters
@@ -45,7 +45,7 @@ extension EmbeddedBackend {
     /// After a sign-in proved `password`: replaces an imported hash by one made with this project's
     /// parameters. `rehash` was computed outside the transaction; it is applied only if the hash it
     /// replaces is still the one that was checked.
-    func replaceImportedHash(of user: inout UserRecord, checked: Data, with rehash: (hash: Data, salt: Data), in db: Database) throws {
+    func replaceImportedHash(of user: inout StoredAccount, checked: Data, with rehash: (hash: Data, salt: Data), in db: Database) throws {
         guard user.passwordHash == checked else { return }
         user.passwordHash = rehash.hash
         user.salt = rehash.salt

@@ -17,9 +17,9 @@ extension EmbeddedBackend {
         guard let password = body.password, !password.isEmpty else { throw BackendFailure.missingPassword }
         let protected = try isEmailEnumerationProtected()
 
-        let (locked, found) = try await store.write { db -> (Bool, (UserRecord, ScryptParameters?)?) in
+        let (locked, found) = try await store.write { db -> (Bool, (StoredAccount, ScryptParameters?)?) in
             let locked = try countPasswordAttempt(email: email, in: db)
-            guard let user = try UserRecord.find(email: email, in: db) else { return (locked, nil) }
+            guard let user = try StoredAccount.find(email: email, in: db) else { return (locked, nil) }
             return (locked, (user, try importedHashParameters(of: user, in: db)))
         }
         var matches = false
@@ -42,10 +42,10 @@ extension EmbeddedBackend {
         // With second factors the password only earns a pending credential: no session, and the
         // last sign-in stays as it was until the second factor passes.
         let challenge = try secondFactorChallenge(for: user, signInProvider: "password")
-        let (signedIn, tokens) = try await store.write { db -> (UserRecord, IssuedTokens?) in
+        let (signedIn, tokens) = try await store.write { db -> (StoredAccount, IssuedTokens?) in
             try FailedSignInRecord.clear(email: email, in: db)
             // Deleted, or its email moved, while its password was being checked: as if it had never been there.
-            guard var current = try UserRecord.fetchOne(db, key: user.localId), current.email == email else {
+            guard var current = try StoredAccount.fetchOne(db, key: user.localId), current.email == email else {
                 throw protected ? BackendFailure.invalidLoginCredentials : BackendFailure.emailNotFound
             }
             // The password was checked against the hash read before: changed meanwhile (and every

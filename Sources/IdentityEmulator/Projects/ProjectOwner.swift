@@ -33,7 +33,7 @@ public struct ProjectOwner: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try DataDirectory.replacePrivateFile(at: directory.appendingPathComponent(Self.fileName).path, contents: encoder.encode(self))
+        try BackendFiles.replacePrivateFile(at: directory.appendingPathComponent(Self.fileName).path, contents: encoder.encode(self))
     }
 
     var wire: ListProjectsResponse.Owner {

@@ -6,7 +6,7 @@ extension EmbeddedBackend {
     /// `DELETE /emulator/v1/projects/{projectId}/accounts`: every user goes; their sessions end.
     func deleteAllAccounts() async throws {
         try await store.write { db in
-            _ = try UserRecord.deleteAll(db)
+            _ = try StoredAccount.deleteAll(db)
             _ = try RefreshTokenRecord.updateAll(db, RefreshTokenRecord.Columns.revoked.set(to: true))
         }
         logger.notice("all accounts deleted through the emulator endpoint")

@@ -16,7 +16,9 @@ struct ProjectConfigRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+/// An account as the backend stores it, a row of the `user` table (the operator's view of one is
+/// AuthAdmin's `UserRecord`).
+struct StoredAccount: Codable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "user"
     /// Firebase's limit on a uid, which a custom token or an administrator may choose.
     static let maximumLocalIdLength = 128
@@ -63,7 +65,7 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
 // Rows are read and written by column, not through `Codable`: GRDB's decoder would be most of the time of
 // listing 100,000 accounts (`batchGet`), and of every lookup. A new column needs its line in both
 // (a property with a default value would otherwise keep the default silently).
-extension UserRecord: ColumnRecord {
+extension StoredAccount: ColumnRecord {
     init(row: Row) throws {
         localId = row["localId"]
         email = row["email"]

@@ -85,7 +85,7 @@ struct AccountStore: Sendable {
     /// mode of the database file).
     private static func inspectExistingFile(at path: String, keysExist: Bool) throws -> String? {
         guard FileManager.default.fileExists(atPath: path) else {
-            try DataDirectory.createPrivateFile(at: path, contents: Data())
+            try BackendFiles.createPrivateFile(at: path, contents: Data())
             return nil
         }
         guard access(path, R_OK | W_OK) == 0 else { throw EmbeddedBackendError.databaseNotWritable(path) }
@@ -145,7 +145,7 @@ struct AccountStore: Sendable {
                 t.column("rounds", .integer).notNull()
                 t.column("memCost", .integer).notNull()
             }
-            try db.create(table: UserRecord.databaseTableName) { t in
+            try db.create(table: StoredAccount.databaseTableName) { t in
                 t.primaryKey("localId", .text)
                 t.column("email", .text).unique()
                 t.column("emailVerified", .boolean).notNull().defaults(to: false)
@@ -163,7 +163,7 @@ struct AccountStore: Sendable {
                 t.column("lastRefreshAt", .integer)
             }
             try db.create(table: ProviderRecord.databaseTableName) { t in
-                t.column("localId", .text).notNull().references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.column("localId", .text).notNull().references(StoredAccount.databaseTableName, onDelete: .cascade)
                 t.column("providerId", .text).notNull()
                 t.column("rawId", .text).notNull()
                 t.column("federatedId", .text)
@@ -184,14 +184,14 @@ struct AccountStore: Sendable {
             }
             // Replaced by `FailedSignInRecord`'s table in v4.
             try db.create(table: "failedSignIn") { t in
-                t.primaryKey("localId", .text).references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.primaryKey("localId", .text).references(StoredAccount.databaseTableName, onDelete: .cascade)
                 t.column("failures", .integer).notNull()
                 t.column("lockedUntil", .double)
             }
         }
         migrator.registerMigration("admin: imported password hashes, email privacy setting") { db in
             try db.create(table: ImportedPasswordHashRecord.databaseTableName) { t in
-                t.primaryKey("localId", .text).references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.primaryKey("localId", .text).references(StoredAccount.databaseTableName, onDelete: .cascade)
                 t.column("passwordHash", .blob).notNull()
                 t.column("signerKey", .blob).notNull()
                 t.column("saltSeparator", .blob).notNull()
@@ -225,9 +225,9 @@ struct AccountStore: Sendable {
     func writeBlocking<T>(_ body: (Database) throws -> T) throws -> T { try commits.writeBlocking(on: pool, body) }
 }
 
-extension UserRecord {
-    static func find(email: String, in db: Database) throws -> UserRecord? {
-        try UserRecord.filter(Columns.email == email).fetchOne(db)
+extension StoredAccount {
+    static func find(email: String, in db: Database) throws -> StoredAccount? {
+        try StoredAccount.filter(Columns.email == email).fetchOne(db)
     }
 
     func providers(in db: Database) throws -> [ProviderRecord] {

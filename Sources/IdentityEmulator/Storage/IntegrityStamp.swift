@@ -34,7 +34,7 @@ struct IntegrityStamp: Equatable {
     /// Best effort: a data directory that cannot take the stamp is only checked at every start.
     func store(forDatabaseAt databasePath: String) {
         let text = fields.map(String.init).joined(separator: " ") + "\n"
-        try? DataDirectory.replacePrivateFile(at: Self.path(forDatabaseAt: databasePath), contents: Data(text.utf8))
+        try? BackendFiles.replacePrivateFile(at: Self.path(forDatabaseAt: databasePath), contents: Data(text.utf8))
     }
 
     private static func identity(of path: String) -> [Int64]? {

@@ -3,7 +3,7 @@ import GRDB
 extension AccountStore {
     static func registerPasswordlessMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3: custom tokens, email links, initial email") { db in
-            try db.alter(table: UserRecord.databaseTableName) { t in
+            try db.alter(table: StoredAccount.databaseTableName) { t in
                 t.add(column: "customAuth", .boolean).notNull().defaults(to: false)
                 t.add(column: "emailLinkSignin", .boolean).notNull().defaults(to: false)
                 t.add(column: "initialEmail", .text)
@@ -16,7 +16,7 @@ extension AccountStore {
                 t.column("requestType", .text).notNull()
                 t.column("email", .text).notNull()
                 t.column("newEmail", .text)
-                t.column("localId", .text).references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.column("localId", .text).references(StoredAccount.databaseTableName, onDelete: .cascade)
                 t.column("continueUrl", .text)
                 t.column("createdAt", .integer).notNull()
                 t.column("expiresAt", .integer).notNull()

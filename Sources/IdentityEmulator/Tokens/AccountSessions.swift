@@ -1,29 +1,29 @@
 import Foundation
 import GRDB
 
-/// What an account keeps of its sessions, in columns of the user table: `sessionSeal` (UserRecord's,
+/// What an account keeps of its sessions, in columns of the user table: `sessionSeal` (StoredAccount's,
 /// set once per account instance), `sessionCount` (sessions numbered so far) and `sessionCuts`
-/// (revocations). Only these statements write the last two: UserRecord leaves them out, so that the
+/// (revocations). Only these statements write the last two: StoredAccount leaves them out, so that the
 /// `update` of a record read earlier in the same transaction cannot undo a revocation.
 enum AccountSessions {
     static let migrationName = "sessions carried by their refresh tokens"
 
     static func migrate(_ db: Database) throws {
-        try db.alter(table: UserRecord.databaseTableName) { t in
+        try db.alter(table: StoredAccount.databaseTableName) { t in
             t.add(column: "sessionSeal", .integer).notNull().defaults(to: 0)
             // A new account's first session is number 0: an anonymous sign-up makes it before its insert.
             t.add(column: "sessionCount", .integer).notNull().defaults(to: 1)
             t.add(column: "sessionCuts", .blob)
         }
         // Any distinct values do: a seal is compared, never guessed at (the token's MAC covers it).
-        try db.execute(sql: "UPDATE \(UserRecord.databaseTableName) SET sessionSeal = random()")
+        try db.execute(sql: "UPDATE \(StoredAccount.databaseTableName) SET sessionSeal = random()")
     }
 
     /// Numbers a new session of `localId` and records the sign-in as a refresh (`lastRefreshAt`, as
     /// Firebase counts it), in one statement; the session's number and the account's seal.
     static func start(localId: String, at milliseconds: Int64, in db: Database) throws -> (number: Int64, seal: Int64) {
         let sql = """
-            UPDATE \(UserRecord.databaseTableName) SET sessionCount = sessionCount + 1, lastRefreshAt = ? WHERE localId = ?
+            UPDATE \(StoredAccount.databaseTableName) SET sessionCount = sessionCount + 1, lastRefreshAt = ? WHERE localId = ?
             RETURNING sessionCount - 1, sessionSeal
             """
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [milliseconds, localId]) else {
@@ -37,11 +37,11 @@ enum AccountSessions {
     /// started later, in the same transaction too, is not touched.
     static func revokeAll(localId: String, startedUpTo second: Int64 = .max, in db: Database) throws {
         try RefreshTokenRecord.revokeAll(localId: localId, startedUpTo: second, in: db)
-        let select = "SELECT sessionCount, sessionCuts FROM \(UserRecord.databaseTableName) WHERE localId = ?"
+        let select = "SELECT sessionCount, sessionCuts FROM \(StoredAccount.databaseTableName) WHERE localId = ?"
         guard let row = try Row.fetchOne(db.cachedStatement(sql: select), arguments: [localId]) else { return }
         var cuts = SessionCuts(row[1] as Data?)
         cuts.add(SessionCuts.Cut(below: row[0], upTo: second))
-        try db.cachedStatement(sql: "UPDATE \(UserRecord.databaseTableName) SET sessionCuts = ? WHERE localId = ?")
+        try db.cachedStatement(sql: "UPDATE \(StoredAccount.databaseTableName) SET sessionCuts = ? WHERE localId = ?")
             .execute(arguments: [cuts.data, localId])
     }
 
@@ -52,7 +52,7 @@ enum AccountSessions {
     }
 
     /// Whether the account ended `session`: a seal of another instance, or a cut that covers it.
-    static func revoked(_ session: RefreshTokenSession, of user: UserRecord, cuts: SessionCuts) -> Bool {
+    static func revoked(_ session: RefreshTokenSession, of user: StoredAccount, cuts: SessionCuts) -> Bool {
         session.seal != user.sessionSeal || cuts.covers(number: session.number, createdAt: session.createdAt)
     }
 }

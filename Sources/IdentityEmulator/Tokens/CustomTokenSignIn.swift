@@ -20,7 +20,7 @@ extension BackendFailure {
             + "Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))")
     }
     static let missingIdentifier = badRequest("MISSING_IDENTIFIER")
-    static let customTokenUidTooLong = badRequest("INVALID_CUSTOM_TOKEN : The uid must be at most \(UserRecord.maximumLocalIdLength) characters.")
+    static let customTokenUidTooLong = badRequest("INVALID_CUSTOM_TOKEN : The uid must be at most \(StoredAccount.maximumLocalIdLength) characters.")
     static let invalidClaimsObject = badRequest("INVALID_CLAIMS")
 }
 
@@ -39,20 +39,20 @@ extension EmbeddedBackend {
         guard let localId = Self.primitiveText(payload["uid"]) ?? Self.primitiveText(payload["user_id"]), !localId.isEmpty else {
             throw BackendFailure.missingIdentifier
         }
-        guard localId.count <= UserRecord.maximumLocalIdLength else { throw BackendFailure.customTokenUidTooLong }
+        guard localId.count <= StoredAccount.maximumLocalIdLength else { throw BackendFailure.customTokenUidTooLong }
         let extraClaims = try payload["claims"].map(Self.validatedDeveloperClaims) ?? nil
 
         let (isNewUser, tokens) = try await store.write { db -> (Bool, IssuedTokens) in
             let now = nowMilliseconds
-            if var user = try UserRecord.fetchOne(db, key: localId) {
+            if var user = try StoredAccount.fetchOne(db, key: localId) {
                 guard !user.disabled else { throw BackendFailure.userDisabled }
                 user.customAuth = true
                 user.lastLoginAt = now
                 try user.update(db)
                 return (false, try startSession(for: user, signInProvider: "custom", authTime: nowSeconds, extraClaims: extraClaims, in: db))
             }
-            let user = UserRecord(localId: localId, validSince: nowSeconds, createdAt: now, lastLoginAt: now, customAuth: true,
-                                  sessionSeal: UserRecord.newSessionSeal())
+            let user = StoredAccount(localId: localId, validSince: nowSeconds, createdAt: now, lastLoginAt: now, customAuth: true,
+                                  sessionSeal: StoredAccount.newSessionSeal())
             try user.insert(db)
             return (true, try startSession(for: user, signInProvider: "custom", authTime: nowSeconds, extraClaims: extraClaims, in: db))
         }

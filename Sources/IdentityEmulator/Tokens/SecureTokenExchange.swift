@@ -12,7 +12,7 @@ extension EmbeddedBackend {
         // The MAC is checked before the transaction: the key may still be in the making.
         let carried = RefreshTokenSession(token: refreshToken, projectId: projectId, key: try signer.refreshTokenKey)
 
-        let (user, unsigned) = try await store.write { db -> (UserRecord, UnsignedIdToken) in
+        let (user, unsigned) = try await store.write { db -> (StoredAccount, UnsignedIdToken) in
             let session: RefreshTokenSession
             // A legacy token's row says whether it was revoked; the account says it for the others.
             let legacyRevoked: Bool?
@@ -25,14 +25,14 @@ extension EmbeddedBackend {
             }
             // The account first, as the emulator checks it: a deleted one's token is unknown, a
             // disabled one's says so; only then whether the session was revoked.
-            guard let (user, cuts) = try UserRecord.fetchWithSessionCuts(localId: session.localId, in: db) else {
+            guard let (user, cuts) = try StoredAccount.fetchWithSessionCuts(localId: session.localId, in: db) else {
                 throw BackendFailure.invalidRefreshToken
             }
             guard !user.disabled else { throw BackendFailure.userDisabled }
             guard !(legacyRevoked ?? AccountSessions.revoked(session, of: user, cuts: cuts)) else { throw BackendFailure.tokenExpired }
             // An administrator's revocation (validSince) ends sessions started before it.
             guard session.createdAt >= user.validSince else { throw BackendFailure.tokenExpired }
-            try UserRecord.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)
+            try StoredAccount.recordRefresh(localId: user.localId, at: nowMilliseconds, in: db)
             return (user, idToken(for: user, providers: try user.providers(in: db), signInProvider: session.signInProvider,
                                   authTime: session.authTime, secondFactor: session.secondFactor, extraClaims: session.extraClaims))
         }

@@ -41,7 +41,7 @@ struct ServiceAccount: Sendable {
                         universeDomain: "googleapis.com")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        try DataDirectory.createPrivateFile(at: path, contents: try encoder.encode(file) + Data("\n".utf8))
+        try BackendFiles.createPrivateFile(at: path, contents: try encoder.encode(file) + Data("\n".utf8))
         return ServiceAccount(projectId: projectId, clientEmail: email, keyId: keyId, publicKey: key.publicKey)
     }
 

@@ -33,7 +33,7 @@ struct IssuedTokens {
 
 // The statements a refresh and a verified ID token run are prepared once per connection: GRDB's
 // query interface built and compiled each anew (SQLite's authorizer included), a tenth of a refresh.
-extension UserRecord {
+extension StoredAccount {
     /// Sets `lastRefreshAt` alone: rewriting the whole row touched every index of the user table.
     static func recordRefresh(localId: String, at milliseconds: Int64, in db: Database) throws {
         try db.cachedStatement(sql: "UPDATE \(databaseTableName) SET lastRefreshAt = ? WHERE localId = ?")
@@ -42,15 +42,15 @@ extension UserRecord {
 
     // Rows are read in place, never copied: a copied row (GRDB's `Row.fetchOne`) finds a column by
     // lower-casing the name of every column before it, ~400 strings per account read.
-    static func fetchOne(localId: String, in db: Database) throws -> UserRecord? {
+    static func fetchOne(localId: String, in db: Database) throws -> StoredAccount? {
         try fetchOne(db.cachedStatement(sql: selectByLocalId), arguments: [localId])
     }
 
     /// The account and its revocations (`AccountSessions`' cuts), from one read of its row.
-    static func fetchWithSessionCuts(localId: String, in db: Database) throws -> (user: UserRecord, cuts: SessionCuts)? {
+    static func fetchWithSessionCuts(localId: String, in db: Database) throws -> (user: StoredAccount, cuts: SessionCuts)? {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: selectByLocalId), arguments: [localId])
         guard let row = try rows.next() else { return nil }
-        return (try UserRecord(row: row), SessionCuts(row["sessionCuts"]))
+        return (try StoredAccount(row: row), SessionCuts(row["sessionCuts"]))
     }
 
     private static let selectByLocalId = "SELECT * FROM \(databaseTableName) WHERE localId = ?"
@@ -68,7 +68,7 @@ extension EmbeddedBackend {
     /// A new ID token and refresh token for one session of `user`, which is numbered in the account
     /// (`AccountSessions`); every sign-in counts as a token refresh (`lastRefreshAt`), as in Firebase.
     /// `extraClaims` (a JSON object: a custom token's developer claims) go into every ID token of the session.
-    func startSession(for user: UserRecord, signInProvider: String, authTime: Int64, secondFactor: SecondFactor? = nil,
+    func startSession(for user: StoredAccount, signInProvider: String, authTime: Int64, secondFactor: SecondFactor? = nil,
                       extraClaims: String? = nil, in db: Database) throws -> IssuedTokens {
         let providers = try user.providers(in: db)
         let (number, seal) = try AccountSessions.start(localId: user.localId, at: nowMilliseconds, in: db)
@@ -79,20 +79,20 @@ extension EmbeddedBackend {
 
     /// The first session of an account not yet inserted (number 0, as its row's `sessionCount` says), made
     /// without the database: a new anonymous account's tokens are made before its transaction.
-    func firstSession(of user: UserRecord, signInProvider: String, authTime: Int64) -> IssuedTokens {
+    func firstSession(of user: StoredAccount, signInProvider: String, authTime: Int64) -> IssuedTokens {
         tokens(for: user, providers: [], session: RefreshTokenSession(
             localId: user.localId, seal: user.sessionSeal, number: 0, createdAt: nowSeconds, authTime: authTime,
             signInProvider: signInProvider))
     }
 
-    private func tokens(for user: UserRecord, providers: [ProviderRecord], session: RefreshTokenSession) -> IssuedTokens {
+    private func tokens(for user: StoredAccount, providers: [ProviderRecord], session: RefreshTokenSession) -> IssuedTokens {
         IssuedTokens(unsignedIdToken: idToken(for: user, providers: providers, signInProvider: session.signInProvider,
                                               authTime: session.authTime, secondFactor: session.secondFactor,
                                               extraClaims: session.extraClaims),
                      unsealedRefreshToken: unsealedRefreshToken(for: session))
     }
 
-    func idToken(for user: UserRecord, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
+    func idToken(for user: StoredAccount, providers: [ProviderRecord], signInProvider: String, authTime: Int64,
                  secondFactor: SecondFactor? = nil, extraClaims: String? = nil) -> UnsignedIdToken {
         var claims = JSONWriter()
         claims.beginObject()

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A signed-in user, as proven by a valid ID token.
 struct VerifiedSession {
-    var user: UserRecord
+    var user: StoredAccount
     var signInProvider: String
     /// Seconds since 1970 of the sign-in that started the session.
     var authTime: Int64
@@ -44,7 +44,7 @@ extension EmbeddedBackend {
 
     /// The session of verified claims, if their account still exists, is enabled and was not revoked since.
     func verifySession(_ claims: IdTokenClaims, in db: Database) throws -> VerifiedSession {
-        guard let user = try UserRecord.fetchOne(localId: claims.sub, in: db) else {
+        guard let user = try StoredAccount.fetchOne(localId: claims.sub, in: db) else {
             throw BackendFailure.userNotFound
         }
         guard !user.disabled else { throw BackendFailure.userDisabled }
@@ -61,7 +61,7 @@ extension EmbeddedBackend {
     /// the ID token was checked before the transaction, and a revocation (a password change, a disable,
     /// an administrator's revoke) may have committed in between; what the write does on its strength
     /// (a new session above all) would outlive that revocation.
-    func currentUser(of session: VerifiedSession, in db: Database) throws -> UserRecord {
+    func currentUser(of session: VerifiedSession, in db: Database) throws -> StoredAccount {
         try verifySession(session.claims, in: db).user
     }
 

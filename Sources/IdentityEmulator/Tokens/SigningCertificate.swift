@@ -20,7 +20,7 @@ enum SigningCertificate {
             return pem
         }
         let pem = try make(for: key, now: now)
-        try DataDirectory.replacePrivateFile(at: path, contents: Data(pem.utf8))
+        try BackendFiles.replacePrivateFile(at: path, contents: Data(pem.utf8))
         return pem
     }
 

@@ -120,7 +120,7 @@ final class SigningKey: Sendable {
         init(newKeyAt keyPath: String, certificatePath: String, systemOpenSSL: Bool) throws {
             let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
             let temporary = keyPath + ".\(UUID().uuidString).tmp"
-            try DataDirectory.createPrivateFile(at: temporary, contents: Data(key.pemRepresentation.utf8))
+            try BackendFiles.createPrivateFile(at: temporary, contents: Data(key.pemRepresentation.utf8))
             defer { unlink(temporary) }
             guard link(temporary, keyPath) == 0 else {
                 guard errno == EEXIST else { throw EmbeddedBackendError.dataDirectoryNotWritable(keyPath) }

@@ -16,13 +16,13 @@ extension EmbeddedBackend {
         }
         guard let requestType = SendOobCodeRequest.RequestType(rawValue: rawType) else { throw BackendFailure.invalidRequestType(rawType) }
 
-        let user: UserRecord?
+        let user: StoredAccount?
         var newEmail: String?
         switch requestType {
         case .passwordReset:
             guard let raw = body.email, !raw.isEmpty else { throw BackendFailure.missingEmail }
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
-            guard let found = try store.read({ try UserRecord.find(email: email, in: $0) }) else {
+            guard let found = try store.read({ try StoredAccount.find(email: email, in: $0) }) else {
                 // With enumeration protection an unknown address gets the same answer as a known one.
                 guard try isEmailEnumerationProtected(), body.returnOobLink != true else { throw BackendFailure.emailNotFound }
                 return SendOobCodeResponse(email: email)
@@ -32,7 +32,7 @@ extension EmbeddedBackend {
             // The link signs in to the account with this address, or creates it: it may not exist yet.
             guard let raw = body.email, !raw.isEmpty else { throw BackendFailure.missingEmail }
             guard let email = EmailAddress.normalized(raw) else { throw BackendFailure.invalidEmail }
-            let found = try store.read { try UserRecord.find(email: email, in: $0) }
+            let found = try store.read { try StoredAccount.find(email: email, in: $0) }
             return try await queueEmailAction(requestType, email: email, user: found, newEmail: nil, body: body)
         case .verifyEmail:
             user = try emailActionAccount(body, requireIdToken: false)
@@ -40,7 +40,7 @@ extension EmbeddedBackend {
             guard let raw = body.newEmail, !raw.isEmpty else { throw BackendFailure.missingNewEmail }
             guard let normalized = EmailAddress.normalized(raw) else { throw BackendFailure.invalidNewEmail }
             user = try emailActionAccount(body, requireIdToken: true)
-            guard try store.read({ try UserRecord.find(email: normalized, in: $0) }) == nil else { throw BackendFailure.emailExists }
+            guard try store.read({ try StoredAccount.find(email: normalized, in: $0) }) == nil else { throw BackendFailure.emailExists }
             newEmail = normalized
         case .recoverEmail:
             throw BackendFailure.invalidRequestType(rawType)
@@ -51,11 +51,11 @@ extension EmbeddedBackend {
 
     /// The account a verification (or verify-and-change) email is for: the signed-in user, or for an
     /// administrator's `returnOobLink` without `idToken`, the account with `email`.
-    private func emailActionAccount(_ body: SendOobCodeBody, requireIdToken: Bool) throws -> UserRecord {
+    private func emailActionAccount(_ body: SendOobCodeBody, requireIdToken: Bool) throws -> StoredAccount {
         if body.returnOobLink == true, body.idToken == nil {
             guard let raw = body.email, !raw.isEmpty else { throw BackendFailure.missingEmail }
             guard let email = EmailAddress.normalized(raw),
-                  let found = try store.read({ try UserRecord.find(email: email, in: $0) }) else { throw BackendFailure.userNotFound }
+                  let found = try store.read({ try StoredAccount.find(email: email, in: $0) }) else { throw BackendFailure.userNotFound }
             return found
         }
         // The emulator reads a verification's token without asking for one first: none is an invalid one.
@@ -70,7 +70,7 @@ extension EmbeddedBackend {
     }
 
     /// Puts the message in the outbox (or, with `returnOobLink`, hands its code and link back).
-    private func queueEmailAction(_ requestType: SendOobCodeRequest.RequestType, email: String, user: UserRecord?, newEmail: String?,
+    private func queueEmailAction(_ requestType: SendOobCodeRequest.RequestType, email: String, user: StoredAccount?, newEmail: String?,
                                   body: SendOobCodeBody) async throws -> SendOobCodeResponse {
         let record = try await store.write { db in
             try queueOobCode(requestType, email: email, newEmail: newEmail, localId: user?.localId, continueUrl: body.continueUrl, in: db)
@@ -173,7 +173,7 @@ extension EmbeddedBackend {
         let hash = try await store.scrypt.hash(password: newPassword, salt: salt)
         try await store.write { db in
             guard try OobCodeRecord.deleteOne(db, key: code),
-                  var user = try UserRecord.fetchOne(db, key: record.localId), user.email == record.email else {
+                  var user = try StoredAccount.fetchOne(db, key: record.localId), user.email == record.email else {
                 throw BackendFailure.invalidOobCode
             }
             user.passwordHash = hash
@@ -199,21 +199,21 @@ extension EmbeddedBackend {
         let requestType = SendOobCodeRequest.RequestType(rawValue: record.requestType)
         // A code taken is spent even when its action then fails (the address meanwhile taken), as in
         // the emulator: the failure commits the deletion.
-        let (user, providers): (UserRecord, [ProviderRecord]) = try await store.writeCommittingFailure { db in
+        let (user, providers): (StoredAccount, [ProviderRecord]) = try await store.writeCommittingFailure { db in
             guard try OobCodeRecord.deleteOne(db, key: code) else { throw BackendFailure.invalidOobCode }
-            guard var user = try UserRecord.fetchOne(db, key: record.localId) else { return .failure(.invalidOobCode) }
+            guard var user = try StoredAccount.fetchOne(db, key: record.localId) else { return .failure(.invalidOobCode) }
             switch requestType {
             case .verifyEmail:
                 guard user.email == record.email else { return .failure(.invalidOobCode) }
                 user.emailVerified = true
             case .verifyAndChangeEmail:
                 guard user.email == record.email, let newEmail = record.newEmail else { return .failure(.invalidOobCode) }
-                guard try UserRecord.find(email: newEmail, in: db) == nil else { return .failure(.emailExists) }
+                guard try StoredAccount.find(email: newEmail, in: db) == nil else { return .failure(.emailExists) }
                 try changeEmail(of: &user, to: newEmail, verified: true, in: db)
             case .recoverEmail:
                 guard user.initialEmail == record.email else { return .failure(.invalidOobCode) }
                 if user.email != record.email {
-                    guard try UserRecord.find(email: record.email, in: db) == nil else { return .failure(.emailExists) }
+                    guard try StoredAccount.find(email: record.email, in: db) == nil else { return .failure(.emailExists) }
                     // The owner of the old address proved it by opening the message: verified.
                     try changeEmail(of: &user, to: record.email, verified: true, in: db)
                 }
@@ -231,7 +231,7 @@ extension EmbeddedBackend {
     }
 
     /// A new email for the account: the password provider follows it, and every session ends.
-    func changeEmail(of user: inout UserRecord, to email: String, verified: Bool, in db: Database) throws {
+    func changeEmail(of user: inout StoredAccount, to email: String, verified: Bool, in db: Database) throws {
         user.email = email
         user.emailVerified = verified
         user.validSince = nowSeconds

@@ -26,14 +26,14 @@ extension EmbeddedBackend {
         guard record.requestType == SendOobCodeRequest.RequestType.emailSignIn.rawValue else { throw BackendFailure.invalidOobCode }
         guard record.email == email else { throw BackendFailure.emailLinkAddressMismatch }
 
-        let (user, isNewUser) = try await store.write { db -> (UserRecord, Bool) in
+        let (user, isNewUser) = try await store.write { db -> (StoredAccount, Bool) in
             guard try OobCodeRecord.deleteOne(db, key: code) else { throw BackendFailure.invalidOobCode }
-            let owner = try UserRecord.find(email: email, in: db)
+            let owner = try StoredAccount.find(email: email, in: db)
             let signedIn = try linking.map { try currentUser(of: $0, in: db) }
             guard var user = signedIn ?? owner else {
                 let now = nowMilliseconds
-                let user = UserRecord(localId: SecureRandom.localId(), email: email, emailVerified: true, validSince: nowSeconds,
-                                      createdAt: now, emailLinkSignin: true, sessionSeal: UserRecord.newSessionSeal())
+                let user = StoredAccount(localId: SecureRandom.localId(), email: email, emailVerified: true, validSince: nowSeconds,
+                                      createdAt: now, emailLinkSignin: true, sessionSeal: StoredAccount.newSessionSeal())
                 try user.insert(db)
                 try ProviderRecord.password(localId: user.localId, email: email).insert(db)
                 return (user, true)
@@ -54,7 +54,7 @@ extension EmbeddedBackend {
                                                mfaPendingCredential: challenge.mfaPendingCredential, mfaInfo: challenge.mfaInfo)
         }
         let tokens = try await store.write { db -> IssuedTokens in
-            guard var current = try UserRecord.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
+            guard var current = try StoredAccount.fetchOne(db, key: user.localId) else { throw BackendFailure.userNotFound }
             current.lastLoginAt = nowMilliseconds
             try current.update(db)
             return try startSession(for: current, signInProvider: "password", authTime: nowSeconds, in: db)

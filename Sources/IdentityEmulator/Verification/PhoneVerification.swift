@@ -40,7 +40,7 @@ extension EmbeddedBackend {
     func sendVerificationCode(_ body: SendVerificationCodeBody) async throws -> SendVerificationCodeResponse {
         guard let phone = body.phoneNumber.flatMap(E164PhoneNumber.validated) else { throw BackendFailure.invalidPhoneNumber }
         let record = try await store.write { db in
-            if let owner = try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db),
+            if let owner = try StoredAccount.filter(StoredAccount.Columns.phoneNumber == phone).fetchOne(db),
                try owner.hasSecondFactors(in: db) {
                 throw BackendFailure.phoneFirstFactorOnMultiFactorUser
             }
@@ -66,9 +66,9 @@ extension EmbeddedBackend {
             }
         }
 
-        enum Outcome { case proof(PhoneProofRecord), signedIn(UserRecord, IssuedTokens, isNewUser: Bool) }
+        enum Outcome { case proof(PhoneProofRecord), signedIn(StoredAccount, IssuedTokens, isNewUser: Bool) }
         let outcome = try await store.write { db -> Outcome in
-            let owner = try UserRecord.filter(UserRecord.Columns.phoneNumber == phone).fetchOne(db)
+            let owner = try StoredAccount.filter(StoredAccount.Columns.phoneNumber == phone).fetchOne(db)
             if let linking {
                 if let owner, owner.localId != linking.user.localId {
                     guard body.temporaryProof == nil else { throw BackendFailure.phoneNumberExists }
@@ -94,8 +94,8 @@ extension EmbeddedBackend {
                 try user.update(db)
                 return .signedIn(user, try startSession(for: user, signInProvider: "phone", authTime: nowSeconds, in: db), isNewUser: false)
             }
-            let user = UserRecord(localId: SecureRandom.localId(), phoneNumber: phone, validSince: nowSeconds,
-                                  createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds, sessionSeal: UserRecord.newSessionSeal())
+            let user = StoredAccount(localId: SecureRandom.localId(), phoneNumber: phone, validSince: nowSeconds,
+                                  createdAt: nowMilliseconds, lastLoginAt: nowMilliseconds, sessionSeal: StoredAccount.newSessionSeal())
             try user.insert(db)
             try ProviderRecord.phone(localId: user.localId, phoneNumber: phone).insert(db)
             return .signedIn(user, try startSession(for: user, signInProvider: "phone", authTime: nowSeconds, in: db), isNewUser: true)
@@ -137,7 +137,7 @@ extension ProviderRecord {
     }
 }
 
-extension UserRecord {
+extension StoredAccount {
     func hasSecondFactors(in db: Database) throws -> Bool {
         try MfaEnrollmentRecord.filter(MfaEnrollmentRecord.Columns.localId == localId).fetchCount(db) > 0
     }

@@ -103,7 +103,7 @@ extension MfaEnrollmentRecord {
     static func makeIdsPerAccount(_ db: Database) throws {
         try db.create(table: "mfaEnrollmentPerAccount") { t in
             t.column("mfaEnrollmentId", .text).notNull()
-            t.column("localId", .text).notNull().references(UserRecord.databaseTableName, onDelete: .cascade)
+            t.column("localId", .text).notNull().references(StoredAccount.databaseTableName, onDelete: .cascade)
             t.column("factor", .text).notNull()
             t.column("displayName", .text)
             t.column("phoneNumber", .text)
@@ -132,7 +132,7 @@ extension AccountStore {
         migrator.registerMigration("v2: email actions, SMS verifications, second factors, phone proofs") { db in
             try db.create(table: MfaEnrollmentRecord.databaseTableName) { t in
                 t.primaryKey("mfaEnrollmentId", .text)
-                t.column("localId", .text).notNull().indexed().references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.column("localId", .text).notNull().indexed().references(StoredAccount.databaseTableName, onDelete: .cascade)
                 t.column("factor", .text).notNull()
                 t.column("displayName", .text)
                 t.column("phoneNumber", .text)
@@ -148,7 +148,7 @@ extension AccountStore {
                 t.column("requestType", .text).notNull()
                 t.column("email", .text).notNull()
                 t.column("newEmail", .text)
-                t.column("localId", .text).notNull().references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.column("localId", .text).notNull().references(StoredAccount.databaseTableName, onDelete: .cascade)
                 t.column("continueUrl", .text)
                 t.column("createdAt", .integer).notNull().indexed()
                 t.column("expiresAt", .integer).notNull()
@@ -158,7 +158,7 @@ extension AccountStore {
                 t.column("phoneNumber", .text).notNull()
                 t.column("code", .text).notNull()
                 t.column("purpose", .text).notNull()
-                t.column("localId", .text).references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.column("localId", .text).references(StoredAccount.databaseTableName, onDelete: .cascade)
                 t.column("mfaEnrollmentId", .text)
                 t.column("createdAt", .integer).notNull().indexed()
                 t.column("expiresAt", .integer).notNull()
@@ -166,7 +166,7 @@ extension AccountStore {
             }
             try db.create(table: TotpEnrollmentSessionRecord.databaseTableName) { t in
                 t.primaryKey("sessionInfo", .text)
-                t.column("localId", .text).notNull().references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.column("localId", .text).notNull().references(StoredAccount.databaseTableName, onDelete: .cascade)
                 t.column("secret", .blob).notNull()
                 t.column("expiresAt", .integer).notNull()
                 t.column("failedAttempts", .integer).notNull().defaults(to: 0)

@@ -257,12 +257,13 @@ struct AccountFlowTests {
         }
     }
 
-    @Test func aNewUserFromTheAuthStateLoadsItsCart() {
+    /// The flow that signed in loads the cart when it ends; the auth state only follows the session.
+    @Test func theAuthStateFollowsTheSessionAndLeavesTheCartToTheFlow() {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         var store = FlowStore(model)
         let token = TokenSummary(shortToken: "eyJ…", signInProvider: "anonymous", expirationDate: nil)
-        store.send(.authStateChanged(Fixtures.anonymous, token), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
+        store.send(.authStateChanged(Fixtures.anonymous, token)) {
             $0.user = Fixtures.anonymous
             $0.token = token
         }

@@ -205,7 +205,7 @@ struct VerificationConsoleTests {
 
         store = FlowStore(Fixtures.signedIn(user))
         store.model.screen = .secondFactors(SecondFactorsFeature(selection: 0))
-        store.send(.key(.character("s"))) { $0.screen = .secondFactorEnrollment(.sms(accountName: "ada@example.com")) }
+        store.send(.key(.character("p"))) { $0.screen = .secondFactorEnrollment(.sms(accountName: "ada@example.com")) }
         store.send(.key(.escape)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 0)) }
         store.send(.key(.character("t")), effects: [.secondFactorEnrollment(.generateTotpSecret)]) {
             $0.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature.totp(accountName: "ada@example.com").0)

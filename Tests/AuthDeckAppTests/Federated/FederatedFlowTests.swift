@@ -264,7 +264,7 @@ struct FederatedFlowTests {
                 + "the Firebase Auth Emulator's provider widget works only in a browser, and production needs the real provider in an app.")
             $0.screen = .consent(consent)
         }
-        #expect(store.model.bindings.map(\.intent) == [.consent(.back), .console(.help), .console(.inspector)])
+        #expect(store.model.bindings.map(\.intent) == [.consent(.back), .console(.teaching), .console(.help), .console(.inspector)])
         store.send(.key(.enter))
         // A late answer for another provider changes nothing.
         store.send(.consent(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
@@ -419,8 +419,9 @@ struct FederatedFlowTests {
         store.send(.key(.enter), effects: [.conflict(.mergeAccounts(plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
                                         extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
-        // The session moves to the other account while the merge runs; the screen stays until it is done.
-        store.send(.authStateChanged(bob, nil), effects: [.loadCart(uid: bob.uid)]) {
+        // The session moves to the other account while the merge runs; the screen stays until it is done,
+        // and the merge's end alone loads the cart.
+        store.send(.authStateChanged(bob, nil)) {
             $0.user = bob
             $0.cart = []
         }

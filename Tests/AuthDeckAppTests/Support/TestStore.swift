@@ -9,6 +9,8 @@ struct TestStore<State: Equatable, Input, Output: Equatable> {
     var state: State
     private let step: (inout State, Input) -> [Output]
     private let key: (Key) -> Input
+    /// Takes into the expected state what this store leaves to other tests (see `FlowStore.assertsTeaching`).
+    var unasserted: (inout State, State) -> Void = { _, _ in }
 
     init(_ state: State, key: @escaping (Key) -> Input, step: @escaping (inout State, Input) -> [Output]) {
         self.state = state
@@ -22,6 +24,7 @@ struct TestStore<State: Equatable, Input, Output: Equatable> {
         var next = state
         update(&next)
         let outputs = step(&state, input)
+        unasserted(&next, state)
         #expect(outputs == expected, sourceLocation: sourceLocation)
         #expect(state == next, sourceLocation: sourceLocation)
     }
@@ -34,6 +37,7 @@ struct TestStore<State: Equatable, Input, Output: Equatable> {
         update(&next)
         var outputs: [Output] = []
         for character in text { outputs += step(&state, key(.character(character))) }
+        unasserted(&next, state)
         #expect(outputs == expected, sourceLocation: sourceLocation)
         #expect(state == next, sourceLocation: sourceLocation)
     }
@@ -43,8 +47,13 @@ struct TestStore<State: Equatable, Input, Output: Equatable> {
 typealias FlowStore = TestStore<ConsoleModel, ConsoleEvent, ConsoleEffect>
 
 extension TestStore where State == ConsoleModel, Input == ConsoleEvent, Output == ConsoleEffect {
-    init(_ model: ConsoleModel) {
+    /// `assertsTeaching`: whether each step asserts the teaching pane's step too. It follows every
+    /// step a flow takes; the teaching tests assert it at each one, a flow's own tests leave it to them.
+    init(_ model: ConsoleModel, assertsTeaching: Bool = false) {
         self.init(model, key: { .key($0) }, step: { $0.handle($1) })
+        if !assertsTeaching {
+            unasserted = { expected, actual in expected.teaching = actual.teaching }
+        }
     }
 
     var model: ConsoleModel {

@@ -93,7 +93,7 @@ import Testing
         _ = try await harness.refresh(signedUp.refreshToken)
 
         let stored = try harness.backend.store.read { db in
-            try harness.backend.accountInfos(UserRecord.order(UserRecord.Columns.localId).fetchAll(db), in: db)
+            try harness.backend.accountInfos(StoredAccount.order(StoredAccount.Columns.localId).fetchAll(db), in: db)
         }
         #expect(stored.count == 4)
         for (query, expectedUsers, next) in [("?maxResults=-1", stored, nil), ("?maxResults=2", Array(stored[0..<2]), stored[1].localId),

@@ -26,8 +26,8 @@ extension Harness {
         try await adminCall("/accounts:lookup", body, as: AccountsLookupResponse.self).users ?? []
     }
 
-    func stored(_ localId: String) throws -> UserRecord? {
-        try backend.store.read { try UserRecord.fetchOne($0, key: localId) }
+    func stored(_ localId: String) throws -> StoredAccount? {
+        try backend.store.read { try StoredAccount.fetchOne($0, key: localId) }
     }
 }
 

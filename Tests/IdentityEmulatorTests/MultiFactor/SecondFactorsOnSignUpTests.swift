@@ -183,10 +183,10 @@ import Testing
     @Test func theMigrationKeepsEveryFactorUnderItsAccount() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
-            try db.create(table: UserRecord.databaseTableName) { t in t.primaryKey("localId", .text) }
+            try db.create(table: StoredAccount.databaseTableName) { t in t.primaryKey("localId", .text) }
             try db.create(table: MfaEnrollmentRecord.databaseTableName) { t in
                 t.primaryKey("mfaEnrollmentId", .text)
-                t.column("localId", .text).notNull().indexed().references(UserRecord.databaseTableName, onDelete: .cascade)
+                t.column("localId", .text).notNull().indexed().references(StoredAccount.databaseTableName, onDelete: .cascade)
                 t.column("factor", .text).notNull()
                 t.column("displayName", .text)
                 t.column("phoneNumber", .text)

@@ -6,7 +6,7 @@ import Testing
 /// The records are read and written column by column (for speed, not through Codable): every stored
 /// property must have its column both ways, or a new one would silently keep its default.
 @Suite struct RecordColumnsTests {
-    private static let user = UserRecord(
+    private static let user = StoredAccount(
         localId: "user-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoUrl: "https://example.com/a.png",
         phoneNumber: "+15555550100", passwordHash: Data([1, 2, 3]), salt: Data([4, 5]), passwordUpdatedAt: 11, disabled: true,
         customAttributes: #"{"admin":true}"#, validSince: 12, createdAt: 13, lastLoginAt: 14, lastRefreshAt: 15, customAuth: true,
@@ -27,7 +27,7 @@ import Testing
         let (user, provider) = try backend.store.writeBlocking { db in
             try Self.user.insert(db)
             try Self.provider.insert(db)
-            return (try UserRecord.fetchOne(db, key: "user-1"),
+            return (try StoredAccount.fetchOne(db, key: "user-1"),
                     try ProviderRecord.fetchOne(db, key: ["localId": "user-1", "providerId": "google.com"]))
         }
         #expect(try user?.databaseDictionary == Self.user.databaseDictionary)
@@ -46,7 +46,7 @@ import Testing
             // Two, so that the second runs the statement the first prepared.
             try Self.user.insertPrepared(db)
             try otherUser.insertPrepared(db)
-            return try UserRecord.order(Column("localId")).fetchAll(db)
+            return try StoredAccount.order(Column("localId")).fetchAll(db)
         }
         #expect(users.count == 2)
         for (read, written) in zip(users, [Self.user, otherUser]) { #expect(try read.databaseDictionary == written.databaseDictionary) }

@@ -155,7 +155,7 @@ import Testing
     @Test func theMigrationGivesEveryAccountItsOwnSeal() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
-            try db.create(table: UserRecord.databaseTableName) { t in t.primaryKey("localId", .text) }
+            try db.create(table: StoredAccount.databaseTableName) { t in t.primaryKey("localId", .text) }
             for index in 0..<50 { try db.execute(sql: "INSERT INTO user (localId) VALUES (?)", arguments: ["user-\(index)"]) }
             try AccountSessions.migrate(db)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT sessionSeal) FROM user") == 50)

@@ -7,7 +7,7 @@ import Darwin
 
 /// The files of one embedded backend under `--data DIR`. Secrets live here, so everything
 /// is created owner-only: directories 0700, files 0600.
-struct DataDirectory {
+struct BackendFiles {
     let root: URL
 
     var databasePath: String { root.appendingPathComponent("identity.sqlite").path }
@@ -20,8 +20,8 @@ struct DataDirectory {
     var identityProviderKeysDirectory: URL { root.appendingPathComponent("idp-keys", isDirectory: true) }
 
     /// Creates the directory (and `keys/`, `idp-keys/`) if needed and checks that it can be written.
-    static func prepare(_ root: URL) throws -> DataDirectory {
-        let directory = DataDirectory(root: root)
+    static func prepare(_ root: URL) throws -> BackendFiles {
+        let directory = BackendFiles(root: root)
         try directory.ensureDirectory(root)
         try directory.ensureDirectory(directory.keysDirectory)
         try directory.ensureDirectory(directory.identityProviderKeysDirectory)

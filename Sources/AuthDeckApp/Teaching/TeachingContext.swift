@@ -1,0 +1,62 @@
+import AuthClient
+
+/// What the teaching pane shows: the steps of the last thing the user did, with this run's values,
+/// and the one in front of them. An Apple sign-in is several steps (the nonce, its SHA-256, the
+/// credential, the name); most things are one.
+public struct TeachingContext: Equatable, Sendable {
+    var steps: [TeachingStep]
+    var selected: Int
+
+    init(steps: [TeachingStep], selected: Int? = nil) {
+        self.steps = steps
+        self.selected = min(max(selected ?? steps.count - 1, 0), max(steps.count - 1, 0))
+    }
+
+    init(_ step: TeachingStep) {
+        self.init(steps: [step])
+    }
+
+    var step: TeachingStep { steps[selected] }
+
+    /// The email link's `continueURL`: AuthDeck sends none, so the code shows the app's own page.
+    static let continueURL = "https://authdeck.example/finish-sign-in"
+}
+
+extension TeachingStep.Kind {
+    /// The Identity Toolkit method the step calls, as the inspector's path ends; nil when the step
+    /// runs on the device alone (a nonce, a QR code) or calls another service (Microsoft Graph).
+    var endpoint: String? {
+        switch self {
+        case .anonymousSignIn, .createAccount: "accounts:signUp"
+        case .upgradeWithPassword, .unlinkProvider, .updateEmail, .updatePassword: "accounts:update"
+        case .upgradeWithProvider, .appleCredential, .googleSignIn, .facebookSignIn, .linkProvider, .linkConflictCredential,
+             .linkConflictSignIn, .reauthenticateWithProvider, .microsoftProvider:
+            "accounts:signInWithIdp"
+        case .upgradeWithPhone, .phoneSignIn: "accounts:signInWithPhoneNumber"
+        case .signInWithPassword, .reauthenticateWithPassword: "accounts:signInWithPassword"
+        case .sendEmailVerification, .sendPasswordReset, .sendSignInLink, .verifyBeforeUpdateEmail: "accounts:sendOobCode"
+        case .confirmPasswordReset: "accounts:resetPassword"
+        case .signInWithEmailLink, .upgradeWithEmailLink: "accounts:signInWithEmailLink"
+        case .phoneSendCode: "accounts:sendVerificationCode"
+        case .smsEnrollmentSendCode, .totpSecret: "mfaEnrollment:start"
+        case .smsEnrollmentFinish, .totpEnrollmentFinish: "mfaEnrollment:finalize"
+        // The first factor's answer, which carried the pending credential and the hints.
+        case .secondFactorResolver: "accounts:signIn"
+        case .secondFactorSendCode: "mfaSignIn:start"
+        case .secondFactorResolvePhone, .secondFactorResolveTOTP: "mfaSignIn:finalize"
+        case .deleteAccount: "accounts:delete"
+        case .reload: "accounts:lookup"
+        case .appleNonce, .appleNonceHash, .appleFullName, .microsoftGraph, .linkConflictMerge, .totpQRCode, .signOut: nil
+        }
+    }
+}
+
+extension TeachingStep {
+    /// The wire exchange the step caused, as one line: the inspector's latest call to its method.
+    func exchangeLine(in exchanges: [BackendExchange]) -> String {
+        guard let endpoint = kind.endpoint else { return "Backend: no call; this step runs in the app." }
+        guard let exchange = exchanges.last(where: { $0.path.contains(endpoint) }) else { return "Backend: no \(endpoint) call seen yet." }
+        let path = exchange.path.split(separator: "?").first.map(String.init) ?? exchange.path
+        return "Backend: \(exchange.method) \(path) → \(exchange.isFailure ? "unreachable" : String(exchange.status))"
+    }
+}
