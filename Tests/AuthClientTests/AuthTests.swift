@@ -173,6 +173,9 @@ struct AuthTests {
             #expect(try await laptop.reload().email == "ada@example.com")
             await expectAuthError(.userTokenExpired) { _ = try await phone.idToken(forceRefresh: true) }
             #expect(await phone.currentUser == nil)
+            #expect(await phone.sessionEndReason == .userTokenExpired)
+            await laptop.signOut()
+            #expect(await laptop.sessionEndReason == nil)
         }
     }
 

@@ -327,6 +327,38 @@ def test_only_operators_get_the_accounts_view(ssh_server, console, keys):
     shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
 
 
+def test_a_visitor_whose_account_the_operator_disables_is_told_why(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators])
+    visitor = console(command=server.client("demo"))
+    visitor.wait_for("Choose a sign-in method", timeout=20)
+    visitor.keys("Enter")
+    visitor.wait_for("ANONYMOUS", timeout=20)
+    # A banner from before must not stand in for the reason.
+    visitor.keys("r")
+    visitor.wait_for("Reloaded: nothing changed")
+
+    alice = console(command=server.client("alice", key=keys["operator"]))
+    alice.wait_for(r"A accounts", timeout=20)
+    alice.keys("A")
+    alice.wait_for(r"0 accounts in all", timeout=20)
+    alice.keys("P")
+    alice.wait_for(r"guest-[0-9a-f]{12}\s+1 account")
+    alice.keys("Down")
+    alice.keys("Enter")
+    alice.wait_for(r"1 account in all · no filter · project guest-", timeout=20)
+    alice.keys("d")
+    alice.wait_for(r"Disable: 1 account")
+    alice.keys("y")
+    alice.wait_for(r"ok: Disabled", timeout=20)
+
+    # The console's quiet reload (every 15 s) finds out.
+    screen = visitor.wait_for(r"This account was disabled by an administrator", timeout=25).string
+    assert "Choose a sign-in method" in screen and "Reloaded: nothing changed" not in screen
+    shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
+
+
 def test_over_the_limit_is_told_and_disconnected(ssh_server, console):
     server = ssh_server(["--max-sessions", "2"])
     first = console(command=server.client())

@@ -83,7 +83,7 @@ public final class EffectRunner: Sendable {
                 control.adopt(user)
                 var summary: TokenSummary?
                 if user != nil, let result = try? await auth.idTokenResult() { summary = TokenSummary(result) }
-                send(.authStateChanged(user, summary))
+                send(.authStateChanged(user, summary, endedBy: user == nil ? await auth.sessionEndReason : nil))
             }
         }
         Task { [control] in
