@@ -144,6 +144,12 @@ public actor Auth {
 
     // MARK: The signed-in user
 
+    /// `reload()` as background work: the log folds a run of these that changed nothing into one entry.
+    @discardableResult
+    public func reloadInBackground() async throws -> User {
+        try await ExchangeLog.$background.withValue(true) { try await reload() }
+    }
+
     /// Fetches the user's profile again from the backend.
     @discardableResult
     public func reload() async throws -> User {

@@ -94,7 +94,7 @@ public final class EffectRunner: Sendable {
         Task { [auth] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(Self.reloadInterval))
-                if await auth.currentUser != nil { _ = try? await auth.reload() }
+                if await auth.currentUser != nil { _ = try? await auth.reloadInBackground() }
             }
         }
     }

@@ -78,6 +78,22 @@ struct ScreenSnapshotTests {
         #expect(text.contains("auth   Bearer •••(23)"))
     }
 
+    /// A run of background reloads is one row with its count, under the call the user made.
+    @Test func theInspectorFoldsBackgroundReloadsIntoOneRow() {
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        let answer = Data(#"{"users":[]}"#.utf8)
+        model.exchanges = [
+            BackendExchange(date: Fixtures.created, method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+                            status: 200, latency: 0.012, requestBody: Data(), responseBody: Data("{}".utf8)),
+            BackendExchange(date: Fixtures.created.addingTimeInterval(180), method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:lookup",
+                            status: 200, latency: 0.003, requestBody: Data(), responseBody: answer, isBackground: true, repeats: 12),
+        ]
+        model.overlay = .inspector(selection: 1)
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines, named: "background")
+        #expect(text.contains("accounts:lookup 200 ×12 (background) 3ms"))
+    }
+
     /// A banner longer than its rows is not cut silently: its last row says where the rest is, and F1
     /// shows it whole over the keys.
     @Test func aLongBannerSaysWhereTheRestIsAndHelpShowsItWhole() {
