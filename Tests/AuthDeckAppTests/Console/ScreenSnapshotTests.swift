@@ -94,6 +94,21 @@ struct ScreenSnapshotTests {
         #expect(text.contains("accounts:lookup 200 ×12 (background) 3ms"))
     }
 
+    /// A paste longer than the field's limit says where it was cut; near the limit, the count shows.
+    @Test func aFieldSaysWhenAPasteWasCutAndHowNearItsLimitItIs() {
+        var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
+        store.send(.key(.character("a"))) { $0.screen = .addCartItem(AddCartItemFeature()) }
+        var field = TextField(maxLength: CartStore.maximumNameLength)
+        _ = field.handle(.paste(String(repeating: "x", count: 300)))
+        store.send(.key(.paste(String(repeating: "x", count: 300)))) { $0.screen = .addCartItem(AddCartItemFeature(field: field)) }
+        let cut = render(store.model)
+        assertSnapshot(of: cut, as: .lines, named: "cut")
+        #expect(cut.contains("Cut to 40 characters"))
+        _ = field.handle(.backspace)
+        store.send(.key(.backspace)) { $0.screen = .addCartItem(AddCartItemFeature(field: field)) }
+        #expect(render(store.model).contains("39/40"))
+    }
+
     /// A banner longer than its rows is not cut silently: its last row says where the rest is, and F1
     /// shows it whole over the keys.
     @Test func aLongBannerSaysWhereTheRestIsAndHelpShowsItWhole() {
