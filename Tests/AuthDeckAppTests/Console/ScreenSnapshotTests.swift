@@ -109,6 +109,28 @@ struct ScreenSnapshotTests {
         #expect(render(store.model).contains("39/40"))
     }
 
+    /// At 80 columns the title bar keeps who is signed in whole; a long backend name gives way first.
+    @Test func theTitleBarKeepsWhoIsSignedInWholeAt80Columns() {
+        func titleRow(_ backend: String, _ email: String?) -> String {
+            var model = ConsoleModel(backendName: backend)
+            if let email {
+                model.user = Fixtures.passwordUser(email: email)
+                model.screen = .account(AccountFeature())
+            } else {
+                model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+            }
+            return render(model).split(separator: "\n").first.map(String.init) ?? ""
+        }
+        let operatorBar = titleRow("shared demo server (operator)", "alice.a@example.com")
+        assertSnapshot(of: operatorBar, as: .lines, named: "operator")
+        #expect(operatorBar.hasSuffix("shared demo server (operator) · alice.a@example.com"))
+        #expect(titleRow("demo project guest-379b312ae851", "alice.a@example.com").contains("demo project guest-379b312ae851 · alice.a@example.com"))
+        #expect(titleRow("shared demo server (operator)", nil).contains("shared demo server (operator) · signed out"))
+        let long = titleRow("shared demo server (operator)", "someone.with.a.rather.long.address@example.com")
+        #expect(long.contains("· someone.with.a.rather.long.address@example.com"))
+        #expect(long.contains("shared"))
+    }
+
     /// A banner longer than its rows is not cut silently: its last row says where the rest is, and F1
     /// shows it whole over the keys.
     @Test func aLongBannerSaysWhereTheRestIsAndHelpShowsItWhole() {
