@@ -696,6 +696,32 @@ def test_stopping_the_server_hangs_up_every_console(ssh_server, console):
     assert " error " not in server.log()
 
 
+def pane_flag(c, name):
+    """A tmux format variable of the console's pane (alternate_on, cursor_flag)."""
+    return subprocess.run(["tmux", "-L", f"authdeck-e2e-{os.getpid()}", "display-message", "-p", "-t", c.name, f"#{{{name}}}"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_stopping_the_server_tells_each_console_and_gives_its_terminal_back(ssh_server, console, keys):
+    server = ssh_server(["--operators", keys["operator"] + ".pub"])
+    visitor = console(command=server.client())
+    alice = console(command=server.client("alice", key=keys["operator"]))
+    visitor.wait_for("Choose a sign-in method", timeout=20)
+    visitor.keys("Enter")
+    visitor.wait_for("ANONYMOUS", timeout=20)
+    alice.wait_for(r"A accounts", timeout=20)
+    assert pane_flag(visitor, "alternate_on") == "1"
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(15) == 0
+    for c in (visitor, alice):
+        # The console's own exit status, 128 + SIGTERM, reaches the client with the channel's close.
+        assert c.wait_exit(timeout=10) == "143"
+        screen = c.wait_for(r"AuthDeck: the demo server is stopping; this session ends now\.")
+        assert "Choose a sign-in method" not in screen.string and "ANONYMOUS" not in screen.string
+        assert pane_flag(c, "alternate_on") == "0" and pane_flag(c, "cursor_flag") == "1"
+    assert " error " not in server.log()
+
+
 def test_a_flood_of_turned_away_connections_is_dropped_unheard(ssh_server, console):
     server = ssh_server(["--max-sessions", "1"])
     c = console(command=server.client())
