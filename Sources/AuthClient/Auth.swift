@@ -11,6 +11,9 @@ public actor Auth {
     private let store: (any SessionStore)?
     private let clock: @Sendable () -> Date
     private(set) var session: PersistedSession?
+    /// Why the backend ended the last session (the account deleted or disabled, its tokens revoked);
+    /// nil after a sign-out of the user's own or while signed in.
+    public private(set) var sessionEndReason: AuthErrorCode?
     private var listeners: [UUID: AsyncStream<User?>.Continuation] = [:]
 
     public init(backend: any IdentityBackend, sessionStore: (any SessionStore)? = nil,
@@ -141,6 +144,12 @@ public actor Auth {
 
     // MARK: The signed-in user
 
+    /// `reload()` as background work: the log folds a run of these that changed nothing into one entry.
+    @discardableResult
+    public func reloadInBackground() async throws -> User {
+        try await ExchangeLog.$background.withValue(true) { try await reload() }
+    }
+
     /// Fetches the user's profile again from the backend.
     @discardableResult
     public func reload() async throws -> User {
@@ -149,7 +158,7 @@ public actor Auth {
         let idToken = try await validIDToken()
         let response = try await performForCurrentUser(AccountsLookupRequest(idToken: idToken))
         guard let account = response.users?.first else {
-            signOutLocally()
+            signOutLocally(endedBy: .userNotFound)
             throw AuthError(.userNotFound)
         }
         let user = User(account: account, wasAnonymous: current.isAnonymous)
@@ -299,7 +308,7 @@ public actor Auth {
         do {
             return try await perform(request)
         } catch let error as AuthError {
-            if Self.endsSession(error.code) { signOutLocally() }
+            if Self.endsSession(error.code) { signOutLocally(endedBy: error.code) }
             throw error
         }
     }
@@ -315,6 +324,7 @@ public actor Auth {
         let response = try await perform(AccountsLookupRequest(idToken: idToken))
         guard let account = response.users?.first else { throw AuthError(.userNotFound) }
         let user = User(account: account, wasAnonymous: anonymous)
+        sessionEndReason = nil
         session = PersistedSession(user: user, idToken: idToken, refreshToken: refreshToken,
                                    expirationDate: expiration(of: idToken, expiresIn: expiresIn))
         persist()
@@ -350,15 +360,16 @@ public actor Auth {
             response = try await perform(SecureTokenRequest(refreshToken: refreshToken))
         } catch let error as AuthError {
             if Self.endsSession(error.code) || error.serverMessage?.hasPrefix("INVALID_REFRESH_TOKEN") == true {
-                signOutLocally()
+                signOutLocally(endedBy: error.code)
             }
             throw error
         }
         adoptTokens(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
     }
 
-    func signOutLocally() {
+    func signOutLocally(endedBy reason: AuthErrorCode? = nil) {
         guard session != nil else { return }
+        sessionEndReason = reason
         session = nil
         persist()
         notify()

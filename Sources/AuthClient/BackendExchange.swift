@@ -15,10 +15,14 @@ public struct BackendExchange: Equatable, Sendable {
     public var authorization: String?
     /// Claims of the ID token the response carried, if any.
     public var idTokenClaims: [String: JSONValue]?
+    /// Made by the console's own periodic work, not by anything the user did.
+    public var isBackground: Bool
+    /// How many background calls in a row with the same answer this entry stands for.
+    public var repeats: Int
 
     /// Shortens the secrets in both bodies and decodes the answer's ID token.
     public init(date: Date, method: String, path: String, status: Int, latency: TimeInterval, requestBody: Data, responseBody: Data,
-                authorization: String? = nil) {
+                authorization: String? = nil, isBackground: Bool = false, repeats: Int = 1) {
         self.date = date
         self.method = method
         self.path = path
@@ -27,12 +31,15 @@ public struct BackendExchange: Equatable, Sendable {
         request = Redaction.redactJSON(requestBody)
         response = Redaction.redactJSON(responseBody)
         self.authorization = authorization
+        self.isBackground = isBackground
+        self.repeats = repeats
         idTokenClaims = Self.idToken(in: responseBody).flatMap(UnverifiedJWT.claims(of:))
     }
 
     init(_ exchange: Exchange) {
         self.init(date: exchange.date, method: exchange.method, path: exchange.path, status: exchange.status, latency: exchange.latency,
-                  requestBody: exchange.requestBody, responseBody: exchange.responseBody, authorization: exchange.authorization)
+                  requestBody: exchange.requestBody, responseBody: exchange.responseBody, authorization: exchange.authorization,
+                  isBackground: exchange.isBackground, repeats: exchange.repeats)
     }
 
     /// The call never got an HTTP answer (the transport records status 0 then).

@@ -43,12 +43,20 @@ public final class SSHServer: Sendable {
     /// Sessions open now (also those still logging in).
     public var openConnections: Int { registry.openConnections }
 
-    /// Stops listening and hangs up every console; returns once they have gone (or after 5 s).
+    /// Stops listening and stops every console; returns once their sessions have closed (or after 5 s).
+    ///
+    /// Each console is told first (SIGTERM): it gives the terminal back (the normal screen, the cursor)
+    /// and says why it is going, and its exit closes the session with its status (143), as any console's
+    /// exit does. One still running after 3 s is hung up, as a dropped connection would be.
     public func shutdown() async {
         try? await listener.close()
         snapshots.cancel()
+        for pid in registry.consoles { kill(pid, SIGTERM) }
+        for _ in 0..<30 where registry.openConnections > 0 && !registry.consoles.isEmpty {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
         for pid in registry.consoles { kill(pid, SIGHUP) }
-        for _ in 0..<50 where registry.openConnections > 0 {
+        for _ in 0..<20 where registry.openConnections > 0 {
             try? await Task.sleep(for: .milliseconds(100))
         }
     }

@@ -48,7 +48,9 @@ public struct ListView: Sendable, Hashable {
         return true
     }
 
-    public func draw(on canvas: any Canvas, in frame: Rect, focused: Bool = true) {
+    /// `marksSelection` false draws no row as selected: for a list that shares one selection with
+    /// another, where only the list holding it may show a marker.
+    public func draw(on canvas: any Canvas, in frame: Rect, focused: Bool = true, marksSelection: Bool = true) {
         guard frame.width > 2, frame.height > 0 else { return }
         let first = Self.offset(keeping: selection, visible: frame.height, from: offset, count: items.count)
         let symbols = canvas.symbols
@@ -59,7 +61,7 @@ public struct ListView: Sendable, Hashable {
             guard items.indices.contains(index) else { break }
             let item = items[index]
             let row = frame.row + line
-            let isSelected = index == selection
+            let isSelected = marksSelection && index == selection
             let marker = isSelected ? symbols.selection : " "
             // Only as wide as the text (and a space): a highlight padded to the frame's width
             // costs its spaces on the wire at every move of the selection.

@@ -47,13 +47,18 @@ public enum TitleBar {
         guard width > 0 else { return }
         let style = Style(.title, bold: true, reverse: true)
         canvas.put(String(repeating: " ", count: width), row: row, column: column, style: style)
-        // The right text keeps at most half the bar; the left gets the rest.
-        let rightText = TextWidth.truncate(right, toCells: max(0, width / 2 - 1))
+        // The right text keeps half the bar, and more when the left needs less; the left gets the rest.
+        let rightText = TextWidth.truncate(right, toCells: rightRoom(width: width, left: left))
         let rightCells = TextWidth.cells(rightText)
         let leftText = TextWidth.truncate(left, toCells: max(0, width - 2 - rightCells - (rightCells > 0 ? 2 : 0)))
         canvas.put(leftText, row: row, column: column + 1, style: style)
         if rightCells > 0 {
             canvas.put(rightText, row: row, column: column + width - 1 - rightCells, style: style)
         }
+    }
+
+    /// The cells the right text has in a bar `width` wide beside `left`, for a caller that fits it first.
+    public static func rightRoom(width: Int, left: String) -> Int {
+        max(0, width / 2 - 1, width - 4 - TextWidth.cells(left))
     }
 }

@@ -33,6 +33,9 @@ public final class Terminal {
     private var shownFrame: FrameRows?
     /// Signals that were ignored before `start`, given back as ignored by `stop`.
     private var ignoredSignals: Set<Int32> = []
+    /// A line to print on the normal screen, once the terminal is restored, when a signal ends the loop:
+    /// why the console is going, for whoever sees it go.
+    public var farewells: [Int32: String] = [:]
 
     /// Only makes the pipes; nothing touches the terminal until `start`.
     public init() throws(TerminalError) {
@@ -148,6 +151,7 @@ public final class Terminal {
                 } else {
                     // On this thread, not in the handler: curses calls are not async-signal-safe.
                     stop()
+                    if let farewell = farewells[signal] { Self.writeToTerminal(farewell + "\r\n") }
                     exit(128 + signal)
                 }
             }

@@ -11,6 +11,9 @@ public struct TextField: Sendable, Hashable {
     public var maxLength: Int
     /// A secret: drawn as one bullet per character, never as text.
     public var isSecure: Bool
+    /// How many characters the last edit could not take at `maxLength` (a paste longer than the room
+    /// left); 0 after any edit that lost nothing.
+    public private(set) var lastCut = 0
 
     public init(text: String = "", maxLength: Int = 256, isSecure: Bool = false) {
         self.maxLength = maxLength
@@ -22,6 +25,7 @@ public struct TextField: Sendable, Hashable {
     /// Edits for `key`; true when the key belongs to the field (printable keys always do,
     /// even when the field is full), false for keys the screen should handle (enter, tab…).
     public mutating func handle(_ key: Key) -> Bool {
+        lastCut = 0
         switch key {
         case .character(let character):
             if !Self.isControl(character) { insert(String(character)) }
@@ -79,28 +83,44 @@ public struct TextField: Sendable, Hashable {
     /// underlined so its extent is visible without colour; places the cursor when focused.
     public func draw(on canvas: any Canvas, row: Int, column: Int, width: Int, focused: Bool) {
         guard width > 0 else { return }
+        var fieldWidth = width
+        // The limit shows once the text nears it, and a cut says so, beside the field (never over the text).
+        if focused, let note, width - TextWidth.cells(note) - 1 >= Self.narrowestField {
+            fieldWidth = width - TextWidth.cells(note) - 1
+            canvas.put(" " + note, row: row, column: column + fieldWidth, style: lastCut > 0 ? .warning : .dim)
+        }
         let shown: [(text: String, width: Int)] = text.map { character in
             if isSecure { return (canvas.symbols.bullet, 1) }
             let glyphs = TextWidth.glyphs(String(character))
             return (glyphs.map(\.text).joined(), glyphs.reduce(0) { $0 + $1.width })
         }
-        // Scroll as little as possible: the cursor's cell must be one of the `width` cells.
+        // Scroll as little as possible: the cursor's cell must be one of the `fieldWidth` cells.
         var start = 0
         var beforeCursor = shown[..<cursor].reduce(0) { $0 + $1.width }
-        while beforeCursor > width - 1, start < cursor {
+        while beforeCursor > fieldWidth - 1, start < cursor {
             beforeCursor -= shown[start].width
             start += 1
         }
         var visible = ""
         var used = 0
         for glyph in shown[start...] {
-            if used + glyph.width > width { break }
+            if used + glyph.width > fieldWidth { break }
             visible += glyph.text
             used += glyph.width
         }
-        visible += String(repeating: " ", count: width - used)
+        visible += String(repeating: " ", count: fieldWidth - used)
         canvas.put(visible, row: row, column: column, style: Style(focused ? .accent : .normal, underline: true))
         if focused { canvas.placeCursor(row: row, column: column + beforeCursor) }
+    }
+
+    /// The fewest cells the text keeps when a note takes the rest of the row.
+    static let narrowestField = 12
+
+    /// `Cut to 100 characters` after an edit lost text; `84/100` in the last fifth of a field of 20 or more.
+    public var note: String? {
+        if lastCut > 0 { return "Cut to \(maxLength) characters" }
+        guard maxLength >= 20, text.count * 5 >= maxLength * 4 else { return nil }
+        return "\(text.count)/\(maxLength)"
     }
 
     /// A labelled form row: `> Label    field___`. The `>` marks focus without colour.
@@ -119,8 +139,10 @@ public struct TextField: Sendable, Hashable {
 
     private mutating func insert(_ addition: String) {
         let characters = Array(text)
-        let room = maxLength - characters.count
-        guard room > 0, !addition.isEmpty else { return }
+        let room = max(0, maxLength - characters.count)
+        guard !addition.isEmpty else { return }
+        lastCut = max(0, addition.count - room)
+        guard room > 0 else { return }
         let before = String(characters[..<cursor]) + String(addition.prefix(room))
         text = before + String(characters[cursor...])
         // Counted after joining: a combining mark merges into the character before it.

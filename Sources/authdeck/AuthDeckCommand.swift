@@ -72,6 +72,9 @@ enum SSHConsoleRole: String, ExpressibleByArgument {
     case visitor
     case `operator`
 
+    /// What a console of `authdeck ssh` prints, on the normal screen, when the server stops it.
+    static let stoppingNotice = "AuthDeck: the demo server is stopping; this session ends now."
+
     /// The title bar says, all the time, that the backend is shared, and a visitor's which project is theirs.
     func statusName(project: String?) -> String {
         switch self {

@@ -92,9 +92,12 @@ struct ConsoleLaunch {
         // Curses takes over the terminal on the terminal's own thread while this one opens the data
         // directory and picks the backend: the first frame waits for the longer of the two, not both.
         let noColor = noColor
+        let served = sshRole != nil
         let terminal = TerminalThread { () throws -> Terminal in
             do {
                 let terminal = try Terminal()
+                // `authdeck ssh` stops its consoles with SIGTERM: the visitor is told why the session ends.
+                if served { terminal.farewells[SIGTERM] = SSHConsoleRole.stoppingNotice }
                 try terminal.start(noColor: noColor)
                 return terminal
             } catch {

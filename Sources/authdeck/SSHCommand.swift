@@ -19,7 +19,7 @@ struct SSHCommand: AsyncParsableCommand {
             Visitors log in as `demo` (see --visitor-user) with no password and no key; operators under \
             their own name with a key from --operators. The embedded backend is served to the consoles on \
             loopback with an admin token only they receive; --emulator or --project puts them on that backend \
-            instead. Stops on SIGINT, SIGTERM or SIGHUP, hanging up every console.
+            instead. Stops on SIGINT, SIGTERM or SIGHUP, telling every console first.
             """)
 
     @Option(name: .long, help: ArgumentHelp("Address to listen on.", valueName: "HOST"))

@@ -173,6 +173,9 @@ struct AuthTests {
             #expect(try await laptop.reload().email == "ada@example.com")
             await expectAuthError(.userTokenExpired) { _ = try await phone.idToken(forceRefresh: true) }
             #expect(await phone.currentUser == nil)
+            #expect(await phone.sessionEndReason == .userTokenExpired)
+            await laptop.signOut()
+            #expect(await laptop.sessionEndReason == nil)
         }
     }
 
@@ -225,6 +228,35 @@ struct AuthTests {
             let entries = await auth.backend.exchanges.entries
             #expect(entries.map(\.path) == ["/identitytoolkit.googleapis.com/v1/accounts:signUp", "/identitytoolkit.googleapis.com/v1/accounts:lookup"])
             #expect(entries.allSatisfy { $0.status == 200 })
+        }
+    }
+
+    @Test(arguments: BackendTransport.allCases)
+    func backgroundReloadsThatChangeNothingFoldIntoOneEntry(_ transport: BackendTransport) async throws {
+        try await withHarness(transport) { harness in
+            let auth = harness.auth()
+            _ = try await auth.createUser(email: "ada@example.com", password: "hunter22")
+            for _ in 0..<12 { try await auth.reloadInBackground() }
+            var entries = await auth.backend.exchanges.entries
+            #expect(entries.count == 3)
+            #expect(entries.last?.isBackground == true)
+            #expect(entries.last?.repeats == 12)
+            // What the user asks for stands on its own row, and so does a background call after it.
+            _ = try await auth.reload()
+            try await auth.reloadInBackground()
+            entries = await auth.backend.exchanges.entries
+            #expect(entries.suffix(3).map(\.isBackground) == [true, false, true])
+            #expect(entries.suffix(3).map(\.repeats) == [12, 1, 1])
+            // An account changed elsewhere answers differently: a new row, which later repeats fold into.
+            let other = harness.auth(session: "other.json")
+            _ = try await other.signIn(email: "ada@example.com", password: "hunter22")
+            try await other.updateEmail(to: "ada.l@example.com")
+            try await auth.reloadInBackground()
+            try await auth.reloadInBackground()
+            try await auth.reloadInBackground()
+            entries = await auth.backend.exchanges.entries
+            #expect(entries.suffix(2).map(\.repeats) == [1, 3])
+            #expect(entries.suffix(2).allSatisfy { $0.isBackground })
         }
     }
 }

@@ -357,6 +357,38 @@ def test_the_operators_messages_pane_lists_every_visitors_messages(ssh_server, c
     shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
 
 
+def test_a_visitor_whose_account_the_operator_disables_is_told_why(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators])
+    visitor = console(command=server.client("demo"))
+    visitor.wait_for("Choose a sign-in method", timeout=20)
+    visitor.keys("Enter")
+    visitor.wait_for("ANONYMOUS", timeout=20)
+    # A banner from before must not stand in for the reason.
+    visitor.keys("r")
+    visitor.wait_for("Reloaded: nothing changed")
+
+    alice = console(command=server.client("alice", key=keys["operator"]))
+    alice.wait_for(r"A accounts", timeout=20)
+    alice.keys("A")
+    alice.wait_for(r"0 accounts in all", timeout=20)
+    alice.keys("P")
+    alice.wait_for(r"guest-[0-9a-f]{12}\s+1 account")
+    alice.keys("Down")
+    alice.keys("Enter")
+    alice.wait_for(r"1 account in all · no filter · project guest-", timeout=20)
+    alice.keys("d")
+    alice.wait_for(r"Disable: 1 account")
+    alice.keys("y")
+    alice.wait_for(r"ok: Disabled", timeout=20)
+
+    # The console's quiet reload (every 15 s) finds out.
+    screen = visitor.wait_for(r"This account was disabled by an administrator", timeout=25).string
+    assert "Choose a sign-in method" in screen and "Reloaded: nothing changed" not in screen
+    shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
+
+
 def test_over_the_limit_is_told_and_disconnected(ssh_server, console):
     server = ssh_server(["--max-sessions", "2"])
     first = console(command=server.client())
@@ -702,6 +734,32 @@ def test_stopping_the_server_hangs_up_every_console(ssh_server, console):
     # A normal stop leaves no database WAL or shared memory, and does not log the shared backend's
     # cancellation as an error ("Waiting on child channel: CancellationError()").
     assert not [name for name in os.listdir(server.data_dir) if name in ("identity.sqlite-wal", "identity.sqlite-shm")]
+    assert " error " not in server.log()
+
+
+def pane_flag(c, name):
+    """A tmux format variable of the console's pane (alternate_on, cursor_flag)."""
+    return subprocess.run(["tmux", "-L", f"authdeck-e2e-{os.getpid()}", "display-message", "-p", "-t", c.name, f"#{{{name}}}"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_stopping_the_server_tells_each_console_and_gives_its_terminal_back(ssh_server, console, keys):
+    server = ssh_server(["--operators", keys["operator"] + ".pub"])
+    visitor = console(command=server.client())
+    alice = console(command=server.client("alice", key=keys["operator"]))
+    visitor.wait_for("Choose a sign-in method", timeout=20)
+    visitor.keys("Enter")
+    visitor.wait_for("ANONYMOUS", timeout=20)
+    alice.wait_for(r"A accounts", timeout=20)
+    assert pane_flag(visitor, "alternate_on") == "1"
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(15) == 0
+    for c in (visitor, alice):
+        # The console's own exit status, 128 + SIGTERM, reaches the client with the channel's close.
+        assert c.wait_exit(timeout=10) == "143"
+        screen = c.wait_for(r"AuthDeck: the demo server is stopping; this session ends now\.")
+        assert "Choose a sign-in method" not in screen.string and "ANONYMOUS" not in screen.string
+        assert pane_flag(c, "alternate_on") == "0" and pane_flag(c, "cursor_flag") == "1"
     assert " error " not in server.log()
 
 

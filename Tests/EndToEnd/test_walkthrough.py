@@ -6,6 +6,7 @@ import time
 import pyotp
 
 from test_multi_factor import KEY_LINE
+from test_ssh import keys, ssh_server  # noqa: F401 (fixtures)
 
 WIDTH, HEIGHT = 80, 24
 UID = r"uid\s+([A-Za-z0-9]{28})"
@@ -255,3 +256,43 @@ def test_the_demo_walkthrough_at_80_by_24(console):
     w.wait_for(r"via password \+ totp")
 
     w.check()
+
+
+def title_row(c):
+    return c.screen().splitlines()[0]
+
+
+def test_the_ssh_title_bar_and_the_accounts_detail_at_80_by_24(ssh_server, console, keys):  # noqa: F811
+    """A room at 80×24: the title bar says whose console it is, whole, and the operator's table and
+    account detail keep what they are for (the times, every id) without cutting it."""
+    operators = keys["operator"] + ".pub"
+    server = ssh_server(["--operators", operators])
+    visitor = Walk(console, command=server.client("demo"))
+    visitor.wait_for("Choose a sign-in method", timeout=20)
+    visitor.credentials("3", "Create an account", "alice.a@example.com", "hunter22")
+    visitor.wait_for(UID, timeout=20)
+    row = title_row(visitor.c)
+    assert re.search(r"demo project guest-[0-9a-f]{12} · alice\.a@example\.com$", row.rstrip()), row
+    screen = visitor.wait_for(r"ID token\s+expires \d\d:\d\d:\d\d UTC · via password").string
+    # Whole: it ends with the shortened token's length, not with a cut.
+    assert re.search(r"…\(\d+\)$", next(line for line in screen.splitlines() if "ID token" in line).rstrip())
+
+    operator = Walk(console, command=server.client("alice", key=keys["operator"]))
+    operator.wait_for(r"A accounts", timeout=20)
+    assert title_row(operator.c).rstrip().endswith("shared demo server (operator) · signed out"), title_row(operator.c)
+    operator.keys("A")
+    operator.wait_for(r"0 accounts in all", timeout=20)
+    operator.keys("P")
+    operator.wait_for(r"guest-[0-9a-f]{12}\s+1 account")
+    operator.keys("Down")
+    operator.keys("Enter")
+    # The table keeps the time of day at 80 columns.
+    operator.wait_for(r"alice\.a@example\.com\s+pw\s+\d\d-\d\d \d\d:\d\d \d\d-\d\d \d\d:\d\d", timeout=20)
+    operator.keys("Enter")
+    detail = operator.wait_for(r"Sign-in providers \(1\)").string
+    uid = re.search(r"uid\s+([A-Za-z0-9]{28})", detail).group(1)
+    assert "raw id alice.a@example.com" in detail and uid in detail
+    assert "…" not in "\n".join(detail.splitlines()[1:-1]), detail
+    visitor.check()
+    operator.check()
+

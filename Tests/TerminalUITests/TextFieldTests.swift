@@ -91,6 +91,33 @@ import TerminalUI
         #expect(TextField(text: "toolong", maxLength: 3).text == "too")
     }
 
+    @Test func a_paste_longer_than_the_room_left_says_it_was_cut_and_the_next_edit_clears_it() {
+        var f = type([.paste(String(repeating: "n", count: 300))], into: TextField(maxLength: 100))
+        #expect(f.text.count == 100)
+        #expect(f.lastCut == 200)
+        #expect(f.note == "Cut to 100 characters")
+        f = type([.backspace], into: f)
+        #expect(f.lastCut == 0)
+        #expect(f.note == "99/100")
+        f = type([.paste("ab")], into: f)
+        #expect(f.note == "Cut to 100 characters")
+        #expect(type([.paste("a")], into: TextField(maxLength: 100)).note == nil)
+        #expect(TextField(text: String(repeating: "n", count: 80), maxLength: 100).note == "80/100")
+        #expect(TextField(text: String(repeating: "n", count: 79), maxLength: 100).note == nil)
+    }
+
+    @Test func the_note_draws_beside_the_focused_field_and_the_cursor_stays_in_it() {
+        let f = type([.paste(String(repeating: "n", count: 300))], into: TextField(maxLength: 100))
+        let canvas = TextCanvas(size: Size(width: 60, height: 1))
+        f.draw(on: canvas, row: 0, column: 0, width: 60, focused: true)
+        #expect(canvas.lines[0].hasSuffix(" Cut to 100 characters"))
+        #expect(canvas.lines[0].hasPrefix(String(repeating: "n", count: 37) + "  Cut"))
+        #expect(canvas.cursor?.column == 37)
+        let unfocused = TextCanvas(size: Size(width: 60, height: 1))
+        f.draw(on: unfocused, row: 0, column: 0, width: 60, focused: false)
+        #expect(!unfocused.text.contains("Cut"))
+    }
+
     @Test func paste_of_junk() {
         let junk = "us\u{1B}[31mer\u{1B}]0;title\u{7}@ex\u{1B}]8;;http://x\u{1B}\\ample\u{7}\u{0}.com\u{9B}2J\u{202E}"
         var f = type([.paste(junk)], into: TextField())

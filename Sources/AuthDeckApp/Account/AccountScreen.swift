@@ -17,7 +17,8 @@ enum AccountScreen {
 
         let token = context.token
         let provider = (token?.signInProvider ?? "—") + (token?.signInSecondFactor.map { " + \($0)" } ?? "")
-        // An ID token lives an hour: the time of day says when, and the whole line fits 80 columns (the date cut it).
+        // An ID token lives an hour: the time of day says when. The expiry and the provider come first, the
+        // token (already shortened) last, where a second factor's name may cut it at 80 columns.
         let expires = ConsoleView.timeText(token?.expirationDate)
         let rows: [(String, String)] = [
             ("uid", user.uid),
@@ -26,7 +27,7 @@ enum AccountScreen {
             ("2-step", secondFactorsText(user)),
             ("created", ConsoleView.dateText(user.metadata.creationDate)),
             ("last sign-in", ConsoleView.dateText(user.metadata.lastSignInDate)),
-            ("ID token", token.map { "\($0.shortToken) · via \(provider) · expires \(expires)" } ?? "—"),
+            ("ID token", token.map { "expires \(expires) · via \(provider) · \($0.shortToken)" } ?? "—"),
         ]
         for (index, row) in rows.enumerated() {
             canvas.put(TextWidth.pad(row.0, toCells: 14), row: frame.row + 1 + index, column: column + 1, style: .dim)

@@ -50,8 +50,11 @@ enum AccountDetailScreen {
     static func draw(_ detail: AccountDetail, access: OperatorAccess?, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         canvas.put(TextWidth.truncate("Account \(detail.uid)", toCells: frame.width - 2), row: frame.row, column: column, style: .title)
-        let all = lines(detail)
-        let rows = frame.height - 2
+        // Wrapped, not cut: a second factor's id or a provider's raw id is what the operator came for.
+        let all = lines(detail).flatMap { line in wrapped(line.0, width: frame.width - 2).map { ($0, line.1) } }
+        var rows = frame.height - 2
+        // The last row says there is more, on a row of its own rather than over a line's end.
+        if all.count > rows { rows -= 1 }
         let top = min(detail.scroll, max(all.count - rows, 0))
         for (index, (text, style)) in all.dropFirst(top).prefix(rows).enumerated() {
             canvas.put(TextWidth.truncate(text, toCells: frame.width - 2), row: frame.row + 2 + index, column: column, style: style)
@@ -59,5 +62,22 @@ enum AccountDetailScreen {
         if all.count > rows + top {
             canvas.put("↓ more", row: frame.row + frame.height - 1, column: frame.column + frame.width - 7, style: .dim)
         }
+    }
+
+    /// `text` in rows of `width` cells: the first as it is up to its last space that fits (its column padding
+    /// kept), the rest wrapped under it, indented four cells past the line's own indentation.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        guard TextWidth.cells(text) > width else { return [text] }
+        // A selection marker counts as indentation: the rows of two factors line up whichever is selected.
+        let indent = String(repeating: " ", count: text.prefix { $0 == " " || $0 == ">" }.count + 4)
+        guard width - indent.count > 8 else { return [text] }
+        let head = String(text.prefix(TextWidth.truncate(text, toCells: width, ellipsis: false).count))
+        var first = head, rest = String(text.dropFirst(head.count))
+        if let space = head.lastIndex(of: " "), head[..<space].count > indent.count {
+            first = String(head[..<space])
+            rest = String(text[text.index(after: space)...])
+        }
+        let trimmed = rest.drop { $0 == " " }
+        return [first] + TextWidth.wrap(String(trimmed), width: width - indent.count).map { indent + $0 }
     }
 }

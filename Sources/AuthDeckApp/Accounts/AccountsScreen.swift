@@ -61,23 +61,32 @@ enum AccountsScreen {
         return chips.joined(separator: " + ")
     }
 
-    /// Column widths for 78 cells: mark, uid, email or phone, providers, created, last sign-in, flags.
-    static let columns = (mark: 2, uid: 14, contact: 24, providers: 8, created: 10, lastSignIn: 10, flags: 4)
+    /// Column widths for a table `width` cells wide: mark, uid, email or phone, providers, created, last
+    /// sign-in, flags. At 78 cells (an 80-column terminal) the dates leave out the year to keep their time;
+    /// a wider table shows the year and gives the rest to the email.
+    struct Columns: Equatable {
+        var mark = 2, uid = 14, contact = 23, providers = 8, date = 11, flags = 4
 
-    static func headings() -> String {
-        let c = columns
-        return TextWidth.pad("", toCells: c.mark) + TextWidth.pad("uid", toCells: c.uid + 1) + TextWidth.pad("email / phone", toCells: c.contact + 1)
-            + TextWidth.pad("sign-in", toCells: c.providers + 1) + TextWidth.pad("created", toCells: c.created + 1)
-            + TextWidth.pad("last in", toCells: c.lastSignIn + 1) + "flags"
+        init(width: Int) {
+            if width >= 100 { date = 16 }
+            let fixed = mark + (uid + 1) + (providers + 1) + 2 * (date + 1) + flags
+            // The email's cell and its separator, and the table's last column left blank.
+            contact = max(16, min(40, width - fixed - 2))
+        }
+    }
+
+    static func headings(_ c: Columns) -> String {
+        TextWidth.pad("", toCells: c.mark) + TextWidth.pad("uid", toCells: c.uid + 1) + TextWidth.pad("email / phone", toCells: c.contact + 1)
+            + TextWidth.pad("sign-in", toCells: c.providers + 1) + TextWidth.pad("created", toCells: c.date + 1)
+            + TextWidth.pad("last in", toCells: c.date + 1) + "flags"
     }
 
     /// `>` on the selected row and `*` on marked ones, so neither depends on reverse video.
-    static func row(_ user: UserRecord, marked: Bool, selected: Bool = false) -> String {
-        let c = columns
+    static func row(_ user: UserRecord, marked: Bool, selected: Bool = false, columns c: Columns) -> String {
         func cell(_ text: String, _ width: Int) -> String { TextWidth.pad(TextWidth.truncate(text, toCells: width), toCells: width + 1) }
         let contact = user.email ?? user.phoneNumber ?? (user.isAnonymous ? "(anonymous)" : "—")
         return (selected ? ">" : " ") + (marked ? "*" : " ") + cell(user.uid, c.uid) + cell(contact, c.contact) + cell(providers(user), c.providers)
-            + cell(day(user.metadata.creationTime), c.created) + cell(day(user.metadata.lastSignInTime), c.lastSignIn) + flags(user)
+            + cell(date(user.metadata.creationTime, cells: c.date), c.date) + cell(date(user.metadata.lastSignInTime, cells: c.date), c.date) + flags(user)
     }
 
     /// Short sign-in provider names: `pw` password, `ph` phone, `G` Google, `A` Apple, `M` Microsoft, `F` Facebook.
@@ -101,8 +110,11 @@ enum AccountsScreen {
             + (user.multiFactor.isEmpty ? "·" : "2")
     }
 
-    static func day(_ date: Date?) -> String {
-        date.map { String(ConsoleView.dateText($0).prefix(10)) } ?? "—"
+    /// `2026-09-21 14:13` in 16 cells, `09-21 14:13` in fewer: the time of a sign-in made today matters more than its year.
+    static func date(_ date: Date?, cells: Int) -> String {
+        guard let date else { return "—" }
+        let text = ConsoleView.dateText(date).prefix(16)
+        return String(cells >= 16 ? text : text.dropFirst(5))
     }
 
     static func drawTable(_ feature: AccountsFeature, access: OperatorAccess?, on canvas: any Canvas, in frame: Rect) {
@@ -115,7 +127,8 @@ enum AccountsScreen {
             feature.filterField.draw(on: canvas, row: filterRow, column: column + 2, width: min(width - 2, 40), focused: true)
             canvas.put("email, phone or uid prefix", row: filterRow, column: column + 44, style: .dim)
         }
-        canvas.put(TextWidth.truncate(headings(), toCells: width), row: frame.row + 2, column: column, style: .dim)
+        let columns = Columns(width: width)
+        canvas.put(TextWidth.truncate(headings(columns), toCells: width), row: frame.row + 2, column: column, style: .dim)
         let rows = max(1, frame.height - 4)
         let top = (feature.selection / rows) * rows
         if feature.totalCount == 0, feature.page != nil {
@@ -130,7 +143,7 @@ enum AccountsScreen {
                 canvas.put("  …", row: rowNumber, column: column, style: .dim)
                 continue
             }
-            let text = TextWidth.pad(TextWidth.truncate(row(user, marked: feature.marked.contains(user.uid), selected: index == feature.selection), toCells: width), toCells: width)
+            let text = TextWidth.pad(TextWidth.truncate(row(user, marked: feature.marked.contains(user.uid), selected: index == feature.selection, columns: columns), toCells: width), toCells: width)
             canvas.put(text, row: rowNumber, column: column, style: index == feature.selection ? .selected : .normal)
         }
         canvas.put(TextWidth.truncate("flags: A anonymous · D disabled · U email unverified · 2 two-step · * marked", toCells: width),

@@ -9,7 +9,8 @@ public enum ConsoleEvent: Equatable, Sendable {
     case key(Key)
     case resized(Size)
     case sessionRestored(Result<User?, SessionRestoreError>)
-    case authStateChanged(User?, TokenSummary?)
+    /// `endedBy`: why the backend ended the session, when it did.
+    case authStateChanged(User?, TokenSummary?, endedBy: AuthErrorCode? = nil)
     case signInFinished(Result<AuthDataResult, AuthError>)
     case linkFinished(Result<AuthDataResult, AuthError>)
     case unlinkFinished(providerID: String, Result<User, AuthError>)

@@ -181,7 +181,7 @@ extension ConsoleModel {
         if let info, info.profile != nil { lastAdditionalUserInfo = info }
     }
 
-    mutating func authStateChanged(_ newUser: User?, _ newToken: TokenSummary?) -> [ConsoleEffect] {
+    mutating func authStateChanged(_ newUser: User?, _ newToken: TokenSummary?, endedBy reason: AuthErrorCode? = nil) -> [ConsoleEffect] {
         token = newToken
         guard let newUser else {
             let wasSignedIn = user != nil
@@ -190,8 +190,10 @@ extension ConsoleModel {
             if screen.needsUser {
                 screen = .signInMethods(SignInMethodsFeature(selection: 0))
                 busy = nil
-                if wasSignedIn, banner?.kind != .success {
-                    banner = Banner(.error, "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again.")
+                // The backend's reason outranks any banner left from before; without one, a success
+                // banner is the user's own sign-out or deletion saying what happened.
+                if wasSignedIn, reason != nil || banner?.kind != .success {
+                    banner = Banner(.error, Self.sessionEndText(reason))
                 }
             }
             return []
@@ -200,6 +202,17 @@ extension ConsoleModel {
         // its cart once, whether this news comes before or after it: here only the session is followed.
         adopt(newUser)
         return []
+    }
+
+    static func sessionEndText(_ reason: AuthErrorCode?) -> String {
+        switch reason {
+        case .userDisabled: "This account was disabled by an administrator: the session ended."
+        case .userNotFound: "This account was deleted: the session ended."
+        case .userTokenExpired, .invalidUserToken:
+            "The session ended: its sessions were revoked (a password change here or elsewhere, or an administrator). Sign in again."
+        // No reason given (nil), or a code `Auth.endsSession` does not name.
+        default: "The session ended: the account was deleted, disabled or its sessions revoked. Sign in again."
+        }
     }
 
     /// A stale sign-in: the feature that asks for it again takes over.

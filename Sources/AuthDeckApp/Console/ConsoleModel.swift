@@ -100,8 +100,8 @@ public struct ConsoleModel: Equatable, Sendable {
             return []
         case let .sessionRestored(result):
             return sessionRestored(result)
-        case let .authStateChanged(user, token):
-            return authStateChanged(user, token)
+        case let .authStateChanged(user, token, reason):
+            return authStateChanged(user, token, endedBy: reason)
         case let .signInFinished(result):
             return signInFinished(result)
         case let .linkFinished(result):

@@ -12,9 +12,11 @@ public enum ConsoleView {
         // The TOTP QR code takes the title row's left part: the title goes beside it, and only there (a bar
         // drawn across first left one of its letters in the column between the two).
         if let column = model.screen.feature.titleColumn(on: canvas) {
-            TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title) · \(model.statusText)", column: column)
+            // The screen names itself on the next row, and who is signed in below that: the backend comes first here.
+            TitleBar.draw(on: canvas, left: "\(model.backendName) · AuthDeck · \(model.screen.title)", column: column)
         } else {
-            TitleBar.draw(on: canvas, left: "AuthDeck · \(model.screen.title)", right: model.statusText)
+            let title = "AuthDeck · \(model.screen.title)"
+            TitleBar.draw(on: canvas, left: title, right: model.statusText(fitting: TitleBar.rightRoom(width: canvas.size.width, left: title)))
         }
         let content = Rect(row: 2, column: 1, width: canvas.size.width - 2, height: canvas.size.height - 6)
         model.screen.feature.draw(in: model.context, on: canvas, frame: content)
@@ -121,10 +123,16 @@ public enum ConsoleView {
 }
 
 extension ConsoleModel {
-    /// The right side of the title bar: the backend, and who is signed in.
-    var statusText: String {
+    /// The right side of the title bar: the backend, and who is signed in. Who is signed in stays whole
+    /// when `cells` is short; the backend's name gives way first.
+    func statusText(fitting cells: Int) -> String {
         let who = user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.uid) } ?? "signed out"
-        return "\(backendName) · \(who)"
+        let whole = "\(backendName) · \(who)"
+        guard TextWidth.cells(whole) > cells else { return whole }
+        let backendRoom = cells - TextWidth.cells(who) - 3
+        // Too little left for a recognisable backend name: who alone.
+        guard backendRoom >= 8 else { return TextWidth.truncate(who, toCells: cells) }
+        return TextWidth.truncate(backendName, toCells: backendRoom) + " · " + who
     }
 
     /// The bar's hints; where `q` types a letter, ctrl-c is the way out and says so.

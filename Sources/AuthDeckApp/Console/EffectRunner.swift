@@ -86,7 +86,7 @@ public final class EffectRunner: Sendable {
                 control.adopt(user)
                 var summary: TokenSummary?
                 if user != nil, let result = try? await auth.idTokenResult() { summary = TokenSummary(result) }
-                send(.authStateChanged(user, summary))
+                send(.authStateChanged(user, summary, endedBy: user == nil ? await auth.sessionEndReason : nil))
             }
         }
         Task { [control] in
@@ -97,7 +97,7 @@ public final class EffectRunner: Sendable {
         Task { [auth] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(Self.reloadInterval))
-                if await auth.currentUser != nil { _ = try? await auth.reload() }
+                if await auth.currentUser != nil { _ = try? await auth.reloadInBackground() }
             }
         }
     }

@@ -29,8 +29,7 @@ enum InspectorScreen {
         }
         let layout = layout(entries: entries.count, size: canvas.size)
         let items = entries.map { entry in
-            ListView.Item("\(timeText(entry.date)) \(entry.method) \(shortPath(entry.path)) \(entry.isFailure ? "unreachable" : String(entry.status)) \(entry.latencyMilliseconds)ms",
-                          isDim: entry.isFailure || entry.status >= 400)
+            ListView.Item(rowText(entry), isDim: entry.isFailure || entry.status >= 400 || entry.isBackground)
         }
         ListView(items: items, selection: selection).draw(on: canvas, in: Rect(row: inside.row, column: inside.column, width: inside.width, height: layout.listRows))
         guard entries.indices.contains(selection) else { return }
@@ -47,6 +46,14 @@ enum InspectorScreen {
             canvas.put(TextWidth.truncate(position, toCells: inside.width - 2), row: frame.row + frame.height - 1,
                        column: inside.column + max(1, inside.width - 1 - TextWidth.cells(position)), style: .accent)
         }
+    }
+
+    /// `10:54:02 POST accounts:lookup 200 ×12 (background) 3ms`: a folded run shows its count, the last call's time and latency.
+    static func rowText(_ entry: BackendExchange) -> String {
+        let status = entry.isFailure ? "unreachable" : String(entry.status)
+        let count = entry.repeats > 1 ? " ×\(entry.repeats)" : ""
+        let background = entry.isBackground ? " (background)" : ""
+        return "\(timeText(entry.date)) \(entry.method) \(shortPath(entry.path)) \(status)\(count)\(background) \(entry.latencyMilliseconds)ms"
     }
 
     /// The selected call's detail, one entry per row at `width` cells.

@@ -22,8 +22,9 @@ enum LinkingScreen {
             canvas.put("none: this account is anonymous", row: linkedBox.row, column: linkedBox.column + 1, style: .dim)
         } else {
             let items = user.providerData.map { ListView.Item(AccountScreen.providerLine($0, width: linkedBox.width - 2)) }
-            ListView(items: items, selection: state.selection < linked.count ? state.selection : -1)
-                .draw(on: canvas, in: linkedBox, focused: state.selection < linked.count)
+            // One selection spans both lists: only the list that holds it marks a row.
+            ListView(items: items, selection: state.selection)
+                .draw(on: canvas, in: linkedBox, focused: state.selection < linked.count, marksSelection: state.selection < linked.count)
         }
         let top = linkedBox.row + linkedBox.height + 1
         let notLinkedBox = Box.draw(on: canvas, frame: Rect(row: top, column: frame.column, width: width, height: max(notLinked.count, 1) + 2),
@@ -32,7 +33,8 @@ enum LinkingScreen {
             canvas.put("every method is linked", row: notLinkedBox.row, column: notLinkedBox.column + 1, style: .dim)
         } else {
             let items = notLinked.map { ListView.Item(TextWidth.pad(FederatedProvider.displayName($0), toCells: 20) + " " + Self.hint($0)) }
-            ListView(items: items, selection: state.selection - linked.count).draw(on: canvas, in: notLinkedBox, focused: state.selection >= linked.count)
+            ListView(items: items, selection: state.selection - linked.count)
+                .draw(on: canvas, in: notLinkedBox, focused: state.selection >= linked.count, marksSelection: state.selection >= linked.count)
         }
         let hint = user.isAnonymous
             ? "Linking any of them upgrades this anonymous account: the uid and the cart stay."

@@ -257,6 +257,26 @@ struct AccountFlowTests {
         }
     }
 
+    @Test func anAccountDisabledByAnAdministratorSaysSoOverAnEarlierBanner() {
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        model.banner = Banner(.success, "Reloaded: nothing changed.")
+        var store = FlowStore(model)
+        store.send(.authStateChanged(nil, nil, endedBy: .userDisabled)) {
+            $0.user = nil
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+            $0.banner = Banner(.error, "This account was disabled by an administrator: the session ended.")
+        }
+    }
+
+    @Test func anAccountDeletedElsewhereSaysSo() {
+        var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
+        store.send(.authStateChanged(nil, nil, endedBy: .userNotFound)) {
+            $0.user = nil
+            $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+            $0.banner = Banner(.error, "This account was deleted: the session ended.")
+        }
+    }
+
     /// The flow that signed in loads the cart when it ends; the auth state only follows the session.
     @Test func theAuthStateFollowsTheSessionAndLeavesTheCartToTheFlow() {
         var model = ConsoleModel(backendName: "embedded")

@@ -66,6 +66,43 @@ struct AccountsSnapshotTests {
         assertSnapshot(of: render(Self.model { $0.panel = .detail(detail) }), as: .lines)
     }
 
+    /// At 80 columns the dates keep their time (the year gives way); a wider table shows both.
+    @Test func theTableShowsWhenAccountsSignedInAt80ColumnsAndTheYearWhenWider() {
+        let model = Self.model { $0.page = AccountPage(users: F.users(0..<20), offset: 0, totalCount: 20) }
+        let narrow = render(model)
+        assertSnapshot(of: narrow, as: .lines, named: "80")
+        #expect(narrow.contains("09-21 14:13 09-21 14:13"))
+        let wide = render(model, size: Size(width: 120, height: 24))
+        assertSnapshot(of: wide, as: .lines, named: "120")
+        #expect(wide.contains("2026-09-21 14:13 2026-09-21 14:13"))
+        #expect(wide.contains("user0000@example.com"))
+    }
+
+    /// A second factor's id is whole (wrapped onto the next row), and "↓ more" has a row of its own.
+    @Test func theDetailWrapsWhatIsTooLongAndKeepsMoreOffTheText() {
+        var user = F.user(0)
+        user.multiFactor = [
+            MultiFactorInfo(uid: "CkaQ3mJ0xV7bT2pLr9sWz4Hn8yUe", factorId: .phone, displayName: "work phone", phoneNumber: "+15555550123",
+                            enrollmentTime: F.created),
+            MultiFactorInfo(uid: "Tq8Zr2LmX5vN0cPb7sYw3JkH6fDa", factorId: .totp, displayName: "Authenticator app", enrollmentTime: F.created),
+        ]
+        user.customClaims = #"{"admin":true,"plan":"gold","region":"eu-west","teams":["a","b","c"]}"#
+        user.providerData.append(UserInfo(providerId: "google.com", uid: "112233445566778899001", federatedId: "https://accounts.google.com/112233445566778899001",
+                                          email: "ada.lovelace@example.com", displayName: "Ada Lovelace"))
+        let record = AccountDetailRecord(user: user, cart: [.init(uid: "u0000", name: "apple", quantity: 2)])
+        var detail = AccountDetail(uid: "u0000", record: record)
+        detail.scroll = 6
+        let text = render(Self.model { $0.panel = .detail(detail) })
+        assertSnapshot(of: text, as: .lines)
+        #expect(text.contains("CkaQ3mJ0xV7bT2pLr9sWz4Hn8yUe"))
+        #expect(text.contains("Tq8Zr2LmX5vN0cPb7sYw3JkH6fDa"))
+        // The first row keeps its columns; the rest goes under it.
+        #expect(text.contains("google.com     raw id 112233445566778899001"))
+        #expect(text.contains("https://accounts.google.com/112233445566778899001"))
+        let moreRow = try? #require(text.split(separator: "\n").first { $0.contains("↓ more") })
+        #expect(moreRow?.trimmingCharacters(in: .whitespaces) == "↓ more")
+    }
+
     @Test func typedCountConfirmation() {
         let uids = (0..<250).map { "u\($0)" }
         var confirmation = AccountsConfirmation(action: .delete, uids: uids, what: "250 marked accounts", returnTo: nil)

@@ -78,6 +78,59 @@ struct ScreenSnapshotTests {
         #expect(text.contains("auth   Bearer •••(23)"))
     }
 
+    /// A run of background reloads is one row with its count, under the call the user made.
+    @Test func theInspectorFoldsBackgroundReloadsIntoOneRow() {
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        let answer = Data(#"{"users":[]}"#.utf8)
+        model.exchanges = [
+            BackendExchange(date: Fixtures.created, method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+                            status: 200, latency: 0.012, requestBody: Data(), responseBody: Data("{}".utf8)),
+            BackendExchange(date: Fixtures.created.addingTimeInterval(180), method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:lookup",
+                            status: 200, latency: 0.003, requestBody: Data(), responseBody: answer, isBackground: true, repeats: 12),
+        ]
+        model.overlay = .inspector(selection: 1)
+        let text = render(model)
+        assertSnapshot(of: text, as: .lines, named: "background")
+        #expect(text.contains("accounts:lookup 200 ×12 (background) 3ms"))
+    }
+
+    /// A paste longer than the field's limit says where it was cut; near the limit, the count shows.
+    @Test func aFieldSaysWhenAPasteWasCutAndHowNearItsLimitItIs() {
+        var store = FlowStore(Fixtures.signedIn(Fixtures.passwordUser()))
+        store.send(.key(.character("a"))) { $0.screen = .addCartItem(AddCartItemFeature()) }
+        var field = TextField(maxLength: CartStore.maximumNameLength)
+        _ = field.handle(.paste(String(repeating: "x", count: 300)))
+        store.send(.key(.paste(String(repeating: "x", count: 300)))) { $0.screen = .addCartItem(AddCartItemFeature(field: field)) }
+        let cut = render(store.model)
+        assertSnapshot(of: cut, as: .lines, named: "cut")
+        #expect(cut.contains("Cut to 40 characters"))
+        _ = field.handle(.backspace)
+        store.send(.key(.backspace)) { $0.screen = .addCartItem(AddCartItemFeature(field: field)) }
+        #expect(render(store.model).contains("39/40"))
+    }
+
+    /// At 80 columns the title bar keeps who is signed in whole; a long backend name gives way first.
+    @Test func theTitleBarKeepsWhoIsSignedInWholeAt80Columns() {
+        func titleRow(_ backend: String, _ email: String?) -> String {
+            var model = ConsoleModel(backendName: backend)
+            if let email {
+                model.user = Fixtures.passwordUser(email: email)
+                model.screen = .account(AccountFeature())
+            } else {
+                model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+            }
+            return render(model).split(separator: "\n").first.map(String.init) ?? ""
+        }
+        let operatorBar = titleRow("shared demo server (operator)", "alice.a@example.com")
+        assertSnapshot(of: operatorBar, as: .lines, named: "operator")
+        #expect(operatorBar.hasSuffix("shared demo server (operator) · alice.a@example.com"))
+        #expect(titleRow("demo project guest-379b312ae851", "alice.a@example.com").contains("demo project guest-379b312ae851 · alice.a@example.com"))
+        #expect(titleRow("shared demo server (operator)", nil).contains("shared demo server (operator) · signed out"))
+        let long = titleRow("shared demo server (operator)", "someone.with.a.rather.long.address@example.com")
+        #expect(long.contains("· someone.with.a.rather.long.address@example.com"))
+        #expect(long.contains("shared"))
+    }
+
     /// A banner longer than its rows is not cut silently: its last row says where the rest is, and F1
     /// shows it whole over the keys.
     @Test func aLongBannerSaysWhereTheRestIsAndHelpShowsItWhole() {

@@ -62,6 +62,12 @@ struct FederatedScreenSnapshotTests {
         assertSnapshot(of: text, as: .lines)
         #expect(text.contains("Linked (1)"))
         #expect(text.contains("Not linked yet (5)"))
+        // One selection across both lists: one marker, whichever list holds it.
+        #expect(text.components(separatedBy: "▸").count == 2)
+        model.screen = .linking(LinkingFeature(selection: 0))
+        let onLinked = render(model)
+        #expect(onLinked.components(separatedBy: "▸").count == 2)
+        #expect(onLinked.contains("▸ apple.com"))
     }
 
     /// The consent's request and the conflict's notes are whole at 80 columns: no row above the key bar

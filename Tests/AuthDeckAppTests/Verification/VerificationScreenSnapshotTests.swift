@@ -51,15 +51,16 @@ struct VerificationScreenSnapshotTests {
         assertSnapshot(of: text, as: .lines, named: "qr")
         #expect(text.contains("JBSW Y3DP EHPK 3PXP"))
         #expect(!text.contains("hidden behind"))
-        // The QR code leaves the title row's left part alone: the title goes beside the code.
-        #expect(text.split(separator: "\n").first?.contains("AuthDeck · ") == true)
+        // The QR code leaves the title row's left part alone: the backend's name goes beside the code, first
+        // (the screen's title is on the next row).
+        #expect(text.split(separator: "\n").first?.contains("embedded · AuthDeck") == true)
         #expect(text.contains("enter added it: next"))
         // Nothing of a full-width title bar between the code and the title, however long the status.
-        var longStatus = ConsoleModel(backendName: "embedded /home/presenter/.local/share/authdeck")
+        var longStatus = ConsoleModel(backendName: "shared demo server (operator)")
         longStatus.user = qr.user
         longStatus.screen = qr.screen
         let titleRow = render(longStatus).split(separator: "\n").first.map(String.init) ?? ""
-        let titleStart = try #require(titleRow.range(of: "AuthDeck · "))
+        let titleStart = try #require(titleRow.range(of: "shared demo server (operator)"))
         #expect(titleRow[..<titleStart.lowerBound].allSatisfy { $0 == " " })
         let small = render(qr, size: Size(width: 80, height: 22))
         #expect(small.contains("too small") || small.contains("enlarge the terminal"))
