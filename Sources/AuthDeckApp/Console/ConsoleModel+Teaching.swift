@@ -131,7 +131,8 @@ extension ConsoleModel {
             return mergeTeaching(plan)
         // The console's own bookkeeping, the simulated provider's directory and the operator's work: no SDK step.
         case .restoreSession, .loadCart, .addToCart, .removeFromCart, .deleteAppData, .mergeCart, .deleteLeftGuest,
-             .verification(.refreshOutbox), .verification(.applyActionCode), .pendingLink, .consent, .accounts, .quit:
+             .verification(.refreshOutbox), .verification(.applyActionCode), .verification(.checkResetCode), .pendingLink, .consent, .accounts,
+             .room, .quit:
             return nil
         }
     }
@@ -301,7 +302,7 @@ extension ConsoleModel {
             return TeachingContext(steps: [teaching?.step ?? .linkConflictCredential(providerID: conflict.providerID),
                                            .linkConflictSignIn(providerID: conflict.providerID, uid: account.uid)])
         case .launching, .signInMethods, .credentialForm, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .phone,
-             .passwordReset, .linking, .providerForm, .consent, .pendingLink, .reauthMethods, .emailLink, .changeEmail, .accounts:
+             .passwordReset, .linking, .providerForm, .consent, .pendingLink, .reauthMethods, .emailLink, .changeEmail, .accounts, .room:
             return nil
         }
     }
