@@ -8,13 +8,13 @@ public actor Auth {
     static let refreshMargin: TimeInterval = 5 * 60
 
     nonisolated let backend: any IdentityBackend
-    private let store: (any SessionStore)?
-    private let clock: @Sendable () -> Date
-    private(set) var session: PersistedSession?
+    let store: (any SessionStore)?
+    let clock: @Sendable () -> Date
+    var session: PersistedSession?
     /// Why the backend ended the last session (the account deleted or disabled, its tokens revoked);
     /// nil after a sign-out of the user's own or while signed in.
-    public private(set) var sessionEndReason: AuthErrorCode?
-    private var listeners: [UUID: AsyncStream<User?>.Continuation] = [:]
+    public internal(set) var sessionEndReason: AuthErrorCode?
+    var listeners: [UUID: AsyncStream<User?>.Continuation] = [:]
 
     public init(backend: any IdentityBackend, sessionStore: (any SessionStore)? = nil,
                 clock: @escaping @Sendable () -> Date = Date.init) {
@@ -33,20 +33,6 @@ public actor Auth {
         notify()
         return session?.user
     }
-
-    /// A stream of the signed-in user, starting with the current one (Firebase's auth-state listener).
-    public func authStateChanges() -> AsyncStream<User?> {
-        let (stream, continuation) = AsyncStream<User?>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        let id = UUID()
-        listeners[id] = continuation
-        continuation.yield(session?.user)
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeListener(id) }
-        }
-        return stream
-    }
-
-    private func removeListener(_ id: UUID) { listeners[id] = nil }
 
     // MARK: Signing in
 
@@ -238,150 +224,5 @@ public actor Auth {
         self.store = nil
         self.clock = clock
         self.session = session
-    }
-
-    // MARK: Internals
-
-    struct SignInTokens {
-        var localId: String?
-        var idToken: String?
-        var refreshToken: String?
-        var expiresIn: String?
-        var isNewUser: Bool?
-        var additionalUserInfo: AdditionalUserInfo?
-        var providerCredential: OAuthCredential?
-    }
-
-    /// The first factor's exchange. `autoCreate: false` (reauthentication) never creates an account for
-    /// an unknown provider identity; `reauthenticating` names the user a reauthentication must stay on.
-    private func exchange(_ credential: AuthCredential, autoCreate: Bool = true, reauthenticating uid: String? = nil) async throws -> SignInTokens {
-        switch credential {
-        case let .password(email, password):
-            let response = try await perform(SignInWithPasswordRequest(email: email, password: password))
-            return try firstFactorTokens(response, providerID: credential.provider, reauthenticating: uid)
-        case let .phone(phone):
-            return try firstFactorTokens(try await perform(phone.signInRequest(idToken: nil)), providerID: credential.provider,
-                                         reauthenticating: uid)
-        case let .emailLink(email, link):
-            let response = try await perform(SignInWithEmailLinkRequest(email: email, oobCode: try Self.requireEmailLinkCode(link)))
-            return try firstFactorTokens(response, providerID: credential.provider, reauthenticating: uid)
-        case let .oauth(oauth):
-            let response = try await perform(SignInWithIdpRequest(credential: oauth, autoCreate: autoCreate ? nil : false))
-            if let refusal = response.refusal { throw refusal }
-            var tokens = try firstFactorTokens(response, providerID: credential.provider, reauthenticating: uid)
-            tokens.additionalUserInfo = response.additionalUserInfo
-            tokens.providerCredential = response.providerCredential
-            return tokens
-        }
-    }
-
-    /// The one place every sign-in response passes through: an answer with `mfaPendingCredential`
-    /// and no tokens becomes `secondFactorRequired`, carrying the challenge (hints and pending credential).
-    func firstFactorTokens(_ response: some FirstFactorResponse, providerID: String, reauthenticating uid: String?) throws -> SignInTokens {
-        if response.idToken == nil, let pending = response.mfaPendingCredential {
-            var error = AuthError(.secondFactorRequired)
-            error.multiFactorChallenge = MultiFactorChallenge(hints: (response.mfaInfo ?? []).compactMap(MultiFactorInfo.init),
-                                                              firstFactorProviderID: providerID, mfaPendingCredential: pending,
-                                                              reauthenticatingUID: uid)
-            throw error
-        }
-        return SignInTokens(localId: response.localId, idToken: response.idToken, refreshToken: response.refreshToken,
-                            expiresIn: response.expiresIn, isNewUser: response.isNewUser)
-    }
-
-    func requireUser() throws -> User {
-        guard let user = session?.user else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
-        return user
-    }
-
-    func perform<R: IdentityRequest>(_ request: R) async throws -> R.Response {
-        do {
-            return try await backend.call(request)
-        } catch {
-            throw AuthError.from(error)
-        }
-    }
-
-    /// Like `perform`, and signs out when the backend says the session is gone for good
-    /// (the user was deleted or disabled, or its tokens were revoked), as the SDKs do.
-    func performForCurrentUser<R: IdentityRequest>(_ request: R) async throws -> R.Response {
-        do {
-            return try await perform(request)
-        } catch let error as AuthError {
-            if Self.endsSession(error.code) { signOutLocally(endedBy: error.code) }
-            throw error
-        }
-    }
-
-    static func endsSession(_ code: AuthErrorCode) -> Bool {
-        [.userTokenExpired, .userNotFound, .userDisabled, .invalidUserToken].contains(code)
-    }
-
-    func establishSession(idToken: String?, refreshToken: String?, expiresIn: String?, anonymous: Bool) async throws -> User {
-        guard let idToken, let refreshToken else {
-            throw AuthError(.internalError, serverMessage: "the backend returned no tokens")
-        }
-        let response = try await perform(AccountsLookupRequest(idToken: idToken))
-        guard let account = response.users?.first else { throw AuthError(.userNotFound) }
-        let user = User(account: account, wasAnonymous: anonymous)
-        sessionEndReason = nil
-        session = PersistedSession(user: user, idToken: idToken, refreshToken: refreshToken,
-                                   expirationDate: expiration(of: idToken, expiresIn: expiresIn))
-        persist()
-        notify()
-        return user
-    }
-
-    func adoptTokens(idToken: String, refreshToken: String, expiresIn: String?) {
-        session?.idToken = idToken
-        session?.refreshToken = refreshToken
-        session?.expirationDate = expiration(of: idToken, expiresIn: expiresIn)
-        persist()
-    }
-
-    private func expiration(of idToken: String, expiresIn: String?) -> Date {
-        if let exp = IDTokenResult(token: idToken)?.expirationDate { return exp }
-        return clock().addingTimeInterval(expiresIn.flatMap(TimeInterval.init) ?? 3600)
-    }
-
-    func validIDToken() async throws -> String {
-        guard let current = session else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
-        if current.expirationDate.timeIntervalSince(clock()) <= Self.refreshMargin {
-            try await refreshTokens()
-        }
-        guard let token = session?.idToken else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
-        return token
-    }
-
-    private func refreshTokens() async throws {
-        guard let refreshToken = session?.refreshToken else { throw AuthError(.userNotFound, serverMessage: "no signed-in user") }
-        let response: SecureTokenResponse
-        do {
-            response = try await perform(SecureTokenRequest(refreshToken: refreshToken))
-        } catch let error as AuthError {
-            if Self.endsSession(error.code) || error.serverMessage?.hasPrefix("INVALID_REFRESH_TOKEN") == true {
-                signOutLocally(endedBy: error.code)
-            }
-            throw error
-        }
-        adoptTokens(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn)
-    }
-
-    func signOutLocally(endedBy reason: AuthErrorCode? = nil) {
-        guard session != nil else { return }
-        sessionEndReason = reason
-        session = nil
-        persist()
-        notify()
-    }
-
-    /// A failed write is not fatal to the operation that changed the user: the account itself
-    /// lives on the backend. The next successful write catches up.
-    private func persist() {
-        try? store?.save(session)
-    }
-
-    private func notify() {
-        for listener in listeners.values { listener.yield(session?.user) }
     }
 }

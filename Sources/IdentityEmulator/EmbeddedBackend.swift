@@ -114,45 +114,52 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         case "GET": return try await routeGet(path, query: query)
         default: throw BackendFailure.notFound(requested)
         }
-        guard Self.servedPaths.contains(path) || Self.isVerificationPath(path) || Self.isPasswordlessPath(path) else {
-            throw BackendFailure.notFound(requested)
-        }
+        guard let answer = Self.postRoutes[path] else { throw BackendFailure.notFound(requested) }
         let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
         try checkTargetProject(of: request.body, context: context)
-        switch path {
-        case SignUpRequest.endpoint.emulatorPath:
-            return try await signUp(decode(SignUpBody.self, request.body), context: context).json
-        case SignInWithPasswordRequest.endpoint.emulatorPath:
-            return try await encode(signInWithPassword(decode(PasswordSignInBody.self, request.body)))
-        case AccountsLookupRequest.endpoint.emulatorPath:
-            return try lookup(decode(LookupBody.self, request.body), context: context).json
-        case AccountsUpdateRequest.endpoint.emulatorPath:
-            return try await encode(update(decode(UpdateBody.self, request.body), context: context))
-        case AccountsDeleteRequest.endpoint.emulatorPath:
-            return try await encode(delete(decode(DeleteBody.self, request.body), context: context))
-        case SecureTokenRequest.endpoint.emulatorPath:
-            return try await exchangeRefreshToken(Self.secureTokenBody(request)).json
-        case SignInWithIdpRequest.endpoint.emulatorPath:
-            return try await encode(signInWithIdp(decode(IdpSignInBody.self, request.body)))
-        case SimulatedIdpListRequest.endpoint.emulatorPath:
-            return try encode(listSimulatedIdentities(decode(SimulatedIdpListBody.self, request.body), context: context))
-        case SimulatedIdpAddIdentityRequest.endpoint.emulatorPath:
-            return try await encode(addSimulatedIdentity(decode(SimulatedIdpAddIdentityBody.self, request.body), context: context))
-        case SimulatedIdpAuthorizeRequest.endpoint.emulatorPath:
-            return try await encode(authorizeAtSimulatedProvider(decode(SimulatedIdpAuthorizeBody.self, request.body), context: context))
-        default:
-            if let answer = try await routeVerification(path: path, body: request.body, context: context) { return answer }
-            if let answer = try await routePasswordless(path: path, body: request.body, context: context) { return answer }
-            throw BackendFailure.notFound(path)
-        }
+        return try await answer(self, request, context)
     }
 
-    private static let servedPaths: Set<String> = [
-        SignUpRequest.endpoint, SignInWithPasswordRequest.endpoint, AccountsLookupRequest.endpoint,
-        AccountsUpdateRequest.endpoint, AccountsDeleteRequest.endpoint, SecureTokenRequest.endpoint,
-        SignInWithIdpRequest.endpoint, SimulatedIdpListRequest.endpoint, SimulatedIdpAddIdentityRequest.endpoint,
-        SimulatedIdpAuthorizeRequest.endpoint,
-    ].reduce(into: []) { $0.insert($1.emulatorPath) }
+    /// An endpoint's answer to a POST: the request and who asks in, the response body out.
+    typealias PostRoute = @Sendable (EmbeddedBackend, WireRequest, RequestContext) async throws -> Data
+
+    /// Every POST endpoint, each path once: what `route` answers, and refuses as not found when
+    /// the path is not here.
+    private static let postRoutes: [String: PostRoute] = Dictionary(uniqueKeysWithValues: accountRoutes + verificationRoutes + passwordlessRoutes)
+
+    /// Accounts, passwords, tokens and the simulated identity providers.
+    private static let accountRoutes: [(String, PostRoute)] = [
+        (SignUpRequest.endpoint.emulatorPath, { backend, request, context in
+            try await backend.signUp(backend.decode(SignUpBody.self, request.body), context: context).json
+        }),
+        (SignInWithPasswordRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.signInWithPassword(backend.decode(PasswordSignInBody.self, request.body)))
+        }),
+        (AccountsLookupRequest.endpoint.emulatorPath, { backend, request, context in
+            try backend.lookup(backend.decode(LookupBody.self, request.body), context: context).json
+        }),
+        (AccountsUpdateRequest.endpoint.emulatorPath, { backend, request, context in
+            try await backend.encode(backend.update(backend.decode(UpdateBody.self, request.body), context: context))
+        }),
+        (AccountsDeleteRequest.endpoint.emulatorPath, { backend, request, context in
+            try await backend.encode(backend.delete(backend.decode(DeleteBody.self, request.body), context: context))
+        }),
+        (SecureTokenRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.exchangeRefreshToken(EmbeddedBackend.secureTokenBody(request)).json
+        }),
+        (SignInWithIdpRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.signInWithIdp(backend.decode(IdpSignInBody.self, request.body)))
+        }),
+        (SimulatedIdpListRequest.endpoint.emulatorPath, { backend, request, context in
+            try backend.encode(backend.listSimulatedIdentities(backend.decode(SimulatedIdpListBody.self, request.body), context: context))
+        }),
+        (SimulatedIdpAddIdentityRequest.endpoint.emulatorPath, { backend, request, context in
+            try await backend.encode(backend.addSimulatedIdentity(backend.decode(SimulatedIdpAddIdentityBody.self, request.body), context: context))
+        }),
+        (SimulatedIdpAuthorizeRequest.endpoint.emulatorPath, { backend, request, context in
+            try await backend.encode(backend.authorizeAtSimulatedProvider(backend.decode(SimulatedIdpAuthorizeBody.self, request.body), context: context))
+        }),
+    ]
 
     private static func pathAndQuery(_ raw: String) -> (path: String, query: [URLQueryItem]) {
         guard let mark = raw.firstIndex(of: "?") else { return (raw, []) }

@@ -71,8 +71,13 @@ extension ConsoleModel {
     }
 
     /// The pane as it draws: the step, the language choice, and above the code the call it made.
+    /// Before any step, what the screen in front of the user does, with what is typed so far.
     func teachingPane(scroll: Int) -> TeachingPane? {
-        guard let teaching else { return nil }
+        guard let teaching else {
+            return screenTeaching.map { step in
+                TeachingPane(step: step, display: teachingDisplay, scroll: scroll, notes: ["Not done yet: what enter does on this screen."])
+            }
+        }
         var notes = [teaching.step.exchangeLine(in: exchanges)]
         if teaching.steps.count > 1 {
             notes.append("Step \(teaching.selected + 1) of \(teaching.steps.count) of what you just did (←/→).")
@@ -86,6 +91,31 @@ extension ConsoleModel {
         guard let next = effects.reversed().compactMap({ teaching(for: $0) }).first ?? teaching(after: event) else { return }
         teaching = next
         if case .teaching = overlay { overlay = .teaching(scroll: 0) }
+    }
+
+    /// The step the screen in front of the user takes on enter, for a console where none was taken yet.
+    private var screenTeaching: TeachingStep? {
+        if case let .credentialForm(form) = screen {
+            switch form.purpose {
+            case .createAccount: return .createAccount(email: form.email.text)
+            case .signIn, .signInToLink: return .signInWithPassword(email: form.email.text)
+            case .link: return .upgradeWithPassword(email: form.email.text)
+            case .reauthenticate: return .reauthenticateWithPassword(email: form.email.text)
+            }
+        }
+        guard case let .signInMethods(methods) = screen, SignInMethod.allCases.indices.contains(methods.selection) else { return nil }
+        switch SignInMethod.allCases[methods.selection] {
+        case .anonymous: return .anonymousSignIn
+        case .emailPassword: return .signInWithPassword(email: "")
+        case .createAccount: return .createAccount(email: "")
+        case .apple: return .appleNonce(nonce: "")
+        case .microsoft: return .microsoftProvider(tenant: "common", prompt: "", loginHint: "", scopes: [])
+        case .google: return .googleSignIn(email: "")
+        case .facebook: return .facebookSignIn(scopes: [])
+        case .phone: return .phoneSendCode(phoneNumber: "")
+        case .resetPassword: return .sendPasswordReset(email: "")
+        case .emailLink: return .sendSignInLink(email: "", continueURL: TeachingContext.continueURL)
+        }
     }
 
     // MARK: Steps from the work asked for

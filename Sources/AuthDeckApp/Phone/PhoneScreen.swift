@@ -11,8 +11,7 @@ enum PhoneScreen {
         switch flow.step {
         case let .enteringNumber(field):
             FieldRow.draw(field, label: "Phone number", on: canvas, frame: frame)
-            EnrollmentScreen.hint("International (E.164) format: +, country code, number, e.g. +1 555 555 0100. A code is texted to it.",
-                                  on: canvas, frame: frame)
+            EnrollmentScreen.hint(PhoneNumberText.entryHint, on: canvas, frame: frame)
         case let .enteringCode(phone, verificationID, code):
             let left = Rect(row: frame.row, column: frame.column, width: min(frame.width, 46), height: frame.height)
             FieldRow.draw(code, label: "Code", on: canvas, frame: left, labelWidth: 6)

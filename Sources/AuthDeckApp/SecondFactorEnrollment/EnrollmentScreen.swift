@@ -11,7 +11,7 @@ enum EnrollmentScreen {
         case let .enteringNumber(field):
             canvas.put("Add an SMS second factor: phone number", row: frame.row, column: column, style: .title)
             FieldRow.draw(field, label: "Phone number", on: canvas, frame: frame)
-            hint("International (E.164) format: +, country code, number, e.g. +1 555 555 0100. A code is texted to it.", on: canvas, frame: frame)
+            hint(PhoneNumberText.entryHint, on: canvas, frame: frame)
         case let .enteringSmsCode(phone, verificationID, code):
             canvas.put("Add an SMS second factor: code", row: frame.row, column: column, style: .title)
             FieldRow.draw(code, label: "Code", on: canvas, frame: left, labelWidth: 6)

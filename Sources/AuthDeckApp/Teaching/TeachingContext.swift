@@ -54,9 +54,12 @@ extension TeachingStep.Kind {
 extension TeachingStep {
     /// The wire exchange the step caused, as one line: the inspector's latest call to its method.
     func exchangeLine(in exchanges: [BackendExchange]) -> String {
-        guard let endpoint = kind.endpoint else { return "Backend: no call; this step runs in the app." }
+        guard let endpoint = kind.endpoint else { return "Backend: no Firebase Auth call in this step." }
         guard let exchange = exchanges.last(where: { $0.path.contains(endpoint) }) else { return "Backend: no \(endpoint) call seen yet." }
-        let path = exchange.path.split(separator: "?").first.map(String.init) ?? exchange.path
+        // The path without its query (the API key) and host, so that the line fits 80 columns.
+        var parts = (exchange.path.split(separator: "?").first ?? "").split(separator: "/")
+        if parts.count > 1, parts[0].contains(".") { parts.removeFirst() }
+        let path = "/" + parts.joined(separator: "/")
         return "Backend: \(exchange.method) \(path) → \(exchange.isFailure ? "unreachable" : String(exchange.status))"
     }
 }

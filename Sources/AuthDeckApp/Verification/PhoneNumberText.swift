@@ -14,6 +14,8 @@ enum PhoneNumberText {
     }
 
     static let formatHint = "Use international format: + country code and number, e.g. +1 555 555 0100."
+    /// Under a phone number field, wherever one is asked for.
+    static let entryHint = "International (E.164) format: +, country code, number, e.g. +1 555 555 0100. A code is texted to it."
 
     /// Keys a phone field takes: digits, `+`, and the separators people type.
     static func accepts(_ character: Character) -> Bool {

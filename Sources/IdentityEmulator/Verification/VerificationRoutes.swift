@@ -3,36 +3,33 @@ import IdentityToolkit
 
 extension EmbeddedBackend {
     /// The endpoints of email actions, phone verification and multi-factor authentication.
-    private static let verificationPaths: Set<String> = [
-        SendOobCodeRequest.endpoint, ResetPasswordRequest.endpoint, SendVerificationCodeRequest.endpoint,
-        SignInWithPhoneNumberRequest.endpoint, StartMfaEnrollmentRequest.endpoint, FinalizeMfaEnrollmentRequest.endpoint,
-        WithdrawMfaRequest.endpoint, StartMfaSignInRequest.endpoint, FinalizeMfaSignInRequest.endpoint,
-    ].reduce(into: []) { $0.insert($1.emulatorPath) }
-
-    static func isVerificationPath(_ path: String) -> Bool { verificationPaths.contains(path) }
-
-    func routeVerification(path: String, body: Data, context: RequestContext) async throws -> Data? {
-        switch path {
-        case SendOobCodeRequest.endpoint.emulatorPath:
-            return try await encode(sendOobCode(decode(SendOobCodeBody.self, body), context: context))
-        case ResetPasswordRequest.endpoint.emulatorPath:
-            return try await encode(resetPassword(decode(ResetPasswordBody.self, body)))
-        case SendVerificationCodeRequest.endpoint.emulatorPath:
-            return try await encode(sendVerificationCode(decode(SendVerificationCodeBody.self, body)))
-        case SignInWithPhoneNumberRequest.endpoint.emulatorPath:
-            return try await encode(signInWithPhoneNumber(decode(PhoneSignInBody.self, body)))
-        case StartMfaEnrollmentRequest.endpoint.emulatorPath:
-            return try await encode(startMfaEnrollment(decode(StartMfaEnrollmentBody.self, body)))
-        case FinalizeMfaEnrollmentRequest.endpoint.emulatorPath:
-            return try await encode(finalizeMfaEnrollment(decode(FinalizeMfaEnrollmentBody.self, body)))
-        case WithdrawMfaRequest.endpoint.emulatorPath:
-            return try await encode(withdrawMfa(decode(WithdrawMfaBody.self, body)))
-        case StartMfaSignInRequest.endpoint.emulatorPath:
-            return try await encode(startMfaSignIn(decode(StartMfaSignInBody.self, body)))
-        case FinalizeMfaSignInRequest.endpoint.emulatorPath:
-            return try await encode(finalizeMfaSignIn(decode(FinalizeMfaSignInBody.self, body)))
-        default:
-            return nil
-        }
-    }
+    static let verificationRoutes: [(String, PostRoute)] = [
+        (SendOobCodeRequest.endpoint.emulatorPath, { backend, request, context in
+            try await backend.encode(backend.sendOobCode(backend.decode(SendOobCodeBody.self, request.body), context: context))
+        }),
+        (ResetPasswordRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.resetPassword(backend.decode(ResetPasswordBody.self, request.body)))
+        }),
+        (SendVerificationCodeRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.sendVerificationCode(backend.decode(SendVerificationCodeBody.self, request.body)))
+        }),
+        (SignInWithPhoneNumberRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.signInWithPhoneNumber(backend.decode(PhoneSignInBody.self, request.body)))
+        }),
+        (StartMfaEnrollmentRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.startMfaEnrollment(backend.decode(StartMfaEnrollmentBody.self, request.body)))
+        }),
+        (FinalizeMfaEnrollmentRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.finalizeMfaEnrollment(backend.decode(FinalizeMfaEnrollmentBody.self, request.body)))
+        }),
+        (WithdrawMfaRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.withdrawMfa(backend.decode(WithdrawMfaBody.self, request.body)))
+        }),
+        (StartMfaSignInRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.startMfaSignIn(backend.decode(StartMfaSignInBody.self, request.body)))
+        }),
+        (FinalizeMfaSignInRequest.endpoint.emulatorPath, { backend, request, _ in
+            try await backend.encode(backend.finalizeMfaSignIn(backend.decode(FinalizeMfaSignInBody.self, request.body)))
+        }),
+    ]
 }

@@ -23,7 +23,7 @@ struct TeachingConsoleSnapshotTests {
         var model = signedUp()
         _ = model.handle(.key(.character("s")))
         let top = render(model)
-        #expect(top.contains("Backend: POST /identitytoolkit.googleapis.com/v1/accounts:signUp → 200"))
+        #expect(top.contains("Backend: POST /v1/accounts:signUp → 200"))
         #expect(top.contains("lines 1–"))
         #expect(!top.contains("hopper-secret-1"))
         assertSnapshot(of: top, as: .lines, named: "top")

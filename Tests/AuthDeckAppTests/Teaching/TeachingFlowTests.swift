@@ -326,13 +326,29 @@ struct TeachingFlowTests {
         expectPane(model, shows: .unlinkProvider(providerID: "google.com"))
     }
 
+    @Test func beforeAnyStepThePaneShowsWhatTheScreenInFrontDoes() {
+        var model = signedOut(.credentialForm(Fixtures.form(.createAccount, email: "grace@example.com", password: "hunter2-secret")))
+        _ = model.handle(.key(.function(4)))
+        #expect(model.teaching == nil)
+        let pane = model.teachingPane(scroll: 0)
+        #expect(pane?.step == .createAccount(email: "grace@example.com"))
+        #expect(pane?.notes == ["Not done yet: what enter does on this screen."])
+        model = signedOut(.signInMethods(SignInMethodsFeature(selection: 0)))
+        #expect(model.teachingPane(scroll: 0)?.step == .anonymousSignIn)
+        // While the console starts there is no screen to teach: s is no key yet.
+        model = signedOut(.launching)
+        _ = model.handle(.key(.character("s")))
+        #expect(model.overlay == nil)
+    }
+
     @Test func anOpenPaneFollowsTheNextStepFromTheTop() {
         var model = signedOut(.signInMethods(SignInMethodsFeature(selection: 0)))
         _ = model.handle(.key(.character("s")))
         #expect(model.overlay == .teaching(scroll: 0))
         let canvas = TextCanvas(size: Size(width: 80, height: 24))
         ConsoleView.draw(model, on: canvas)
-        #expect(canvas.text.contains("Nothing done yet"))
+        #expect(canvas.text.contains("Anonymous sign-in"))
+        #expect(canvas.text.contains("Not done yet"))
         model.overlay = .teaching(scroll: 5)
         var error = AuthError(.secondFactorRequired)
         error.multiFactorChallenge = MfaFixtures.challenge()
