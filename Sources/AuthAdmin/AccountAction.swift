@@ -14,12 +14,14 @@ public enum AccountAction: Sendable, Equatable {
     case setCustomClaims(String)
     /// The second factor's enrollment id.
     case removeSecondFactor(String)
+    /// Lifts the lock-out wrong passwords put on the account's email.
+    case clearLockout
 
     /// Deleting cannot be undone; the others can be (or only send a message).
     public var isDestructive: Bool {
         switch self {
         case .delete, .disable, .revokeRefreshTokens, .removeSecondFactor, .setCustomClaims: true
-        case .enable, .markEmailVerified, .sendPasswordReset, .sendEmailVerification: false
+        case .enable, .markEmailVerified, .sendPasswordReset, .sendEmailVerification, .clearLockout: false
         }
     }
 
@@ -35,6 +37,7 @@ public enum AccountAction: Sendable, Equatable {
         case .sendEmailVerification: "send verification email"
         case .setCustomClaims: "set custom claims"
         case let .removeSecondFactor(id): "remove second factor \(id)"
+        case .clearLockout: "clear password lock-out"
         }
     }
 }
@@ -86,6 +89,9 @@ extension AccountAdmin {
             try await sendEmail(action == .sendPasswordReset ? .passwordReset : .verifyEmail, to: email)
         case let .setCustomClaims(json): try await setCustomClaims(json, uid: uid)
         case let .removeSecondFactor(id): try await removeSecondFactor(id, uid: uid)
+        case .clearLockout:
+            guard let email = try await user(uid: uid).email else { throw AuthAdminError.backend(status: 400, message: "MISSING_EMAIL") }
+            try await clearPasswordLockout(email: email)
         }
     }
 }

@@ -178,6 +178,19 @@ public struct AccountAdmin: Sendable {
         _ = try await call(AdminUpdateRequest(projectId: projectId, localId: uid, validSince: String(seconds)))
     }
 
+    /// Whether wrong passwords have locked `email`'s password sign-in, and until when; nil from a backend
+    /// that keeps no lock-outs (only AuthDeck's do).
+    public func passwordLockout(email: String) async throws -> PasswordLockout? {
+        guard capability == .authdeck else { return nil }
+        return PasswordLockout(try await call(QueryLockoutRequest(projectId: projectId, email: email)))
+    }
+
+    /// Lifts `email`'s lock-out and forgets its wrong passwords.
+    public func clearPasswordLockout(email: String) async throws {
+        guard capability == .authdeck else { throw AuthAdminError.backend(status: 501, message: "this backend keeps no lock-outs") }
+        _ = try await call(ClearLockoutRequest(projectId: projectId, email: email))
+    }
+
     /// Checks the claims (JSON object, 1000 bytes, no reserved name) and sets them; `{}` clears them.
     public func setCustomClaims(_ json: String, uid: String) async throws {
         let claims = try CustomClaims.validated(json)

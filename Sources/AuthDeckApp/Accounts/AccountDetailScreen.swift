@@ -26,6 +26,10 @@ enum AccountDetailScreen {
             field("password hash", user.hasPassword ? "present (never shown)" : "none"),
             ("Sign-in providers (\(user.providerData.count))", .title),
         ]
+        // Right under the status, and only when wrong passwords were counted: most accounts have none.
+        if let lockout = lockoutText(record.lockout) {
+            lines.insert(field("password lock-out", lockout), at: 6)
+        }
         for provider in user.providerData {
             let extra = [provider.email, provider.displayName, provider.federatedId.map { "federated \($0)" }].compactMap { $0 }.joined(separator: " · ")
             lines.append(("  \(TextWidth.pad(provider.providerId, toCells: 14)) raw id \(provider.uid ?? "—")\(extra.isEmpty ? "" : " · \(extra)")", .normal))
@@ -45,6 +49,16 @@ enum AccountDetailScreen {
         if record.cart.isEmpty { lines.append(("  empty", .dim)) }
         for item in record.cart { lines.append(("  \(item.quantity) × \(item.name)", .normal)) }
         return lines
+    }
+
+    /// `LOCKED until 14:28:05 UTC (5 wrong passwords)` (the key bar offers `u` to clear it); nil with no
+    /// wrong password counted.
+    static func lockoutText(_ lockout: PasswordLockout?) -> String? {
+        guard let lockout else { return nil }
+        if let until = lockout.lockedUntil {
+            return "LOCKED until \(ConsoleView.timeText(until)) (\(lockout.failures) wrong passwords)"
+        }
+        return lockout.failures == 0 ? nil : "\(lockout.failures) wrong password\(lockout.failures == 1 ? "" : "s") lately, not locked"
     }
 
     static func draw(_ detail: AccountDetail, access: OperatorAccess?, on canvas: any Canvas, in frame: Rect) {

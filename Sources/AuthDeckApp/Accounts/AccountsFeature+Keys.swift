@@ -119,7 +119,7 @@ extension AccountsFeature {
             return move(to: selection + 1)
         case .markAll:
             return [.banner(nil), .run(.accounts(.findMatching(filter, purpose: .mark)), busy: "Finding every account that matches…")]
-        case .disable, .enable, .delete, .revoke, .markVerified, .sendPasswordReset, .sendVerification:
+        case .disable, .enable, .delete, .revoke, .markVerified, .sendPasswordReset, .sendVerification, .clearLockout:
             guard access == .full, let action = Self.action(for: intent) else { return [] }
             return ask(action, on: targets, describing: marked.isEmpty ? selectedUser.map(Self.name) : nil, returnTo: nil)
         case .editClaims:
@@ -151,6 +151,7 @@ extension AccountsFeature {
         case .markVerified: .markEmailVerified
         case .sendPasswordReset: .sendPasswordReset
         case .sendVerification: .sendEmailVerification
+        case .clearLockout: .clearLockout
         case .filter, .chips, .sort, .refresh, .mark, .markAll, .pageUp, .pageDown, .top, .bottom, .editClaims,
              .removeSecondFactor, .nextFactor, .cleanUp, .auditLog, .hashConfig, .projects, .room: nil
         }

@@ -141,6 +141,7 @@ extension AccountsFeature {
         case .sendEmailVerification: "Sent a verification email to \(done); it is in the outbox (m)."
         case .setCustomClaims: "Set the custom claims of \(done)."
         case .removeSecondFactor: "Removed the second factor of \(done)."
+        case .clearLockout: "Cleared the password lock-out of \(done)."
         }
         text += " Written to the audit log."
         guard let (uid, reason) = outcome.failed.sorted(by: { $0.key < $1.key }).first else { return Banner(.success, text) }

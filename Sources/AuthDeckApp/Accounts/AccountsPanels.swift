@@ -40,6 +40,7 @@ public indirect enum AccountsPanel: Equatable, Sendable {
                 let factors = detail.record?.user.multiFactor.count ?? 0
                 if factors > 0 { keys.append(.char("x", "remove second factor", .accounts(.removeSecondFactor))) }
                 if factors > 1 { keys.append(KeyBinding([.tab], "tab", "next factor", .accounts(.nextFactor), inBar: false)) }
+                if detail.record?.lockout?.isLocked == true { keys.insert(.char("u", "clear lock-out", .accounts(.clearLockout)), at: 0) }
             }
             return keys + [close, KeyBinding([.character("m")], "m", "messages (outbox)", .console(.messages), inBar: false), .help]
         case .claims:

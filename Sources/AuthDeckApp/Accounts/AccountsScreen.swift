@@ -214,6 +214,7 @@ enum AccountsScreen {
         case .sendEmailVerification: "Send a verification email to \(confirmation.what)?"
         case let .setCustomClaims(claims): "Set the custom claims of \(confirmation.what) to \(claims)? They appear in its next ID token."
         case .removeSecondFactor: "Remove this second factor of \(confirmation.what)? It will no longer be asked for at sign-in."
+        case .clearLockout: "Clear the password lock-out of \(confirmation.what)? Its password sign-in works again at once."
         }
         return verb
     }

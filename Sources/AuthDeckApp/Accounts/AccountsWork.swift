@@ -82,10 +82,13 @@ public enum MatchPurpose: Equatable, Sendable {
 public struct AccountDetailRecord: Equatable, Sendable {
     public var user: UserRecord
     public var cart: [CartItem]
+    /// Its email's wrong passwords; nil without an email, or from a backend that keeps no lock-outs.
+    public var lockout: PasswordLockout?
 
-    public init(user: UserRecord, cart: [CartItem]) {
+    public init(user: UserRecord, cart: [CartItem], lockout: PasswordLockout? = nil) {
         self.user = user
         self.cart = cart
+        self.lockout = lockout
     }
 }
 
@@ -140,7 +143,7 @@ public enum AccountsIntent: Equatable, Sendable {
     case filter, chips, sort, refresh
     case mark, markAll
     case pageUp, pageDown, top, bottom
-    case disable, enable, delete, revoke, markVerified, sendPasswordReset, sendVerification
+    case disable, enable, delete, revoke, markVerified, sendPasswordReset, sendVerification, clearLockout
     case editClaims, removeSecondFactor, nextFactor, cleanUp
     case auditLog, hashConfig, projects
     /// The presenter's room, on a console under `authdeck ssh`.

@@ -16,8 +16,11 @@ extension EffectRunner {
             return .matchesCounted(filter, await adminResult { try await accounts.accountAdmin().count(matching: filter) })
         case let .loadDetail(uid):
             return .detailLoaded(uid: uid, await adminResult {
-                let user = try await accounts.accountAdmin().user(uid: uid)
-                return AccountDetailRecord(user: user, cart: try self.cart.items(of: uid))
+                let admin = try await accounts.accountAdmin()
+                let user = try await admin.user(uid: uid)
+                var lockout: PasswordLockout?
+                if let email = user.email { lockout = try await admin.passwordLockout(email: email) }
+                return AccountDetailRecord(user: user, cart: try self.cart.items(of: uid), lockout: lockout)
             })
         case let .perform(action, uids):
             guard accounts.access == .full else { return .actionFinished(.failure(AccountsFailure("read-only: no action is allowed"))) }

@@ -22,7 +22,7 @@ enum InspectorScreen {
     static func draw(_ entries: [BackendExchange], selection: Int, scroll: Int = 0, authorization: ProviderAuthorization? = nil,
                      additionalUserInfo: AdditionalUserInfo? = nil, on canvas: any Canvas) {
         let frame = Rect(row: 1, column: 0, width: canvas.size.width, height: canvas.size.height - 2)
-        let inside = Box.draw(on: canvas, frame: frame, title: "Inspector: \(entries.count) backend calls (secrets shortened)", style: .accent)
+        let inside = Box.draw(on: canvas, frame: frame, title: "Inspector: \(entries.reduce(0) { $0 + $1.repeats }) backend calls (secrets shortened)", style: .accent)
         guard !entries.isEmpty else {
             canvas.put("No backend calls yet.", row: inside.row, column: inside.column + 1, style: .dim)
             return

@@ -108,7 +108,7 @@ extension EmbeddedBackend {
                 if let customAttributes { user.customAttributes = customAttributes }
                 if let validSince = body.validSince {
                     // Revocation: sessions started up to that second end now, as their ID tokens do.
-                    user.validSince = validSince.value
+                    user.revokeTokens(at: validSince.value * 1000)
                     try AccountSessions.revokeAll(localId: localId, startedUpTo: validSince.value, in: db)
                 }
                 if let newPhoneNumber, newPhoneNumber != user.phoneNumber {
@@ -131,7 +131,7 @@ extension EmbeddedBackend {
             if session != nil, body.validSince != nil { credentialsChanged = true }
             // A new email or password ends every other session: older ID and refresh tokens stop working.
             if credentialsChanged {
-                user.validSince = nowSeconds
+                user.revokeTokens(at: nowMilliseconds)
                 try AccountSessions.revokeAll(localId: localId, in: db)
             }
             try user.update(db)

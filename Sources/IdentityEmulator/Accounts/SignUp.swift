@@ -82,7 +82,7 @@ extension EmbeddedBackend {
             if let name = body.displayName { user.displayName = name }
             user.lastLoginAt = nowMilliseconds
             if replacing {
-                user.validSince = nowSeconds
+                user.revokeTokens(at: nowMilliseconds)
                 try AccountSessions.revokeAll(localId: user.localId, in: db)
             }
             try user.update(db)

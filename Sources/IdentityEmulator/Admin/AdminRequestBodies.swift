@@ -118,6 +118,11 @@ struct SessionCookieBody: Decodable {
     var validDuration: Int64Text?
 }
 
+/// `POST /emulator/v1/projects/{projectId}/lockouts:query` and `…:clear`.
+struct LockoutBody: Decodable {
+    var email: String?
+}
+
 /// `PATCH /emulator/v1/projects/{projectId}/config`.
 struct EmulatorConfigBody: Decodable {
     struct SignIn: Decodable { var allowDuplicateEmails: Bool? }

@@ -62,7 +62,7 @@ extension EmbeddedBackend {
                     owner.phoneNumber = nil
                     owner.displayName = assertion.displayName
                     owner.photoUrl = assertion.photoUrl
-                    owner.validSince = nowSeconds
+                    owner.revokeTokens(at: nowMilliseconds)
                     owner.emailVerified = true
                 }
                 // Linked by its verified email, the account takes the provider's name and photo where it has none,

@@ -189,7 +189,7 @@ extension EmbeddedBackend {
                 throw BackendFailure.mfaEnrollmentNotFound
             }
             try enrollment.delete(db)
-            user.validSince = nowSeconds
+            user.revokeTokens(at: nowMilliseconds)
             try user.update(db)
             try AccountSessions.revokeAll(localId: user.localId, in: db)
             let kept = session.secondFactor?.mfaEnrollmentId == enrollmentId ? nil : session.secondFactor

@@ -68,6 +68,38 @@ extension EmbeddedBackend {
                                           expiresIn: IssuedTokens.expiresIn)
     }
 
+    /// An address's wrong passwords and lock-out, for an administrator. Only the address's own row is read:
+    /// the table keeps hashes, never addresses.
+    func lockout(of rawEmail: String?) throws -> LockoutResponse {
+        let email = try lockoutEmail(rawEmail)
+        let record = try store.read { db in try FailedSignInRecord.fetchOne(db, key: FailedSignInRecord.emailHash(email)) }
+        return lockoutResponse(email, record)
+    }
+
+    /// Lifts an address's lock-out and forgets its wrong passwords.
+    func clearLockout(of rawEmail: String?) async throws -> LockoutResponse {
+        let email = try lockoutEmail(rawEmail)
+        try await store.write { db in try FailedSignInRecord.clear(email: email, in: db) }
+        logger.notice("password lock-out cleared by an administrator", metadata: ["emailHash": "\(FailedSignInRecord.emailHash(email).prefix(12))"])
+        return lockoutResponse(email, nil)
+    }
+
+    private func lockoutEmail(_ rawEmail: String?) throws -> String {
+        guard let rawEmail else { throw BackendFailure.missingEmail }
+        guard let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
+        return email
+    }
+
+    private func lockoutResponse(_ email: String, _ record: FailedSignInRecord?) -> LockoutResponse {
+        let now = clock().timeIntervalSince1970
+        // What the next attempt would find: a lock that has ended, or attempts older than its duration, count for nothing.
+        guard let record, record.lockedUntil.map({ $0 > now }) ?? (record.lastAttemptAt >= now - configuration.lockoutDuration) else {
+            return LockoutResponse(email: email, failures: 0, lockedUntil: nil)
+        }
+        return LockoutResponse(email: email, failures: record.failures,
+                               lockedUntil: record.lockedUntil.map { String(Int64(($0 * 1000).rounded(.down))) })
+    }
+
     /// Takes one of the email's allowed attempts, or answers true when it is locked. The attempt that
     /// reaches the limit locks the email for `lockoutDuration` (a correct password then clears it);
     /// attempts older than that are forgotten, and so are their rows.

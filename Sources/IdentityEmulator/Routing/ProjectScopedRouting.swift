@@ -104,6 +104,10 @@ extension EmbeddedBackend {
             return try encode(listOobCodes())
         case ("/verificationCodes", "GET"):
             return try encode(listVerificationCodes())
+        case ("/lockouts:query", "POST"):
+            return try encode(lockout(of: decode(LockoutBody.self, body).email))
+        case ("/lockouts:clear", "POST"):
+            return try await encode(clearLockout(of: decode(LockoutBody.self, body).email))
         default:
             return nil
         }

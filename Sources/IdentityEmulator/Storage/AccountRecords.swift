@@ -37,6 +37,9 @@ struct StoredAccount: Codable, FetchableRecord, PersistableRecord, Sendable {
     var customAttributes: String?
     /// Seconds since 1970: ID tokens issued before this are no longer accepted.
     var validSince: Int64
+    /// The revocation's millisecond, for ID tokens issued in `validSince`'s own second (whose `iat` alone
+    /// cannot say whether they came before it); 0 when no revocation fell in that second.
+    var validSinceMilliseconds: Int64 = 0
     /// Milliseconds since 1970.
     var createdAt: Int64
     var lastLoginAt: Int64?
@@ -79,6 +82,7 @@ extension StoredAccount: ColumnRecord {
         disabled = row["disabled"]
         customAttributes = row["customAttributes"]
         validSince = row["validSince"]
+        validSinceMilliseconds = row["validSinceMilliseconds"]
         createdAt = row["createdAt"]
         lastLoginAt = row["lastLoginAt"]
         lastRefreshAt = row["lastRefreshAt"]
@@ -91,7 +95,7 @@ extension StoredAccount: ColumnRecord {
     /// Written by column too: GRDB's `Encodable` path runs an encoder for every row a sign-up writes.
     static let columnNames = [
         "localId", "email", "emailVerified", "displayName", "photoUrl", "phoneNumber", "passwordHash", "salt", "passwordUpdatedAt",
-        "disabled", "customAttributes", "validSince", "createdAt", "lastLoginAt", "lastRefreshAt", "customAuth", "emailLinkSignin",
+        "disabled", "customAttributes", "validSince", "validSinceMilliseconds", "createdAt", "lastLoginAt", "lastRefreshAt", "customAuth", "emailLinkSignin",
         "initialEmail", "sessionSeal",
     ]
     static let insertSQL = makeInsertSQL()
@@ -99,7 +103,7 @@ extension StoredAccount: ColumnRecord {
     /// In the order of `columnNames`.
     var columnValues: [(any DatabaseValueConvertible)?] {
         [localId, email, emailVerified, displayName, photoUrl, phoneNumber, passwordHash, salt, passwordUpdatedAt, disabled,
-         customAttributes, validSince, createdAt, lastLoginAt, lastRefreshAt, customAuth, emailLinkSignin, initialEmail, sessionSeal]
+         customAttributes, validSince, validSinceMilliseconds, createdAt, lastLoginAt, lastRefreshAt, customAuth, emailLinkSignin, initialEmail, sessionSeal]
     }
 }
 
@@ -234,3 +238,24 @@ struct FailedSignInRecord: Codable, FetchableRecord, PersistableRecord, Sendable
         _ = try deleteOne(db, key: emailHash(email))
     }
 }
+
+extension UserRecord {
+    static let revocationMillisecondsMigrationName = "revocations to the millisecond"
+
+    static func addRevocationMilliseconds(_ db: Database) throws {
+        try db.alter(table: databaseTableName) { t in t.add(column: "validSinceMilliseconds", .integer).notNull().defaults(to: 0) }
+    }
+
+    /// Ends every ID token issued before `milliseconds` (since 1970), those of the same second included.
+    mutating func revokeTokens(at milliseconds: Int64) {
+        validSince = milliseconds / 1000
+        validSinceMilliseconds = milliseconds
+    }
+
+    /// Whether an ID token issued at `seconds` (its `iat`), `milliseconds` to the finer grain, came at or
+    /// after the last revocation. A token without the finer time counts as issued at the start of its second.
+    func acceptsToken(issuedAt seconds: Int64, milliseconds: Int64?) -> Bool {
+        seconds > validSince || (seconds == validSince && (milliseconds ?? seconds * 1000) >= validSinceMilliseconds)
+    }
+}
+

@@ -211,6 +211,7 @@ struct AccountStore: Sendable {
         registerAnonymousCleanupMigration(&migrator)
         migrator.registerMigration(AccountSessions.migrationName, migrate: AccountSessions.migrate)
         migrator.registerMigration(MfaEnrollmentRecord.idsPerAccountMigrationName, migrate: MfaEnrollmentRecord.makeIdsPerAccount)
+        migrator.registerMigration(UserRecord.revocationMillisecondsMigrationName, migrate: UserRecord.addRevocationMilliseconds)
         return migrator
     }
 

@@ -108,7 +108,8 @@ extension EmbeddedBackend {
             claims.key(name)
             claims.raw(json)
         }
-        let now = nowSeconds
+        let issued = nowMilliseconds
+        let now = issued / 1000
         claims.field("iss", "https://securetoken.google.com/\(projectId)")
         claims.field("aud", projectId)
         claims.field("sub", user.localId)
@@ -142,6 +143,8 @@ extension EmbeddedBackend {
         }
         claims.endObject()
         claims.field("sign_in_provider", signInProvider)
+        // The issue time to the millisecond, beside `iat`'s second: a revocation later in the same second ends the token.
+        claims.field("iat_ms", issued)
         if let secondFactor {
             claims.field("sign_in_second_factor", secondFactor.factor.rawValue)
             claims.field("second_factor_identifier", secondFactor.mfaEnrollmentId)

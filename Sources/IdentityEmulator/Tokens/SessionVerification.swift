@@ -48,8 +48,8 @@ extension EmbeddedBackend {
             throw BackendFailure.userNotFound
         }
         guard !user.disabled else { throw BackendFailure.userDisabled }
-        // Tokens minted before a revocation (password change, admin revoke) are refused.
-        guard claims.iat >= user.validSince else { throw BackendFailure.tokenExpired }
+        // Tokens minted before a revocation (password change, admin revoke) are refused, those of its own second too.
+        guard user.acceptsToken(issuedAt: claims.iat, milliseconds: claims.firebase.issuedAtMilliseconds) else { throw BackendFailure.tokenExpired }
         let secondFactor = claims.firebase.signInSecondFactor.flatMap(MfaEnrollmentRecord.Factor.init(rawValue:)).flatMap { factor in
             claims.firebase.secondFactorIdentifier.map { SecondFactor(factor: factor, mfaEnrollmentId: $0) }
         }
@@ -78,7 +78,10 @@ struct IdTokenClaims: Decodable, Sendable {
         let signInProvider: String
         let signInSecondFactor: String?
         let secondFactorIdentifier: String?
+        /// When the token was issued, in milliseconds: `iat` alone cannot order it against a revocation in the same second.
+        let issuedAtMilliseconds: Int64?
         enum CodingKeys: String, CodingKey {
+            case issuedAtMilliseconds = "iat_ms"
             case signInProvider = "sign_in_provider"
             case signInSecondFactor = "sign_in_second_factor"
             case secondFactorIdentifier = "second_factor_identifier"

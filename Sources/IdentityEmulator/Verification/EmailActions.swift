@@ -180,7 +180,7 @@ extension EmbeddedBackend {
             user.salt = salt
             user.passwordUpdatedAt = nowMilliseconds
             user.emailVerified = true
-            user.validSince = nowSeconds
+            user.revokeTokens(at: nowMilliseconds)
             try user.update(db)
             if try ProviderRecord.fetchOne(db, key: ["localId": user.localId, "providerId": "password"]) == nil {
                 try ProviderRecord.password(localId: user.localId, email: record.email).insert(db)
@@ -234,7 +234,7 @@ extension EmbeddedBackend {
     func changeEmail(of user: inout StoredAccount, to email: String, verified: Bool, in db: Database) throws {
         user.email = email
         user.emailVerified = verified
-        user.validSince = nowSeconds
+        user.revokeTokens(at: nowMilliseconds)
         try ProviderRecord.movePassword(of: user.localId, to: email, in: db)
         try AccountSessions.revokeAll(localId: user.localId, in: db)
     }

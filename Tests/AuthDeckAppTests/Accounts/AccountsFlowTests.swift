@@ -341,6 +341,34 @@ struct AccountsFlowTests {
         return store
     }
 
+    /// A locked account's detail says until when; `u` clears it, audited as the other actions are.
+    @Test func theDetailShowsALockoutAndUClearsIt() {
+        let locked = PasswordLockout(failures: 5, lockedUntil: F.created.addingTimeInterval(900))
+        let record = AccountDetailRecord(user: F.user(0), cart: [], lockout: locked)
+        var store = Self.detailOpened(with: record)
+        let screen = render(store.model)
+        #expect(screen.contains("password lock-out   LOCKED until 14:28:20 UTC (5 wrong passwords)"))
+        #expect(screen.contains("u clear lock-out"))
+        let detail = AccountDetail(uid: "u0000", record: record)
+        // Lifting a lock-out takes nothing away: it runs at once, as enabling does.
+        store.send(.key(.character("u")), effects: [.accounts(.perform(.clearLockout, uids: ["u0000"]))]) {
+            $0.banner = nil
+            $0.busy = "Clear password lock-out: 1 account…"
+            $0.accounts { $0.panel = .detail(detail) }
+        }
+        store.send(.accounts(.actionFinished(.success(AccountActionOutcome(action: .clearLockout, succeeded: ["u0000"], failed: [:])))),
+                   effects: [.accounts(.loadDetail(uid: "u0000")), .accounts(.loadPage(F.firstQuery))]) {
+            $0.busy = nil
+            $0.banner = Banner(.success, "Cleared the password lock-out of 1 account. Written to the audit log.")
+            $0.accounts { $0.pending = F.firstQuery }
+        }
+        // Unlocked, the key is not offered.
+        let open = AccountDetailRecord(user: F.user(0), cart: [], lockout: PasswordLockout(failures: 0, lockedUntil: nil))
+        let unlocked = render(Self.detailOpened(with: open).model)
+        #expect(!unlocked.contains("password lock-out"))
+        #expect(!unlocked.contains("clear lock-out"))
+    }
+
     @Test func theDetailShowsEveryFieldAndActsOnItsAccount() {
         var user = F.user(0)
         user.phoneNumber = "+15555550100"

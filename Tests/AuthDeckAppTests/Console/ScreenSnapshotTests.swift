@@ -92,6 +92,8 @@ struct ScreenSnapshotTests {
         let text = render(model)
         assertSnapshot(of: text, as: .lines, named: "background")
         #expect(text.contains("accounts:lookup 200 ×12 (background) 3ms"))
+        // The title counts calls, not rows.
+        #expect(text.contains("Inspector: 13 backend calls"))
     }
 
     /// A paste longer than the field's limit says where it was cut; near the limit, the count shows.

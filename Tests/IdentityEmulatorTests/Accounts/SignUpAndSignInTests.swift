@@ -178,6 +178,35 @@ private struct FirebaseIdClaims: JWTPayload {
         _ = try await harness.signIn("fay@example.com")
     }
 
+    /// An administrator sees an address's lock-out (an account's, or an address no account has) and lifts it.
+    @Test func anAdministratorSeesALockoutAndClearsIt() async throws {
+        let harness = try Harness(configuration: .init(maxFailedPasswordAttempts: 3, lockoutDuration: 900))
+        defer { harness.remove() }
+        _ = try await harness.signUp("fay@example.com")
+        let project = harness.backend.projectId
+        #expect(try await harness.api.call(QueryLockoutRequest(projectId: project, email: "fay@example.com"))
+            == LockoutResponse(email: "fay@example.com", failures: 0, lockedUntil: nil))
+        for email in ["fay@example.com", "presenter@example.com"] {
+            for _ in 0..<3 { _ = try? await harness.signIn(email, "wrong-password") }
+        }
+        let until = String(Int64(harness.clock.now.timeIntervalSince1970 + 900) * 1000)
+        for email in ["Fay@Example.com", "presenter@example.com"] {
+            let locked = try await harness.api.call(QueryLockoutRequest(projectId: project, email: email))
+            #expect(locked.failures == 3)
+            #expect(locked.lockedUntil == until)
+        }
+        await #expect(throws: server(BackendFailure.tooManyAttempts.message)) { try await harness.signIn("fay@example.com") }
+
+        let cleared = try await harness.api.call(ClearLockoutRequest(projectId: project, email: "fay@example.com"))
+        #expect(cleared == LockoutResponse(email: "fay@example.com", failures: 0, lockedUntil: nil))
+        _ = try await harness.signIn("fay@example.com")
+        // The other address stays locked until it is cleared too.
+        #expect(try await harness.api.call(QueryLockoutRequest(projectId: project, email: "presenter@example.com")).lockedUntil == until)
+        _ = try await harness.api.call(ClearLockoutRequest(projectId: project, email: "presenter@example.com"))
+        #expect(try await harness.api.call(QueryLockoutRequest(projectId: project, email: "presenter@example.com")).lockedUntil == nil)
+        await #expect(throws: server("INVALID_EMAIL")) { try await harness.api.call(QueryLockoutRequest(projectId: project, email: "not an address")) }
+    }
+
     @Test func disabledUsersCannotSignInOrRefresh() async throws {
         let harness = try Harness()
         defer { harness.remove() }

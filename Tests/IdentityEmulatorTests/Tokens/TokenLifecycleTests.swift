@@ -65,6 +65,29 @@ import Testing
         }
     }
 
+    /// `validSince` counts seconds; a token issued earlier in the revocation's own second is ended all the same.
+    @Test func aRevocationEndsTheIdTokensIssuedEarlierInItsOwnSecond() async throws {
+        let harness = try Harness()
+        defer { harness.remove() }
+        harness.clock.advance(0.2)
+        let signedUp = try await harness.signUp("lee@example.com")
+        harness.clock.advance(0.3)
+        let updated = try await harness.api.call(AccountsUpdateRequest(idToken: signedUp.idToken, password: "new-secret"))
+        #expect(int(claims(of: signedUp.idToken)["iat"]) == int(claims(of: updated.idToken)["iat"]))
+        await #expect(throws: server("TOKEN_EXPIRED")) { try await harness.lookup(signedUp.idToken) }
+        await #expect(throws: server("TOKEN_EXPIRED")) {
+            try await harness.api.call(AccountsUpdateRequest(idToken: signedUp.idToken, displayName: "Lee"))
+        }
+        await #expect(throws: server("TOKEN_EXPIRED")) {
+            try await harness.api.call(SendOobCodeRequest(requestType: .verifyEmail, idToken: signedUp.idToken))
+        }
+        // The tokens the change returned, and those the new session mints later in the same second, are valid.
+        #expect(try await harness.lookup(updated.idToken)?.localId == signedUp.localId)
+        harness.clock.advance(0.1)
+        let refreshed = try await harness.refresh(updated.refreshToken)
+        #expect(try await harness.lookup(refreshed.idToken)?.localId == signedUp.localId)
+    }
+
     @Test func anAdministratorsValidSinceRevokesEarlierTokens() async throws {
         let harness = try Harness()
         defer { harness.remove() }
