@@ -239,7 +239,7 @@ struct FailedSignInRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     }
 }
 
-extension UserRecord {
+extension StoredAccount {
     static let revocationMillisecondsMigrationName = "revocations to the millisecond"
 
     static func addRevocationMilliseconds(_ db: Database) throws {

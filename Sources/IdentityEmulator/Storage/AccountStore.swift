@@ -211,7 +211,7 @@ struct AccountStore: Sendable {
         registerAnonymousCleanupMigration(&migrator)
         migrator.registerMigration(AccountSessions.migrationName, migrate: AccountSessions.migrate)
         migrator.registerMigration(MfaEnrollmentRecord.idsPerAccountMigrationName, migrate: MfaEnrollmentRecord.makeIdsPerAccount)
-        migrator.registerMigration(UserRecord.revocationMillisecondsMigrationName, migrate: UserRecord.addRevocationMilliseconds)
+        migrator.registerMigration(StoredAccount.revocationMillisecondsMigrationName, migrate: StoredAccount.addRevocationMilliseconds)
         return migrator
     }
 
