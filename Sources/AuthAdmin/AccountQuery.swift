@@ -108,10 +108,13 @@ public struct AccountPage: Sendable, Equatable {
     public var users: [UserRecord]
     public var offset: Int
     public var totalCount: Int?
+    /// Each row's project, for a page across every project; nil for a page of one project.
+    public var projects: [String]?
 
-    public init(users: [UserRecord], offset: Int, totalCount: Int?) {
+    public init(users: [UserRecord], offset: Int, totalCount: Int?, projects: [String]? = nil) {
         self.users = users
         self.offset = offset
         self.totalCount = totalCount
+        self.projects = projects
     }
 }

@@ -52,6 +52,31 @@ extension AccountAdmin {
         }
     }
 
+    /// `limit` accounts from `offset` of every project together, matching `filter`, in `sort` (the
+    /// project breaks ties), each with its project, and how many match in all. Each project's matches
+    /// are read whole and merged here: besides the backend's own, the projects are visitors', small
+    /// and no more than `--max-visitor-projects`; the backend has no query across projects.
+    public func rowsInEveryProject(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int) async throws -> AccountPage {
+        var rows: [(project: String, user: UserRecord)] = []
+        for project in try await projects() where project.accounts > 0 {
+            let admin = inProject(project.id)
+            var read = 0
+            while true {
+                let page = try await admin.rows(filter: filter, sort: sort, offset: read, limit: QueryAccountsRequest.maximumLimit)
+                rows += page.users.map { (project.id, $0) }
+                read += page.users.count
+                if page.users.count < QueryAccountsRequest.maximumLimit || page.totalCount.map({ read >= $0 }) == true { break }
+            }
+        }
+        rows.sort { a, b in
+            if sort.areInIncreasingOrder(a.user, b.user) { return true }
+            if sort.areInIncreasingOrder(b.user, a.user) { return false }
+            return a.project < b.project
+        }
+        let window = rows.dropFirst(offset).prefix(max(limit, 0))
+        return AccountPage(users: window.map(\.user), offset: offset, totalCount: rows.count, projects: window.map(\.project))
+    }
+
     /// The same administration, of another project of the same backend.
     public func inProject(_ id: String) -> AccountAdmin {
         AccountAdmin(backend: backend, projectId: id, capability: capability, clock: clock)

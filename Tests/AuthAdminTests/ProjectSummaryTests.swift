@@ -32,6 +32,30 @@ struct ProjectSummaryTests {
         }
     }
 
+    @Test func everyProjectsAccountsArePagedTogetherWithTheirProjects() async throws {
+        try await withTestBackend(.http) { served in
+            let admin = AccountAdmin(backend: served.makeAdministratorTransport(), projectId: served.backend.projectId, capability: .authdeck)
+            let own = served.backend.projectId
+            _ = try await admin.createUser(email: "carol@example.com", password: "hunter22")
+            _ = try await admin.inProject("room-alpha").createUser(email: "alice@example.com", password: "hunter22")
+            let bravo = admin.inProject("room-bravo")
+            _ = try await bravo.createUser(email: "bob@example.com", password: "hunter22")
+            _ = try await bravo.createUser(phoneNumber: "+15555550101")
+
+            let byEmail = AccountSort(field: .email, descending: false)
+            let all = try await admin.rowsInEveryProject(filter: .none, sort: byEmail, offset: 0, limit: 10)
+            #expect(all.users.map(\.email) == [nil, "alice@example.com", "bob@example.com", "carol@example.com"])
+            #expect(all.projects == ["room-bravo", "room-alpha", "room-bravo", own])
+            #expect(all.totalCount == 4)
+
+            let second = try await admin.rowsInEveryProject(filter: .none, sort: byEmail, offset: 2, limit: 1)
+            #expect(second.users.map(\.email) == ["bob@example.com"] && second.projects == ["room-bravo"] && second.offset == 2)
+
+            let filtered = try await admin.rowsInEveryProject(filter: AccountFilter(text: "alice"), sort: AccountSort(field: .email, descending: true), offset: 0, limit: 10)
+            #expect(filtered.users.map(\.email) == ["alice@example.com"] && filtered.projects == ["room-alpha"] && filtered.totalCount == 1)
+        }
+    }
+
     @Test func aSharedServersListingNeedsTheAdminToken() async throws {
         var configuration = EmbeddedBackendConfiguration()
         configuration.adminToken = "s3cret-admin-token-0123"

@@ -302,10 +302,13 @@ def test_only_operators_get_the_accounts_view(ssh_server, console, keys):
     alice.wait_for(r"guest-[0-9a-f]{12}\s+1 account\s+no key 127\.0\.0\.1")
     alice.wait_for(r"visitor-[0-9a-f]{16}\s+1 account\s+SHA256:")
     alice.keys("Down")
+    alice.keys("Down")
     alice.keys("Enter")
     alice.wait_for(r"1 account in all · no filter · project (guest|visitor)-", timeout=20)
     alice.wait_for(r"\(anonymous\)")
     alice.keys("P")
+    alice.wait_for(r"▸ All projects")
+    alice.keys("Down")
     alice.wait_for(r"▸ authdeck-local")
     alice.keys("Enter")
     alice.wait_for(r"2 accounts in all · no filter · project authdeck-local", timeout=20)
@@ -324,6 +327,17 @@ def test_only_operators_get_the_accounts_view(ssh_server, console, keys):
     # The operator is named by their key's comment and fingerprint; the project is the server's own.
     assert '"action":"disable"' in entry and f'"operator":"operator ({fingerprint})"' in entry, entry
     assert '"project":"authdeck-local"' in entry
+    # All projects: every account in one table, each with its project (cut at 80 columns, whole in the detail).
+    alice.keys("P")
+    alice.wait_for(r"▸ All projects")
+    alice.keys("Enter")
+    alice.wait_for(r"4 accounts in all · no filter · all projects", timeout=20)
+    alice.wait_for(r"uid\s+project\s+email / phone")
+    alice.wait_for(r"authdeck-… \(anonymous\)")
+    alice.wait_for(r"guest-[0-9a-f]{3}… \(anonymous\)")
+    alice.wait_for(r"visitor-[0-9a-f]… \(anonymous\)")
+    alice.keys("Enter")
+    alice.wait_for(r"project {13}authdeck-local", timeout=20)
     shutil.rmtree(os.path.dirname(operators), ignore_errors=True)
 
 

@@ -30,6 +30,7 @@ enum AccountDetailScreen {
         if let lockout = lockoutText(record.lockout) {
             lines.insert(field("password lock-out", lockout), at: 6)
         }
+        if let project = detail.project { lines.insert(field("project", project), at: 1) }
         for provider in user.providerData {
             let extra = [provider.email, provider.displayName, provider.federatedId.map { "federated \($0)" }].compactMap { $0 }.joined(separator: " · ")
             lines.append(("  \(TextWidth.pad(provider.providerId, toCells: 14)) raw id \(provider.uid ?? "—")\(extra.isEmpty ? "" : " · \(extra)")", .normal))

@@ -118,6 +118,7 @@ extension AccountsFeature {
             if marked.remove(uid) == nil { marked.insert(uid) }
             return move(to: selection + 1)
         case .markAll:
+            guard !allProjects else { return [.banner(Banner(.info, "Mark all works in one project: choose it with P."))] }
             return [.banner(nil), .run(.accounts(.findMatching(filter, purpose: .mark)), busy: "Finding every account that matches…")]
         case .disable, .enable, .delete, .revoke, .markVerified, .sendPasswordReset, .sendVerification, .clearLockout:
             guard access == .full, let action = Self.action(for: intent) else { return [] }
@@ -128,6 +129,7 @@ extension AccountsFeature {
             return [.banner(nil)]
         case .cleanUp:
             guard access == .full else { return [] }
+            guard !allProjects else { return [.banner(Banner(.info, "The clean-up works in one project: choose it with P."))] }
             panel = .cleanUp(days: TextField(text: "30", maxLength: 5))
             return [.banner(nil)]
         case .auditLog:
@@ -171,18 +173,18 @@ extension AccountsFeature {
             return [.banner(nil)]
         }
         panel = returnTo
-        return Self.run(action, on: uids)
+        return run(action, on: uids)
     }
 
-    static func run(_ action: AccountAction, on uids: [String]) -> [FlowStep] {
-        [.banner(nil), .run(.accounts(.perform(action, uids: uids)), busy: "\(action.name.prefix(1).uppercased() + action.name.dropFirst()): \(count(uids.count))…")]
+    func run(_ action: AccountAction, on uids: [String]) -> [FlowStep] {
+        [.banner(nil), .run(.accounts(.perform(action, uids: uids, projects: projects(of: uids))), busy: "\(action.name.prefix(1).uppercased() + action.name.dropFirst()): \(Self.count(uids.count))…")]
     }
 
     static func count(_ n: Int) -> String { n == 1 ? "1 account" : "\(n.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) accounts" }
 
     mutating func openDetail(uid: String) -> [FlowStep] {
-        panel = .detail(AccountDetail(uid: uid))
-        return [.banner(nil), .run(.accounts(.loadDetail(uid: uid)), busy: "Reading the account…")]
+        panel = .detail(AccountDetail(uid: uid, project: allProjects ? accountProjects[uid] : nil))
+        return [.banner(nil), .run(.accounts(detailEffect(uid: uid)), busy: "Reading the account…")]
     }
 
     mutating func typed(_ key: Key, in context: ConsoleContext) -> [FlowStep] {

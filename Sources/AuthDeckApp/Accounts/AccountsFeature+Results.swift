@@ -8,13 +8,14 @@ extension AccountsFeature {
         switch event {
         case let .pageLoaded(answered, result):
             // A page of a filter or sort since left: the newer one is on its way.
-            guard answered.filter == filter, answered.sort == sort, answered.project == project else { return [] }
+            guard answered.filter == filter, answered.sort == sort, answered.project == project, answered.allProjects == allProjects else { return [] }
             if pending == answered { pending = nil }
             switch result {
             case let .success(newPage):
                 let selectedUid = selectedUser?.uid
                 page = newPage
                 loadError = nil
+                for (user, project) in zip(newPage.users, newPage.projects ?? []) { accountProjects[user.uid] = project }
                 if let selectedUid, let index = newPage.users.firstIndex(where: { $0.uid == selectedUid }) {
                     selection = newPage.offset + index
                 }
@@ -66,7 +67,7 @@ extension AccountsFeature {
                     if outcome.action == .delete, outcome.succeeded.contains(detail.uid) {
                         panel = nil
                     } else {
-                        steps.append(.run(.accounts(.loadDetail(uid: detail.uid)), busy: nil))
+                        steps.append(.run(.accounts(detailEffect(uid: detail.uid)), busy: nil))
                     }
                 }
                 return steps + refresh()
@@ -103,7 +104,7 @@ extension AccountsFeature {
             guard case let .projects(_, selection) = panel else { return [] }
             switch result {
             case let .success(projects):
-                panel = .projects(projects, selection: min(selection, max(projects.count - 1, 0)))
+                panel = .projects(projects, selection: min(selection, projects.count))
                 return []
             case let .failure(failure):
                 panel = .projects([], selection: 0)
@@ -111,10 +112,8 @@ extension AccountsFeature {
             }
         case let .projectSelected(id):
             project = id
-            marked = []
-            countedFilter = nil
-            matchCount = nil
-            return [.banner(Banner(.info, "Project \(id).", detail: nil))] + reload()
+            allProjects = false
+            return [.banner(Banner(.info, "Project \(id).", detail: nil))] + startOver()
         case let .auditLogLoaded(result):
             guard case let .auditLog(_, selection) = panel else { return [] }
             switch result {
@@ -126,6 +125,22 @@ extension AccountsFeature {
                 return [.banner(Banner(.error, "The audit log could not be read.", detail: failure.message))]
             }
         }
+    }
+
+    /// Every project's accounts in one table, read from the backend's own project.
+    mutating func showAllProjects() -> [FlowStep] {
+        project = nil
+        allProjects = true
+        return [.banner(Banner(.info, "All projects.", detail: nil))] + startOver()
+    }
+
+    /// Another project (or all): marks and counts were of the one left.
+    private mutating func startOver() -> [FlowStep] {
+        marked = []
+        accountProjects = [:]
+        countedFilter = nil
+        matchCount = nil
+        return reload()
     }
 
     /// The banner after an action: what was done to how many, and what failed.

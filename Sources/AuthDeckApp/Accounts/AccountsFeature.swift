@@ -42,6 +42,12 @@ public struct AccountsFeature: ConsoleFeature {
     public var loadError: String?
     /// The project shown, once the operator chose one (`P`); nil: the backend's own.
     public var project: String?
+    /// Every project's accounts in one table, chosen with `P`.
+    public var allProjects = false
+    /// The project of each account read while every project is shown: its detail and actions go there.
+    /// Keyed by uid, as the marks are: a uid held by two projects (one file imported into both) is
+    /// taken for the one read last.
+    public var accountProjects: [String: String] = [:]
 
     public init() {}
 
@@ -88,7 +94,7 @@ public struct AccountsFeature: ConsoleFeature {
     }
 
     func query(offset: Int) -> AccountsQuery {
-        AccountsQuery(filter: filter, sort: sort, offset: offset, limit: Self.pageSize, project: project)
+        AccountsQuery(filter: filter, sort: sort, offset: offset, limit: Self.pageSize, project: project, allProjects: allProjects)
     }
 
     /// Asks for the page at `offset` of the current filter and sort.
@@ -135,6 +141,22 @@ public struct AccountsFeature: ConsoleFeature {
     var targets: [String] {
         if !marked.isEmpty { return marked.sorted() }
         return selectedUser.map { [$0.uid] } ?? []
+    }
+
+    /// The project named in the row at `index`, when every project is shown.
+    func project(at index: Int) -> String? {
+        guard allProjects, let user = user(at: index) else { return nil }
+        return accountProjects[user.uid]
+    }
+
+    /// Each of `uids`' project when every project is shown, so an action goes to the account's own.
+    func projects(of uids: [String]) -> [String: String] {
+        guard allProjects else { return [:] }
+        return Dictionary(uniqueKeysWithValues: uids.compactMap { uid in accountProjects[uid].map { (uid, $0) } })
+    }
+
+    func detailEffect(uid: String) -> AccountsEffect {
+        .loadDetail(uid: uid, project: allProjects ? accountProjects[uid] : nil)
     }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {

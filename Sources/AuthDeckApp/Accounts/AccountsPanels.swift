@@ -102,6 +102,8 @@ public struct ChipMenu: Equatable, Sendable {
 /// One account in full, as the admin API returns it, and its app data.
 public struct AccountDetail: Equatable, Sendable {
     public var uid: String
+    /// The account's project, named when the table shows every project.
+    public var project: String?
     /// Nil while it is read.
     public var record: AccountDetailRecord?
     /// The second factor `x` removes.
@@ -109,9 +111,10 @@ public struct AccountDetail: Equatable, Sendable {
     /// The first line shown, when the detail is longer than the screen.
     public var scroll = 0
 
-    public init(uid: String, record: AccountDetailRecord? = nil) {
+    public init(uid: String, record: AccountDetailRecord? = nil, project: String? = nil) {
         self.uid = uid
         self.record = record
+        self.project = project
     }
 }
 
@@ -237,11 +240,11 @@ extension AccountsFeature {
                     return [.banner(Banner(.error, "Type \(confirmation.uids.count) to confirm, or esc to cancel."))]
                 }
                 panel = confirmation.returnTo
-                return Self.run(confirmation.action, on: confirmation.uids)
+                return run(confirmation.action, on: confirmation.uids)
             case .choose, .confirm:
                 guard !confirmation.needsTypedCount else { return [] }
                 panel = confirmation.returnTo
-                return Self.run(confirmation.action, on: confirmation.uids)
+                return run(confirmation.action, on: confirmation.uids)
             case .up, .down, .back, .submit, .accounts: return []
             }
         case let .auditLog(entries, selection):
@@ -258,12 +261,18 @@ extension AccountsFeature {
         case let .projects(projects, selection):
             switch intent {
             case .up: panel = .projects(projects, selection: max(selection - 1, 0))
-            case .down: panel = .projects(projects, selection: min(selection + 1, max((projects?.count ?? 0) - 1, 0)))
+            // "All projects" comes first, then the projects.
+            case .down: panel = .projects(projects, selection: min(selection + 1, projects?.count ?? 0))
             case .back: panel = nil
             case .choose:
-                guard let projects, projects.indices.contains(selection) else { return [] }
+                guard let projects else { return [] }
+                if selection == 0 {
+                    panel = nil
+                    return showAllProjects()
+                }
+                guard projects.indices.contains(selection - 1) else { return [] }
                 panel = nil
-                return [.run(.accounts(.selectProject(projects[selection].id)), busy: nil)]
+                return [.run(.accounts(.selectProject(projects[selection - 1].id)), busy: nil)]
             case .submit, .confirm, .cancel, .toggle, .accounts: break
             }
             return []

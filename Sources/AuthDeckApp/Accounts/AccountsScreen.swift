@@ -41,7 +41,11 @@ enum AccountsScreen {
         if feature.page == nil { parts[0] = feature.loadError == nil ? "reading…" : "unreadable" }
         let filter = filterText(feature.filter)
         parts.append(filter.isEmpty ? "no filter" : "filter: \(filter)")
-        if let project = feature.project { parts.append("project \(project)") }
+        if feature.allProjects {
+            parts.append("all projects")
+        } else if let project = feature.project {
+            parts.append("project \(project)")
+        }
         parts.append("sort: \(feature.sort.field.rawValue) \(feature.sort.descending ? "↓" : "↑")")
         if !feature.marked.isEmpty { parts.append("\(feature.marked.count) marked") }
         if access == .readOnly { parts.append("READ-ONLY") }
@@ -61,31 +65,34 @@ enum AccountsScreen {
         return chips.joined(separator: " + ")
     }
 
-    /// Column widths for a table `width` cells wide: mark, uid, email or phone, providers, created, last
-    /// sign-in, flags. At 78 cells (an 80-column terminal) the dates leave out the year to keep their time;
-    /// a wider table shows the year and gives the rest to the email.
+    /// Column widths for a table `width` cells wide: mark, uid, the project (when every project is
+    /// shown), email or phone, providers, created, last sign-in, flags. At 78 cells (an 80-column
+    /// terminal) the dates leave out the year to keep their time, and the project and uid are cut (the
+    /// detail names both in full); a wider table shows the year and gives the rest to the email.
     struct Columns: Equatable {
-        var mark = 2, uid = 14, contact = 23, providers = 8, date = 11, flags = 4
+        var mark = 2, uid = 14, project = 0, contact = 23, providers = 8, date = 11, flags = 4
 
-        init(width: Int) {
+        init(width: Int, projects: Bool = false) {
             if width >= 100 { date = 16 }
-            let fixed = mark + (uid + 1) + (providers + 1) + 2 * (date + 1) + flags
+            if projects { (uid, project) = width >= 100 ? (14, 20) : (9, 10) }
+            let fixed = mark + (uid + 1) + (project > 0 ? project + 1 : 0) + (providers + 1) + 2 * (date + 1) + flags
             // The email's cell and its separator, and the table's last column left blank.
             contact = max(16, min(40, width - fixed - 2))
         }
     }
 
     static func headings(_ c: Columns) -> String {
-        TextWidth.pad("", toCells: c.mark) + TextWidth.pad("uid", toCells: c.uid + 1) + TextWidth.pad("email / phone", toCells: c.contact + 1)
+        TextWidth.pad("", toCells: c.mark) + TextWidth.pad("uid", toCells: c.uid + 1) + (c.project > 0 ? TextWidth.pad("project", toCells: c.project + 1) : "")
+            + TextWidth.pad("email / phone", toCells: c.contact + 1)
             + TextWidth.pad("sign-in", toCells: c.providers + 1) + TextWidth.pad("created", toCells: c.date + 1)
             + TextWidth.pad("last in", toCells: c.date + 1) + "flags"
     }
 
     /// `>` on the selected row and `*` on marked ones, so neither depends on reverse video.
-    static func row(_ user: UserRecord, marked: Bool, selected: Bool = false, columns c: Columns) -> String {
+    static func row(_ user: UserRecord, project: String? = nil, marked: Bool, selected: Bool = false, columns c: Columns) -> String {
         func cell(_ text: String, _ width: Int) -> String { TextWidth.pad(TextWidth.truncate(text, toCells: width), toCells: width + 1) }
         let contact = user.email ?? user.phoneNumber ?? (user.isAnonymous ? "(anonymous)" : "—")
-        return (selected ? ">" : " ") + (marked ? "*" : " ") + cell(user.uid, c.uid) + cell(contact, c.contact) + cell(providers(user), c.providers)
+        return (selected ? ">" : " ") + (marked ? "*" : " ") + cell(user.uid, c.uid) + (c.project > 0 ? cell(project ?? "—", c.project) : "") + cell(contact, c.contact) + cell(providers(user), c.providers)
             + cell(date(user.metadata.creationTime, cells: c.date), c.date) + cell(date(user.metadata.lastSignInTime, cells: c.date), c.date) + flags(user)
     }
 
@@ -127,7 +134,7 @@ enum AccountsScreen {
             feature.filterField.draw(on: canvas, row: filterRow, column: column + 2, width: min(width - 2, 40), focused: true)
             canvas.put("email, phone or uid prefix", row: filterRow, column: column + 44, style: .dim)
         }
-        let columns = Columns(width: width)
+        let columns = Columns(width: width, projects: feature.allProjects)
         canvas.put(TextWidth.truncate(headings(columns), toCells: width), row: frame.row + 2, column: column, style: .dim)
         let rows = max(1, frame.height - 4)
         let top = (feature.selection / rows) * rows
@@ -143,7 +150,7 @@ enum AccountsScreen {
                 canvas.put("  …", row: rowNumber, column: column, style: .dim)
                 continue
             }
-            let text = TextWidth.pad(TextWidth.truncate(row(user, marked: feature.marked.contains(user.uid), selected: index == feature.selection, columns: columns), toCells: width), toCells: width)
+            let text = TextWidth.pad(TextWidth.truncate(row(user, project: feature.project(at: index), marked: feature.marked.contains(user.uid), selected: index == feature.selection, columns: columns), toCells: width), toCells: width)
             canvas.put(text, row: rowNumber, column: column, style: index == feature.selection ? .selected : .normal)
         }
         canvas.put(TextWidth.truncate("flags: A anonymous · D disabled · U email unverified · 2 two-step · * marked", toCells: width),
@@ -301,9 +308,10 @@ extension AccountsScreen {
             canvas.put("reading…", row: frame.row + 2, column: column, style: .dim)
             return
         }
+        let all = ListView.Item(TextWidth.truncate("All projects (every project's accounts in one table)", toCells: frame.width - 2))
         let rows = frame.height - 4
         let top = (selection / max(rows, 1)) * max(rows, 1)
-        let items = projects.dropFirst(top).prefix(rows).map { project in
+        let items = ([all] + projects.map { project in
             let who: String = if let owner = project.owner {
                 "\(owner.key.map { String($0.prefix(11)) + "…" } ?? "no key") \(owner.address ?? "") "
                     + (owner.leftAt == nil ? "connected" : "left \(owner.leftAt.map { String(ConsoleView.dateText($0).prefix(16)) } ?? "")")
@@ -312,7 +320,7 @@ extension AccountsScreen {
             }
             return ListView.Item(TextWidth.truncate("\(TextWidth.pad(project.id, toCells: 24)) \(TextWidth.pad(AccountsFeature.count(project.accounts), toCells: 14)) \(who)",
                                                     toCells: frame.width - 2))
-        }
+        }).dropFirst(top).prefix(rows)
         ListView(items: Array(items), selection: selection - top).draw(on: canvas, in: Rect(row: frame.row + 2, column: column, width: frame.width - 2, height: rows), focused: true)
     }
 

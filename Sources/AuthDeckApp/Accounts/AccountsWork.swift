@@ -49,6 +49,11 @@ public actor AccountsConnection {
         return project.map(base.inProject) ?? base
     }
 
+    /// The administration of an account's `project` where the view shows every project, else of the chosen one.
+    func accountAdmin(orChosen project: String?) async throws -> AccountAdmin {
+        try await accountAdmin(in: project ?? self.project)
+    }
+
     func select(project: String) { self.project = project }
 }
 
@@ -60,13 +65,16 @@ public struct AccountsQuery: Equatable, Sendable {
     public var limit: Int
     /// The project asked (nil: the backend's own), so that a page of the project left is not taken.
     public var project: String?
+    /// Every project's accounts in one table; `project` is then nil.
+    public var allProjects: Bool
 
-    public init(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int, project: String? = nil) {
+    public init(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int, project: String? = nil, allProjects: Bool = false) {
         self.filter = filter
         self.sort = sort
         self.offset = offset
         self.limit = limit
         self.project = project
+        self.allProjects = allProjects
     }
 }
 
@@ -103,8 +111,11 @@ public enum AccountsEffect: Equatable, Sendable {
     case loadPage(AccountsQuery)
     /// How many accounts match, asked after the first rows are shown: the count may take far longer.
     case countMatches(AccountFilter)
-    case loadDetail(uid: String)
-    case perform(AccountAction, uids: [String])
+    /// `project`: the account's, when the table shows every project; nil: the chosen project.
+    case loadDetail(uid: String, project: String? = nil)
+    /// `projects`: each account's project, when the table shows every project; an account not in
+    /// it is of the chosen project.
+    case perform(AccountAction, uids: [String], projects: [String: String] = [:])
     case findMatching(AccountFilter, purpose: MatchPurpose)
     case loadHashConfig
     case loadAuditLog

@@ -10,22 +10,33 @@ extension EffectRunner {
         switch effect {
         case let .loadPage(query):
             return .pageLoaded(query, await adminResult {
-                try await accounts.accountAdmin(in: query.project).rows(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
+                if query.allProjects {
+                    return try await accounts.accountAdmin(in: nil).rowsInEveryProject(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
+                }
+                return try await accounts.accountAdmin(in: query.project).rows(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
             })
         case let .countMatches(filter):
             return .matchesCounted(filter, await adminResult { try await accounts.accountAdmin().count(matching: filter) })
-        case let .loadDetail(uid):
+        case let .loadDetail(uid, project):
             return .detailLoaded(uid: uid, await adminResult {
-                let admin = try await accounts.accountAdmin()
+                let admin = try await accounts.accountAdmin(orChosen: project)
                 let user = try await admin.user(uid: uid)
                 var lockout: PasswordLockout?
                 if let email = user.email { lockout = try await admin.passwordLockout(email: email) }
                 return AccountDetailRecord(user: user, cart: try self.cart.items(of: uid), lockout: lockout)
             })
-        case let .perform(action, uids):
+        case let .perform(action, uids, projects):
             guard accounts.access == .full else { return .actionFinished(.failure(AccountsFailure("read-only: no action is allowed"))) }
             return .actionFinished(await adminResult {
-                let outcome = try await accounts.accountAdmin().perform(action, on: uids, audit: accounts.audit, operator: accounts.operatorName)
+                var outcome = AccountActionOutcome(action: action, succeeded: [], failed: [:])
+                // Each account's own project does the action; nil groups those of the chosen project.
+                let groups = Dictionary(grouping: uids) { projects[$0] }
+                for project in groups.keys.sorted(by: { ($0 ?? "") < ($1 ?? "") }) {
+                    let admin = try await accounts.accountAdmin(orChosen: project)
+                    let done = try await admin.perform(action, on: groups[project] ?? [], audit: accounts.audit, operator: accounts.operatorName)
+                    outcome.succeeded += done.succeeded
+                    outcome.failed.merge(done.failed) { first, _ in first }
+                }
                 // A deleted account's app data goes with it, as when its owner deletes it.
                 if action == .delete { for uid in outcome.succeeded { try self.cart.removeAll(of: uid) } }
                 return outcome
@@ -65,7 +76,7 @@ extension EffectRunner {
         switch effect {
         case let .loadPage(query): return .pageLoaded(query, .failure(failure))
         case let .countMatches(filter): return .matchesCounted(filter, .failure(failure))
-        case let .loadDetail(uid): return .detailLoaded(uid: uid, .failure(failure))
+        case let .loadDetail(uid, _): return .detailLoaded(uid: uid, .failure(failure))
         case .perform: return .actionFinished(.failure(failure))
         case let .findMatching(_, purpose): return .matchingFound(purpose, .failure(failure))
         case .loadHashConfig: return .hashConfigLoaded(.failure(failure))

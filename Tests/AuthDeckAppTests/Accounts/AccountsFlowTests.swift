@@ -736,7 +736,10 @@ struct AccountsFlowTests {
         #expect(listed.contains("visitor-0123456789abcdef"))
         #expect(listed.contains("visitor-0123456789abcdef 2 accounts     SHA256:abcd… 10.0.0.7 connected"))
         #expect(listed.contains("authdeck-local           3,000 accounts the backend's own"))
+        // "All projects" comes first, then the backend's own.
         store.send(.key(.down)) { $0.accounts { $0.panel = .projects(projects, selection: 1) } }
+        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(projects, selection: 2) } }
+        store.send(.key(.down))
         store.send(.key(.enter), effects: [.accounts(.selectProject("visitor-0123456789abcdef"))]) { $0.accounts { $0.panel = nil } }
         let query = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100, project: "visitor-0123456789abcdef")
         store.send(.accounts(.projectSelected("visitor-0123456789abcdef")), effects: [.accounts(.loadPage(query))]) {
@@ -757,5 +760,74 @@ struct AccountsFlowTests {
         }
         #expect(render(store.model).contains("2 accounts in all · no filter · project visitor-0123456789abcdef"))
     }
-}
 
+    @Test func allProjectsShowsEachAccountsProjectAndAnActionGoesToIt() {
+        var store = FlowStore(F.opened(total: 3000))
+        store.send(.key(.character("P")), effects: [.accounts(.loadProjects)]) { $0.accounts { $0.panel = .projects(nil, selection: 0) } }
+        let visitor = "visitor-0123456789abcdef"
+        let projects = [ProjectSummary(id: "authdeck-local", accounts: 1, owner: nil), ProjectSummary(id: visitor, accounts: 2, owner: nil)]
+        store.send(.accounts(.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(projects, selection: 0) } }
+        #expect(render(store.model).contains("▸ All projects (every project's accounts in one table)"))
+        let query = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100, allProjects: true)
+        store.send(.key(.enter), effects: [.accounts(.loadPage(query))]) {
+            $0.banner = Banner(.info, "All projects.", detail: nil)
+            $0.accounts {
+                $0.panel = nil
+                $0.allProjects = true
+                $0.page = nil
+                $0.pending = query
+            }
+        }
+        let page = AccountPage(users: F.users(0..<3), offset: 0, totalCount: 3, projects: ["authdeck-local", visitor, visitor])
+        store.send(.accounts(.pageLoaded(query, .success(page)))) {
+            $0.accounts {
+                $0.page = page
+                $0.pending = nil
+                $0.accountProjects = ["u0000": "authdeck-local", "u0001": visitor, "u0002": visitor]
+            }
+        }
+        let screen = render(store.model)
+        #expect(screen.contains("3 accounts in all · no filter · all projects"))
+        #expect(screen.contains("uid       project    email / phone"))
+        #expect(screen.contains("u0000     authdeck-… user0000@exampl…"))
+        #expect(screen.contains("u0001     visitor-0… user0001@exampl…"))
+
+        // A marked account of a visitor's project is enabled there.
+        store.send(.key(.down)) { $0.accounts { $0.selection = 1 } }
+        store.send(.key(.character(" "))) {
+            $0.accounts {
+                $0.marked = ["u0001"]
+                $0.selection = 2
+            }
+        }
+        store.send(.key(.character("e")), effects: [.accounts(.perform(.enable, uids: ["u0001"], projects: ["u0001": visitor]))]) {
+            $0.banner = nil
+            $0.busy = "Enable: 1 account…"
+        }
+        let outcome = AccountActionOutcome(action: .enable, succeeded: ["u0001"], failed: [:])
+        store.send(.accounts(.actionFinished(.success(outcome))), effects: [.accounts(.loadPage(query))]) {
+            $0.busy = nil
+            $0.banner = Banner(.success, "Enabled 1 account. Written to the audit log.")
+            $0.accounts {
+                $0.marked = []
+                $0.pending = query
+            }
+        }
+
+        // The detail is read from the account's project and names it in full.
+        store.send(.key(.enter), effects: [.accounts(.loadDetail(uid: "u0002", project: visitor))]) {
+            $0.banner = nil
+            $0.busy = "Reading the account…"
+            $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0002", project: visitor)) }
+        }
+        store.send(.accounts(.detailLoaded(uid: "u0002", .success(AccountDetailRecord(user: F.user(2), cart: []))))) {
+            $0.busy = nil
+            $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0002", record: AccountDetailRecord(user: F.user(2), cart: []), project: visitor)) }
+        }
+        #expect(render(store.model).contains("project             visitor-0123456789abcdef"))
+
+        // Marking every match asks for one project: its uids are read per project.
+        store.send(.key(.escape)) { $0.accounts { $0.panel = nil } }
+        store.send(.key(.character("a"))) { $0.banner = Banner(.info, "Mark all works in one project: choose it with P.") }
+    }
+}

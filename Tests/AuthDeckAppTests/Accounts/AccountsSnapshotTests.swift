@@ -42,6 +42,18 @@ struct AccountsSnapshotTests {
         }), as: .lines)
     }
 
+    /// Every project's accounts: the project column is cut at 80 columns (the detail names it whole).
+    @Test func allProjectsTable() {
+        assertSnapshot(of: render(Self.model {
+            $0.allProjects = true
+            $0.selection = 1
+            $0.marked = ["u0002"]
+            $0.page = AccountPage(users: F.users(0..<4), offset: 0, totalCount: 4,
+                                  projects: ["authdeck-local", "visitor-0123456789abcdef", "visitor-0123456789abcdef", "guest-3"])
+            for (user, project) in zip($0.page?.users ?? [], $0.page?.projects ?? []) { $0.accountProjects[user.uid] = project }
+        }), as: .lines)
+    }
+
     @Test func readOnlyTable() {
         assertSnapshot(of: render(Self.model({ _ in }, access: .readOnly)), as: .lines)
     }
