@@ -151,7 +151,7 @@ struct SSHCommand: AsyncParsableCommand {
             visitorSettings.guestLifetime = TimeInterval(guestProjectHours) * 3600
             visitorSettings.keyedLifetime = TimeInterval(visitorProjectDays) * 24 * 3600
             let shared = try await SharedBackend.start(directory: directory, visitorSettings: visitorSettings,
-                                                       recentLoginWindow: recentLoginWindow.map(TimeInterval.init), logger: logger)
+                                                       recentLoginWindow: recentLoginWindow.map(TimeInterval.init), maxSessions: maxSessions, logger: logger)
             backendServer = shared
             launcher = ConsoleLauncher(executable: Self.executablePath()) { [consoleOptions] visit in
                 var plan = try shared.plan(for: visit, dataPath: dataPath)
@@ -275,7 +275,7 @@ private final class SharedBackend: Sendable {
     }
 
     static func start(directory: DataDirectory, visitorSettings: VisitorProjects.Settings, recentLoginWindow: TimeInterval?,
-                      logger: Logger) async throws -> SharedBackend {
+                      maxSessions: Int, logger: Logger) async throws -> SharedBackend {
         var generator = SystemRandomNumberGenerator()
         let adminToken = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
         var configuration = EmbeddedBackendConfiguration()
@@ -286,7 +286,11 @@ private final class SharedBackend: Sendable {
         let visitors = VisitorProjects(projects: projects, settings: visitorSettings)
         visitors.sweep()
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = IdentityServer(backend: projects, host: "127.0.0.1", port: 0, logger: logger).application { port in
+        // Every console connects from loopback, so one address may take all the connections.
+        var limits = ConnectionLimits()
+        limits.maxConnections = max(limits.maxConnections, 8 * maxSessions)
+        limits.maxConnectionsPerAddress = limits.maxConnections
+        let application = IdentityServer(backend: projects, host: "127.0.0.1", port: 0, limits: limits, logger: logger).application { port in
             backend.setActionLinkOrigin(host: "127.0.0.1", port: port)
             continuation.yield(port)
             continuation.finish()
