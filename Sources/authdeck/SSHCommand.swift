@@ -43,7 +43,7 @@ struct SSHCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Sessions from one address at once, at most.", valueName: "N"))
     var maxSessionsPerAddress = 4
 
-    @Option(name: .long, help: ArgumentHelp("Connections not yet logged in, at once, at most (default 256): their own pool, so that connections which never log in take no session's place; beyond it one is closed unheard.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Connections not yet logged in, at once, at most: their own pool, so that connections which never log in take no session's place; beyond it one is closed unheard.", valueName: "N"))
     var maxHandshakes = 256
 
     @Option(name: .long, help: ArgumentHelp("Connections not yet logged in from one address, at most (default 8, or --max-sessions-per-address if higher, for a room behind one address).", valueName: "N"))

@@ -37,13 +37,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("What goes to authdeck.log: trace, debug, info (a line per request; the default), notice (no request lines: lock-outs, imports, failures), warning, error or critical. The log is bounded either way: past 8 MiB it moves to authdeck.log.1.", valueName: "LEVEL"))
     var logLevel: Logger.Level = .info
 
-    @Option(name: .long, help: ArgumentHelp("Connections open at once, at most (default 512); beyond it a connection is closed at once.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Connections open at once, at most; beyond it a connection is closed at once.", valueName: "N"))
     var maxConnections = ConnectionLimits().maxConnections
 
-    @Option(name: .long, help: ArgumentHelp("Connections from one address at once, at most (default 64), so that one client cannot take every connection.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Connections from one address at once, at most, so that one client cannot take every connection.", valueName: "N"))
     var maxConnectionsPerAddress = ConnectionLimits().maxConnectionsPerAddress
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a request's body may take to arrive (default 20); a client that stops half-way is closed and its memory freed.", valueName: "SECONDS"))
+    @Option(name: .long, help: ArgumentHelp("Seconds a request's body may take to arrive; a client that stops half-way is closed and its memory freed.", valueName: "SECONDS"))
     var bodyTimeout = 20
 
     static let adminTokenVariable = "AUTHDECK_ADMIN_TOKEN"
