@@ -8,7 +8,7 @@ import ServiceLifecycle
 
 /// The embedded backend over HTTP on the Firebase Auth Emulator's paths (`authdeck serve`).
 /// Every request goes to the backend's `handle(WireRequest)` unchanged; the server adds only
-/// what HTTP itself needs: a body-size limit and a log line per request.
+/// what HTTP itself needs: a body-size limit, the bounds of `ConnectionLimits` and a log line per request.
 public struct IdentityServer: Sendable {
     /// Requests with a larger body are refused with 413 before the backend sees them.
     public static let maxRequestBodySize = 1024 * 1024
@@ -21,14 +21,16 @@ public struct IdentityServer: Sendable {
     public let host: String
     public let port: Int
     let idleTimeout: Duration
+    let limits: ConnectionLimits
     let logger: Logger
 
     public init(backend: any WireHandler, host: String = "127.0.0.1", port: Int = 9099, idleTimeout: Duration = idleTimeout,
-                logger: Logger = Logger(label: "authdeck.serve")) {
+                limits: ConnectionLimits = ConnectionLimits(), logger: Logger = Logger(label: "authdeck.serve")) {
         self.backend = backend
         self.host = Self.unbracketed(host)
         self.port = port
         self.idleTimeout = idleTimeout
+        self.limits = limits
         self.logger = logger
     }
 
@@ -37,9 +39,12 @@ public struct IdentityServer: Sendable {
     /// Its connections run on the backend's preferred executor, where the backend answers without a
     /// hop to other threads.
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
-        ExecutorPreferringService(executor: backend.preferredExecutor, service: Application(
+        let ledger = ConnectionLedger(limits: limits)
+        let logger = logger
+        return ExecutorPreferringService(executor: backend.preferredExecutor, service: Application(
             responder: BackendResponder(backend: backend, logger: logger),
-            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: TimeAmount(idleTimeout))),
+            server: .http1(configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [ConnectionGuard(ledger: ledger, logger: logger)], idleTimeout: TimeAmount(idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "authdeck"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger))

@@ -1,21 +1,40 @@
 import Synchronization
 
-/// Counts open connections, in all and per source address, so that the 51st visitor (or the 5th
-/// from one address) is told so at once instead of waiting; and keeps the consoles' process ids
-/// so that a shutdown hangs them all up.
+/// Counts connections in two pools, each in all and per source address. A connection starts in
+/// the *handshaking* pool (key exchange, login, being told the server is full), which has bounds
+/// of its own, and moves to the *sessions* pool only once it has logged in: connections that never
+/// log in cannot take a visitor's place, and those over the handshake bounds are closed unheard.
+/// Also keeps the consoles' process ids so that a shutdown hangs them all up.
 final class ConnectionRegistry: Sendable {
-    enum Admission: Equatable {
+    enum SessionAdmission: Equatable {
         case admitted
         case full
         case tooManyFromAddress
-        /// So many are already being told "full" that this one is closed without a word.
-        case dropped
+    }
+
+    private struct Pool {
+        var total = 0
+        var perAddress: [String: Int] = [:]
+
+        func admits(_ address: String, total limit: Int, perAddress addressLimit: Int) -> Bool {
+            total < limit && perAddress[address, default: 0] < addressLimit
+        }
+
+        mutating func add(_ address: String) {
+            total += 1
+            perAddress[address, default: 0] += 1
+        }
+
+        mutating func remove(_ address: String) {
+            total -= 1
+            let left = perAddress[address, default: 1] - 1
+            perAddress[address] = left > 0 ? left : nil
+        }
     }
 
     private struct State {
-        var total = 0
-        var refusing = 0
-        var perAddress: [String: Int] = [:]
+        var handshaking = Pool()
+        var sessions = Pool()
         var consoles: Set<Int32> = []
     }
 
@@ -24,35 +43,33 @@ final class ConnectionRegistry: Sendable {
 
     init(limits: SSHLimits) { self.limits = limits }
 
-    /// Admits the connection (then `release` must follow) or says why not.
-    func admit(address: String) -> Admission {
+    /// A new TCP connection: true if it may handshake (then `handshakeEnded` must follow, or
+    /// `sessionEnded` once `claimSession` has admitted it); false means close it now.
+    func admitHandshake(address: String) -> Bool {
         state.withLock { state in
-            let refusal: Admission? = if state.total >= limits.maxSessions { .full }
-                else if state.perAddress[address, default: 0] >= limits.maxSessionsPerAddress { .tooManyFromAddress }
-                else { nil }
-            if let refusal {
-                // Telling costs a handshake each; a flood of the turned-away must not cost more.
-                guard state.refusing < limits.maxSessions else { return .dropped }
-                state.refusing += 1
-                return refusal
-            }
-            state.total += 1
-            state.perAddress[address, default: 0] += 1
+            guard state.handshaking.admits(address, total: limits.maxHandshakes, perAddress: limits.maxHandshakesPerAddress) else { return false }
+            state.handshaking.add(address)
+            return true
+        }
+    }
+
+    /// A connection that has logged in takes a session's place, leaving the handshakes; refused,
+    /// it stays among them while it is told why.
+    func claimSession(address: String) -> SessionAdmission {
+        state.withLock { state in
+            if state.sessions.total >= limits.maxSessions { return .full }
+            if state.sessions.perAddress[address, default: 0] >= limits.maxSessionsPerAddress { return .tooManyFromAddress }
+            state.handshaking.remove(address)
+            state.sessions.add(address)
             return .admitted
         }
     }
 
-    func release(address: String) {
-        state.withLock { state in
-            state.total -= 1
-            let left = state.perAddress[address, default: 1] - 1
-            state.perAddress[address] = left > 0 ? left : nil
-        }
-    }
+    func handshakeEnded(address: String) { state.withLock { $0.handshaking.remove(address) } }
+    func sessionEnded(address: String) { state.withLock { $0.sessions.remove(address) } }
 
-    func refusalEnded() { state.withLock { $0.refusing -= 1 } }
-
-    var openConnections: Int { state.withLock { $0.total } }
+    /// Connections open now, logged in or not.
+    var openConnections: Int { state.withLock { $0.handshaking.total + $0.sessions.total } }
 
     func consoleStarted(_ pid: Int32) { _ = state.withLock { $0.consoles.insert(pid) } }
     func consoleEnded(_ pid: Int32) { _ = state.withLock { $0.consoles.remove(pid) } }

@@ -40,7 +40,7 @@ public final class SSHServer: Sendable {
         return SSHServer(listener: listener, registry: registry, room: room, snapshots: snapshots)
     }
 
-    /// Sessions open now (also those still logging in).
+    /// Connections open now, logged in or not.
     public var openConnections: Int { registry.openConnections }
 
     /// Stops listening and stops every console; returns once their sessions have closed (or after 5 s).
@@ -64,53 +64,52 @@ public final class SSHServer: Sendable {
     private static func setUp(connection channel: Channel, settings: SSHServerSettings, registry: ConnectionRegistry,
                               room: RoomRegistry, logger: Logger) throws {
         let address = channel.remoteAddress?.ipAddress ?? "?"
-        let identity = ConnectionIdentity(address: address)
-        let admission = registry.admit(address: address)
-        let delegate: any NIOSSHServerUserAuthenticationDelegate
-        let sessionHandler: () -> any ChannelHandler
-        switch admission {
-        case .admitted:
-            channel.closeFuture.whenComplete { _ in registry.release(address: address) }
-            delegate = UserAuthenticator(identity: identity, visitorNames: settings.visitorNames, operatorKeys: settings.operatorKeys)
-            sessionHandler = {
-                ConsoleSession(identity: identity, launcher: settings.launcher, limits: settings.limits, registry: registry, room: room, logger: logger)
-            }
-        case .dropped:
+        guard registry.admitHandshake(address: address) else {
+            // Telling costs a handshake; a flood is closed before it costs one.
             channel.close(promise: nil)
             return
-        case .full, .tooManyFromAddress:
-            channel.closeFuture.whenComplete { _ in registry.refusalEnded() }
-            let message = admission == .full
-                ? "AuthDeck is full (\(settings.limits.maxSessions) sessions); try again later, or ask the presenter to raise `authdeck ssh --max-sessions`."
-                // A room behind one NAT address meets this limit first: the presenter is told how to lift it.
-                : "AuthDeck: too many sessions from your address (\(settings.limits.maxSessionsPerAddress)); close one and try again. "
-                    + "A room behind one address needs the presenter to raise `authdeck ssh --max-sessions-per-address`."
-            logger.notice("ssh connection refused", metadata: ["address": "\(address)", "reason": "\(admission == .full ? "full" : "per-address limit")"])
-            delegate = RefusingAuthenticator()
-            sessionHandler = { Refusal(message: message) }
         }
-
-        let loop = channel.eventLoop
+        let identity = ConnectionIdentity(address: address)
+        let loop = channel.eventLoop.assumeIsolated()
+        channel.closeFuture.assumeIsolated().whenComplete { _ in
+            if identity.admission == .admitted { registry.sessionEnded(address: address) } else { registry.handshakeEnded(address: address) }
+        }
+        let delegate = UserAuthenticator(identity: identity, visitorNames: settings.visitorNames, operatorKeys: settings.operatorKeys,
+                                         registry: registry)
         let ssh = NIOSSHHandler(
             role: .server(.init(hostKeys: [settings.hostKey.privateKey], userAuthDelegate: delegate)),
             allocator: channel.allocator,
             inboundChildChannelInitializer: { child, type in
                 // One session per connection, and nothing but sessions: no direct-tcpip (-L, -D).
-                guard case .session = type, !identity.sessionOpened else {
+                guard case .session = type, !identity.sessionOpened, let admission = identity.admission else {
                     return child.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
                 }
                 identity.sessionOpened = true
-                return child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.addHandler(sessionHandler())
+                let handler: any ChannelHandler
+                switch admission {
+                case .admitted:
+                    handler = ConsoleSession(identity: identity, launcher: settings.launcher, limits: settings.limits, registry: registry,
+                                             room: room, logger: logger)
+                case .full, .tooManyFromAddress:
+                    logger.notice("ssh connection refused", metadata: ["address": "\(address)", "reason": "\(admission == .full ? "full" : "per-address limit")"])
+                    handler = Refusal(message: admission == .full
+                        ? "AuthDeck is full (\(settings.limits.maxSessions) sessions); try again later, or ask the presenter to raise `authdeck ssh --max-sessions`."
+                        // A room behind one NAT address meets this limit first: the presenter is told how to lift it.
+                        : "AuthDeck: too many sessions from your address (\(settings.limits.maxSessionsPerAddress)); close one and try again. "
+                            + "A room behind one address needs the presenter to raise `authdeck ssh --max-sessions-per-address`.")
                 }
+                return child.eventLoop.makeCompletedFuture { try child.pipeline.syncOperations.addHandler(handler) }
             })
         try channel.pipeline.syncOperations.addHandlers([ssh, CloseOnError(logger: logger)])
 
-        // Handshake, authentication and the session's start must fit in the login time; this
-        // also ends connections that authenticate and then only ask for forwarding (-N -L).
-        let channelBox = NIOLoopBound(channel, eventLoop: loop)
-        loop.assumeIsolated().scheduleTask(in: settings.limits.loginTimeout) {
-            if !identity.sessionOpened { channelBox.value.close(promise: nil) }
+        // A client that has not logged in soon gives its handshake place back. Handshake, login and
+        // the session's start must fit in the login time; this also ends connections that log in
+        // and then only ask for forwarding (-N -L).
+        loop.scheduleTask(in: settings.limits.handshakeTimeout) {
+            if identity.admission == nil { channel.close(promise: nil) }
+        }
+        loop.scheduleTask(in: settings.limits.loginTimeout) {
+            if !identity.sessionOpened { channel.close(promise: nil) }
         }
     }
 }

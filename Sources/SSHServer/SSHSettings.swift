@@ -9,8 +9,16 @@ public enum SSHRole: String, Sendable, Equatable {
 
 /// The limits a public SSH host needs, each a command-line flag.
 public struct SSHLimits: Sendable, Equatable {
-    public var maxSessions = 50
+    /// Sessions are consoles: a session's place is taken only once its connection has logged in.
+    public var maxSessions = 200
     public var maxSessionsPerAddress = 4
+    /// Connections not yet in a session (key exchange, login, being told the server is full), a
+    /// pool of their own so that connections which never log in cannot fill the sessions' places;
+    /// beyond it a connection is closed unheard.
+    public var maxHandshakes = 256
+    public var maxHandshakesPerAddress = 8
+    /// From the TCP connection to logged in; a silent or stalled client goes after this.
+    public var handshakeTimeout: TimeAmount = .seconds(10)
     /// From the TCP connection to an open session channel (handshake, authentication, pty, shell).
     public var loginTimeout: TimeAmount = .seconds(20)
     /// No input from the visitor for this long ends the session, with a notice.

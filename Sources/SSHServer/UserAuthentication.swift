@@ -11,6 +11,8 @@ final class ConnectionIdentity {
     /// The operator key's comment in the operators file.
     var keyComment: String?
     var sessionOpened = false
+    /// Set when the client logs in: whether it took a session's place, or why not.
+    var admission: ConnectionRegistry.SessionAdmission?
 
     init(address: String) { self.address = address }
 }
@@ -26,11 +28,13 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
     private let identity: ConnectionIdentity
     private let visitorNames: Set<String>
     private let operatorKeys: OperatorKeys
+    private let registry: ConnectionRegistry
 
-    init(identity: ConnectionIdentity, visitorNames: Set<String>, operatorKeys: OperatorKeys) {
+    init(identity: ConnectionIdentity, visitorNames: Set<String>, operatorKeys: OperatorKeys, registry: ConnectionRegistry) {
         self.identity = identity
         self.visitorNames = visitorNames
         self.operatorKeys = operatorKeys
+        self.registry = registry
     }
 
     var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods { [.publicKey, .password] }
@@ -44,6 +48,8 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
             identity.role = decision.role
             identity.keyFingerprint = decision.keyFingerprint
             identity.keyComment = decision.keyComment
+            // A place is taken only now; one refused still logs in, to be told why.
+            identity.admission = registry.claimSession(address: identity.address)
             responsePromise.succeed(.success)
         } else {
             responsePromise.succeed(.failure)
@@ -70,16 +76,5 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
         }
         guard case let .publicKey(offer) = request, operatorKeys.contains(offer.publicKey) else { return nil }
         return Decision(role: .operator, keyFingerprint: KeyFingerprint.sha256(offer.publicKey), keyComment: operatorKeys.comments[offer.publicKey])
-    }
-}
-
-/// A connection over the limits still completes the handshake, so that its user reads why
-/// instead of a bare "connection closed": any name is let in, to be told and disconnected.
-final class RefusingAuthenticator: NIOSSHServerUserAuthenticationDelegate {
-    var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods { .publicKey }
-
-    func requestReceived(request: NIOSSHUserAuthenticationRequest,
-                         responsePromise: EventLoopPromise<NIOSSHUserAuthenticationOutcome>) {
-        responsePromise.succeed(.success)
     }
 }

@@ -37,11 +37,20 @@ struct SSHCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A user name that logs in as a visitor with no password or key (repeatable; default demo).", valueName: "NAME"))
     var visitorUser: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Sessions open at once, at most.", valueName: "N"))
-    var maxSessions = 50
+    @Option(name: .long, help: ArgumentHelp("Sessions (consoles) open at once, at most: a room's worth; 200 was measured on 2 cores with the first frame within 2.7 s (p99).", valueName: "N"))
+    var maxSessions = 200
 
     @Option(name: .long, help: ArgumentHelp("Sessions from one address at once, at most.", valueName: "N"))
     var maxSessionsPerAddress = 4
+
+    @Option(name: .long, help: ArgumentHelp("Connections not yet logged in, at once, at most: their own pool, so that connections which never log in take no session's place; beyond it one is closed unheard.", valueName: "N"))
+    var maxHandshakes = 256
+
+    @Option(name: .long, help: ArgumentHelp("Connections not yet logged in from one address, at most (default 8, or --max-sessions-per-address if higher, for a room behind one address).", valueName: "N"))
+    var maxHandshakesPerAddress: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds from connecting to logged in (a visitor without a key presses Enter at the password prompt), so that a silent client soon gives its place back.", valueName: "SECONDS"))
+    var handshakeTimeout = 10
 
     @Option(name: .long, help: ArgumentHelp("Seconds from connecting to a running console, at most.", valueName: "SECONDS"))
     var loginTimeout = 20
@@ -84,8 +93,10 @@ struct SSHCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard maxSessions >= 1, maxSessionsPerAddress >= 1 else { throw ValidationError("--max-sessions and --max-sessions-per-address must be at least 1.") }
-        guard loginTimeout >= 1, idleTimeout >= 1, maxDuration >= 1 else { throw ValidationError("Timeouts must be at least 1 second.") }
+        guard maxSessions >= 1, maxSessionsPerAddress >= 1, maxHandshakes >= 1, (maxHandshakesPerAddress ?? 1) >= 1 else {
+            throw ValidationError("--max-sessions, --max-sessions-per-address, --max-handshakes and --max-handshakes-per-address must be at least 1.")
+        }
+        guard loginTimeout >= 1, idleTimeout >= 1, maxDuration >= 1, handshakeTimeout >= 1 else { throw ValidationError("Timeouts must be at least 1 second.") }
         if let recentLoginWindow {
             guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
             guard emulator == nil, project == nil else {
@@ -121,6 +132,9 @@ struct SSHCommand: AsyncParsableCommand {
         var limits = SSHLimits()
         limits.maxSessions = maxSessions
         limits.maxSessionsPerAddress = maxSessionsPerAddress
+        limits.maxHandshakes = maxHandshakes
+        limits.maxHandshakesPerAddress = maxHandshakesPerAddress ?? max(limits.maxHandshakesPerAddress, maxSessionsPerAddress)
+        limits.handshakeTimeout = .seconds(Int64(handshakeTimeout))
         limits.loginTimeout = .seconds(Int64(loginTimeout))
         limits.idleTimeout = .seconds(Int64(idleTimeout))
         limits.maxDuration = .seconds(Int64(maxDuration))
@@ -137,7 +151,7 @@ struct SSHCommand: AsyncParsableCommand {
             visitorSettings.guestLifetime = TimeInterval(guestProjectHours) * 3600
             visitorSettings.keyedLifetime = TimeInterval(visitorProjectDays) * 24 * 3600
             let shared = try await SharedBackend.start(directory: directory, visitorSettings: visitorSettings,
-                                                       recentLoginWindow: recentLoginWindow.map(TimeInterval.init), logger: logger)
+                                                       recentLoginWindow: recentLoginWindow.map(TimeInterval.init), maxSessions: maxSessions, logger: logger)
             backendServer = shared
             launcher = ConsoleLauncher(executable: Self.executablePath()) { [consoleOptions] visit in
                 var plan = try shared.plan(for: visit, dataPath: dataPath)
@@ -261,7 +275,7 @@ private final class SharedBackend: Sendable {
     }
 
     static func start(directory: DataDirectory, visitorSettings: VisitorProjects.Settings, recentLoginWindow: TimeInterval?,
-                      logger: Logger) async throws -> SharedBackend {
+                      maxSessions: Int, logger: Logger) async throws -> SharedBackend {
         var generator = SystemRandomNumberGenerator()
         let adminToken = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
         var configuration = EmbeddedBackendConfiguration()
@@ -272,7 +286,11 @@ private final class SharedBackend: Sendable {
         let visitors = VisitorProjects(projects: projects, settings: visitorSettings)
         visitors.sweep()
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = IdentityServer(backend: projects, host: "127.0.0.1", port: 0, logger: logger).application { port in
+        // Every console connects from loopback, so one address may take all the connections.
+        var limits = ConnectionLimits()
+        limits.maxConnections = max(limits.maxConnections, 8 * maxSessions)
+        limits.maxConnectionsPerAddress = limits.maxConnections
+        let application = IdentityServer(backend: projects, host: "127.0.0.1", port: 0, limits: limits, logger: logger).application { port in
             backend.setActionLinkOrigin(host: "127.0.0.1", port: port)
             continuation.yield(port)
             continuation.finish()

@@ -3,6 +3,7 @@ import Foundation
 import IdentityEmulator
 import IdentityServer
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// `authdeck serve`: the embedded backend over HTTP, so that other SDKs and tools (and several
@@ -36,10 +37,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("What goes to authdeck.log: trace, debug, info (a line per request; the default), notice (no request lines: lock-outs, imports, failures), warning, error or critical. The log is bounded either way: past 8 MiB it moves to authdeck.log.1.", valueName: "LEVEL"))
     var logLevel: Logger.Level = .info
 
+    @Option(name: .long, help: ArgumentHelp("Connections open at once, at most; beyond it a connection is closed at once.", valueName: "N"))
+    var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(name: .long, help: ArgumentHelp("Connections from one address at once, at most, so that one client cannot take every connection.", valueName: "N"))
+    var maxConnectionsPerAddress = ConnectionLimits().maxConnectionsPerAddress
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a request's body may take to arrive; a client that stops half-way is closed and its memory freed.", valueName: "SECONDS"))
+    var bodyTimeout = 20
+
     static let adminTokenVariable = "AUTHDECK_ADMIN_TOKEN"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard maxConnections >= 1, maxConnectionsPerAddress >= 1, bodyTimeout >= 1 else {
+            throw ValidationError("--max-connections, --max-connections-per-address and --body-timeout must be at least 1.")
+        }
         if let project, project.isEmpty || project.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-") }) {
             throw ValidationError("--project must be a project id: letters, digits and hyphens.")
         }
@@ -82,7 +95,11 @@ struct ServeCommand: AsyncParsableCommand {
         let shared = configuration.isShared
         // Other projects beside the data directory's own, each in a directory of its own under `projects/`.
         let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
-        let server = IdentityServer(backend: projects, host: host, port: port, logger: logger)
+        var limits = ConnectionLimits()
+        limits.maxConnections = maxConnections
+        limits.maxConnectionsPerAddress = maxConnectionsPerAddress
+        limits.bodyTimeout = .seconds(Int64(bodyTimeout))
+        let server = IdentityServer(backend: projects, host: host, port: port, limits: limits, logger: logger)
         let host = server.host
         let application = server.application { port in
             let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

@@ -2,6 +2,7 @@
 project, damaged or emptied data refused at start-up with a clear message, file modes, bad
 start-up settings named clearly, and answers that tell nothing about an email."""
 import base64
+import http.client
 import json
 import os
 import re
@@ -309,3 +310,64 @@ def test_a_read_only_identity_database_is_named_as_such():
         assert f"The account database {database} cannot be opened for reading and writing" in process.stderr
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def stalled_body(server, source, length=1_000_000, sent=900_000):
+    """A request from `source` that announces a large body, sends most of it and stops."""
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=(source, 0))
+    s.sendall(f"POST {API}accounts:signUp?key=k HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              f"Content-Length: {length}\r\n\r\n".encode() + b" " * sent)
+    return s
+
+
+def answer_or_close(s, timeout):
+    """What the server sends on `s` until it closes it (None if it keeps it open past `timeout`)."""
+    s.settimeout(timeout)
+    received = b""
+    try:
+        while chunk := s.recv(65536):
+            received += chunk
+        return received
+    except ConnectionResetError:
+        return received
+    except socket.timeout:
+        return None
+
+
+def sign_up_from(server, source, email):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(source, 0))
+    connection.request("POST", API + "accounts:signUp?key=k", json.dumps({"email": email, "password": "secret-1"}),
+                       {"Content-Type": "application/json"})
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+def test_stalled_request_bodies_are_bounded_per_address_and_closed_at_their_deadline(served):
+    server = served(["--max-connections-per-address", "4", "--body-timeout", "3"])
+    stalled = [stalled_body(server, "127.0.0.2") for _ in range(4)]
+    # A fifth from the same address is closed unanswered; another address is served at once.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0)) as over:
+        over.sendall(f"GET /emulator/v1/projects HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert answer_or_close(over, 10) == b""
+    assert sign_up_from(server, "127.0.0.3", "ada@example.com") == 200
+    # Each stalled one is closed at its body's deadline, with no answer (never a 5xx).
+    for s in stalled:
+        assert answer_or_close(s, 30) == b""
+        s.close()
+    assert sign_up_from(server, "127.0.0.2", "grace@example.com") == 200
+    server.stop()
+    with open(os.path.join(server.data_dir, "authdeck.log"), encoding="utf-8") as log:
+        text = log.read()
+    assert "request body too slow" in text and "too many connections" in text
+    assert not re.search(r"status=5\d\d", text)
+
+
+def test_many_stalled_bodies_from_many_addresses_leave_other_requests_answered(served):
+    server = served(["--max-connections-per-address", "8", "--body-timeout", "60"])
+    stalled = [stalled_body(server, f"127.0.1.{n}") for n in range(1, 7) for _ in range(8)]
+    for index in range(5):
+        assert sign_up_from(server, "127.0.0.9", f"user{index}@example.com") == 200
+    for s in stalled:
+        s.close()
+    assert server.process.poll() is None

@@ -777,26 +777,106 @@ def test_stopping_the_server_tells_each_console_and_gives_its_terminal_back(ssh_
     assert " error " not in server.log()
 
 
-def test_a_flood_of_turned_away_connections_is_dropped_unheard(ssh_server, console):
-    server = ssh_server(["--max-sessions", "1"])
-    c = console(command=server.client())
-    c.wait_for("Choose a sign-in method", timeout=20)
-    # Being told "full" takes a handshake; while one such is under way, the next is just closed.
-    being_told = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-    assert being_told.recv(100).startswith(b"SSH-2.0-")
-    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as dropped:
-        dropped.settimeout(10)
+def silent(server, source):
+    """A TCP connection from `source` (any 127/8 address reaches the server) that never says a word."""
+    return socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=(source, 0))
+
+
+def closed_by_server(s, timeout=20):
+    """Whether the server closes `s` (reading whatever it sent first) within `timeout`."""
+    s.settimeout(timeout)
+    try:
+        while s.recv(65536):
+            pass
+        return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False
+
+
+def test_connections_that_never_log_in_take_no_sessions_place(ssh_server, console):
+    server = ssh_server(["--max-sessions", "2", "--handshake-timeout", "60", "--login-timeout", "60"])
+    # Twice the session limit, four from each of three addresses (within the per-address limit).
+    quiet = [silent(server, f"127.0.0.{2 + n // 4}") for n in range(6)]
+    for s in quiet:
+        assert s.recv(100).startswith(b"SSH-2.0-")
+    first = console(command=server.client())
+    first.wait_for("Choose a sign-in method", timeout=20)
+    second = console(command=server.client())
+    second.wait_for("Choose a sign-in method", timeout=20)
+    # The sessions' places are the visitors': the third is told it is full.
+    third = subprocess.run(server.client(extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert third.returncode == 1 and "full (2 sessions)" in third.stderr + third.stdout
+    for s in quiet:
+        s.close()
+    first.keys("Enter")
+    first.wait_for(UID)
+
+
+def test_connections_beyond_the_handshake_bounds_are_closed_unheard(ssh_server, console):
+    server = ssh_server(["--max-handshakes", "4", "--max-handshakes-per-address", "2", "--handshake-timeout", "60",
+                         "--login-timeout", "60"])
+    held = [silent(server, "127.0.0.2"), silent(server, "127.0.0.2")]
+    for s in held:
+        assert s.recv(100).startswith(b"SSH-2.0-")
+    # A third from the same address is over its bound; from another address it is not.
+    with silent(server, "127.0.0.2") as over:
+        over.settimeout(10)
         try:
-            assert dropped.recv(100) == b""
+            assert over.recv(100) == b""
         except ConnectionResetError:
             pass
-    being_told.close()
-    # Once that one has gone (the server notices the close at once, or nearly), the next is told again.
-    for _ in range(10):
-        told = subprocess.run(server.client(extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
-        if "full" in told.stderr + told.stdout:
-            break
-        time.sleep(0.3)
-    assert "full" in told.stderr + told.stdout
+    held += [silent(server, "127.0.0.3"), silent(server, "127.0.0.3")]
+    for s in held[2:]:
+        assert s.recv(100).startswith(b"SSH-2.0-")
+    # Four in all: a fifth address is turned away too, a visitor included.
+    with silent(server, "127.0.0.4") as over:
+        over.settimeout(10)
+        try:
+            assert over.recv(100) == b""
+        except ConnectionResetError:
+            pass
+    for s in held:
+        s.close()
+    c = console(command=server.client())
+    c.wait_for("Choose a sign-in method", timeout=20)
+    assert server.process.poll() is None
+
+
+def test_a_silent_connection_is_closed_at_the_handshake_deadline(ssh_server, console):
+    server = ssh_server(["--handshake-timeout", "2", "--login-timeout", "120"])
+    quiet = silent(server, "127.0.0.2")
+    half = silent(server, "127.0.0.2")
+    half.sendall(b"SSH-2.0-OpenSSH_9.2\r\n")
+    # Well before the login timeout, each is closed.
+    assert closed_by_server(quiet, timeout=30) and closed_by_server(half, timeout=30)
+    quiet.close()
+    half.close()
+    c = console(command=server.client())
+    c.wait_for("Choose a sign-in method", timeout=20)
+
+
+def test_a_visitor_who_stops_reading_does_not_slow_the_others(ssh_server, console):
+    server = ssh_server()
+    # A small window that the client never opens again: the console's output backs up on its own pty.
+    stuck = []
+    for _ in range(3):
+        transport = paramiko.Transport(("127.0.0.1", server.port))
+        transport.start_client(timeout=10)
+        transport.auth_password("demo", "")
+        channel = transport.open_session(window_size=4096)
+        channel.get_pty(term="xterm", width=200, height=60)
+        channel.invoke_shell()
+        stuck.append((transport, channel))
+    wait_until(lambda: len(server.consoles()) == 3, 20, "the unread consoles did not start")
+    for _, channel in stuck:
+        for _ in range(20):
+            channel.send(b"?")
+    c = console(command=server.client())
+    c.wait_for("Choose a sign-in method", timeout=20)
     c.keys("Enter")
     c.wait_for(UID)
+    assert len(server.consoles()) == 4 and all(transport.is_active() for transport, _ in stuck)
+    for transport, _ in stuck:
+        transport.close()

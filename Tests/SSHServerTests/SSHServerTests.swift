@@ -119,3 +119,40 @@ import Testing
         #expect(try String(contentsOf: url, encoding: .utf8) == "not a key\n")
     }
 }
+
+@Suite struct ConnectionRegistryTests {
+    func registry(sessions: Int = 2, perAddress: Int = 4, handshakes: Int = 3, handshakesPerAddress: Int = 2) -> ConnectionRegistry {
+        var limits = SSHLimits()
+        limits.maxSessions = sessions
+        limits.maxSessionsPerAddress = perAddress
+        limits.maxHandshakes = handshakes
+        limits.maxHandshakesPerAddress = handshakesPerAddress
+        return ConnectionRegistry(limits: limits)
+    }
+
+    @Test func handshakesHaveTheirOwnBoundsAndTakeNoSessionsPlace() {
+        let registry = registry()
+        #expect(registry.admitHandshake(address: "a") && registry.admitHandshake(address: "a"))
+        #expect(!registry.admitHandshake(address: "a"))
+        #expect(registry.admitHandshake(address: "b"))
+        #expect(!registry.admitHandshake(address: "c"))
+        // Three connections that never log in, and both sessions' places are still free.
+        #expect(registry.claimSession(address: "a") == .admitted)
+        #expect(registry.claimSession(address: "b") == .admitted)
+        // A handshake's place comes back as the connection logs in.
+        #expect(registry.admitHandshake(address: "c"))
+        #expect(registry.claimSession(address: "a") == .full)
+        registry.sessionEnded(address: "b")
+        #expect(registry.claimSession(address: "a") == .admitted)
+    }
+
+    @Test func aRefusedLoginStaysAHandshakeUntilItCloses() {
+        let registry = registry(sessions: 5, perAddress: 1, handshakes: 2, handshakesPerAddress: 2)
+        #expect(registry.admitHandshake(address: "a") && registry.claimSession(address: "a") == .admitted)
+        #expect(registry.admitHandshake(address: "a") && registry.claimSession(address: "a") == .tooManyFromAddress)
+        #expect(registry.admitHandshake(address: "a") && !registry.admitHandshake(address: "a"))
+        registry.handshakeEnded(address: "a")
+        #expect(registry.admitHandshake(address: "a"))
+        #expect(registry.openConnections == 3)
+    }
+}
