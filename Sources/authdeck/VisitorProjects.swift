@@ -133,7 +133,7 @@ final class VisitorProjects: Sendable {
         let ids = projects.projectIds()
         guard ids.count >= settings.maximum else { return }
         let idle = ids.filter { !isLive($0) }.compactMap { id in readOwner(id).map { (id, $0) } }
-        guard let oldest = idle.min(by: { ($0.1.key != nil ? 1 : 0, $0.1.lastSeen) < ($1.1.key != nil ? 1 : 0, $1.1.lastSeen) }) else {
+        guard let oldest = idle.min(by: { ($0.1.key != nil ? 1 : 0, $0.1.lastSeen, $0.1.createdAt) < ($1.1.key != nil ? 1 : 0, $1.1.lastSeen, $1.1.createdAt) }) else {
             throw ConsoleRefusal("This demo is full: all \(settings.maximum) visitor projects are in use. Try again in a while, "
                 + "or ask the presenter to raise `authdeck ssh --max-visitor-projects`.")
         }

@@ -22,16 +22,30 @@ public struct ProjectOwner: Codable, Sendable, Equatable {
 
     static let fileName = "owner.json"
 
+    /// Times to the millisecond: two visitors who leave in the same second must still be told apart
+    /// when the project unused the longest is chosen to go. Files written to the second still read.
+    private static let precise = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let toTheSecond = Date.ISO8601FormatStyle()
+
     static func read(in directory: URL) -> ProjectOwner? {
         guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)) else { return nil }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = (try? precise.parse(text)) ?? (try? toTheSecond.parse(text)) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an RFC 3339 time: \(text)"))
+            }
+            return date
+        }
         return try? decoder.decode(ProjectOwner.self, from: data)
     }
 
     func write(in directory: URL) throws {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(Self.precise))
+        }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         try BackendFiles.replacePrivateFile(at: directory.appendingPathComponent(Self.fileName).path, contents: encoder.encode(self))
     }
