@@ -389,7 +389,9 @@ def test_a_visitor_whose_account_the_operator_disables_is_told_why(ssh_server, c
     alice.wait_for(r"0 accounts in all", timeout=20)
     alice.keys("P")
     alice.wait_for(r"guest-[0-9a-f]{12}\s+1 account")
-    alice.keys("Down")
+    # All projects, then the backend's own, then the visitor's.
+    alice.keys("Down", "Down")
+    alice.wait_for(r"▸ guest-")
     alice.keys("Enter")
     alice.wait_for(r"1 account in all · no filter · project guest-", timeout=20)
     alice.keys("d")

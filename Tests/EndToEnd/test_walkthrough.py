@@ -284,7 +284,9 @@ def test_the_ssh_title_bar_and_the_accounts_detail_at_80_by_24(ssh_server, conso
     operator.wait_for(r"0 accounts in all", timeout=20)
     operator.keys("P")
     operator.wait_for(r"guest-[0-9a-f]{12}\s+1 account")
-    operator.keys("Down")
+    # All projects, then the backend's own, then the visitor's.
+    operator.keys("Down", "Down")
+    operator.wait_for(r"▸ guest-")
     operator.keys("Enter")
     # The table keeps the time of day at 80 columns.
     operator.wait_for(r"alice\.a@example\.com\s+pw\s+\d\d-\d\d \d\d:\d\d \d\d-\d\d \d\d:\d\d", timeout=20)
