@@ -1,9 +1,11 @@
-"""End to end: every step of assets/demo-walkthrough.md at 80×24, as a presenter types it, and every
-screen on the way checked for text cut without an ellipsis or drawn over a border."""
+"""End to end: every step of assets/demo-walkthrough.md at 80×24, as a presenter types it, in a local
+console and in a visitor's console over SSH, and every screen on the way checked for text cut
+without an ellipsis or drawn over a border."""
 import re
 import time
 
 import pyotp
+import pytest
 
 from test_multi_factor import KEY_LINE
 from test_ssh import keys, ssh_server  # noqa: F401 (fixtures)
@@ -89,9 +91,20 @@ def test_the_layout_check_sees_a_cut_line_and_an_overwritten_border():
     assert layout_problems("\n".join(["title", "x" * WIDTH, "bar"]))
 
 
-def test_the_demo_walkthrough_at_80_by_24(console):
-    w = Walk(console, extra_args=["--recent-login-window", "3"])
-    w.wait_for("Choose a sign-in method")
+@pytest.mark.parametrize("route", ["local", "ssh"])
+def test_the_demo_walkthrough_at_80_by_24(console, ssh_server, keys, route):  # noqa: F811
+    # Over SSH as a visitor with a key, whom a reconnection brings back to their project and session.
+    if route == "ssh":
+        server = ssh_server(["--recent-login-window", "3"])
+
+        def launch(previous=None):
+            return Walk(console, command=server.client("demo", key=keys["other"]))
+    else:
+        def launch(previous=None):
+            data = {"data": previous.c.data_dir} if previous else {}
+            return Walk(console, extra_args=["--recent-login-window", "3"], **data)
+    w = launch()
+    w.wait_for("Choose a sign-in method", timeout=20)
 
     # 1. Anonymous sign-in, by its number.
     w.keys("1")
@@ -140,8 +153,8 @@ def test_the_demo_walkthrough_at_80_by_24(console):
     assert re.search(UID, w.c.screen()).group(1) == uid and "1 × apple" in w.c.screen()
     w.keys("q")
     assert w.c.wait_exit() == "0"
-    again = Walk(console, data=w.c.data_dir, extra_args=["--recent-login-window", "3"])
-    again.wait_for("ada@example.com")
+    again = launch(w)
+    again.wait_for("ada@example.com", timeout=20)
     assert re.search(UID, again.c.screen()).group(1) == uid
     w.problems += again.problems
     w = Walk.__new__(Walk)
