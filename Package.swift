@@ -138,6 +138,8 @@ let package = Package(
         .testTarget(name: "AppDataTests", dependencies: ["AppData"]),
         .testTarget(name: "SSHServerTests", dependencies: [
             "SSHServer", "RoomChannel",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOSSH", package: "swift-nio-ssh"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),

@@ -100,7 +100,7 @@ public final class SSHServer: Sendable {
                 }
                 return child.eventLoop.makeCompletedFuture { try child.pipeline.syncOperations.addHandler(handler) }
             })
-        try channel.pipeline.syncOperations.addHandlers([ssh, CloseOnError(logger: logger)])
+        try channel.pipeline.syncOperations.addHandlers([HandshakeAcknowledgements(identity: identity), ssh, CloseOnError(logger: logger)])
 
         // A client that has not logged in soon gives its handshake place back. Handshake, login and
         // the session's start must fit in the login time; this also ends connections that log in

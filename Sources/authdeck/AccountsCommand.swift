@@ -326,7 +326,7 @@ struct AccountsCommand: AsyncParsableCommand {
             let format = ISO8601DateFormatter()
             for id in projects.projectIds() {
                 let owner = projects.owner(of: id)
-                lines.append([id, String(try projects.project(id).accountCount()), owner.map { $0.key ?? "no key" } ?? "",
+                lines.append([id, String(try projects.accountCount(of: id)), owner.map { $0.key ?? "no key" } ?? "",
                               owner?.address ?? "", owner.map { format.string(from: $0.lastSeen) } ?? "",
                               owner?.leftAt.map { format.string(from: $0) } ?? (owner == nil ? "" : "connected")])
             }

@@ -52,13 +52,14 @@ final class VisitorProjects: Sendable {
             let now = clock()
             var owner = readOwner(id) ?? Owner(key: visit.keyFingerprint, address: visit.address, createdAt: now, lastSeen: now)
             if !projects.exists(id) { try makeRoom() }
-            let backend = try projects.project(id)
+            // The database is made by the project's first request, not here: the console starts without waiting for it.
+            try projects.prepare(id)
             owner.address = visit.address
             owner.lastSeen = now
             owner.leftAt = nil
             try writeOwner(owner, of: id)
             logger.info("visitor project", metadata: ["project": "\(id)", "key": "\(visit.keyFingerprint ?? "none")", "address": "\(visit.address)"])
-            return Seat(projectId: id, apiKey: try backend.apiKey(), directory: projects.projectDirectory(id), keyed: visit.keyFingerprint != nil)
+            return Seat(projectId: id, apiKey: try projects.apiKey(of: id), directory: projects.projectDirectory(id), keyed: visit.keyFingerprint != nil)
         } catch {
             leave(id)
             if let refusal = error as? ConsoleRefusal { throw refusal }
@@ -77,7 +78,7 @@ final class VisitorProjects: Sendable {
         }
         guard remaining <= 0, var owner = readOwner(id) else { return }
         do {
-            if owner.key == nil, try projects.project(id).accountCount() == 0 {
+            if owner.key == nil, try projects.accountCount(of: id) == 0 {
                 try remove(id)
                 return
             }
@@ -106,7 +107,7 @@ final class VisitorProjects: Sendable {
     /// Blocks on SQLite.
     func demoCount() throws -> (projects: Int, accounts: Int) {
         let ids = visitorProjectIds()
-        return (ids.count, try ids.reduce(0) { $0 + (try projects.project($1).accountCount()) })
+        return (ids.count, try ids.reduce(0) { $0 + (try projects.accountCount(of: $1)) })
     }
 
     /// The presenter's reset: every visitor's project emptied (accounts, identities, outbox,
@@ -116,7 +117,7 @@ final class VisitorProjects: Sendable {
         let ids = visitorProjectIds()
         var accounts = 0
         for id in ids {
-            accounts += try projects.project(id).accountCount()
+            accounts += try projects.accountCount(of: id)
             try projects.emptyProject(id)
             if !isLive(id) { try? FileManager.default.removeItem(at: projects.projectDirectory(id).appendingPathComponent("session.json")) }
             logger.info("visitor project emptied", metadata: ["project": "\(id)"])

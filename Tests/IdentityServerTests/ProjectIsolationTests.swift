@@ -213,6 +213,45 @@ struct ProjectIsolationTests {
         try projects.close()
     }
 
+    @Test func aPreparedProjectHasItsKeyAtOnceAndItsDatabaseAtItsFirstRequest() async throws {
+        try await withTestBackend(.http, configuration: Self.shared) { served in
+            let projects = try #require(served.projects)
+            try projects.prepare("room-alpha")
+            let database = projects.projectDirectory("room-alpha").appendingPathComponent("identity.sqlite").path
+            #expect(projects.projectIds() == ["room-alpha"])
+            #expect(!FileManager.default.fileExists(atPath: database))
+            // Counting and listing do not make it either.
+            #expect(try projects.accountCount(of: "room-alpha") == 0)
+            let listing = try await served.raw(.GET, "/emulator/v1/projects", headers: Self.admin)
+            let listed = try #require((listing.json?["projects"] as? [[String: Any]])?.first { $0["projectId"] as? String == "room-alpha" })
+            #expect(listed["accounts"] as? Int == 0)
+            #expect(!FileManager.default.fileExists(atPath: database))
+
+            let key = try projects.apiKey(of: "room-alpha")
+            let signUp = try await served.raw(.POST, Self.path(SignUpRequest.endpoint, key: key), json: #"{"returnSecureToken":true}"#)
+            #expect(signUp.status == 200, "\(signUp.errorMessage ?? "")")
+            #expect(FileManager.default.fileExists(atPath: database))
+            #expect(try projects.accountCount(of: "room-alpha") == 1)
+            #expect(try projects.project("room-alpha").apiKey() == key)
+        }
+    }
+
+    @Test func projectsMadeAtOnceFromManyThreadsAreEachMadeOnce() async throws {
+        try await withTestBackend(.http) { served in
+            let projects = try #require(served.projects)
+            let ids = (0..<8).map { "room-\($0)" }
+            let made = try await withThrowingTaskGroup(of: (String, ObjectIdentifier).self) { group in
+                for id in ids + ids {
+                    group.addTask { (id, ObjectIdentifier(try projects.project(id))) }
+                }
+                return try await group.reduce(into: [String: Set<ObjectIdentifier>]()) { $0[$1.0, default: []].insert($1.1) }
+            }
+            #expect(made.count == 8)
+            #expect(made.values.allSatisfy { $0.count == 1 }, "each project is opened once, whoever asks first")
+            #expect(projects.projectIds() == ids.sorted())
+        }
+    }
+
     private static func claims(of token: String) -> [String: Any]? {
         let parts = token.split(separator: ".")
         guard parts.count == 3 else { return nil }

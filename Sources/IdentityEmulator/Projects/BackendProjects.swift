@@ -23,6 +23,10 @@ public final class BackendProjects: WireHandler, Sendable {
     public let maximumProjects: Int
     private let directory: URL
     private let opened = Mutex<[String: EmbeddedBackend]>([:])
+    /// Held while a project's directory or database is made, removed or emptied; never while a
+    /// request looks up a project already open, so that no request waits for another project's
+    /// SQLite file to be made (a room of visitors arriving at once makes many).
+    private let changes = Mutex<Void>(())
     private let logger = Logger(label: "authdeck.identity-emulator")
 
     public static let defaultMaximumProjects = 500
@@ -147,8 +151,9 @@ public final class BackendProjects: WireHandler, Sendable {
         var projects = [ListProjectsResponse.Project(projectId: defaultProject.projectId, accounts: try defaultProject.accountCount(),
                                                      messages: try defaultProject.messageCount(), owner: nil)]
         for id in projectIds() {
-            let served = try project(id)
-            projects.append(.init(projectId: id, accounts: try served.accountCount(), messages: try served.messageCount(), owner: owner(of: id)?.wire))
+            let served = try databaseMade(id) ? project(id) : nil
+            projects.append(.init(projectId: id, accounts: try served?.accountCount() ?? 0, messages: try served?.messageCount() ?? 0,
+                                  owner: owner(of: id)?.wire))
         }
         return try WireCoding.encoder().encode(ListProjectsResponse(projects: projects))
     }
@@ -172,19 +177,47 @@ public final class BackendProjects: WireHandler, Sendable {
     public func project(_ id: String) throws -> EmbeddedBackend {
         if id == defaultProject.projectId { return defaultProject }
         guard ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
-        return try opened.withLock { opened in
-            if let backend = opened[id] { return backend }
-            let projectDirectory = directory.appendingPathComponent(id, isDirectory: true)
-            if !FileManager.default.fileExists(atPath: projectDirectory.path) {
-                guard projectIdsOnDisk().count < maximumProjects else { throw BackendFailure.tooManyProjects(maximumProjects) }
-                try FileManager.default.createDirectory(at: projectDirectory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            }
-            let backend = try EmbeddedBackend(project: id, databasePath: projectDirectory.appendingPathComponent("identity.sqlite").path,
-                                              sharing: defaultProject)
-            opened[id] = backend
+        if let backend = opened.withLock({ $0[id] }) { return backend }
+        return try changes.withLock { _ in
+            if let backend = opened.withLock({ $0[id] }) { return backend }
+            try makeDirectory(id)
+            let backend = try EmbeddedBackend(project: id, databasePath: databasePath(id), sharing: defaultProject)
+            opened.withLock { $0[id] = backend }
             return backend
         }
+    }
+
+    /// Makes a project's directory (within `maximumProjects`) but not its database, which its first
+    /// request makes: a visitor's console starts without waiting for SQLite.
+    public func prepare(_ id: String) throws {
+        guard id != defaultProject.projectId else { return }
+        guard ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
+        try changes.withLock { _ in try makeDirectory(id) }
+    }
+
+    private func makeDirectory(_ id: String) throws {
+        let projectDirectory = projectDirectory(id)
+        guard !FileManager.default.fileExists(atPath: projectDirectory.path) else { return }
+        guard projectIdsOnDisk().count < maximumProjects else { throw BackendFailure.tooManyProjects(maximumProjects) }
+        try FileManager.default.createDirectory(at: projectDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    private func databasePath(_ id: String) -> String {
+        projectDirectory(id).appendingPathComponent("identity.sqlite").path
+    }
+
+    /// The API key that reaches this project only; it needs no database.
+    public func apiKey(of id: String) throws -> String {
+        try keys().apiKey(for: id)
+    }
+
+    /// Accounts in a project. One whose database was never made has none, and is not made here.
+    public func accountCount(of id: String) throws -> Int {
+        try databaseMade(id) ? project(id).accountCount() : 0
+    }
+
+    private func databaseMade(_ id: String) -> Bool {
+        id == defaultProject.projectId || opened.withLock { $0[id] } != nil || FileManager.default.fileExists(atPath: databasePath(id))
     }
 
     /// Whether the project exists (the default always does).
@@ -211,7 +244,7 @@ public final class BackendProjects: WireHandler, Sendable {
     /// and its directory deleted.
     public func removeProject(_ id: String) throws {
         guard id != defaultProject.projectId, ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
-        try opened.withLock { opened in
+        try changes.withLock { _ in try opened.withLock { opened in
             if let backend = opened.removeValue(forKey: id) {
                 do { try backend.close() } catch { logger.warning("closing a removed project failed", metadata: ["project": "\(id)", "error": "\(error)"]) }
             }
@@ -219,7 +252,7 @@ public final class BackendProjects: WireHandler, Sendable {
             if FileManager.default.fileExists(atPath: projectDirectory.path) {
                 try FileManager.default.removeItem(at: projectDirectory)
             }
-        }
+        } }
     }
 
     /// Empties a project other than the default: its database is closed and deleted, and made anew,
@@ -227,15 +260,15 @@ public final class BackendProjects: WireHandler, Sendable {
     /// for, a console's own files) stays, since a console may be using it.
     public func emptyProject(_ id: String) throws {
         guard id != defaultProject.projectId, ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
-        try opened.withLock { opened in
+        try changes.withLock { _ in try opened.withLock { opened in
             if let backend = opened.removeValue(forKey: id) {
                 do { try backend.close() } catch { logger.warning("closing an emptied project failed", metadata: ["project": "\(id)", "error": "\(error)"]) }
             }
-            let database = directory.appendingPathComponent(id, isDirectory: true).appendingPathComponent("identity.sqlite").path
+            let database = databasePath(id)
             for path in [database, database + "-wal", database + "-shm", database + "-journal"] where FileManager.default.fileExists(atPath: path) {
                 try FileManager.default.removeItem(atPath: path)
             }
-        }
+        } }
     }
 
     /// An administrator's transport in process, to every project, as `authdeck serve` reaches them.
