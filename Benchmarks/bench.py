@@ -480,6 +480,9 @@ def main():
 
 
 def serve_measures(authdeck, reference_binary, data, seconds, results, scratch):
+    # The key a visitor's console is given: it reaches that project only.
+    visitor_key = subprocess.run([authdeck, "accounts", "projects", "--data", data, "--api-key", VISITOR_PROJECT],
+                                 capture_output=True, text=True, check=True).stdout.strip()
     serve = Serve(authdeck, data)
     reference = ReferenceServer(reference_binary)
     try:
@@ -493,10 +496,9 @@ def serve_measures(authdeck, reference_binary, data, seconds, results, scratch):
         lookup = lua_bodies(f"{API}/accounts:lookup{KEY}", [json.dumps({"idToken": s["idToken"]}) for s in sessions],
                             "application/json", scratch)
         bare_lookup = lua_bodies("/lookup", [json.dumps({"idToken": s["idToken"]}) for s in sessions], "application/json", scratch)
-        # A visitor's project beside the data directory's own: the path names it, as the emulator's clients do.
-        visitor = f"/identitytoolkit.googleapis.com/v1/projects/{VISITOR_PROJECT}"
-        visitor_sessions = [serve.call(f"{visitor}/accounts:signUp{KEY}", {"returnSecureToken": True}) for _ in range(16)]
-        visitor_lookup = lua_bodies(f"{visitor}/accounts:lookup{KEY}", [json.dumps({"idToken": s["idToken"]}) for s in visitor_sessions],
+        # A visitor's project beside the data directory's own, reached with its project key as a visitor's console reaches it.
+        visitor_sessions = [serve.call(f"{API}/accounts:signUp?key={visitor_key}", {"returnSecureToken": True}) for _ in range(16)]
+        visitor_lookup = lua_bodies(f"{API}/accounts:lookup?key={visitor_key}", [json.dumps({"idToken": s["idToken"]}) for s in visitor_sessions],
                                     "application/json", scratch)
         sign_in = lua_bodies(f"{API}/accounts:signInWithPassword{KEY}",
                              [json.dumps({"email": "bench@example.com", "password": "correct horse", "returnSecureToken": True})],

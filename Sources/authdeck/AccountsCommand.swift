@@ -310,10 +310,17 @@ struct AccountsCommand: AsyncParsableCommand {
     struct Projects: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the projects of a data directory: its own, and those `authdeck serve` and `authdeck ssh` keep beside it.",
-            discussion: "For a visitor's project: the key it belongs to (or none), the address it was last used from, and when.")
+            discussion: """
+                For a visitor's project: the key it belongs to (or none), the address it was last used from, and when. \
+                --api-key prints the API key that reaches one project of a shared `authdeck serve` and no other \
+                (what a visitor's console is given), for an app or SDK pointed at that project.
+                """)
 
         @Option(name: .long, help: ArgumentHelp("Data directory (default: $XDG_DATA_HOME/authdeck, else ~/.local/share/authdeck).", valueName: "DIR"))
         var data: String?
+
+        @Option(name: .customLong("api-key"), help: ArgumentHelp("Print only the API key of this project (made at its first request).", valueName: "PROJECT"))
+        var apiKeyProject: String?
 
         func run() async throws {
             let directory = try StartupSteps.openDataDirectory(explicit: data)
@@ -321,6 +328,11 @@ struct AccountsCommand: AsyncParsableCommand {
                                                                logger: Logger(label: "authdeck.accounts"))
             let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
             defer { try? projects.close() }
+            if let apiKeyProject {
+                guard ProjectId.isValid(apiKeyProject) else { throw StartupError("\(apiKeyProject) is not a project id: 6 to 30 lower-case letters, digits and hyphens, starting with a letter.") }
+                print(try projects.apiKey(of: apiKeyProject))
+                return
+            }
             var lines = [["project", "accounts", "visitor", "address", "last seen", "left"]]
             lines.append([backend.projectId, String(try backend.accountCount()), "(the directory's own)", "", "", ""])
             let format = ISO8601DateFormatter()
