@@ -6,6 +6,8 @@ with a real OpenSSH client on a pty per visitor:
 - next: with N open, one more visitor, several times (p50, p99);
 - memory: proportional set size (PSS) of the server's whole process tree, per session;
 - idle CPU: CPU time of that tree over an idle interval, per session;
+- server CPU per connection: the tree's CPU time during the burst, divided by N (what each visitor
+  costs the server, beside what their own client costs the same cores);
 - left over: console processes still running 10 s after every visitor has gone.
 
 Each visitor connects from a loopback address of its own (127.3.0.0/16), on an 80×24 pty, so
@@ -156,8 +158,11 @@ def measure(name, server_pid, command, args):
     selector = selectors.DefaultSelector()
     baseline_pids = tree(server_pid)
     baseline = pss_kib(baseline_pids)
+    cpu_at_start = cpu_seconds(baseline_pids)
     burst = open_visitors(command, args.sessions, selector)
     burst_times = [v.ready_after for v in burst]
+    pids = tree(server_pid)
+    connect_cpu = (cpu_seconds(pids) - cpu_at_start) / args.sessions * 1000
     settled = time.monotonic() + 2
     pump(selector, lambda: time.monotonic() > settled, 5)
     pids = tree(server_pid)
@@ -180,7 +185,7 @@ def measure(name, server_pid, command, args):
         time.sleep(0.2)
     left_over = len(tree(server_pid)) - len(baseline_pids)
     return {"name": name, "burst": burst_times, "next": next_times, "memory": memory, "idle_cpu": idle_cpu,
-            "left_over": left_over}
+            "left_over": left_over, "connect_cpu": connect_cpu}
 
 
 def free_port():
@@ -271,10 +276,11 @@ def main():
             results.append(openssh_recipe(binary, args))
         else:
             print("sshd route skipped: needs root and openssh-server")
-    print(f"| route | burst of {args.sessions}: p50 / p99 | next visitor: p50 / p99 | memory per session | idle CPU per session | consoles left |")
-    print("|---|---|---|---|---|---|")
+    print(f"| route | burst of {args.sessions}: p50 / p99 | server CPU per connection | next visitor: p50 / p99 | memory per session "
+          "| idle CPU per session | consoles left |")
+    print("|---|---|---|---|---|---|---|")
     for r in results:
-        print(f"| {r['name']} | {statistics.median(r['burst']):.2f} s / {percentile(r['burst'], 99):.2f} s "
+        print(f"| {r['name']} | {statistics.median(r['burst']):.2f} s / {percentile(r['burst'], 99):.2f} s | {r['connect_cpu']:.1f} ms "
               f"| {statistics.median(r['next']) * 1000:.0f} ms / {percentile(r['next'], 99) * 1000:.0f} ms "
               f"| {r['memory']:.1f} MiB | {r['idle_cpu']:.4f} % of a core | {r['left_over']} |" + (f" {r['note']}" if "note" in r else ""))
     ours = next((r for r in results if r["name"] == "authdeck ssh"), None)
