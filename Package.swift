@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CCurses", "CQREncode", "CThreadName"]),
         // pthread_setname_np, which Swift's Glibc module leaves out (a GNU extension).
         .target(name: "CThreadName"),
+        .target(name: "CAllocator"),
         // posix_openpt and posix_spawn with a new session and controlling terminal, in C: a forked
         // child of a multi-threaded Swift process may run nothing but async-signal-safe code.
         .target(name: "CPty"),
@@ -63,7 +64,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "IdentityServer", dependencies: [
-            "IdentityToolkit",
+            "IdentityToolkit", "CAllocator", "CThreadName",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -17,6 +17,7 @@ import re
 import secrets
 import shutil
 import signal
+import socket
 import sqlite3
 import statistics
 import subprocess
@@ -479,6 +480,36 @@ def main():
           "Python for batchGet.")
 
 
+def resident_mb(pid):
+    with open(f"/proc/{pid}/status", encoding="utf-8") as f:
+        return int(re.search(r"^VmRSS:\s+(\d+) kB", f.read(), re.M).group(1)) / 1024
+
+
+def stalled_bodies(serve, count):
+    """`count` connections, each from an address of its own, that announce a 1 MB body, send 900 KB of
+    it and stop: serve's resident memory growth while they are held, how long another request waits
+    meanwhile, and the growth still held 5 s after they close."""
+    before = resident_mb(serve.process.pid)
+    sockets = []
+    for n in range(count):
+        connection = socket.create_connection(("127.0.0.1", serve.port), timeout=10, source_address=(f"127.4.{n // 250}.{n % 250 + 1}", 0))
+        sockets.append(connection)
+        try:
+            connection.sendall(f"POST {API}/accounts:signUp{KEY} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                               f"Content-Length: 1000000\r\n\r\n".encode() + b" " * 900_000)
+        except OSError:
+            pass  # closed by the server: over its body memory
+    time.sleep(1)
+    held = resident_mb(serve.process.pid) - before
+    started = time.monotonic()
+    serve.call(f"{API}/accounts:signUp{KEY}", {"returnSecureToken": True})
+    other = (time.monotonic() - started) * 1000
+    for connection in sockets:
+        connection.close()
+    time.sleep(5)
+    return held, other, resident_mb(serve.process.pid) - before
+
+
 def serve_measures(authdeck, reference_binary, data, seconds, results, scratch):
     # The key a visitor's console is given: it reaches that project only.
     visitor_key = subprocess.run([authdeck, "accounts", "projects", "--data", data, "--api-key", VISITOR_PROJECT],
@@ -531,6 +562,12 @@ def serve_measures(authdeck, reference_binary, data, seconds, results, scratch):
         for process in outside:
             process.join()
         results.add("lookup p99 while 2 clients sign in", under_sign_ins, under_outside, "ms", 2, "lower")
+
+        stalling = 20 if seconds < 2 else 200
+        held, other, kept = stalled_bodies(serve, stalling)
+        results.add(f"serve memory while {stalling} clients stall 1 MB bodies", held, 128, "MB", 1, "lower", " (budget)")
+        results.add("a sign-up meanwhile", other, 100, "ms", 1, "lower", " (budget)")
+        results.add("memory still held 5 s after they close", kept, max(held, 1), "MB", 0.5, "lower", " (held)")
     finally:
         serve.stop()
         reference.stop()

@@ -1,3 +1,6 @@
+import CAllocator
+import CThreadName
+import Foundation
 import Logging
 import NIOCore
 import NIOHTTPTypes
@@ -27,12 +30,22 @@ final class ConnectionLedger: Sendable {
         var total = 0
         var perAddress: [String: Int] = [:]
         var bodyBytes = 0
+        /// The most body bytes held since they were last all released.
+        var highWater = 0
     }
+
+    /// Body bytes held at once past which their release gives the memory back to the system.
+    static let trimThreshold = 4 * 1024 * 1024
 
     let limits: ConnectionLimits
     private let state = Mutex(State())
+    /// Called when every body is released after more than `trimThreshold` were held at once.
+    private let bodiesReleased: @Sendable () -> Void
 
-    init(limits: ConnectionLimits) { self.limits = limits }
+    init(limits: ConnectionLimits, bodiesReleased: @escaping @Sendable () -> Void = MemoryTrim.request) {
+        self.limits = limits
+        self.bodiesReleased = bodiesReleased
+    }
 
     func admit(_ address: String) -> Bool {
         state.withLock { state in
@@ -55,11 +68,37 @@ final class ConnectionLedger: Sendable {
         state.withLock { state in
             guard state.bodyBytes + bytes <= limits.bodyMemory else { return false }
             state.bodyBytes += bytes
+            state.highWater = max(state.highWater, state.bodyBytes)
             return true
         }
     }
 
-    func releaseBody(_ bytes: Int) { state.withLock { $0.bodyBytes -= bytes } }
+    func releaseBody(_ bytes: Int) {
+        let trim = state.withLock { state in
+            state.bodyBytes -= bytes
+            guard state.bodyBytes == 0, state.highWater > Self.trimThreshold else { return false }
+            state.highWater = 0
+            return true
+        }
+        if trim { bodiesReleased() }
+    }
+}
+
+/// Gives the allocator's free memory back to the system. Large request bodies are read on the
+/// event loops' threads, each with a malloc arena of its own, and freed chunks stay in those arenas
+/// (counted in the server's resident memory) until something asks for them back.
+enum MemoryTrim {
+    private static let running = Atomic<Bool>(false)
+
+    /// Trims on a thread of its own (a trim walks every arena: never on an event loop), once at a time.
+    @Sendable static func request() {
+        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        Thread.detachNewThread {
+            authdeck_name_thread("authdeck-trim")
+            authdeck_release_free_memory()
+            running.store(false, ordering: .releasing)
+        }
+    }
 }
 
 /// First in each connection's pipeline after HTTP decoding: closes a connection over the
