@@ -142,14 +142,16 @@ def lock(server, email):
     """Wrong passwords until the address is locked: the answer is then the same, account or not."""
     for _ in range(5):
         assert sign_in(server, email, "wrong-password") == "INVALID_LOGIN_CREDENTIALS"
-    assert sign_in(server, email, "wrong-password") == "TOO_MANY_ATTEMPTS_TRY_LATER"
+    locked = sign_in(server, email, "wrong-password")
+    assert locked.startswith("TOO_MANY_ATTEMPTS_TRY_LATER"), locked
+    return locked
 
 
 def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_app, console):
     server, app = admin_app
     auth.create_user(uid="locked-1", email="locked@example.com", password="correct horse", app=app)
     auth.create_user(uid="free-1", email="free@example.com", password="correct horse", app=app)
-    lock(server, "locked@example.com")
+    account_answer = lock(server, "locked@example.com")
     c = console(extra_args=["--emulator", server.address], width=80, height=24)
     c.wait_for(r"Choose a sign-in method")
     c.keys("A")
@@ -171,7 +173,7 @@ def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_
     c.wait_for(r"2 accounts in all · no filter")
 
     # Two addresses with no account, locked the same way: the lock-outs list shows all three.
-    lock(server, "ghost@example.com")
+    assert lock(server, "ghost@example.com") == account_answer
     lock(server, "nobody@example.com")
     c.keys("K")
     c.wait_for(r"Lock-outs in this project")
@@ -183,7 +185,7 @@ def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_
     first = re.search(r"▸ (\S+@example\.com)", screen)
     assert first and first.group(1) == "locked@example.com", screen
     c.keys("u")
-    c.wait_for(r"ok: Cleared 1 password lock-out; their password sign-in works again\. Written to the audit log\.")
+    c.wait_for(r"ok: Cleared 1 password lock-out\. Written to the audit log\.")
     wait_gone = time.time() + 10
     while "locked@example.com" in c.screen() and time.time() < wait_gone:
         time.sleep(0.2)

@@ -95,7 +95,7 @@ extension AccountsFeature {
     mutating func lockoutsCleared(_ result: Result<Int, AccountsFailure>) -> [FlowStep] {
         switch result {
         case let .success(count):
-            return [.banner(Banner(.success, "Cleared \(Self.lockoutCount(count)); their password sign-in works again. Written to the audit log."))] + refresh()
+            return [.banner(Banner(.success, "Cleared \(Self.lockoutCount(count)). Written to the audit log."))] + refresh()
         case let .failure(failure):
             return [.banner(Banner(.error, "The lock-outs were not cleared.", detail: failure.message))]
         }

@@ -133,7 +133,7 @@ struct LockoutsFlowTests {
         }
         store.send(.accounts(.lockoutsCleared(.success(1))), effects: [.accounts(.loadPage(F.firstQuery))]) {
             $0.busy = nil
-            $0.banner = Banner(.success, "Cleared 1 password lock-out; their password sign-in works again. Written to the audit log.")
+            $0.banner = Banner(.success, "Cleared 1 password lock-out. Written to the audit log.")
         }
         // The page read again without it: the list follows, the selection moves to the row left.
         store.send(.accounts(.pageLoaded(F.firstQuery, .success(Self.pageWithLockouts([Self.accountLock]))))) {
