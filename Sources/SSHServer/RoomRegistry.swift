@@ -200,8 +200,7 @@ final class RoomRegistry: Sendable {
             let visitors = links { !$0.session.isOperator }
             for link in visitors { link.send(.notice(.message(cleaned)), false) }
             logger.notice("room message", metadata: ["by": "\(operatorName(operatorId))", "visitors": "\(visitors.count)", "text": "\(cleaned)"])
-            let logged = RoomText.clean(cleaned, limit: Self.loggedMessageLimit)
-            record("\(memberName(operatorId)) sent to \(Self.count(visitors.count, "visitor")): \(logged.text)\(logged.cut ? "…" : "")")
+            record("\(memberName(operatorId)) sent to \(Self.count(visitors.count, "visitor")): \(Self.shortened(cleaned))")
             let length = cut ? " (cut to \(RoomText.messageLimit) characters)" : ""
             reply(operatorId, .answered("Sent to \(Self.count(visitors.count, "visitor"))\(length): \(cleaned)"))
         case let .end(target):
@@ -295,6 +294,16 @@ final class RoomRegistry: Sendable {
                 reply(operatorId, .refused("The reset failed: \(error)"))
             }
         }
+    }
+
+    /// A message as the log keeps it: at most `loggedMessageLimit` characters, cut after a whole word
+    /// when one ends in its second half.
+    static func shortened(_ message: String) -> String {
+        guard message.count > loggedMessageLimit else { return message }
+        let head = message.prefix(loggedMessageLimit)
+        if message[head.endIndex] == " " { return head + "…" }
+        guard let space = head.lastIndex(of: " "), head.distance(from: head.startIndex, to: space) > loggedMessageLimit / 2 else { return head + "…" }
+        return head[..<space] + "…"
     }
 
     static func name(_ session: RoomSession) -> String {

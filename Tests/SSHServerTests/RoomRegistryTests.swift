@@ -94,6 +94,8 @@ import Testing
                             "demo@10.0.0.3 joined, project guest-c", "alice@127.0.0.1 joined, an operator"])
         room.registry.received(.command(.message("Look \u{1B}[31mhere\u{07}")), from: room.presenterId)
         room.registry.received(.command(.message("word " + String(repeating: "x", count: 190))), from: room.presenterId)
+        let sentence = (0..<30).map { "word\($0)" }.joined(separator: " ")
+        room.registry.received(.command(.message(sentence)), from: room.presenterId)
         room.registry.received(.command(.end(session: room.ids[1])), from: room.presenterId)
         room.clock.advance(125)
         room.registry.leave(room.ids[1])
@@ -101,6 +103,8 @@ import Testing
         #expect(Array(texts().dropFirst(4)) == [
             "alice@127.0.0.1 sent to 3 visitors: Look [31mhere",
             "alice@127.0.0.1 sent to 3 visitors: word " + String(repeating: "x", count: RoomRegistry.loggedMessageLimit - 5) + "…",
+            // Cut after the last whole word that fits.
+            "alice@127.0.0.1 sent to 3 visitors: " + (0..<13).map { "word\($0)" }.joined(separator: " ") + "…",
             "alice@127.0.0.1 ended demo@10.0.0.2, project guest-b",
             "demo@10.0.0.2 left after 2m, project guest-b",
             // The visitor who left is not told.
