@@ -125,9 +125,6 @@ final class RoomRegistry: Sendable {
         }
     }
 
-    /// The room's log as a snapshot carries it.
-    var log: [RoomEvent] { state.withLock { $0.log } }
-
     /// A key from the session's client: it is not idle.
     func touch(_ id: Int) {
         let now = clock()

@@ -117,6 +117,7 @@ extension RoomFeature {
         case .down: logScroll = max(logScroll - 1, 0)
         case .pageUp: logScroll += Self.visibleRows
         case .pageDown: logScroll = max(logScroll - Self.visibleRows, 0)
+        // Its lines at 80 columns; on a wider terminal, where there are fewer, the view stops at the oldest.
         case .top: logScroll = RoomScreen.logLines(snapshot?.log ?? [], width: 78).count
         case .bottom: logScroll = 0
         case .log, .back:
