@@ -157,7 +157,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["Console/__Snapshots__", "Federated/__Snapshots__", "Verification/__Snapshots__", "Accounts/__Snapshots__",
-                   "Teaching/__Snapshots__"]),
+                   "Teaching/__Snapshots__", "Room/__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]
 )

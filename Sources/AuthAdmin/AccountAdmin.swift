@@ -187,9 +187,33 @@ public struct AccountAdmin: Sendable {
 
     /// Lifts `email`'s lock-out and forgets its wrong passwords.
     public func clearPasswordLockout(email: String) async throws {
-        guard capability == .authdeck else { throw AuthAdminError.backend(status: 501, message: "this backend keeps no lock-outs") }
+        guard capability == .authdeck else { throw Self.noLockouts }
         _ = try await call(ClearLockoutRequest(projectId: projectId, email: email))
     }
+
+    /// Every address of the project locked now (an account's or not), soonest unlocked first; none
+    /// from a backend that keeps no lock-outs.
+    public func passwordLockouts() async throws -> [EmailLockout] {
+        guard capability == .authdeck else { return [] }
+        return try await call(ListLockoutsRequest(projectId: projectId)).lockouts.compactMap(EmailLockout.init)
+    }
+
+    /// Lifts the lock-outs of `emails` (nil: every one of the project), writes it to `audit` as
+    /// `operator`, and answers the addresses lifted.
+    public func clearPasswordLockouts(_ emails: [String]?, audit: AuditLog?, operator who: String) async throws -> [String] {
+        guard capability == .authdeck else { throw Self.noLockouts }
+        var cleared: [String] = []
+        if let emails {
+            for email in emails { cleared.append(try await call(ClearLockoutRequest(projectId: projectId, email: email)).email) }
+        } else {
+            cleared = try await call(ClearAllLockoutsRequest(projectId: projectId)).lockouts.map(\.email)
+        }
+        try await audit?.record(AuditEntry(date: Date(), operator: who, action: AccountAction.clearLockout.name, project: projectId,
+                                           uids: [], emails: cleared, failed: 0))
+        return cleared
+    }
+
+    private static let noLockouts = AuthAdminError.backend(status: 501, message: "this backend keeps no lock-outs")
 
     /// Checks the claims (JSON object, 1000 bytes, no reserved name) and sets them; `{}` clears them.
     public func setCustomClaims(_ json: String, uid: String) async throws {
@@ -262,7 +286,8 @@ public struct AccountAdmin: Sendable {
             prefix: text.isEmpty ? nil : text, anonymous: filter.anonymous || filter.anonymousOlderThanDays != nil ? true : nil,
             disabled: filter.disabled ? true : nil, emailVerified: filter.emailUnverified ? false : nil,
             hasSecondFactor: filter.hasSecondFactor ? true : nil, providerId: filter.providerId,
-            createdBefore: filter.createdBefore(now: clock()).map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded(.down))) })
+            createdBefore: filter.createdBefore(now: clock()).map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded(.down))) },
+            locked: filter.locked ? true : nil)
     }
 
     private static func wireSort(_ field: AccountSort.Field) -> QueryAccountsRequest.SortBy {

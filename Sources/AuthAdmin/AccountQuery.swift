@@ -12,9 +12,12 @@ public struct AccountFilter: Sendable, Equatable {
     public var providerId: String?
     /// Anonymous accounts created more than this many days ago (the clean-up's selection).
     public var anonymousOlderThanDays: Int?
+    /// Accounts whose email wrong passwords have locked out now.
+    public var locked: Bool
 
     public init(text: String = "", anonymous: Bool = false, disabled: Bool = false, emailUnverified: Bool = false,
-                hasSecondFactor: Bool = false, providerId: String? = nil, anonymousOlderThanDays: Int? = nil) {
+                hasSecondFactor: Bool = false, providerId: String? = nil, anonymousOlderThanDays: Int? = nil, locked: Bool = false) {
+        self.locked = locked
         self.text = text
         self.anonymous = anonymous
         self.disabled = disabled
@@ -56,6 +59,8 @@ public struct AccountFilter: Sendable, Equatable {
         if hasSecondFactor, user.multiFactor.isEmpty { return false }
         if let providerId, !providerId.isEmpty, !user.providerData.contains(where: { $0.providerId == providerId }) { return false }
         if let cutoff = createdBefore(now: now), (user.metadata.creationTime ?? .distantFuture) >= cutoff { return false }
+        // Only AuthDeck's backends keep lock-outs, and they filter themselves.
+        if locked { return false }
         return true
     }
 }
@@ -110,11 +115,15 @@ public struct AccountPage: Sendable, Equatable {
     public var totalCount: Int?
     /// Each row's project, for a page across every project; nil for a page of one project.
     public var projects: [String]?
+    /// The lock-outs of the project (or of every project) shown, read with the page so the table marks
+    /// its locked rows without a question per row.
+    public var lockouts: [EmailLockout]
 
-    public init(users: [UserRecord], offset: Int, totalCount: Int?, projects: [String]? = nil) {
+    public init(users: [UserRecord], offset: Int, totalCount: Int?, projects: [String]? = nil, lockouts: [EmailLockout] = []) {
         self.users = users
         self.offset = offset
         self.totalCount = totalCount
         self.projects = projects
+        self.lockouts = lockouts
     }
 }

@@ -9,10 +9,13 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     /// The project the accounts are in (entries written before projects were recorded have none).
     public var project: String?
     public var uids: [String]
+    /// The addresses, for an action on addresses rather than accounts (lifting the lock-out of any address).
+    public var emails: [String]?
     /// How many of `uids` it failed for.
     public var failed: Int
 
-    public init(date: Date, operator: String, action: String, project: String? = nil, uids: [String], failed: Int) {
+    public init(date: Date, operator: String, action: String, project: String? = nil, uids: [String], emails: [String]? = nil, failed: Int) {
+        self.emails = emails
         self.date = date
         self.operator = `operator`
         self.action = action

@@ -58,8 +58,16 @@ extension AccountAdmin {
     /// and no more than `--max-visitor-projects`; the backend has no query across projects.
     public func rowsInEveryProject(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int) async throws -> AccountPage {
         var rows: [(project: String, user: UserRecord)] = []
-        for project in try await projects() where project.accounts > 0 {
+        var lockouts: [EmailLockout] = []
+        for project in try await projects() {
             let admin = inProject(project.id)
+            // A project without accounts may still hold lock-outs: of addresses with no account.
+            lockouts += try await admin.passwordLockouts().map { lockout in
+                var lockout = lockout
+                lockout.project = project.id
+                return lockout
+            }
+            guard project.accounts > 0 else { continue }
             var read = 0
             while true {
                 let page = try await admin.rows(filter: filter, sort: sort, offset: read, limit: QueryAccountsRequest.maximumLimit)
@@ -74,7 +82,14 @@ extension AccountAdmin {
             return a.project < b.project
         }
         let window = rows.dropFirst(offset).prefix(max(limit, 0))
-        return AccountPage(users: window.map(\.user), offset: offset, totalCount: rows.count, projects: window.map(\.project))
+        return AccountPage(users: window.map(\.user), offset: offset, totalCount: rows.count, projects: window.map(\.project), lockouts: lockouts)
+    }
+
+    /// `rows` of this project, with its lock-outs.
+    public func rowsAndLockouts(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int) async throws -> AccountPage {
+        var page = try await rows(filter: filter, sort: sort, offset: offset, limit: limit)
+        page.lockouts = try await passwordLockouts()
+        return page
     }
 
     /// The same administration, of another project of the same backend.

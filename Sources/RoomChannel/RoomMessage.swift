@@ -51,10 +51,25 @@ public struct RoomSession: Codable, Equatable, Sendable, Identifiable {
 public struct RoomSnapshot: Codable, Equatable, Sendable {
     public var sessions: [RoomSession]
     public var viewer: Int
+    /// The room's latest events, oldest first.
+    public var log: [RoomEvent]
 
-    public init(sessions: [RoomSession], viewer: Int) {
+    public init(sessions: [RoomSession], viewer: Int, log: [RoomEvent] = []) {
         self.sessions = sessions
         self.viewer = viewer
+        self.log = log
+    }
+}
+
+/// Something that happened in the room, as its log shows it: who came and went, what the operators
+/// did. The text is a printable sentence, never a secret.
+public struct RoomEvent: Codable, Equatable, Sendable {
+    public var date: Date
+    public var text: String
+
+    public init(date: Date, text: String) {
+        self.date = date
+        self.text = text
     }
 }
 

@@ -47,20 +47,29 @@ final class RoomRegistry: Sendable {
     private struct State {
         var nextId = 1
         var members: [Int: Member] = [:]
+        /// The latest events, oldest first, at most `logLimit`.
+        var log: [RoomEvent] = []
     }
+
+    /// Events the room keeps for its log; older ones are only in authdeck.log.
+    static let logLimit = 200
+    /// A message is logged this long at most.
+    static let loggedMessageLimit = 80
 
     private let state = Mutex(State())
     private let reset: DemoReset?
     private let logger: Logger
     private let clock: @Sendable () -> NIODeadline
+    private let wallClock: @Sendable () -> Date
     /// Runs work that opens databases: on a thread of its own.
     private let runOffLoop: @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    init(reset: DemoReset?, logger: Logger, clock: @escaping @Sendable () -> NIODeadline = { .now() },
+    init(reset: DemoReset?, logger: Logger, clock: @escaping @Sendable () -> NIODeadline = { .now() }, wallClock: @escaping @Sendable () -> Date = Date.init,
          offThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = RoomRegistry.onThread) {
         self.reset = reset
         self.logger = logger
         self.clock = clock
+        self.wallClock = wallClock
         self.runOffLoop = offThread
     }
 
@@ -75,29 +84,45 @@ final class RoomRegistry: Sendable {
     /// A console started: its session joins the room. Answers its id in the room.
     func join(user: String, address: String, key: String?, isOperator: Bool, project: String?, link: Link) -> Int {
         let now = clock()
-        return state.withLock { state in
+        let session = state.withLock { state in
             let id = state.nextId
             state.nextId += 1
             let session = RoomSession(id: id, user: SessionLog.printable(user), address: address, key: key, isOperator: isOperator, project: project,
                                       connectedSeconds: 0, idleSeconds: 0, status: nil)
             state.members[id] = Member(session: session, connected: now, lastInput: now, link: link)
-            return id
+            return session
         }
+        record(isOperator ? "\(Self.name(session)) joined, an operator" : "\(Self.name(session)) joined, project \(session.project ?? "none")")
+        return session.id
     }
 
     /// The console has gone: whoever followed it is told, and the one it followed stops sending.
     func leave(_ id: Int) {
         var tell: [(Link, RoomMessage)] = []
-        state.withLock { state in
-            guard let member = state.members.removeValue(forKey: id) else { return }
+        let now = clock()
+        let gone: String? = state.withLock { state in
+            guard let member = state.members.removeValue(forKey: id) else { return nil }
             let name = Self.name(member.session)
             for follower in member.followers {
                 state.members[follower]?.following = nil
                 if let link = state.members[follower]?.link { tell.append((link, .followEnded(session: id, reason: "\(name) left."))) }
             }
             if let followed = member.following { tell += Self.unfollow(followed, by: id, in: &state) }
+            let seconds = Int((now - member.connected).nanoseconds / 1_000_000_000)
+            let stayed = seconds < 60 ? "\(seconds)s" : seconds < 3600 ? "\(seconds / 60)m" : "\(seconds / 3600)h\(seconds % 3600 / 60)m"
+            return "\(name) left after \(stayed)" + (member.session.isOperator ? "" : ", project \(member.session.project ?? "none")")
         }
         for (link, message) in tell { link.send(message, false) }
+        if let gone { record(gone) }
+    }
+
+    /// An event for the operators' log, kept among the latest `logLimit`.
+    private func record(_ text: String) {
+        let event = RoomEvent(date: wallClock(), text: RoomText.clean(text, limit: 300).text)
+        state.withLock { state in
+            state.log.append(event)
+            if state.log.count > Self.logLimit { state.log.removeFirst(state.log.count - Self.logLimit) }
+        }
     }
 
     /// A key from the session's client: it is not idle.
@@ -109,15 +134,15 @@ final class RoomRegistry: Sendable {
     /// The room as `viewer` sees it, durations as of now.
     func snapshot(for viewer: Int) -> RoomSnapshot {
         let now = clock()
-        let sessions = state.withLock { state in
-            state.members.values.map { member in
+        let (sessions, log) = state.withLock { state in
+            (state.members.values.map { member in
                 var session = member.session
                 session.connectedSeconds = Int((now - member.connected).nanoseconds / 1_000_000_000)
                 session.idleSeconds = Int((now - member.lastInput).nanoseconds / 1_000_000_000)
                 return session
-            }
+            }, state.log)
         }
-        return RoomSnapshot(sessions: sessions.sorted { $0.id < $1.id }, viewer: viewer)
+        return RoomSnapshot(sessions: sessions.sorted { $0.id < $1.id }, viewer: viewer, log: log)
     }
 
     /// Each operator's console gets the room as it is now. Called each second.
@@ -172,6 +197,7 @@ final class RoomRegistry: Sendable {
             let visitors = links { !$0.session.isOperator }
             for link in visitors { link.send(.notice(.message(cleaned)), false) }
             logger.notice("room message", metadata: ["by": "\(operatorName(operatorId))", "visitors": "\(visitors.count)", "text": "\(cleaned)"])
+            record("\(memberName(operatorId)) sent to \(Self.count(visitors.count, "visitor")): \(Self.shortened(cleaned))")
             let length = cut ? " (cut to \(RoomText.messageLimit) characters)" : ""
             reply(operatorId, .answered("Sent to \(Self.count(visitors.count, "visitor"))\(length): \(cleaned)"))
         case let .end(target):
@@ -181,6 +207,7 @@ final class RoomRegistry: Sendable {
             member.link.end("AuthDeck: the presenter ended this session.")
             logger.notice("room session ended", metadata: ["by": "\(operatorName(operatorId))", "session": "\(target)",
                                                            "address": "\(member.session.address)", "project": "\(member.session.project ?? "-")"])
+            record("\(memberName(operatorId)) ended \(Self.name(member.session))" + (member.session.project.map { ", project \($0)" } ?? ""))
             reply(operatorId, .answered("Ended \(Self.name(member.session))."))
         case .previewReset:
             guard let reset else { return reply(operatorId, .refused("This server's backend is not the embedded one: there is nothing to reset here.")) }
@@ -198,6 +225,8 @@ final class RoomRegistry: Sendable {
                 for link in visitors { link.send(.notice(.accountReset), false) }
                 logger.notice("room reset", metadata: ["by": "\(operatorName(operatorId))", "projects": "\(projects.count)",
                                                        "accounts": "\(accounts)", "sessions": "\(visitors.count)"])
+                record("\(memberName(operatorId)) reset the demo: \(Self.count(projects.count, "project")), \(Self.count(accounts, "account")), "
+                    + "\(Self.count(visitors.count, "visitor")) told")
                 reply(operatorId, .resetDone(ResetCounts(sessions: visitors.count, projects: projects.count, accounts: accounts)))
             }
         case let .follow(target):
@@ -243,6 +272,11 @@ final class RoomRegistry: Sendable {
         state.withLock { $0.members[id]?.link }?.send(message, false)
     }
 
+    /// `user@address`, as the log names the operator who did something.
+    private func memberName(_ id: Int) -> String {
+        state.withLock { state in state.members[id].map { Self.name($0.session) } ?? "?" }
+    }
+
     private func operatorName(_ id: Int) -> String {
         state.withLock { state in state.members[id].map { "\($0.session.user) (\($0.session.key ?? "no key"))" } ?? "?" }
     }
@@ -257,6 +291,16 @@ final class RoomRegistry: Sendable {
                 reply(operatorId, .refused("The reset failed: \(error)"))
             }
         }
+    }
+
+    /// A message as the log keeps it: at most `loggedMessageLimit` characters, cut after a whole word
+    /// when one ends in its second half.
+    static func shortened(_ message: String) -> String {
+        guard message.count > loggedMessageLimit else { return message }
+        let head = message.prefix(loggedMessageLimit)
+        if message[head.endIndex] == " " { return head + "…" }
+        guard let space = head.lastIndex(of: " "), head.distance(from: head.startIndex, to: space) > loggedMessageLimit / 2 else { return head + "…" }
+        return head[..<space] + "…"
     }
 
     static func name(_ session: RoomSession) -> String {

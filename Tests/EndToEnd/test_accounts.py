@@ -1,8 +1,11 @@
 """The operator's accounts view, end to end: `authdeck serve` with 3,000 accounts made through the
 Firebase Admin SDK for Python, and the console (`--emulator`) driving it in tmux."""
+import json
 import os
 import re
 import time
+import urllib.error
+import urllib.request
 import uuid
 
 import firebase_admin
@@ -120,3 +123,86 @@ def test_read_only_console_offers_no_action(admin_app, console):
     time.sleep(0.5)
     assert "Disable" not in c.screen() and "Delete" not in c.screen()
     assert not auth.get_user("ro-1", app=app).disabled
+
+
+def sign_in(server, email, password):
+    """A password sign-in through the REST API, as a client app makes it: None, or the error's message."""
+    request = urllib.request.Request(
+        f"http://{server.address}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=any-key",
+        data=json.dumps({"email": email, "password": password, "returnSecureToken": True}).encode(),
+        headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30):
+            return None
+    except urllib.error.HTTPError as error:
+        return json.load(error)["error"]["message"]
+
+
+def lock(server, email):
+    """Wrong passwords until the address is locked: the answer is then the same, account or not."""
+    for _ in range(5):
+        assert sign_in(server, email, "wrong-password") == "INVALID_LOGIN_CREDENTIALS"
+    locked = sign_in(server, email, "wrong-password")
+    assert locked.startswith("TOO_MANY_ATTEMPTS_TRY_LATER"), locked
+    return locked
+
+
+def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_app, console):
+    server, app = admin_app
+    auth.create_user(uid="locked-1", email="locked@example.com", password="correct horse", app=app)
+    auth.create_user(uid="free-1", email="free@example.com", password="correct horse", app=app)
+    account_answer = lock(server, "locked@example.com")
+    c = console(extra_args=["--emulator", server.address], width=80, height=24)
+    c.wait_for(r"Choose a sign-in method")
+    c.keys("A")
+    c.wait_for(r"2 accounts in all · no filter · sort: created ↓ · 1 locked out \(K\)", timeout=30)
+    c.wait_for(r"locked-1 +locked@example\.com .* ··U·L")
+    assert re.search(r"free-1 +free@example\.com .* ··U··", c.screen())
+
+    # The "locked" chip, the last one: only the locked account, counted in the header.
+    c.keys("f")
+    c.wait_for(r"\[ \] locked out by wrong passwords")
+    for _ in range(6):
+        c.keys("Down")
+    c.keys("Enter")
+    c.wait_for(r"\[x\] locked out by wrong passwords")
+    c.keys("Escape")
+    c.wait_for(r"1 account matches · filter: locked")
+    assert "free@example.com" not in c.screen()
+    c.keys("Escape")
+    c.wait_for(r"2 accounts in all · no filter")
+
+    # Two addresses with no account, locked the same way: the lock-outs list shows all three.
+    assert lock(server, "ghost@example.com") == account_answer
+    lock(server, "nobody@example.com")
+    c.keys("K")
+    c.wait_for(r"Lock-outs in this project")
+    c.wait_for(r"ghost@example\.com +\d\d:\d\d:\d\d UTC +5")
+    c.wait_for(r"nobody@example\.com")
+
+    # u lifts the selected one at once, the first locked: the account's.
+    screen = c.screen()
+    first = re.search(r"▸ (\S+@example\.com)", screen)
+    assert first and first.group(1) == "locked@example.com", screen
+    c.keys("u")
+    c.wait_for(r"ok: Cleared 1 password lock-out\. Written to the audit log\.")
+    wait_gone = time.time() + 10
+    while "locked@example.com" in c.screen() and time.time() < wait_gone:
+        time.sleep(0.2)
+    assert "locked@example.com" not in c.screen()
+    assert sign_in(server, "locked@example.com", "correct horse") is None
+
+    # U lifts all of them after a yes that names the count.
+    c.keys("U")
+    c.wait_for(r"Clear 2 password lock-outs\?")
+    c.keys("y")
+    c.wait_for(r"ok: Cleared 2 password lock-outs")
+    c.wait_for(r"No address is locked out\.")
+    assert sign_in(server, "ghost@example.com", "wrong-password") == "INVALID_LOGIN_CREDENTIALS"
+    c.keys("Escape")
+    c.wait_for(r"2 accounts in all · no filter · sort: created ↓\s*\n")
+    assert "·L" not in c.screen()
+
+    # Both clearings are in the audit log, by address.
+    c.keys("L")
+    c.wait_for(r"clear password lock-out  2 addresses\n.*clear password lock-out  1 address")

@@ -115,6 +115,16 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     assert all(after.get(p, 0) == 0 for p in visitor_projects), after
     assert {p: after[p] for p in own} == own, after
 
+    # The room's log: who joined with their project, the message, the reset, newest last.
+    alice.keys("l")
+    alice.wait_for(r"Room log · \d+ events, newest last")
+    alice.wait_for(r"demo@127\.0\.0\.1 joined, project (guest|visitor)-")
+    alice.wait_for(r"alice@127\.0\.0\.1 sent to 3 visitors: Hello room and welcome")
+    alice.wait_for(r"alice@127\.0\.0\.1 ended demo@127\.0\.0\.1, project (guest|visitor)-")
+    alice.wait_for(r"alice@127\.0\.0\.1 reset the demo: \d+ projects?, 2 accounts, 2 visitors told\n")
+    alice.keys("l")
+    alice.wait_for(r"3 sessions \(2 visitors\) · order")
+
     # A visitor who drops while followed: the presenter reads that they left and is back in the room.
     visitors[0].keys("8")
     alice.keys("/")

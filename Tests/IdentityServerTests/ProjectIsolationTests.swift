@@ -156,6 +156,42 @@ struct ProjectIsolationTests {
         }
     }
 
+    /// The list of lock-outs is an administrator's, per project: each project's own key or the admin
+    /// token sees that project's only, another project's key and no credential are refused as the
+    /// other emulator paths refuse them.
+    @Test func eachProjectListsAndClearsItsOwnLockoutsOnly() async throws {
+        try await withTestBackend(.http, configuration: Self.shared) { served in
+            let alpha = try Self.key(served, "room-alpha"), bravo = try Self.key(served, "room-bravo")
+            for (key, email) in [(alpha, "alpha-guess@example.com"), (bravo, "bravo-guess@example.com")] {
+                for _ in 0..<5 {
+                    let wrong = try await served.raw(.POST, Self.path(SignInWithPasswordRequest.endpoint, key: key),
+                                                     json: #"{"email":"\#(email)","password":"wrong-password"}"#)
+                    #expect(wrong.status == 400)
+                }
+            }
+            let all = #"{"all":true}"#
+            for (project, key, email) in [("room-alpha", alpha, "alpha-guess@example.com"), ("room-bravo", bravo, "bravo-guess@example.com")] {
+                for headers in [Self.admin, ["Content-Type": "application/json", "X-Goog-Api-Key": key]] {
+                    let list = try await served.raw(.POST, "/emulator/v1/projects/\(project)/lockouts:query", json: all, headers: headers)
+                    #expect(list.status == 200)
+                    let emails = (list.json?["lockouts"] as? [[String: Any]])?.compactMap { $0["email"] as? String }
+                    #expect(emails == [email], "\(project)")
+                }
+            }
+            let config = try await served.raw(.GET, "/emulator/v1/projects/room-bravo/config?key=\(alpha)", headers: [:])
+            for path in ["lockouts:query", "lockouts:clear"] {
+                let other = try await served.raw(.POST, "/emulator/v1/projects/room-bravo/\(path)?key=\(alpha)", json: all)
+                #expect(other.status == config.status && other.errorMessage == config.errorMessage, "\(path)")
+                let anonymous = try await served.raw(.POST, "/emulator/v1/projects/room-bravo/\(path)", json: all, headers: Self.json)
+                #expect(anonymous.status == 403, "\(path)")
+            }
+            let cleared = try await served.raw(.POST, "/emulator/v1/projects/room-alpha/lockouts:clear", json: all, headers: Self.admin)
+            #expect((cleared.json?["lockouts"] as? [[String: Any]])?.count == 1)
+            let bravoList = try await served.raw(.POST, "/emulator/v1/projects/room-bravo/lockouts:query", json: all, headers: Self.admin)
+            #expect((bravoList.json?["lockouts"] as? [[String: Any]])?.count == 1)
+        }
+    }
+
     @Test func badProjectIdsAndKeysAreClearErrors() async throws {
         try await withTestBackend(.http) { served in
             let alpha = try Self.key(served, "room-alpha")

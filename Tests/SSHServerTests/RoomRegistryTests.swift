@@ -85,6 +85,45 @@ import Testing
         #expect(room.registry.snapshot(for: room.presenterId).sessions.count == 3)
     }
 
+    /// The log the operators' snapshots carry: who came and went with their project, what operators
+    /// did and to whom, newest last, printable, messages shortened, and only the latest kept.
+    @Test func theLogTellsWhoCameAndWentAndWhatOperatorsDid() {
+        let room = Room()
+        let texts = { room.registry.snapshot(for: room.presenterId).log.map(\.text) }
+        #expect(texts() == ["demo@10.0.0.1 joined, project visitor-a", "demo@10.0.0.2 joined, project guest-b",
+                            "demo@10.0.0.3 joined, project guest-c", "alice@127.0.0.1 joined, an operator"])
+        room.registry.received(.command(.message("Look \u{1B}[31mhere\u{07}")), from: room.presenterId)
+        room.registry.received(.command(.message("word " + String(repeating: "x", count: 190))), from: room.presenterId)
+        let sentence = (0..<30).map { "word\($0)" }.joined(separator: " ")
+        room.registry.received(.command(.message(sentence)), from: room.presenterId)
+        room.registry.received(.command(.end(session: room.ids[1])), from: room.presenterId)
+        room.clock.advance(125)
+        room.registry.leave(room.ids[1])
+        room.registry.received(.command(.reset), from: room.presenterId)
+        #expect(Array(texts().dropFirst(4)) == [
+            "alice@127.0.0.1 sent to 3 visitors: Look [31mhere",
+            "alice@127.0.0.1 sent to 3 visitors: word " + String(repeating: "x", count: RoomRegistry.loggedMessageLimit - 5) + "…",
+            // Cut after the last whole word that fits.
+            "alice@127.0.0.1 sent to 3 visitors: " + (0..<13).map { "word\($0)" }.joined(separator: " ") + "…",
+            "alice@127.0.0.1 ended demo@10.0.0.2, project guest-b",
+            "demo@10.0.0.2 left after 2m, project guest-b",
+            // The visitor who left is not told.
+            "alice@127.0.0.1 reset the demo: 3 projects, 12 accounts, 1 visitor told",
+        ])
+        // Pushed to the operator with the sessions, never to a visitor.
+        room.registry.pushSnapshots()
+        guard case let .room(pushed) = room.presenter.take().last else { Issue.record("no snapshot pushed"); return }
+        #expect(pushed.log.map(\.text) == texts())
+        #expect(room.visitors.allSatisfy { !$0.take().contains { if case .room = $0 { true } else { false } } })
+        // A name of control characters is printable in the log; the log keeps the latest events only.
+        let odd = Console()
+        let id = room.registry.join(user: "e\u{1B}[2Jve", address: "10.0.0.9", key: nil, isOperator: false, project: "guest-e", link: odd.link)
+        #expect(texts().last == "e?[2Jve@10.0.0.9 joined, project guest-e")
+        for _ in 0..<RoomRegistry.logLimit { room.registry.touch(id); room.registry.received(.command(.message("hi")), from: room.presenterId) }
+        #expect(texts().count == RoomRegistry.logLimit)
+        #expect(texts().allSatisfy { $0 == "alice@127.0.0.1 sent to 3 visitors: hi" })
+    }
+
     @Test func aMessageReachesEveryVisitorCleanedAndTheOperatorIsTold() {
         let room = Room()
         room.registry.received(.command(.message("Look \u{1B}[31mhere\u{07}")), from: room.presenterId)

@@ -26,7 +26,8 @@ extension AccountsFeature {
         }
         let clears = !filter.isEmpty || !marked.isEmpty
         keys += [.char("L", "audit log", .accounts(.auditLog), inBar: false), .char("H", "hash parameters", .accounts(.hashConfig), inBar: false),
-                 .char("P", "projects (visitors')", .accounts(.projects), inBar: false)]
+                 .char("P", "projects (visitors')", .accounts(.projects), inBar: false),
+                 .char("K", "lock-outs (any address)", .accounts(.lockouts), inBar: false)]
         keys += RoomFeature.openBinding(.accounts(.room), in: context)
         keys += [.char("r", "refresh", .accounts(.refresh), inBar: false),
                  KeyBinding([.escape], "esc", clears ? (filter.isEmpty ? "clear marks" : "clear filter") : "back", .back),
@@ -96,7 +97,8 @@ extension AccountsFeature {
 
     private mutating func perform(_ intent: AccountsIntent, access: OperatorAccess?) -> [FlowStep] {
         switch intent {
-        case .nextFactor, .removeSecondFactor, .room: return []
+        case .nextFactor, .removeSecondFactor, .room, .clearAllLockouts: return []
+        case .lockouts: return openLockouts()
         case .pageUp: return move(to: selection - Self.visibleRows)
         case .pageDown: return move(to: selection + Self.visibleRows)
         case .top: return move(to: 0)
@@ -155,7 +157,7 @@ extension AccountsFeature {
         case .sendVerification: .sendEmailVerification
         case .clearLockout: .clearLockout
         case .filter, .chips, .sort, .refresh, .mark, .markAll, .pageUp, .pageDown, .top, .bottom, .editClaims,
-             .removeSecondFactor, .nextFactor, .cleanUp, .auditLog, .hashConfig, .projects, .room: nil
+             .removeSecondFactor, .nextFactor, .cleanUp, .auditLog, .hashConfig, .projects, .room, .lockouts, .clearAllLockouts: nil
         }
     }
 

@@ -14,6 +14,7 @@ extension AccountsFeature {
             case let .success(newPage):
                 let selectedUid = selectedUser?.uid
                 page = newPage
+                adopt(lockouts: newPage.lockouts)
                 loadError = nil
                 for (user, project) in zip(newPage.users, newPage.projects ?? []) { accountProjects[user.uid] = project }
                 if let selectedUid, let index = newPage.users.firstIndex(where: { $0.uid == selectedUid }) {
@@ -43,6 +44,8 @@ extension AccountsFeature {
                 countedFilter = nil
                 return [.banner(Banner(.error, "The matching accounts could not be counted.", detail: failure.message))]
             }
+        case let .lockoutsCleared(result):
+            return lockoutsCleared(result)
         case .refreshDue:
             let reload = pending == nil ? refresh() : []
             return reload + [.run(.accounts(.scheduleRefresh), busy: nil)]
@@ -138,6 +141,7 @@ extension AccountsFeature {
     private mutating func startOver() -> [FlowStep] {
         marked = []
         accountProjects = [:]
+        lockouts = []
         countedFilter = nil
         matchCount = nil
         return reload()

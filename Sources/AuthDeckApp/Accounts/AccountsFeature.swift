@@ -48,6 +48,8 @@ public struct AccountsFeature: ConsoleFeature {
     /// Keyed by uid, as the marks are: a uid held by two projects (one file imported into both) is
     /// taken for the one read last.
     public var accountProjects: [String: String] = [:]
+    /// The addresses locked out in the project (or projects) shown, as the last page read them.
+    public var lockouts: [EmailLockout] = []
 
     public init() {}
 

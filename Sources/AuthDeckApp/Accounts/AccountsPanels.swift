@@ -17,12 +17,13 @@ public indirect enum AccountsPanel: Equatable, Sendable {
     case hashConfig
     /// The backend's projects to choose from; nil while they are read.
     case projects([ProjectSummary]?, selection: Int)
+    case lockouts(LockoutList)
 
     var editsText: Bool {
         switch self {
         case .claims, .cleanUp: true
         case let .confirm(confirmation): confirmation.needsTypedCount
-        case .chips, .sort, .detail, .auditLog, .hashConfig, .projects: false
+        case .chips, .sort, .detail, .auditLog, .hashConfig, .projects, .lockouts: false
         }
     }
 
@@ -57,6 +58,8 @@ public indirect enum AccountsPanel: Equatable, Sendable {
             return [.moveUp(), .moveDown(), close, .help]
         case .projects:
             return [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "show this project", .choose), close, .help]
+        case let .lockouts(list):
+            return list.bindings(access: access)
         }
     }
 }
@@ -64,7 +67,7 @@ public indirect enum AccountsPanel: Equatable, Sendable {
 /// The chips menu's selected row; the chips themselves are the table's filter.
 public struct ChipMenu: Equatable, Sendable {
     public enum Chip: CaseIterable, Sendable {
-        case anonymous, disabled, emailUnverified, hasSecondFactor, provider, anonymousOlderThan
+        case anonymous, disabled, emailUnverified, hasSecondFactor, provider, anonymousOlderThan, locked
     }
     public var selection = 0
     public init(selection: Int = 0) { self.selection = selection }
@@ -82,6 +85,7 @@ public struct ChipMenu: Equatable, Sendable {
         case .provider: "\(box(filter.providerId != nil)) provider: \(filter.providerId ?? "any (enter: next)")"
         case .anonymousOlderThan:
             "\(box(filter.anonymousOlderThanDays != nil)) anonymous and older than \(filter.anonymousOlderThanDays.map(String.init) ?? "N") days (type N)"
+        case .locked: "\(box(filter.locked)) locked out by wrong passwords"
         }
     }
 
@@ -95,6 +99,7 @@ public struct ChipMenu: Equatable, Sendable {
             let next = filter.providerId.flatMap(providers.firstIndex(of:)).map { $0 + 1 } ?? 0
             filter.providerId = next < providers.count ? providers[next] : nil
         case .anonymousOlderThan: filter.anonymousOlderThanDays = filter.anonymousOlderThanDays == nil ? 30 : nil
+        case .locked: filter.locked.toggle()
         }
     }
 }
@@ -276,6 +281,8 @@ extension AccountsFeature {
             case .submit, .confirm, .cancel, .toggle, .accounts: break
             }
             return []
+        case let .lockouts(list):
+            return performInLockouts(intent, list: list, access: access)
         }
     }
 
@@ -335,7 +342,7 @@ extension AccountsFeature {
             }
             filter.anonymousOlderThanDays = Int(digits)
             return reload()
-        case .chips, .sort, .detail, .confirm, .auditLog, .hashConfig, .projects, nil:
+        case .chips, .sort, .detail, .confirm, .auditLog, .hashConfig, .projects, .lockouts, nil:
             break
         }
         return []

@@ -30,6 +30,9 @@ enum AccountsScreen {
         case let .projects(projects, selection):
             blank(frame, on: canvas)
             drawProjects(projects, selection: selection, on: canvas, in: frame)
+        case let .lockouts(list):
+            blank(frame, on: canvas)
+            drawLockouts(list, of: feature, on: canvas, in: frame)
         }
     }
 
@@ -48,6 +51,7 @@ enum AccountsScreen {
         }
         parts.append("sort: \(feature.sort.field.rawValue) \(feature.sort.descending ? "↓" : "↑")")
         if !feature.marked.isEmpty { parts.append("\(feature.marked.count) marked") }
+        if !feature.lockouts.isEmpty { parts.append("\(feature.lockouts.count) locked out (K)") }
         if access == .readOnly { parts.append("READ-ONLY") }
         return parts.joined(separator: " · ")
     }
@@ -62,6 +66,7 @@ enum AccountsScreen {
         if filter.hasSecondFactor { chips.append("2-step") }
         if let provider = filter.providerId { chips.append(provider) }
         if let days = filter.anonymousOlderThanDays { chips.append("anonymous > \(days) days") }
+        if filter.locked { chips.append("locked") }
         return chips.joined(separator: " + ")
     }
 
@@ -70,7 +75,7 @@ enum AccountsScreen {
     /// terminal) the dates leave out the year to keep their time, and the project and uid are cut (the
     /// detail names both in full); a wider table shows the year and gives the rest to the email.
     struct Columns: Equatable {
-        var mark = 2, uid = 14, project = 0, contact = 23, providers = 8, date = 11, flags = 4
+        var mark = 2, uid = 14, project = 0, contact = 22, providers = 8, date = 11, flags = 5
 
         init(width: Int, projects: Bool = false) {
             if width >= 100 { date = 16 }
@@ -89,11 +94,11 @@ enum AccountsScreen {
     }
 
     /// `>` on the selected row and `*` on marked ones, so neither depends on reverse video.
-    static func row(_ user: UserRecord, project: String? = nil, marked: Bool, selected: Bool = false, columns c: Columns) -> String {
+    static func row(_ user: UserRecord, project: String? = nil, marked: Bool, selected: Bool = false, locked: Bool = false, columns c: Columns) -> String {
         func cell(_ text: String, _ width: Int) -> String { TextWidth.pad(TextWidth.truncate(text, toCells: width), toCells: width + 1) }
         let contact = user.email ?? user.phoneNumber ?? (user.isAnonymous ? "(anonymous)" : "—")
         return (selected ? ">" : " ") + (marked ? "*" : " ") + cell(user.uid, c.uid) + (c.project > 0 ? cell(project ?? "—", c.project) : "") + cell(contact, c.contact) + cell(providers(user), c.providers)
-            + cell(date(user.metadata.creationTime, cells: c.date), c.date) + cell(date(user.metadata.lastSignInTime, cells: c.date), c.date) + flags(user)
+            + cell(date(user.metadata.creationTime, cells: c.date), c.date) + cell(date(user.metadata.lastSignInTime, cells: c.date), c.date) + flags(user, locked: locked)
     }
 
     /// Short sign-in provider names: `pw` password, `ph` phone, `G` Google, `A` Apple, `M` Microsoft, `F` Facebook.
@@ -112,9 +117,9 @@ enum AccountsScreen {
     }
 
     /// One letter per flag, in fixed places, `·` when it does not apply: never colour alone.
-    static func flags(_ user: UserRecord) -> String {
+    static func flags(_ user: UserRecord, locked: Bool = false) -> String {
         (user.isAnonymous ? "A" : "·") + (user.disabled ? "D" : "·") + (user.email != nil && !user.emailVerified ? "U" : "·")
-            + (user.multiFactor.isEmpty ? "·" : "2")
+            + (user.multiFactor.isEmpty ? "·" : "2") + (locked ? "L" : "·")
     }
 
     /// `2026-09-21 14:13` in 16 cells, `09-21 14:13` in fewer: the time of a sign-in made today matters more than its year.
@@ -150,10 +155,11 @@ enum AccountsScreen {
                 canvas.put("  …", row: rowNumber, column: column, style: .dim)
                 continue
             }
-            let text = TextWidth.pad(TextWidth.truncate(row(user, project: feature.project(at: index), marked: feature.marked.contains(user.uid), selected: index == feature.selection, columns: columns), toCells: width), toCells: width)
+            let text = TextWidth.pad(TextWidth.truncate(row(user, project: feature.project(at: index), marked: feature.marked.contains(user.uid), selected: index == feature.selection,
+                                                            locked: feature.isLocked(user, at: index), columns: columns), toCells: width), toCells: width)
             canvas.put(text, row: rowNumber, column: column, style: index == feature.selection ? .selected : .normal)
         }
-        canvas.put(TextWidth.truncate("flags: A anonymous · D disabled · U email unverified · 2 two-step · * marked", toCells: width),
+        canvas.put(TextWidth.truncate("A anonymous · D disabled · U unverified · 2 two-step · L locked · * marked", toCells: width),
                    row: frame.row + frame.height - 1, column: column, style: .dim)
         if feature.typingFilter {
             feature.filterField.draw(on: canvas, row: filterRow, column: column + 2, width: min(width - 2, 40), focused: true)
@@ -168,7 +174,7 @@ enum AccountsScreen {
         switch panel {
         case let .chips(menu):
             let items = ChipMenu.Chip.allCases.map { ListView.Item(ChipMenu.label($0, in: feature.filter)) }
-            let box = Rect(row: frame.row + 2, column: frame.column + 2, width: min(frame.width - 4, 70), height: items.count + 2)
+            let box = Rect(row: frame.row + 2, column: frame.column + 2, width: min(frame.width - 4, 69), height: items.count + 2)
             blank(box, on: canvas)
             let inside = Box.draw(on: canvas, frame: box, title: "Filter chips (every checked one must hold)", style: .accent)
             ListView(items: items, selection: menu.selection).draw(on: canvas, in: inside, focused: true)
@@ -205,7 +211,7 @@ enum AccountsScreen {
                 canvas.put(TextWidth.truncate(value, toCells: inside.width - 19), row: inside.row + index, column: inside.column + 18, style: .normal)
             }
             canvas.put("base64; the same as `authdeck accounts hash-config`", row: inside.row + 6, column: inside.column + 1, style: .dim)
-        case .confirm, .detail, .claims, .auditLog, .projects:
+        case .confirm, .detail, .claims, .auditLog, .projects, .lockouts:
             break
         }
     }
@@ -285,13 +291,15 @@ enum AccountsScreen {
         let top = (selection / max(rows, 1)) * max(rows, 1)
         let items = entries.dropFirst(top).prefix(rows).map { entry in
             let failed = entry.failed > 0 ? ", \(entry.failed) failed" : ""
-            return ListView.Item(TextWidth.truncate("\(String(ConsoleView.dateText(entry.date).prefix(19)))  \(entry.operator)  \(entry.action)  \(AccountsFeature.count(entry.uids.count))\(failed)",
+            let what = entry.emails.map { $0.count == 1 ? "1 address" : "\($0.count) addresses" } ?? AccountsFeature.count(entry.uids.count)
+            return ListView.Item(TextWidth.truncate("\(String(ConsoleView.dateText(entry.date).prefix(19)))  \(entry.operator)  \(entry.action)  \(what)\(failed)",
                                                     toCells: frame.width - 2))
         }
         ListView(items: Array(items), selection: selection - top).draw(on: canvas, in: Rect(row: frame.row + 2, column: column, width: frame.width - 2, height: rows), focused: true)
         if entries.indices.contains(selection) {
-            let uids = entries[selection].uids.joined(separator: " ")
-            for (index, line) in TextWidth.wrap("uids: \(uids)", width: frame.width - 2).prefix(3).enumerated() {
+            let entry = entries[selection]
+            let names = entry.emails.map { "addresses: " + $0.joined(separator: " ") } ?? "uids: " + entry.uids.joined(separator: " ")
+            for (index, line) in TextWidth.wrap(names, width: frame.width - 2).prefix(3).enumerated() {
                 canvas.put(line, row: frame.row + frame.height - 3 + index, column: column, style: .dim)
             }
         }

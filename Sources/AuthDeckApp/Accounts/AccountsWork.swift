@@ -125,6 +125,9 @@ public enum AccountsEffect: Equatable, Sendable {
     case selectProject(String)
     /// The next automatic refresh; a new one replaces the one waiting.
     case scheduleRefresh
+    /// Lifts these lock-outs, each in its project (nil: the chosen one); `all`: every lock-out of
+    /// their projects, those locked since the list was read too.
+    case clearLockouts([EmailLockout], all: Bool)
 }
 
 /// The results of `AccountsEffect`s, and the refresh timer's tick.
@@ -139,11 +142,13 @@ public enum AccountsEvent: Equatable, Sendable {
     case projectsLoaded(Result<[ProjectSummary], AccountsFailure>)
     case projectSelected(String)
     case refreshDue
+    /// How many lock-outs were lifted.
+    case lockoutsCleared(Result<Int, AccountsFailure>)
 
     /// The events that end work the console showed as running.
     var endsBusyWork: Bool {
         switch self {
-        case .detailLoaded, .actionFinished, .matchingFound: true
+        case .detailLoaded, .actionFinished, .matchingFound, .lockoutsCleared: true
         case .pageLoaded, .matchesCounted, .hashConfigLoaded, .auditLogLoaded, .projectsLoaded, .projectSelected, .refreshDue: false
         }
     }
@@ -157,6 +162,8 @@ public enum AccountsIntent: Equatable, Sendable {
     case disable, enable, delete, revoke, markVerified, sendPasswordReset, sendVerification, clearLockout
     case editClaims, removeSecondFactor, nextFactor, cleanUp
     case auditLog, hashConfig, projects
+    /// The project's lock-outs, of any address; in them, lifting all of them.
+    case lockouts, clearAllLockouts
     /// The presenter's room, on a console under `authdeck ssh`.
     case room
 }

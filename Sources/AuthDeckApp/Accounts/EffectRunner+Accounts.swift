@@ -13,7 +13,7 @@ extension EffectRunner {
                 if query.allProjects {
                     return try await accounts.accountAdmin(in: nil).rowsInEveryProject(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
                 }
-                return try await accounts.accountAdmin(in: query.project).rows(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
+                return try await accounts.accountAdmin(in: query.project).rowsAndLockouts(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
             })
         case let .countMatches(filter):
             return .matchesCounted(filter, await adminResult { try await accounts.accountAdmin().count(matching: filter) })
@@ -67,6 +67,18 @@ extension EffectRunner {
                 previous = timer
             }
             return nil
+        case let .clearLockouts(lockouts, all):
+            guard accounts.access == .full else { return .lockoutsCleared(.failure(AccountsFailure("read-only: no action is allowed"))) }
+            return .lockoutsCleared(await adminResult {
+                let groups = Dictionary(grouping: lockouts, by: \.project)
+                var cleared = 0
+                for project in groups.keys.sorted(by: { ($0 ?? "") < ($1 ?? "") }) {
+                    let admin = try await accounts.accountAdmin(orChosen: project)
+                    let emails = all ? nil : groups[project]?.map(\.email)
+                    cleared += try await admin.clearPasswordLockouts(emails, audit: accounts.audit, operator: accounts.operatorName).count
+                }
+                return cleared
+            })
         }
     }
 
@@ -84,6 +96,7 @@ extension EffectRunner {
         case .loadProjects: return .projectsLoaded(.failure(failure))
         case .selectProject: return nil
         case .scheduleRefresh: return nil
+        case .clearLockouts: return .lockoutsCleared(.failure(failure))
         }
     }
 

@@ -15,6 +15,13 @@ extension RoomFeature {
         case nil:
             break
         }
+        if showingLog {
+            return [KeyBinding([.up], "↑", "older", .up), KeyBinding([.down], "↓", "newer", .down),
+                    KeyBinding([.pageUp], "pgup", "page up", .pageUp, inBar: false), KeyBinding([.pageDown], "pgdn", "page down", .pageDown, inBar: false),
+                    KeyBinding([.home, .character("g")], "g", "oldest", .top, inBar: false), KeyBinding([.end, .character("G")], "G", "newest", .bottom, inBar: false),
+                    .char("l", "sessions", .log), .char("M", "message all", .message), .char("R", "reset demo", .reset, inBar: false),
+                    KeyBinding([.escape], "esc", "sessions", .back, inBar: false), .help, .quit]
+        }
         if typingFilter {
             return [KeyBinding([.enter], "enter", "done", .choose), KeyBinding([.escape], "esc", "clear the filter", .back),
                     KeyBinding([.up], "↑", "move up", .up, inBar: false), KeyBinding([.down], "↓", "move down", .down, inBar: false), .helpInForm]
@@ -28,7 +35,7 @@ extension RoomFeature {
         ]
         if selected != nil { keys.append(KeyBinding([.enter], "enter", "follow", .choose)) }
         keys += [.char("/", "filter", .filter), .char("o", "order by", .order, inBar: false), .char("O", "reverse the order", .reverse, inBar: false),
-                 .char("M", "message all", .message)]
+                 .char("l", "log", .log), .char("M", "message all", .message)]
         if selected != nil { keys.append(.char("x", "end session", .end)) }
         keys += [.char("R", "reset demo", .reset),
                  KeyBinding([.escape], "esc", filter.isEmpty ? "back" : "clear filter", .back), .help, .quit]
@@ -37,6 +44,7 @@ extension RoomFeature {
 
     mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
         if let panel { return performInPanel(action, panel) }
+        if showingLog { return performInLog(action) }
         if typingFilter {
             switch action {
             case .choose: typingFilter = false
@@ -47,7 +55,7 @@ extension RoomFeature {
                 arrange()
             case .up: move(to: selection - 1)
             case .down: move(to: selection + 1)
-            case .pageUp, .pageDown, .top, .bottom, .filter, .order, .reverse, .message, .end, .reset: break
+            case .pageUp, .pageDown, .top, .bottom, .filter, .order, .reverse, .message, .end, .reset, .log: break
             }
             return []
         }
@@ -94,6 +102,34 @@ extension RoomFeature {
             return [.banner(nil)]
         case .reset:
             return [.banner(nil), .run(.room(.send(.previewReset)), busy: "Counting what a reset empties…")]
+        case .log:
+            showingLog = true
+            logScroll = 0
+            return [.banner(nil)]
+        }
+        return []
+    }
+
+    /// The log's keys: scrolling back and forth, the table again; messages and the reset work as on the table.
+    private mutating func performInLog(_ action: Action) -> [FlowStep] {
+        switch action {
+        case .up: logScroll += 1
+        case .down: logScroll = max(logScroll - 1, 0)
+        case .pageUp: logScroll += Self.visibleRows
+        case .pageDown: logScroll = max(logScroll - Self.visibleRows, 0)
+        // Its lines at 80 columns; on a wider terminal, where there are fewer, the view stops at the oldest.
+        case .top: logScroll = RoomScreen.logLines(snapshot?.log ?? [], width: 78).count
+        case .bottom: logScroll = 0
+        case .log, .back:
+            showingLog = false
+            return [.banner(nil)]
+        case .message:
+            panel = .message(TextField(maxLength: RoomText.messageLimit))
+            return [.banner(nil)]
+        case .reset:
+            return [.banner(nil), .run(.room(.send(.previewReset)), busy: "Counting what a reset empties…")]
+        case .choose, .filter, .order, .reverse, .end:
+            break
         }
         return []
     }

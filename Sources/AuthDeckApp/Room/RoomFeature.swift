@@ -12,6 +12,8 @@ public struct RoomFeature: ConsoleFeature {
         /// enter: follow the selected session; in a panel, submit or confirm.
         case choose
         case back, filter, order, reverse, message, end, reset
+        /// Shows the room's log instead of the table, or the table again.
+        case log
     }
 
     public enum Effect: Equatable, Sendable {
@@ -62,6 +64,10 @@ public struct RoomFeature: ConsoleFeature {
     public var filterField = TextField(maxLength: 64)
     public var typingFilter = false
     public var panel: Panel?
+    /// The log shown instead of the table.
+    public var showingLog = false
+    /// Log lines scrolled back from the newest.
+    public var logScroll = 0
 
     public init() {}
 

@@ -6,7 +6,11 @@ import TerminalUI
 /// session whole under it, and the panel over it; a followed screen over the whole terminal.
 enum RoomScreen {
     static func draw(_ feature: RoomFeature, on canvas: any Canvas, in frame: Rect) {
-        drawTable(feature, on: canvas, in: frame)
+        if feature.showingLog {
+            drawLog(feature, on: canvas, in: frame)
+        } else {
+            drawTable(feature, on: canvas, in: frame)
+        }
         switch feature.panel {
         case let .message(field): drawMessage(field, on: canvas, in: frame)
         case let .confirmEnd(session):
@@ -118,6 +122,37 @@ enum RoomScreen {
             canvas.put("Waiting for \(who(session))'s screen…", row: rows / 2, column: 2, style: .dim)
         }
         canvas.put(TextWidth.pad(TextWidth.truncate(note, toCells: canvas.size.width), toCells: canvas.size.width), row: rows, column: 0, style: .badge)
+    }
+
+    /// The room's events, newest at the bottom, each wrapped under its time so none is cut.
+    static func drawLog(_ feature: RoomFeature, on canvas: any Canvas, in frame: Rect) {
+        let events = feature.snapshot?.log ?? []
+        let lines = logLines(events, width: frame.width)
+        let rows = max(1, frame.height - 2)
+        let scroll = min(feature.logScroll, max(lines.count - rows, 0))
+        let shown = lines.dropLast(scroll).suffix(rows)
+        var title = "Room log · \(count(events.count, "event")), newest last"
+        if scroll > 0 { title += " · \(scroll) line\(scroll == 1 ? "" : "s") back (G: newest)" }
+        canvas.put(TextWidth.truncate(title, toCells: frame.width), row: frame.row, column: frame.column, style: .title)
+        if events.isEmpty {
+            canvas.put(feature.snapshot == nil ? "Waiting for the room…" : "Nothing has happened yet.", row: frame.row + 2, column: frame.column, style: .dim)
+        }
+        for (offset, line) in shown.enumerated() {
+            canvas.put(line.time, row: frame.row + 2 + offset, column: frame.column, style: .dim)
+            canvas.put(line.text, row: frame.row + 2 + offset, column: frame.column + logIndent, style: .normal)
+        }
+    }
+
+    /// Cells before an event's text: its time of day.
+    static let logIndent = 10
+
+    /// Each event's lines at `width`: its time on the first, the text wrapped at words under it.
+    static func logLines(_ events: [RoomEvent], width: Int) -> [(time: String, text: String)] {
+        events.flatMap { event in
+            TextWidth.wrap(event.text, width: max(width - logIndent, 10)).enumerated().map { index, line in
+                (index == 0 ? String(ConsoleView.timeText(event.date).prefix(8)) : "", line)
+            }
+        }
     }
 
     static func who(_ session: RoomSession) -> String { "\(session.user)@\(session.address)" }

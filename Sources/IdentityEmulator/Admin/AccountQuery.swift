@@ -18,6 +18,7 @@ struct QueryAccountsBody: Decodable {
         var hasSecondFactor: Bool?
         var providerId: String?
         var createdBefore: Int64Text?
+        var locked: Bool?
     }
 
     var returnUserInfo: Bool?
@@ -51,7 +52,7 @@ extension EmbeddedBackend {
     func queryAccounts(_ body: QueryAccountsBody) throws -> QueryAccountsResponse {
         if body.tenantId.map({ !$0.isEmpty }) == true { throw BackendFailure.tenantNotFound }
         let countOnly = !(body.returnUserInfo ?? true)
-        let (sql, arguments) = try Self.accountQuery(body, countOnly: countOnly)
+        let (sql, arguments) = try Self.accountQuery(body, countOnly: countOnly, now: clock().timeIntervalSince1970)
         return try store.read { db in
             if countOnly {
                 return QueryAccountsResponse(recordsCount: String(try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0), userInfo: nil)
@@ -62,7 +63,8 @@ extension EmbeddedBackend {
     }
 
     /// The statement of a query and its arguments: the count, or the page in its order.
-    static func accountQuery(_ body: QueryAccountsBody, countOnly: Bool) throws -> (sql: String, arguments: StatementArguments) {
+    /// `now` (seconds since 1970) tells which lock-outs still hold.
+    static func accountQuery(_ body: QueryAccountsBody, countOnly: Bool, now: Double) throws -> (sql: String, arguments: StatementArguments) {
         let limit = body.limit?.value ?? Int64(Self.defaultQueryLimit)
         guard (0...Int64(QueryAccountsRequest.maximumLimit)).contains(limit) else {
             throw BackendFailure.invalidArgument("limit must be between 0 and \(QueryAccountsRequest.maximumLimit)")
@@ -76,7 +78,7 @@ extension EmbeddedBackend {
         case "DESC": direction = "DESC"
         case let other: throw BackendFailure.invalidArgument("Invalid value at 'order' (TYPE_ENUM), \"\(other)\"")
         }
-        let condition = try Self.condition(body)
+        let condition = try Self.condition(body, now: now)
         if countOnly { return ("SELECT COUNT(*) FROM user" + condition.sql, condition.arguments) }
         // The rowid breaks ties, so that pages neither repeat nor skip accounts: every index holds
         // it, so SQLite walks the sort column's index without sorting the rows an offset skips.
@@ -98,7 +100,7 @@ extension EmbeddedBackend {
         }
     }
 
-    private static func condition(_ body: QueryAccountsBody) throws -> AccountCondition {
+    private static func condition(_ body: QueryAccountsBody, now: Double) throws -> AccountCondition {
         var condition = AccountCondition()
         // As documented: only the first expression counts, and in it the email, else the phone, else the uid.
         if let expression = body.expression?.first {
@@ -138,6 +140,10 @@ extension EmbeddedBackend {
             condition.add("localId IN (SELECT localId FROM provider WHERE providerId = ?)", [providerId])
         }
         if let createdBefore = filter.createdBefore?.value { condition.add("createdAt < ?", [createdBefore]) }
+        if let locked = filter.locked {
+            // A locked row keeps its address (normalized, as the account's is), so the lock-outs join by email.
+            condition.add((locked ? "" : "NOT ") + "email IN (SELECT email FROM passwordAttempt WHERE lockedUntil > ? AND email IS NOT NULL)", [now])
+        }
         return condition
     }
 

@@ -118,9 +118,10 @@ struct SessionCookieBody: Decodable {
     var validDuration: Int64Text?
 }
 
-/// `POST /emulator/v1/projects/{projectId}/lockouts:query` and `…:clear`.
+/// `POST /emulator/v1/projects/{projectId}/lockouts:query` and `…:clear`: one address, or `all`.
 struct LockoutBody: Decodable {
     var email: String?
+    var all: Bool?
 }
 
 /// `PATCH /emulator/v1/projects/{projectId}/config`.

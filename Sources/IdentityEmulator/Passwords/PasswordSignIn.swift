@@ -84,6 +84,30 @@ extension EmbeddedBackend {
         return lockoutResponse(email, nil)
     }
 
+    /// Every address locked now, soonest unlocked first. A lock from before addresses were kept has
+    /// none to show, and is left out.
+    func lockouts() throws -> LockoutListResponse {
+        let now = clock().timeIntervalSince1970
+        let records = try store.read { db in
+            try FailedSignInRecord.filter(FailedSignInRecord.Columns.lockedUntil > now && FailedSignInRecord.Columns.email != nil)
+                .order(FailedSignInRecord.Columns.lockedUntil, FailedSignInRecord.Columns.email).fetchAll(db)
+        }
+        return LockoutListResponse(lockouts: records.compactMap { record in record.email.map { lockoutResponse($0, record) } })
+    }
+
+    /// Lifts every lock-out (and forgets the wrong passwords that caused them); answers those it lifted.
+    func clearAllLockouts() async throws -> LockoutListResponse {
+        let now = clock().timeIntervalSince1970
+        let cleared = try await store.write { db in
+            let locked = FailedSignInRecord.filter(FailedSignInRecord.Columns.lockedUntil > now)
+            let records = try locked.fetchAll(db)
+            try locked.deleteAll(db)
+            return records
+        }
+        logger.notice("every password lock-out cleared by an administrator", metadata: ["count": "\(cleared.count)"])
+        return LockoutListResponse(lockouts: cleared.compactMap { record in record.email.map { LockoutResponse(email: $0, failures: 0, lockedUntil: nil) } })
+    }
+
     private func lockoutEmail(_ rawEmail: String?) throws -> String {
         guard let rawEmail else { throw BackendFailure.missingEmail }
         guard let email = EmailAddress.normalized(rawEmail) else { throw BackendFailure.invalidEmail }
@@ -118,6 +142,7 @@ extension EmbeddedBackend {
         record.lastAttemptAt = now
         if record.failures >= configuration.maxFailedPasswordAttempts {
             record.lockedUntil = now + configuration.lockoutDuration
+            record.email = email
             logger.notice("password sign-in locked after repeated attempts", metadata: ["emailHash": "\(key.prefix(12))"])
         }
         try record.save(db)

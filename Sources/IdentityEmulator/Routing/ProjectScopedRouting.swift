@@ -105,9 +105,13 @@ extension EmbeddedBackend {
         case ("/verificationCodes", "GET"):
             return try encode(listVerificationCodes())
         case ("/lockouts:query", "POST"):
-            return try encode(lockout(of: decode(LockoutBody.self, body).email))
+            let request = try decode(LockoutBody.self, body)
+            if request.all == true, request.email == nil { return try encode(lockouts()) }
+            return try encode(lockout(of: request.email))
         case ("/lockouts:clear", "POST"):
-            return try await encode(clearLockout(of: decode(LockoutBody.self, body).email))
+            let request = try decode(LockoutBody.self, body)
+            if request.all == true, request.email == nil { return try await encode(clearAllLockouts()) }
+            return try await encode(clearLockout(of: request.email))
         default:
             return nil
         }

@@ -201,8 +201,9 @@ struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable
 }
 
 /// Password sign-in attempts for one email, and the lock they caused. Kept per email, for emails of
-/// no account too, so that a lock says nothing about whether the account exists; the email itself is
-/// stored only as its SHA-256. An attempt is counted before its password is checked.
+/// no account too, so that a lock says nothing about whether the account exists. The email is the key
+/// as its SHA-256; the address itself is kept only once it is locked, so that an administrator can
+/// list the lock-outs, and goes with the row.
 struct FailedSignInRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "passwordAttempt"
     /// SHA-256 (hex) of the normalized email.
@@ -212,10 +213,20 @@ struct FailedSignInRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     var lockedUntil: Double?
     /// Seconds since 1970; attempts older than the lockout duration are forgotten.
     var lastAttemptAt: Double
+    /// The normalized address, while it is locked; nil for a lock older than the column.
+    var email: String?
 
     enum Columns {
         static let lockedUntil = Column(CodingKeys.lockedUntil)
         static let lastAttemptAt = Column(CodingKeys.lastAttemptAt)
+        static let email = Column(CodingKeys.email)
+    }
+
+    static let lockedEmailMigrationName = "v5: a locked email's address, for the list of lock-outs"
+
+    static func addLockedEmail(_ db: Database) throws {
+        try db.alter(table: databaseTableName) { t in t.add(column: "email", .text) }
+        try db.create(index: "passwordAttempt_locked", on: databaseTableName, columns: ["email"], condition: Column("lockedUntil") != nil)
     }
 
     static let migrationName = "v4: password attempts counted per email (known or not), before the check"

@@ -212,6 +212,7 @@ struct AccountStore: Sendable {
         migrator.registerMigration(AccountSessions.migrationName, migrate: AccountSessions.migrate)
         migrator.registerMigration(MfaEnrollmentRecord.idsPerAccountMigrationName, migrate: MfaEnrollmentRecord.makeIdsPerAccount)
         migrator.registerMigration(StoredAccount.revocationMillisecondsMigrationName, migrate: StoredAccount.addRevocationMilliseconds)
+        migrator.registerMigration(FailedSignInRecord.lockedEmailMigrationName, migrate: FailedSignInRecord.addLockedEmail)
         return migrator
     }
 

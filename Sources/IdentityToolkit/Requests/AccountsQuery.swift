@@ -50,9 +50,12 @@ public struct QueryAccountsRequest: AdministratorRequest, Equatable {
         public var providerId: String?
         /// Milliseconds since 1970, as a string: created before this time.
         public var createdBefore: String?
+        /// `true`: accounts whose email wrong passwords have locked out now.
+        public var locked: Bool?
 
         public init(prefix: String? = nil, anonymous: Bool? = nil, disabled: Bool? = nil, emailVerified: Bool? = nil,
-                    hasSecondFactor: Bool? = nil, providerId: String? = nil, createdBefore: String? = nil) {
+                    hasSecondFactor: Bool? = nil, providerId: String? = nil, createdBefore: String? = nil, locked: Bool? = nil) {
+            self.locked = locked
             self.prefix = prefix
             self.anonymous = anonymous
             self.disabled = disabled

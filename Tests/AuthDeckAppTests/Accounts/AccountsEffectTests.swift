@@ -137,6 +137,55 @@ struct AccountsEffectTests {
     }
 }
 
+/// Lock-outs as the accounts view reads and lifts them: with each page, in one call; an address with no
+/// account as an account's; each lift written to the audit log with the addresses.
+@Suite("Accounts lock-out effects against the embedded backend")
+struct AccountsLockoutEffectTests {
+    @Test(.timeLimit(.minutes(3)), arguments: BackendTransport.allCases)
+    func pagesBringTheLockoutsAndTheyAreClearedOneOrAllAudited(_ transport: BackendTransport) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-lockouts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withTestBackend(transport) { served in
+            let admin = AccountAdmin(backend: served.makeAdministratorTransport(), projectId: served.backend.projectId, capability: .authdeck)
+            let audit = AuditLog(path: directory.appendingPathComponent("audit-log.jsonl").path)
+            let runner = EffectRunner(auth: Auth(backend: served.makeTransport()), cart: try CartStore(),
+                                      accounts: AccountsConnection(admin: admin, operatorName: "ops", audit: audit),
+                                      logger: Logger(label: "test"), send: { _ in })
+            let ada = try await admin.createUser(email: "ada@example.com", password: "correct horse")
+            _ = try await admin.createUser(email: "bob@example.com", password: "correct horse")
+            let client = Auth(backend: served.makeTransport())
+            for email in ["ada@example.com", "ghost@example.com"] {
+                for _ in 0..<5 { _ = try? await client.signIn(email: email, password: "wrong") }
+            }
+            let all = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100)
+            let page = try #require(try await runner.perform(.loadPage(all))?.page(for: all))
+            #expect(page.lockouts.map(\.email) == ["ada@example.com", "ghost@example.com"])
+            #expect(page.lockouts.allSatisfy { $0.failures == 5 && $0.project == nil })
+            let locked = AccountsQuery(filter: AccountFilter(locked: true), sort: AccountSort(), offset: 0, limit: 100)
+            #expect(try await runner.perform(.loadPage(locked))?.page(for: locked)?.users.map(\.uid) == [ada])
+            #expect(try await runner.perform(.countMatches(locked.filter))?.count(for: locked.filter) == 1)
+
+            let ghost = try #require(page.lockouts.last)
+            #expect(await runner.perform(.clearLockouts([ghost], all: false)) == .lockoutsCleared(.success(1)))
+            #expect(try await runner.perform(.loadPage(all))?.page(for: all)?.lockouts.map(\.email) == ["ada@example.com"])
+            #expect(await runner.perform(.clearLockouts(page.lockouts, all: true)) == .lockoutsCleared(.success(1)))
+            #expect(try await runner.perform(.loadPage(all))?.page(for: all)?.lockouts.isEmpty == true)
+            _ = try await client.signIn(email: "ada@example.com", password: "correct horse")
+
+            let entries = try await audit.entries()
+            #expect(entries.map(\.action) == ["clear password lock-out", "clear password lock-out"])
+            #expect(entries.map(\.emails) == [["ada@example.com"], ["ghost@example.com"]])
+            #expect(entries.allSatisfy { $0.operator == "ops" && $0.uids.isEmpty })
+
+            let readOnly = EffectRunner(auth: Auth(backend: served.makeTransport()), cart: try CartStore(),
+                                        accounts: AccountsConnection(admin: admin, operatorName: "ops", audit: nil, access: .readOnly),
+                                        logger: Logger(label: "test"), send: { _ in })
+            #expect(await readOnly.perform(.clearLockouts([ghost], all: true)) == .lockoutsCleared(.failure(AccountsFailure("read-only: no action is allowed"))))
+        }
+    }
+}
+
 /// The refresh timer: a new one replaces the one waiting, so the view never refreshes twice as often.
 @Suite("Accounts refresh timer")
 struct AccountsRefreshTimerTests {

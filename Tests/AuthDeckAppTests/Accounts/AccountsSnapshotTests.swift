@@ -139,3 +139,51 @@ struct AccountsSnapshotTests {
         #expect(!typing.contains("claims refused"))
     }
 }
+
+/// The lock-outs: the locked rows and their count, the panel that lists every locked address, the yes to clear them all.
+@Suite("Accounts view lock-out snapshots")
+struct LockoutSnapshotTests {
+    typealias F = AccountsFixtures
+
+    static let lockouts = [
+        EmailLockout(email: "user0002@example.com", failures: 5, lockedUntil: F.created.addingTimeInterval(900)),
+        EmailLockout(email: "someone-with-a-rather-long-address@example-company.com", failures: 6, lockedUntil: F.created.addingTimeInterval(960)),
+    ]
+
+    static func model(_ change: (inout AccountsFeature) -> Void) -> ConsoleModel {
+        var model = F.opened(total: 3000)
+        model.accounts {
+            $0.lockouts = lockouts
+            change(&$0)
+        }
+        return model
+    }
+
+    @Test func lockedRows() {
+        assertSnapshot(of: render(Self.model { _ in }), as: .lines)
+    }
+
+    @Test func lockoutsPanel() {
+        assertSnapshot(of: render(Self.model { $0.panel = .lockouts(LockoutList(rows: Self.lockouts, selection: 1)) }), as: .lines)
+    }
+
+    @Test func lockoutsPanelOfEveryProject() {
+        let rows = Self.lockouts.enumerated().map { index, lockout in
+            var lockout = lockout
+            lockout.project = index == 0 ? "authdeck-local" : "visitor-0123456789abcdef"
+            return lockout
+        }
+        assertSnapshot(of: render(Self.model {
+            $0.allProjects = true
+            $0.lockouts = rows
+            $0.panel = .lockouts(LockoutList(rows: rows))
+        }), as: .lines)
+    }
+
+    @Test func clearAllConfirmation() {
+        assertSnapshot(of: render(Self.model {
+            $0.project = "visitor-0123"
+            $0.panel = .lockouts(LockoutList(rows: Self.lockouts, confirmingAll: true))
+        }), as: .lines)
+    }
+}

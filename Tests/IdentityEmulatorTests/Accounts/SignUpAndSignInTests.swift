@@ -207,6 +207,47 @@ private struct FirebaseIdClaims: JWTPayload {
         await #expect(throws: server("INVALID_EMAIL")) { try await harness.api.call(QueryLockoutRequest(projectId: project, email: "not an address")) }
     }
 
+    /// Wrong passwords for an address with no account lock it as they lock an account's: the answers
+    /// are the Firebase Auth Emulator's (EMAIL_NOT_FOUND) until the lock, then the same as for an account.
+    @Test func anAddressWithNoAccountLocksAsAnAccountDoes() async throws {
+        let harness = try Harness(configuration: .init(emailEnumerationProtection: false, maxFailedPasswordAttempts: 3, lockoutDuration: 900))
+        defer { harness.remove() }
+        _ = try await harness.signUp("fay@example.com")
+        for _ in 0..<3 {
+            await #expect(throws: server("EMAIL_NOT_FOUND")) { try await harness.signIn("nobody@example.com", "wrong-password") }
+            await #expect(throws: server("INVALID_PASSWORD")) { try await harness.signIn("fay@example.com", "wrong-password") }
+        }
+        var answers: [IdentityToolkitError] = []
+        for email in ["nobody@example.com", "Fay@Example.com"] {
+            do {
+                _ = try await harness.signIn(email, "wrong-password")
+            } catch let error as IdentityToolkitError {
+                answers.append(error)
+            }
+        }
+        #expect(answers.count == 2 && answers[0] == answers[1] && answers[0].serverCode == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        let project = harness.backend.projectId
+        let until = String(Int64((harness.clock.now.timeIntervalSince1970 + 900) * 1000))
+        // Both listed, with their address; the filter of accounts finds the account's only.
+        #expect(try await harness.api.call(ListLockoutsRequest(projectId: project)).lockouts
+            == [LockoutResponse(email: "fay@example.com", failures: 3, lockedUntil: until), LockoutResponse(email: "nobody@example.com", failures: 3, lockedUntil: until)])
+        let locked = try await harness.backend.administratorTransport().call(QueryAccountsRequest(projectId: project, authdeckFilter: .init(locked: true)))
+        #expect(locked.userInfo?.map(\.email) == ["fay@example.com"])
+        let count = try await harness.backend.administratorTransport().call(QueryAccountsRequest(projectId: project, returnUserInfo: false, authdeckFilter: .init(locked: true)))
+        #expect(count.recordsCount == "1")
+        // Clearing them all answers the addresses lifted and lets both try again.
+        let cleared = try await harness.api.call(ClearAllLockoutsRequest(projectId: project))
+        #expect(Set(cleared.lockouts.map(\.email)) == ["fay@example.com", "nobody@example.com"])
+        #expect(try await harness.api.call(ListLockoutsRequest(projectId: project)).lockouts.isEmpty)
+        await #expect(throws: server("EMAIL_NOT_FOUND")) { try await harness.signIn("nobody@example.com", "wrong-password") }
+        _ = try await harness.signIn("fay@example.com")
+        // A lock that has ended is no longer listed, and its account no longer matches.
+        for _ in 0..<3 { _ = try? await harness.signIn("nobody@example.com", "wrong-password") }
+        #expect(try await harness.api.call(ListLockoutsRequest(projectId: project)).lockouts.count == 1)
+        harness.clock.advance(901)
+        #expect(try await harness.api.call(ListLockoutsRequest(projectId: project)).lockouts.isEmpty)
+    }
+
     @Test func disabledUsersCannotSignInOrRefresh() async throws {
         let harness = try Harness()
         defer { harness.remove() }

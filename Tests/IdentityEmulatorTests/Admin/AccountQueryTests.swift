@@ -135,7 +135,7 @@ import Testing
         defer { harness.remove() }
         func plan(_ json: String, countOnly: Bool = false) throws -> String {
             let body = try harness.backend.decode(QueryAccountsBody.self, Data(json.utf8))
-            let (sql, arguments) = try EmbeddedBackend.accountQuery(body, countOnly: countOnly)
+            let (sql, arguments) = try EmbeddedBackend.accountQuery(body, countOnly: countOnly, now: Date().timeIntervalSince1970)
             return try harness.backend.store.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }.joined(separator: " | ")
             }

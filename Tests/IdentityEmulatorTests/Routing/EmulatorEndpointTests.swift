@@ -65,4 +65,20 @@ import Testing
         #expect(try await harness.send("DELETE", wipe, headers: ["Authorization": "Bearer \(token)"]).status == 200)
         await #expect(throws: server("INVALID_LOGIN_CREDENTIALS")) { try await harness.signIn("tia@example.com") }
     }
+
+    /// The list of lock-outs and clearing them all are refused as the other emulator paths are.
+    @Test func theLockoutsNeedTheTokenToo() async throws {
+        let token = "interop-admin-token-0123456789"
+        let harness = try Harness(configuration: .init(adminToken: token))
+        defer { harness.remove() }
+        let wipe = harness.emulatorPath + "/accounts"
+        for path in ["/lockouts:query", "/lockouts:clear"] {
+            for headers in [[:], ["Authorization": "Bearer owner"]] {
+                let lockouts = try await harness.send("POST", harness.emulatorPath + path, ["all": true], headers: headers)
+                let other = try await harness.send("DELETE", wipe, headers: headers)
+                #expect(lockouts.status == other.status && lockouts.body == other.body, "\(path) \(headers)")
+            }
+            #expect(try await harness.send("POST", harness.emulatorPath + path, ["all": true], headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        }
+    }
 }
