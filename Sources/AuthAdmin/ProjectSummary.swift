@@ -22,12 +22,15 @@ public struct ProjectSummary: Sendable, Equatable, Identifiable {
 
     public var id: String
     public var accounts: Int
+    /// Addresses locked out now; nil when the backend does not say.
+    public var lockouts: Int?
     /// nil for the backend's own project, or any not made for a visitor.
     public var owner: Owner?
 
-    public init(id: String, accounts: Int, owner: Owner?) {
+    public init(id: String, accounts: Int, lockouts: Int? = nil, owner: Owner?) {
         self.id = id
         self.accounts = accounts
+        self.lockouts = lockouts
         self.owner = owner
     }
 }
@@ -42,7 +45,7 @@ extension AccountAdmin {
         let format = ISO8601DateFormatter()
         do {
             return try await backend.call(ListProjectsRequest()).projects.map { project in
-                ProjectSummary(id: project.projectId, accounts: project.accounts, owner: project.owner.map { owner in
+                ProjectSummary(id: project.projectId, accounts: project.accounts, lockouts: project.lockouts, owner: project.owner.map { owner in
                     ProjectSummary.Owner(key: owner.key, address: owner.address, lastSeen: owner.lastSeen.flatMap(format.date(from:)),
                                          leftAt: owner.leftAt.flatMap(format.date(from:)))
                 })
@@ -61,11 +64,14 @@ extension AccountAdmin {
         var lockouts: [EmailLockout] = []
         for project in try await projects() {
             let admin = inProject(project.id)
-            // A project without accounts may still hold lock-outs: of addresses with no account.
-            lockouts += try await admin.passwordLockouts().map { lockout in
-                var lockout = lockout
-                lockout.project = project.id
-                return lockout
+            // A project without accounts may still hold lock-outs: of addresses with no account. The
+            // listing counts them, so that a room's many projects are not each asked.
+            if project.lockouts != 0 {
+                lockouts += try await admin.passwordLockouts().map { lockout in
+                    var lockout = lockout
+                    lockout.project = project.id
+                    return lockout
+                }
             }
             guard project.accounts > 0 else { continue }
             var read = 0

@@ -189,6 +189,12 @@ struct ProjectIsolationTests {
             #expect((cleared.json?["lockouts"] as? [[String: Any]])?.count == 1)
             let bravoList = try await served.raw(.POST, "/emulator/v1/projects/room-bravo/lockouts:query", json: all, headers: Self.admin)
             #expect((bravoList.json?["lockouts"] as? [[String: Any]])?.count == 1)
+            // The projects listing counts them, so that a console need not ask every project.
+            let listing = try await served.raw(.GET, "/emulator/v1/projects", headers: Self.admin)
+            let counts = Dictionary(uniqueKeysWithValues: ((listing.json?["projects"] as? [[String: Any]]) ?? []).compactMap { project in
+                (project["projectId"] as? String).map { ($0, project["lockouts"] as? Int) }
+            })
+            #expect(counts == [served.backend.projectId: 0, "room-alpha": 0, "room-bravo": 1])
         }
     }
 
@@ -260,7 +266,7 @@ struct ProjectIsolationTests {
             #expect(try projects.accountCount(of: "room-alpha") == 0)
             let listing = try await served.raw(.GET, "/emulator/v1/projects", headers: Self.admin)
             let listed = try #require((listing.json?["projects"] as? [[String: Any]])?.first { $0["projectId"] as? String == "room-alpha" })
-            #expect(listed["accounts"] as? Int == 0)
+            #expect(listed["accounts"] as? Int == 0 && listed["lockouts"] as? Int == 0)
             #expect(!FileManager.default.fileExists(atPath: database))
 
             let key = try projects.apiKey(of: "room-alpha")

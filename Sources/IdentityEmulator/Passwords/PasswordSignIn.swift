@@ -95,6 +95,14 @@ extension EmbeddedBackend {
         return LockoutListResponse(lockouts: records.compactMap { record in record.email.map { lockoutResponse($0, record) } })
     }
 
+    /// Addresses locked now: the projects listing's count.
+    public func lockoutCount() throws -> Int {
+        let now = clock().timeIntervalSince1970
+        return try store.read { db in
+            try FailedSignInRecord.filter(FailedSignInRecord.Columns.lockedUntil > now && FailedSignInRecord.Columns.email != nil).fetchCount(db)
+        }
+    }
+
     /// Lifts every lock-out (and forgets the wrong passwords that caused them); answers those it lifted.
     func clearAllLockouts() async throws -> LockoutListResponse {
         let now = clock().timeIntervalSince1970

@@ -149,11 +149,12 @@ public final class BackendProjects: WireHandler, Sendable {
             guard Self.isAdministrator(request, adminToken: defaultProject.configuration.adminToken) else { throw BackendFailure.unauthenticated }
         }
         var projects = [ListProjectsResponse.Project(projectId: defaultProject.projectId, accounts: try defaultProject.accountCount(),
-                                                     messages: try defaultProject.messageCount(), owner: nil)]
+                                                     messages: try defaultProject.messageCount(), lockouts: try defaultProject.lockoutCount(),
+                                                     owner: nil)]
         for id in projectIds() {
             let served = try databaseMade(id) ? project(id) : nil
             projects.append(.init(projectId: id, accounts: try served?.accountCount() ?? 0, messages: try served?.messageCount() ?? 0,
-                                  owner: owner(of: id)?.wire))
+                                  lockouts: try served?.lockoutCount() ?? 0, owner: owner(of: id)?.wire))
         }
         return try WireCoding.encoder().encode(ListProjectsResponse(projects: projects))
     }

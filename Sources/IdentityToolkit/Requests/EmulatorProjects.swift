@@ -36,12 +36,15 @@ public struct ListProjectsResponse: Codable, Sendable, Equatable {
         public var accounts: Int
         /// Emails and texts in its outbox not yet used or expired: which outboxes are worth reading.
         public var messages: Int?
+        /// Addresses locked out by wrong passwords now: which projects' lock-outs are worth reading.
+        public var lockouts: Int?
         public var owner: Owner?
 
-        public init(projectId: String, accounts: Int, messages: Int? = nil, owner: Owner?) {
+        public init(projectId: String, accounts: Int, messages: Int? = nil, lockouts: Int? = nil, owner: Owner?) {
             self.projectId = projectId
             self.accounts = accounts
             self.messages = messages
+            self.lockouts = lockouts
             self.owner = owner
         }
     }
