@@ -153,6 +153,19 @@ def terminal_description():
     return []
 
 
+def mapping_processes(path):
+    """Other processes that have `path` mapped: its pages stay in the page cache while they run."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/maps") as f:
+                if path in f.read():
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
 def evict(paths):
     """Drops the files' pages from the page cache, so that the next start reads them from the disk.
     Pages another process has mapped stay (glibc's, which every process maps): for both programs alike."""
@@ -481,6 +494,8 @@ def main():
                     results.add(f"first frame, {accounts:,} accounts", first_frame(console(authdeck, many), CONSOLE_MARKER),
                                 first_frame(dialog_menu(), DIALOG_MARKER), "ms", WARM, "lower")
                 # Cold: each start comes after both programs' files were dropped from the page cache.
+                if mapping_processes(cold_files[0]):
+                    print(f"note: another process runs {cold_files[0]}, so its cold starts are partly warm", file=sys.stderr)
                 for index in range(frames):
                     fresh = os.path.join(scratch, f"cold-{repetition}-{index}")
                     evict(cold_files)
