@@ -105,8 +105,12 @@ let package = Package(
             // Linking/ first on the library path: SQLite, ncurses, zlib and libstdc++ linked in (Linking/README.md).
             // lld, because it takes archives in any order (gold would skip libstdc++.a, met before ICU needs it), and
             // it packs the 155,000 relative relocations (3.7 MB of table to read at every start) into 30 kB (DT_RELR).
+            // The code a console runs before its first frame first and side by side, in the order of
+            // Linking/startup-order.txt (Linking/startup_order.py writes it).
             .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-L", Context.packageDirectory + "/Linking",
-                          "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]),
+                          "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                          "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Linking/startup-order.txt",
+                          "-Xlinker", "--no-warn-symbol-ordering"]),
         ]),
         .testTarget(name: "TerminalUITests", dependencies: [
             "TerminalUI", "CCurses",

@@ -15,7 +15,8 @@ the servers' per-address limits apply as they would to a room.
 
 Usage (as root for the sshd route, which adds a user and starts sshd on a loopback port):
     python3 Benchmarks/ssh/bench.py [--sessions 50] [--next 10] [--idle 10] [--binary PATH]
-The binary defaults to the release build (`swift build -c release`), else the debug one.
+The binary defaults to the release build (`swift build -c release --static-swift-stdlib --disable-local-rpath`, as
+README.md builds it for the demo host), else the debug one.
 Not a test: it prints a table, and asserts nothing.
 """
 import argparse
@@ -49,7 +50,7 @@ def binary_path(explicit):
                               capture_output=True, text=True).stdout.strip() + "/authdeck"
         if os.access(path, os.X_OK):
             return path
-    raise SystemExit("build authdeck first: swift build -c release")
+    raise SystemExit("build authdeck first: swift build -c release --static-swift-stdlib --disable-local-rpath")
 
 
 class Visitor:
