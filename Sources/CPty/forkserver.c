@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -40,6 +41,9 @@ static char request[REQUEST_LIMIT];
 static char *console_argv[LIST_LIMIT + 1];
 static char *console_envp[LIST_LIMIT + 1];
 static int console_argc = -1;
+/// The signal actions at the fork server's start: posix_spawn's defaults, and the handlers the
+/// constructors before this one set (the Swift runtime's crash handlers), as a spawned console has them.
+static struct sigaction started_with[NSIG];
 
 char **authdeck_forked_console_arguments(int *count) {
     if (console_argc < 0) return NULL;
@@ -72,8 +76,8 @@ static int parse(size_t length) {
 }
 
 /// In the console, after the second fork: what posix_spawn with POSIX_SPAWN_SETSID, the pty on
-/// 0, 1 and 2, the channel on 3, closefrom(4) and default signals makes, then the request's
-/// environment. Tells the fork server its id, or the errno of the step that failed, and exits then.
+/// 0, 1 and 2, the channel on 3, closefrom(4) and default signals makes (with the signal actions
+/// the program starts with), then the request's environment. Tells the fork server its id, or the errno of the step that failed, and exits then.
 static void become_console(int slave, int channel, int report, const char *name) {
     int32_t result = 0;
     if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) != 0) result = -errno;
@@ -85,10 +89,12 @@ static void become_console(int slave, int channel, int report, const char *name)
         sigset_t empty;
         sigemptyset(&empty);
         sigprocmask(SIG_SETMASK, &empty, NULL);
-        struct sigaction standard = {.sa_handler = SIG_DFL};
-        for (int number = 1; number < NSIG; number++) sigaction(number, &standard, NULL);
+        for (int number = 1; number < NSIG; number++) sigaction(number, &started_with[number], NULL);
         environ = console_envp;
         prctl(PR_SET_NAME, name);
+        // glibc gives each thread that allocates an arena of its own, a few hundred kB each once
+        // touched; a console's threads mostly wait, so one arena costs them nothing.
+        mallopt(M_ARENA_MAX, 1);
         result = getpid();
     }
     ssize_t written;
@@ -203,6 +209,7 @@ __attribute__((constructor)) static void authdeck_fork_server(int argc, char **a
     if (variable == NULL) return;
     struct stat tasks;
     if (stat("/proc/self/task", &tasks) != 0 || tasks.st_nlink != 3) _exit(70);
+    for (int number = 1; number < NSIG; number++) sigaction(number, NULL, &started_with[number]);
     serve(atoi(variable), argv, envp);
 }
 

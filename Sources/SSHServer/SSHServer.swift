@@ -27,7 +27,7 @@ public final class SSHServer: Sendable {
                              group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> SSHServer {
         let registry = ConnectionRegistry(limits: settings.limits)
         let room = RoomRegistry(reset: settings.demoReset, logger: logger)
-        let forkServer = ConsoleForkServer(executable: settings.launcher.executable, logger: logger)
+        let forkServer = settings.forkConsoles ? ConsoleForkServer(executable: settings.launcher.executable, logger: logger) : nil
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
