@@ -141,6 +141,14 @@ static int launch(int slave, int channel, struct reply *answer, const char *name
     return 0;
 }
 
+/// What would end the fork server for nothing: a write to a server gone, the server's terminal.
+static void ignore_signals(int ignore) {
+    int numbers[] = {SIGPIPE, SIGHUP, SIGINT};
+    for (size_t index = 0; index < sizeof numbers / sizeof *numbers; index++) {
+        sigaction(numbers[index], ignore ? &(struct sigaction){.sa_handler = SIG_IGN} : &started_with[numbers[index]], NULL);
+    }
+}
+
 /// The server's loop. Returns in a console only; the fork server itself exits when the server
 /// closes its end, and execs itself anew now and then, so that consoles' address-space layout
 /// and stack canary change.
@@ -150,15 +158,16 @@ static void serve(int socket, char **argv, char **envp) {
     const char *slash = strrchr(argv[0], '/');
     strncpy(name, slash ? slash + 1 : argv[0], sizeof name - 1);
     prctl(PR_SET_NAME, "authdeck-forker");
-    signal(SIGPIPE, SIG_IGN);
-    signal(SIGHUP, SIG_IGN);
-    signal(SIGINT, SIG_IGN);
+    ignore_signals(1);
     long started = monotonic_seconds();
     int served = 0;
     for (;;) {
         long age = monotonic_seconds() - started;
         if (served >= ROTATE_AFTER_CONSOLES || (served > 0 && age >= ROTATE_AFTER_SECONDS)) {
+            // Ignored signals stay ignored across exec: the next image must start as this one did.
+            ignore_signals(0);
             execve("/proc/self/exe", argv, envp);
+            ignore_signals(1);
             started = monotonic_seconds();
             served = 0;
             continue;

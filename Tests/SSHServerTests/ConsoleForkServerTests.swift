@@ -26,12 +26,14 @@ import Testing
         private var output: [UInt8] = []
         private var room = RoomLineReader()
 
-        init(forkServer: ConsoleForkServer?, secret: String = "none") throws {
+        private var hungUp = false
+
+        init(forkServer: ConsoleForkServer?, secret: String = "none", arguments: [String]? = nil) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-console-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             process = try ConsoleProcess.start(
                 executable: ConsoleForkServerTests.executable,
-                arguments: ["console", "--data", directory.path, "--ssh-role", "visitor", "--no-color"],
+                arguments: arguments ?? ["console", "--data", directory.path, "--ssh-role", "visitor", "--no-color"],
                 environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": directory.path, ConsoleProcess.roomVariable: "3",
                               "AUTHDECK_TEST_SECRET": secret],
                 size: WindowSize(columns: 80, rows: 24), forkServer: forkServer)
@@ -41,8 +43,16 @@ import Testing
 
         deinit {
             if status.code.withLock({ $0 }) == nil { kill(process.pid, SIGKILL) }
+            hangUp()
             close(process.room)
             try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// Closes the pty's master, as a dropped connection does.
+        func hangUp() {
+            guard !hungUp else { return }
+            hungUp = true
+            close(process.master)
         }
 
         /// Reads the screen until `text` shows, escape sequences left out.
@@ -180,8 +190,8 @@ import Testing
 
         // A hang-up ends it, and this process reports its exit: the console quits at the end of its
         // input (0) or on the SIGHUP (129), whichever its loop sees first, as a spawned console does.
-        close(forked.process.master)
-        close(spawned.process.master)
+        forked.hangUp()
+        spawned.hangUp()
         #expect([0, 128 + SIGHUP].contains(forked.exitStatus()))
         #expect([0, 128 + SIGHUP].contains(spawned.exitStatus()))
     }
@@ -193,7 +203,6 @@ import Testing
         #expect(console.waitFor("Choose a sign-in method"))
         kill(console.process.pid, SIGTERM)
         #expect(console.exitStatus() == 128 + SIGTERM)
-        close(console.process.master)
     }
 
     @Test func theForkServerIsOneThreadHoldingNothingOfTheServerOrOfEarlierConsoles() throws {
@@ -232,9 +241,29 @@ import Testing
         #expect(second.statusField("PPid") == "\(getpid())")
         #expect(forkServer.pid != nil && forkServer.pid != killed)
         #expect(kill(first.process.pid, 0) == 0)
-        close(first.process.master)
-        close(second.process.master)
+        first.hangUp()
+        second.hangUp()
         #expect([0, 128 + SIGHUP].contains(first.exitStatus()) && [0, 128 + SIGHUP].contains(second.exitStatus()))
+    }
+
+    @Test func theForkServerTakesANewLayoutAfterAHundredConsoles() throws {
+        let forkServer = try Self.forkServer()
+        defer { forkServer.stop() }
+        func layout() throws -> Substring? {
+            let server = try #require(forkServer.pid)
+            return try String(contentsOfFile: "/proc/\(server)/maps", encoding: .utf8).split(separator: "\n").first?.split(separator: "-").first
+        }
+        var versions = [try Console(forkServer: forkServer, arguments: ["--version"])]
+        let first = try layout()
+        for _ in 1..<100 { versions.append(try Console(forkServer: forkServer, arguments: ["--version"])) }
+        // Its arguments, not the fork server's, reached it: it printed the version and ended.
+        #expect(versions.allSatisfy { $0.waitFor("0.1.0") && $0.exitStatus() == 0 })
+        #expect(try layout() != first)
+        // The new image starts its consoles as the first did.
+        let forked = try Console(forkServer: forkServer)
+        let spawned = try Console(forkServer: nil)
+        #expect(forked.waitFor("Choose a sign-in method") && spawned.waitFor("Choose a sign-in method"))
+        #expect(["SigBlk", "SigIgn", "SigCgt"].allSatisfy { forked.statusField($0) != nil && forked.statusField($0) == spawned.statusField($0) })
     }
 
     /// Whether `needle` is anywhere in the writable memory of `pid` (a child of this process).
