@@ -31,8 +31,9 @@ let package = Package(
         // pthread_setname_np, which Swift's Glibc module leaves out (a GNU extension).
         .target(name: "CThreadName"),
         .target(name: "CAllocator"),
-        // posix_openpt and posix_spawn with a new session and controlling terminal, in C: a forked
-        // child of a multi-threaded Swift process may run nothing but async-signal-safe code.
+        // posix_openpt and posix_spawn with a new session and controlling terminal, and the consoles'
+        // fork server, in C: a forked child of a multi-threaded Swift process may run nothing but
+        // async-signal-safe code, and the fork server runs before any Swift code.
         .target(name: "CPty"),
         // The room channel between `authdeck ssh` and its consoles: messages and their framing.
         .target(name: "RoomChannel"),
@@ -93,7 +94,7 @@ let package = Package(
         ]),
         .executableTarget(name: "authdeck", dependencies: [
             "AuthDeckApp", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "TerminalUI", "AuthClient", "AppData", "SSHServer", "AuthAdmin",
-            "CThreadName",
+            "CThreadName", "CPty",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

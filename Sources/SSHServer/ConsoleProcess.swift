@@ -1,5 +1,4 @@
 import CPty
-import CThreadName
 import Foundation
 import NIOCore
 
@@ -47,8 +46,10 @@ struct ConsoleProcess {
         var description: String { "\(step): \(String(cString: strerror(code)))" }
     }
 
-    /// Blocks for as long as fork and exec take: call it off the event loops.
-    static func spawn(executable: String, arguments: [String], environment: [String: String], size: WindowSize) throws -> ConsoleProcess {
+    /// Through `forkServer` when there is one and it answers, else with posix_spawn. Blocks for as
+    /// long as fork and exec take: call it off the event loops.
+    static func start(executable: String, arguments: [String], environment: [String: String], size: WindowSize,
+                      forkServer: ConsoleForkServer?) throws -> ConsoleProcess {
         var master: Int32 = -1
         var slavePath = [CChar](repeating: 0, count: 128)
         let opened = authdeck_pty_open(UInt16(size.rows), UInt16(size.columns), &master, &slavePath, slavePath.count)
@@ -70,7 +71,15 @@ struct ConsoleProcess {
         let childEnd = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
         close(pair[1])
         var pid: pid_t = 0
-        let spawned = childEnd < 0 ? errno : authdeck_pty_spawn(executable, argv, envp, slavePath, childEnd, &pid)
+        let spawned: Int32
+        if childEnd < 0 {
+            spawned = errno
+        } else if let forked = forkServer?.start(argv: argv, envp: envp, slavePath: slavePath, channel: childEnd) {
+            pid = forked
+            spawned = 0
+        } else {
+            spawned = authdeck_pty_spawn(executable, argv, envp, slavePath, childEnd, &pid)
+        }
         if childEnd >= 0 { close(childEnd) }
         guard spawned == 0 else {
             close(master)
@@ -84,19 +93,8 @@ struct ConsoleProcess {
         _ = authdeck_pty_resize(master, UInt16(size.rows), UInt16(size.columns))
     }
 
-    /// Waits for the child on a thread of its own (waitpid blocks; event loops and Swift's
-    /// cooperative pool must not), then reports its exit status as a shell would: the code, or
-    /// 128 + the signal that ended it.
+    /// Reports the console's exit status as a shell would: the code, or 128 + the signal that ended it.
     static func reap(_ pid: pid_t, then report: @escaping @Sendable (Int32) -> Void) {
-        let thread = Thread {
-            authdeck_name_thread("reap \(pid)")
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            let signal = status & 0x7f
-            report(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
-        }
-        thread.stackSize = 128 * 1024
-        thread.name = "reap \(pid)"
-        thread.start()
+        ChildReaper.shared.watch(pid, then: report)
     }
 }

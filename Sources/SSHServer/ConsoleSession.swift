@@ -22,6 +22,7 @@ final class ConsoleSession: ChannelInboundHandler {
 
     let identity: ConnectionIdentity
     private let launcher: ConsoleLauncher
+    private let forkServer: ConsoleForkServer?
     private let limits: SSHLimits
     private let registry: ConnectionRegistry
     let room: RoomRegistry
@@ -48,9 +49,11 @@ final class ConsoleSession: ChannelInboundHandler {
     var roomId: Int?
     var roomChannel: Channel?
 
-    init(identity: ConnectionIdentity, launcher: ConsoleLauncher, limits: SSHLimits, registry: ConnectionRegistry, room: RoomRegistry, logger: Logger) {
+    init(identity: ConnectionIdentity, launcher: ConsoleLauncher, forkServer: ConsoleForkServer?, limits: SSHLimits, registry: ConnectionRegistry,
+         room: RoomRegistry, logger: Logger) {
         self.identity = identity
         self.launcher = launcher
+        self.forkServer = forkServer
         self.limits = limits
         self.registry = registry
         self.room = room
@@ -131,13 +134,15 @@ final class ConsoleSession: ChannelInboundHandler {
         let visit = ConsoleVisit(role: role, user: identity.user ?? "", keyFingerprint: identity.keyFingerprint, keyComment: identity.keyComment,
                                  address: identity.address)
         let launcher = launcher
+        let forkServer = forkServer
         let loop = context.eventLoop
         let session = NIOLoopBound(self, eventLoop: loop)
         NIOThreadPool.singleton.runIfActive(eventLoop: loop) { () throws -> (ConsoleProcess, ConsolePlan) in
             let plan = try launcher.plan(visit)
             let variables = plan.environment.merging(clientVariables) { _, client in client }
             do {
-                return (try ConsoleProcess.spawn(executable: launcher.executable, arguments: plan.arguments, environment: variables, size: size), plan)
+                return (try ConsoleProcess.start(executable: launcher.executable, arguments: plan.arguments, environment: variables, size: size,
+                                                 forkServer: forkServer), plan)
             } catch {
                 plan.ended()
                 throw error

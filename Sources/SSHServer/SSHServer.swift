@@ -11,13 +11,15 @@ public final class SSHServer: Sendable {
     private let registry: ConnectionRegistry
     private let room: RoomRegistry
     private let snapshots: RepeatedTask
+    private let forkServer: ConsoleForkServer?
     public let port: Int
 
-    private init(listener: Channel, registry: ConnectionRegistry, room: RoomRegistry, snapshots: RepeatedTask) {
+    private init(listener: Channel, registry: ConnectionRegistry, room: RoomRegistry, snapshots: RepeatedTask, forkServer: ConsoleForkServer?) {
         self.listener = listener
         self.registry = registry
         self.room = room
         self.snapshots = snapshots
+        self.forkServer = forkServer
         self.port = listener.localAddress?.port ?? 0
     }
 
@@ -25,19 +27,20 @@ public final class SSHServer: Sendable {
                              group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> SSHServer {
         let registry = ConnectionRegistry(limits: settings.limits)
         let room = RoomRegistry(reset: settings.demoReset, logger: logger)
+        let forkServer = settings.forkConsoles ? ConsoleForkServer(executable: settings.launcher.executable, logger: logger) : nil
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try Self.setUp(connection: channel, settings: settings, registry: registry, room: room, logger: logger)
+                    try Self.setUp(connection: channel, settings: settings, registry: registry, room: room, forkServer: forkServer, logger: logger)
                 }
             }
             .bind(host: settings.host, port: settings.port)
             .get()
         // The operators' rooms follow the sessions within a second, however many there are.
         let snapshots = group.next().scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in room.pushSnapshots() }
-        return SSHServer(listener: listener, registry: registry, room: room, snapshots: snapshots)
+        return SSHServer(listener: listener, registry: registry, room: room, snapshots: snapshots, forkServer: forkServer)
     }
 
     /// Connections open now, logged in or not.
@@ -59,10 +62,11 @@ public final class SSHServer: Sendable {
         for _ in 0..<20 where registry.openConnections > 0 {
             try? await Task.sleep(for: .milliseconds(100))
         }
+        forkServer?.stop()
     }
 
     private static func setUp(connection channel: Channel, settings: SSHServerSettings, registry: ConnectionRegistry,
-                              room: RoomRegistry, logger: Logger) throws {
+                              room: RoomRegistry, forkServer: ConsoleForkServer?, logger: Logger) throws {
         let address = channel.remoteAddress?.ipAddress ?? "?"
         guard registry.admitHandshake(address: address) else {
             // Telling costs a handshake; a flood is closed before it costs one.
@@ -88,8 +92,8 @@ public final class SSHServer: Sendable {
                 let handler: any ChannelHandler
                 switch admission {
                 case .admitted:
-                    handler = ConsoleSession(identity: identity, launcher: settings.launcher, limits: settings.limits, registry: registry,
-                                             room: room, logger: logger)
+                    handler = ConsoleSession(identity: identity, launcher: settings.launcher, forkServer: forkServer, limits: settings.limits,
+                                             registry: registry, room: room, logger: logger)
                 case .full, .tooManyFromAddress:
                     logger.notice("ssh connection refused", metadata: ["address": "\(address)", "reason": "\(admission == .full ? "full" : "per-address limit")"])
                     handler = Refusal(message: admission == .full

@@ -89,6 +89,9 @@ public struct SSHServerSettings: Sendable {
     public var launcher: ConsoleLauncher
     /// What the presenter's reset empties; nil where the backend is not this server's own.
     public var demoReset: DemoReset?
+    /// Consoles are forked from a fork server of the launcher's executable, which must be this
+    /// binary (`ConsoleForkServer`); false spawns each one.
+    public var forkConsoles = true
 
     public init(host: String, port: Int, hostKey: HostKey, visitorNames: Set<String>, operatorKeys: OperatorKeys,
                 limits: SSHLimits, launcher: ConsoleLauncher, demoReset: DemoReset? = nil) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CPty
 
 @main
 struct AuthDeck: AsyncParsableCommand {
@@ -18,8 +19,9 @@ struct AuthDeck: AsyncParsableCommand {
     /// A plain console command line starts the console without ArgumentParser (`ConsoleLaunch.plain`);
     /// everything else, help and errors included, goes through it.
     static func main() async {
-        guard let launch = ConsoleLaunch.plain(arguments: Array(CommandLine.arguments.dropFirst())) else {
-            await main(nil)
+        let arguments = forkedConsoleArguments ?? Array(CommandLine.arguments.dropFirst())
+        guard let launch = ConsoleLaunch.plain(arguments: arguments) else {
+            await main(arguments)
             return
         }
         do {
@@ -27,5 +29,13 @@ struct AuthDeck: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// A console that `authdeck ssh`'s fork server started has its request's arguments; its own
+    /// command line is the fork server's.
+    private static var forkedConsoleArguments: [String]? {
+        var count: Int32 = 0
+        guard let argv = authdeck_forked_console_arguments(&count) else { return nil }
+        return (1..<Int(count)).map { String(cString: argv[$0]!) }
     }
 }

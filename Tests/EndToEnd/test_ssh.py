@@ -39,8 +39,8 @@ class SSHServer:
         return ["sshpass", "-p", "", "ssh", *SSH_OPTIONS, "-o", "PubkeyAuthentication=no", "-p", str(self.port), *extra, f"{user}@127.0.0.1"]
 
     def consoles(self):
-        """Process ids of the consoles this server started (its children)."""
-        out = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout
+        """Process ids of the consoles this server started (its children but the fork server)."""
+        out = subprocess.run(["pgrep", "-P", str(self.process.pid), "-x", "authdeck"], capture_output=True, text=True).stdout
         return {int(pid) for pid in out.split()}
 
     def log(self):
@@ -727,10 +727,11 @@ def test_console_options_reach_every_visitor_and_the_invitation_is_printed(ssh_s
     c.type("newpass1")
     c.keys("Enter")
     c.wait_for("Confirm it's you to change the password")
-    console_pid = max(server.consoles())
-    with open(f"/proc/{console_pid}/cmdline", encoding="utf-8") as f:
-        arguments = f.read().split("\0")
-    assert "--no-color" in arguments and ["--sdk", "kotlin"] == arguments[arguments.index("--sdk"):arguments.index("--sdk") + 2]
+    # --no-color reached the console too: its screen has attributes (reverse, bold) and no colour.
+    styled = subprocess.run(["tmux", "-L", f"authdeck-e2e-{os.getpid()}", "capture-pane", "-e", "-p", "-t", c.name],
+                            capture_output=True, text=True, check=True).stdout
+    colours = [code for sgr in re.findall(r"\x1b\[([0-9;]*)m", styled) for code in sgr.split(";") if re.fullmatch(r"3[0-8]|4[0-8]|9[0-7]|10[0-7]", code)]
+    assert "\x1b[" in styled and not colours, colours
 
 
 def test_stopping_the_server_hangs_up_every_console(ssh_server, console):
