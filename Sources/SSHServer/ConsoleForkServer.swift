@@ -41,6 +41,9 @@ final class ConsoleForkServer: Sendable {
         }
         self.executable = executable
         self.logger = logger
+        // Started now rather than at the first visitor: a room's first arrivals do not wait for its start.
+        let started = launch()
+        running.withLock { $0 = started }
     }
 
     /// The new console's id, or nil when no fork server could start it (the caller spawns it then).
