@@ -37,7 +37,7 @@ struct SSHCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A user name that logs in as a visitor with no password or key (repeatable; default demo).", valueName: "NAME"))
     var visitorUser: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Sessions (consoles) open at once, at most: a room's worth; 200 was measured on 2 cores with the first frame within 2.7 s (p99).", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Sessions (consoles) open at once, at most: a room's worth; 200 at once reached sign-in within 2.5 s (p99) on 2 cores.", valueName: "N"))
     var maxSessions = 200
 
     @Option(name: .long, help: ArgumentHelp("Sessions from one address at once, at most.", valueName: "N"))
