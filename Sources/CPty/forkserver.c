@@ -1,12 +1,12 @@
 #define _GNU_SOURCE
 #include "CPty.h"
+#include "session_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,34 +223,11 @@ __attribute__((constructor)) static void authdeck_fork_server(int argc, char **a
 }
 
 int authdeck_fork_server_start(const char *path, int socket, pid_t *pid) {
-    posix_spawnattr_t attributes;
-    posix_spawn_file_actions_t actions;
-    int status = posix_spawnattr_init(&attributes);
-    if (status != 0) return status;
-    status = posix_spawn_file_actions_init(&actions);
-    if (status != 0) {
-        posix_spawnattr_destroy(&attributes);
-        return status;
-    }
-    sigset_t empty, all;
-    sigemptyset(&empty);
-    sigfillset(&all);
-    status = posix_spawnattr_setsigmask(&attributes, &empty);
-    if (status == 0) status = posix_spawnattr_setsigdefault(&attributes, &all);
-    // A session of its own: the server's terminal, if it has one, never signals it.
-    if (status == 0) status = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDWR, 0);
-    if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, 0, 1);
-    if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, 0, 2);
-    if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, socket, 3);
-    if (status == 0) status = posix_spawn_file_actions_addclosefrom_np(&actions, 4);
     char *argv[] = {(char *)path, NULL};
-    // Nothing of the server's environment (an API key, a token) reaches the fork server.
+    // Nothing of the server's environment (an API key, a token) reaches the fork server. A session
+    // of its own: the server's terminal, if it has one, never signals it.
     char *envp[] = {AUTHDECK_FORK_SERVER_VARIABLE "=3", NULL};
-    if (status == 0) status = posix_spawn(pid, path, &actions, &attributes, argv, envp);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    return status;
+    return authdeck_spawn_in_session(path, argv, envp, "/dev/null", socket, pid);
 }
 
 static int request_console(int socket, char *const argv[], char *const envp[], int slave, int channel, int timeout_ms, pid_t *pid) {

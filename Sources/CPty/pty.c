@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CPty.h"
+#include "session_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,22 +30,14 @@ int authdeck_pty_open(unsigned short rows, unsigned short columns, int *master, 
     return 0;
 }
 
-int authdeck_pty_spawn(const char *path, char *const argv[], char *const envp[], const char *slave_path, int channel, pid_t *pid) {
-    // Held open until the child runs, so the master never reads EIO (no slave yet) in between.
-    int slave = open(slave_path, O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (slave < 0) return errno;
-
+int authdeck_spawn_in_session(const char *path, char *const argv[], char *const envp[], const char *path_on_0, int channel, pid_t *pid) {
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_t actions;
     int status = posix_spawnattr_init(&attributes);
-    if (status != 0) {
-        close(slave);
-        return status;
-    }
+    if (status != 0) return status;
     status = posix_spawn_file_actions_init(&actions);
     if (status != 0) {
         posix_spawnattr_destroy(&attributes);
-        close(slave);
         return status;
     }
 
@@ -55,9 +48,9 @@ int authdeck_pty_spawn(const char *path, char *const argv[], char *const envp[],
     status = posix_spawnattr_setsigmask(&attributes, &empty);
     if (status == 0) status = posix_spawnattr_setsigdefault(&attributes, &all);
     if (status == 0) status = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    // glibc runs file actions after setsid: opening the slave without O_NOCTTY makes it the new
-    // session's controlling terminal, so a hang-up reaches the console as SIGHUP.
-    if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 0, slave_path, O_RDWR, 0);
+    // glibc runs file actions after setsid: opening a terminal without O_NOCTTY makes it the new
+    // session's controlling terminal, so a hang-up reaches the child as SIGHUP.
+    if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 0, path_on_0, O_RDWR, 0);
     if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, 0, 1);
     if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, 0, 2);
     // The duplicate on 3 is not close-on-exec, whatever `channel` is; the caller keeps `channel` above 3.
@@ -69,6 +62,14 @@ int authdeck_pty_spawn(const char *path, char *const argv[], char *const envp[],
 
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
+    return status;
+}
+
+int authdeck_pty_spawn(const char *path, char *const argv[], char *const envp[], const char *slave_path, int channel, pid_t *pid) {
+    // Held open until the child runs, so the master never reads EIO (no slave yet) in between.
+    int slave = open(slave_path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (slave < 0) return errno;
+    int status = authdeck_spawn_in_session(path, argv, envp, slave_path, channel, pid);
     close(slave);
     return status;
 }
