@@ -50,6 +50,9 @@ public final class CartStore: Sendable {
     private static func open(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        // In WAL mode this never corrupts the file; a power cut may undo the last changes of a demo's
+        // cart, and no commit waits for the disk: a room's consoles each create their store at the start.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         for attempt in 1... {
             do {
                 let pool = try DatabasePool(path: path, configuration: configuration)

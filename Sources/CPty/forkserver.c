@@ -41,8 +41,8 @@ static char request[REQUEST_LIMIT];
 static char *console_argv[LIST_LIMIT + 1];
 static char *console_envp[LIST_LIMIT + 1];
 static int console_argc = -1;
-/// The signal actions at the fork server's start: posix_spawn's defaults, and the handlers the
-/// constructors before this one set (the Swift runtime's crash handlers), as a spawned console has them.
+/// The signal actions as the program's main found them: posix_spawn's defaults, and the handlers
+/// the constructors set (the Swift runtime's crash handlers), as a spawned console has them.
 static struct sigaction started_with[NSIG];
 
 char **authdeck_forked_console_arguments(int *count) {
@@ -209,17 +209,32 @@ static void serve(int socket, char **argv, char **envp) {
     }
 }
 
-/// Before any other code of the program runs (glibc hands constructors argc, argv and envp):
-/// the fork server mode, when `AUTHDECK_FORK_SERVER` names its socket. Refuses to serve with a
-/// second thread already running, since a fork copies only the calling thread.
-__attribute__((constructor)) static void authdeck_fork_server(int argc, char **argv, char **envp) {
+static int fork_server_socket = -1;
+static char **fork_server_argv;
+static char **fork_server_envp;
+
+/// Notes the fork server mode, when `AUTHDECK_FORK_SERVER` names its socket, with the arguments
+/// and environment glibc hands constructors, which a rotation execs anew.
+__attribute__((constructor)) static void authdeck_fork_server_requested(int argc, char **argv, char **envp) {
     (void)argc;
     const char *variable = getenv(AUTHDECK_FORK_SERVER_VARIABLE);
     if (variable == NULL) return;
+    fork_server_socket = atoi(variable);
+    fork_server_argv = argv;
+    fork_server_envp = envp;
+}
+
+int authdeck_fork_server_socket(void) {
+    return fork_server_socket;
+}
+
+void authdeck_fork_server_serve(void) {
+    // A fork copies only the calling thread: with another one running, a console could inherit a
+    // lock that thread held.
     struct stat tasks;
     if (stat("/proc/self/task", &tasks) != 0 || tasks.st_nlink != 3) _exit(70);
     for (int number = 1; number < NSIG; number++) sigaction(number, NULL, &started_with[number]);
-    serve(atoi(variable), argv, envp);
+    serve(fork_server_socket, fork_server_argv, fork_server_envp);
 }
 
 int authdeck_fork_server_start(const char *path, int socket, pid_t *pid) {

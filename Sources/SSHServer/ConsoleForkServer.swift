@@ -6,10 +6,11 @@ import Synchronization
 
 /// Starts consoles by forking a process of this binary that is already loaded, rather than
 /// exec'ing it anew: a static binary of this size makes the loader relocate and copy about 2 MB
-/// per start, which forked consoles share instead. The fork server serves before any of the
-/// program runs (`forkserver.c`), so it holds nothing of the server's: no host key, no token, no
-/// backend. Its consoles are reparented to this process (a subreaper), which waits for
-/// them as it would for its own children.
+/// per start, which forked consoles share instead. The fork server is a process of its own, which
+/// serves from the program's entry once it has drawn a console's first screen off-screen (its
+/// consoles inherit the runtime's caches filled), so it holds nothing of the server's: no host
+/// key, no token, no backend. Its consoles are reparented to this process (a subreaper), which
+/// waits for them as it would for its own children.
 ///
 /// A fork server that dies, hangs or cannot start is replaced at the next console; if that one
 /// fails too, the console is spawned with posix_spawn. A request waits at most `answerTimeout`.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CPty
 
-@main
 struct AuthDeck: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authdeck",

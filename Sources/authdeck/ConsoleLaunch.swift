@@ -261,9 +261,14 @@ struct ConsoleLaunch {
         }
     }
 
-    /// 32 random bytes as hex.
+    /// 32 random bytes as hex (not `String(format:)`, whose first use costs a console's start a scan of
+    /// every protocol conformance).
     private static func newOwnerSecret() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: (0..<32).flatMap { _ in
+            let byte = UInt8.random(in: .min ... .max, using: &generator)
+            return [digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]]
+        }, as: UTF8.self)
     }
 }

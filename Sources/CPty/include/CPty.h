@@ -17,9 +17,16 @@ int authdeck_pty_spawn(const char *path, char *const argv[], char *const envp[],
 /// Sets the window size (the session's foreground process gets SIGWINCH). Returns 0, or an errno value.
 int authdeck_pty_resize(int master, unsigned short rows, unsigned short columns);
 
-/// The variable that makes the binary a fork server for consoles (naming its socket), read by a
-/// constructor before any other code of the program runs.
+/// The variable that makes the binary a fork server for consoles (naming its socket).
 #define AUTHDECK_FORK_SERVER_VARIABLE "AUTHDECK_FORK_SERVER"
+
+/// The fork server's socket when `AUTHDECK_FORK_SERVER` named one at the program's start, else -1.
+int authdeck_fork_server_socket(void);
+
+/// Serves console requests on that socket; returns only in a console, with its request's
+/// arguments (`authdeck_forked_console_arguments`) and environment. Exits with 70 if another
+/// thread is running: call it from the main thread before anything starts one.
+void authdeck_fork_server_serve(void);
 
 /// Starts `path` as a fork server on `socket` (a SOCK_SEQPACKET Unix socket, its descriptor 3),
 /// in a session of its own, with nothing of this process's environment. Returns 0 and its id in
