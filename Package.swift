@@ -24,9 +24,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
-        // No pkg-config for these two: its `-L/usr/lib/x86_64-linux-gnu` would come before Linking/ (below).
+        // No pkg-config: its `-L/usr/lib/x86_64-linux-gnu` would come before Linking/ (below).
         .systemLibrary(name: "CCurses", path: "Sources/CCurses", providers: [.apt(["libncurses-dev"])]),
-        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
+        // libqrencode, loaded with dlopen at the first QR code (Sources/CQREncode/qrencode.c).
+        .target(name: "CQREncode", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "TerminalUI", dependencies: ["CCurses", "CQREncode", "CThreadName"]),
         // pthread_setname_np, which Swift's Glibc module leaves out (a GNU extension).
         .target(name: "CThreadName"),

@@ -28,10 +28,17 @@ public struct QRCode: Sendable, Hashable {
     /// Row-major, true for a dark module.
     private let modules: [Bool]
 
-    /// The smallest symbol that holds `text` at `errorCorrection`, or nil when none does.
+    /// Why no QR code can be drawn on this host (libqrencode is loaded at the first code, not at
+    /// start), or nil when codes can be drawn.
+    public static var unavailableReason: String? {
+        authdeck_qrencode_unavailable().map { String(cString: $0) }
+    }
+
+    /// The smallest symbol that holds `text` at `errorCorrection`, or nil when none does or
+    /// `unavailableReason` says why there is none.
     public init?(encoding text: String, errorCorrection: ErrorCorrection) {
-        guard let symbol = QRcode_encodeString(text, 0, errorCorrection.level, QR_MODE_8, 1) else { return nil }
-        defer { QRcode_free(symbol) }
+        guard let symbol = authdeck_qrencode_encode_string(text, errorCorrection.level) else { return nil }
+        defer { authdeck_qrencode_free(symbol) }
         let width = Int(symbol.pointee.width)
         self.width = width
         self.version = Int(symbol.pointee.version)

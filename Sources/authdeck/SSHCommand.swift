@@ -198,6 +198,8 @@ struct SSHCommand: AsyncParsableCommand {
         if qr, let code = QRCode(encoding: visitorCommand, errorCorrection: .medium) {
             // Dark modules on a light ground whatever the terminal's colours, as scanners expect.
             invitation += code.text().split(separator: "\n").map { "\u{1B}[30;47m\($0)\u{1B}[0m\n" }.joined()
+        } else if qr, let reason = QRCode.unavailableReason {
+            FileHandle.standardError.write(Data("authdeck ssh: no QR code: \(reason)\n".utf8))
         }
         FileHandle.standardOutput.write(Data(invitation.utf8))
         logger.info("ssh listening", metadata: ["address": "\(authority)", "hostKey": "\(hostKey.fingerprint)",

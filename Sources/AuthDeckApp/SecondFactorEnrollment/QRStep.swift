@@ -21,6 +21,9 @@ enum QRStep {
             // From the top row: a typical account's code needs all of 80×24 but the key bar (the title goes beside it).
             code.draw(on: canvas, row: 0, column: 0)
             textColumn = code.cells.width + 2
+        } else if let reason = QRCode.unavailableReason {
+            canvas.put(TextWidth.truncate("No QR code: \(reason). Type the key.", toCells: canvas.size.width - 2), row: 2, column: 1,
+                       style: .warning)
         } else {
             let needed = QRCode(encoding: uri, errorCorrection: .low)?.cells
             let size = needed.map { "\($0.width + 34)×\($0.height + 1)" } ?? "a larger terminal"
