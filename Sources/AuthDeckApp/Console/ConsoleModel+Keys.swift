@@ -5,7 +5,10 @@ import TerminalUI
 /// Keys: ctrl-c and help from anywhere, then the overlay's keys or the current feature's.
 extension ConsoleModel {
     /// The keys valid right now, in the order the bar shows them.
-    public var bindings: [KeyBinding<ConsoleAction>] {
+    public var bindings: [KeyBinding<ConsoleAction>] { builtKeys.bindings(for: self) ?? buildBindings() }
+
+    /// The keys of the state as it is, built afresh: what `builtKeys` keeps.
+    func buildBindings() -> [KeyBinding<ConsoleAction>] {
         switch overlay {
         case .help:
             return [KeyBinding([.escape, .character("?"), .enter, .character("q")], "esc", "close help", .overlay(.back))]

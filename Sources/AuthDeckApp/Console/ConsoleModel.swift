@@ -52,6 +52,8 @@ public struct ConsoleModel: Equatable, Sendable {
     public var watched = false
     /// Someone follows this screen: the console sends it to the room as it changes.
     public var framesWanted = false
+    /// The keys of the state `handle` left, for the frame that shows it and the key pressed next.
+    var builtKeys = BuiltKeys()
 
     public init(backendName: String, operatorAccess: OperatorAccess? = nil, inRoom: Bool = false) {
         self.backendName = backendName
@@ -86,6 +88,7 @@ public struct ConsoleModel: Equatable, Sendable {
             followTeaching(after: .key(key), asked: asked)
             effects += asked
         }
+        builtKeys.update(for: self)
         return effects
     }
 
