@@ -88,6 +88,15 @@ public enum TextWidth {
     /// longer than a line is broken wherever it must be.
     public static func wrap(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
+        return wrapped.lines(text, width: width, wrap: wrapAnew)
+    }
+
+    /// What screens wrap, frame after frame: a few dozen texts of a few lines, none of them long.
+    static let wrapped = WrapCache(capacity: 64, longest: 1024)
+
+    /// `wrap` without the cache.
+    static func wrapAnew(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
         var lines: [String] = []
         // Walking the text by Character (grapheme breaking) costs more than the wrapping: only when there is a CR.
         let normalized = text.utf8.contains(13) ? String(text.map { $0 == "\r\n" ? "\n" : $0 }) : text
