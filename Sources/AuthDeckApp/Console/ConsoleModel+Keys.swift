@@ -5,7 +5,11 @@ import TerminalUI
 /// Keys: ctrl-c and help from anywhere, then the overlay's keys or the current feature's.
 extension ConsoleModel {
     /// The keys valid right now, in the order the bar shows them.
-    public var bindings: [KeyBinding<ConsoleAction>] { builtKeys.bindings(for: self) ?? buildBindings() }
+    public var bindings: [KeyBinding<ConsoleAction>] {
+        guard let kept = builtKeys.bindings else { return buildBindings() }
+        assert(kept == buildBindings(), "keys kept for a state that changed without letting them go")
+        return kept
+    }
 
     /// The keys of the state as it is, built afresh: what `builtKeys` keeps.
     func buildBindings() -> [KeyBinding<ConsoleAction>] {

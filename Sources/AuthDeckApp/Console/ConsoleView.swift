@@ -136,7 +136,7 @@ extension ConsoleModel {
     }
 
     /// The bar's hints; where `q` types a letter, ctrl-c is the way out and says so.
-    var barHints: [(key: String, label: String)] { builtKeys.barHints(for: self) ?? barHints(of: bindings) }
+    var barHints: [(key: String, label: String)] { builtKeys.barHints ?? barHints(of: bindings) }
 
     func barHints(of bindings: [KeyBinding<ConsoleAction>]) -> [(key: String, label: String)] {
         let shown = bindings.filter(\.inBar)
