@@ -6,7 +6,7 @@ public enum StatusBar {
         let row = row ?? canvas.size.height - 1
         let width = canvas.size.width
         let symbols = canvas.symbols
-        canvas.put(String(repeating: " ", count: max(0, width)), row: row, column: 0, style: .normal)
+        canvas.put(TextWidth.row(" ", count: width), row: row, column: 0, style: .normal)
         let available = width - 1  // one space of margin on the left
         let separator = " \(symbols.separator) "
         let separatorCells = TextWidth.cells(separator)
@@ -29,7 +29,7 @@ public enum StatusBar {
         for (index, hint) in hints.prefix(shown).enumerated() {
             if index > 0 {
                 canvas.put(separator, row: row, column: column, style: .dim)
-                column += TextWidth.cells(separator)
+                column += separatorCells
             }
             canvas.put(hint.key, row: row, column: column, style: .keyHint)
             column += TextWidth.cells(hint.key) + 1
@@ -50,7 +50,7 @@ public enum TitleBar {
         let width = canvas.size.width - column
         guard width > 0 else { return }
         let style = Style(.title, bold: true, reverse: true)
-        canvas.put(String(repeating: " ", count: width), row: row, column: column, style: style)
+        canvas.put(TextWidth.row(" ", count: width), row: row, column: column, style: style)
         // The right text keeps half the bar, and more when the left needs less; the left gets the rest.
         let rightText = TextWidth.truncate(right, toCells: rightRoom(width: width, left: left))
         let rightCells = TextWidth.cells(rightText)

@@ -110,4 +110,13 @@ import Testing
         #expect(cache.lines("eleven long", width: 5, wrap: TextWidth.wrapAnew) == ["eleve", "n", "long"])
         #expect(cache.count == 1)
     }
+
+    @Test func a_row_is_its_fill_repeated_between_its_ends() {
+        for count in [0, 1, 2, 58, 200] {
+            #expect(TextWidth.row(" ", count: count) == String(repeating: " ", count: count))
+            #expect(TextWidth.row("─", count: count, between: "┌", and: "┐") == "┌" + String(repeating: "─", count: count) + "┐")
+        }
+        #expect(TextWidth.row("ab", count: -1, between: "[", and: "]") == "[]")
+        #expect(TextWidth.row("中", count: 3) == "中中中")
+    }
 }
