@@ -7,15 +7,14 @@ public enum Box {
         guard frame.width >= 2, frame.height >= 2 else { return Rect(row: frame.row, column: frame.column, width: 0, height: 0) }
         let symbols = canvas.symbols
         let inner = frame.width - 2
-        let horizontal = String(repeating: symbols.horizontal, count: inner)
-        canvas.put(symbols.topLeft + horizontal + symbols.topRight, row: frame.row, column: frame.column, style: style)
-        let blank = String(repeating: " ", count: inner)
+        canvas.put(TextWidth.row(symbols.horizontal, count: inner, between: symbols.topLeft, and: symbols.topRight), row: frame.row, column: frame.column, style: style)
+        let blank = TextWidth.row(" ", count: inner)
         for row in frame.row + 1..<frame.row + frame.height - 1 {
             canvas.put(symbols.vertical, row: row, column: frame.column, style: style)
             canvas.put(blank, row: row, column: frame.column + 1, style: .normal)
             canvas.put(symbols.vertical, row: row, column: frame.column + frame.width - 1, style: style)
         }
-        canvas.put(symbols.bottomLeft + horizontal + symbols.bottomRight,
+        canvas.put(TextWidth.row(symbols.horizontal, count: inner, between: symbols.bottomLeft, and: symbols.bottomRight),
                    row: frame.row + frame.height - 1, column: frame.column, style: style)
         if let title, inner >= 5 {
             let text = TextWidth.truncate(title, toCells: inner - 4)

@@ -23,6 +23,11 @@ final class CursesCanvas: Canvas {
             // One cell per byte: clip by offsets.
             let start = max(column, 0), end = min(column + text.utf8.count, size.width)
             guard start < end else { return }
+            // Most text fits whole: no copy of it.
+            if start == column, end == column + text.utf8.count {
+                authdeck_put(window, Int32(row), Int32(start), text, attributes, pair)
+                return
+            }
             let visible = text.utf8.dropFirst(start - column).prefix(end - start)
             authdeck_put(window, Int32(row), Int32(start), String(Substring(visible)), attributes, pair)
             return
@@ -30,8 +35,13 @@ final class CursesCanvas: Canvas {
         if TextWidth.isSingleCellText(text) {
             // One cell per scalar: clip by scalars.
             let scalars = text.unicodeScalars
-            let start = max(column, 0), end = min(column + scalars.count, size.width)
+            let count = scalars.count
+            let start = max(column, 0), end = min(column + count, size.width)
             guard start < end else { return }
+            if start == column, end == column + count {
+                authdeck_put(window, Int32(row), Int32(start), text, attributes, pair)
+                return
+            }
             // By indices: a view of sliced scalars is generic code whose types the runtime makes on first use.
             let from = scalars.index(scalars.startIndex, offsetBy: start - column)
             let to = scalars.index(from, offsetBy: end - start)

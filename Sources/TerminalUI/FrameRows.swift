@@ -18,6 +18,12 @@ final class FrameRows: Canvas {
         rows = Array(repeating: [], count: max(0, size.height))
     }
 
+    /// Empties the frame to draw the next one on it, keeping the rows' storage.
+    func clear() {
+        cursor = nil
+        for row in rows.indices { rows[row].removeAll(keepingCapacity: true) }
+    }
+
     func put(_ text: String, row: Int, column: Int, style: Style) {
         guard row >= 0, row < size.height, !text.isEmpty else { return }
         rows[row].append(Put(text: text, column: column, style: style))

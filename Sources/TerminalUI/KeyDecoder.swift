@@ -71,7 +71,8 @@ public struct KeyDecoder: Sendable {
             return utf8.feed(byte).flatMap { feed(scalar: $0) }
         case let .keyCode(code):
             // A key in the middle of a character: the bytes so far were not one.
-            return utf8.flush().flatMap { feed(scalar: $0) } + feed(keyCode: code)
+            let cut = utf8.flush()
+            return cut.isEmpty ? feed(keyCode: code) : cut.flatMap { feed(scalar: $0) } + feed(keyCode: code)
         }
     }
 

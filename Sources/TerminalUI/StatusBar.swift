@@ -6,15 +6,19 @@ public enum StatusBar {
         let row = row ?? canvas.size.height - 1
         let width = canvas.size.width
         let symbols = canvas.symbols
-        canvas.put(String(repeating: " ", count: max(0, width)), row: row, column: 0, style: .normal)
+        canvas.put(TextWidth.row(" ", count: width), row: row, column: 0, style: .normal)
         let available = width - 1  // one space of margin on the left
         let separator = " \(symbols.separator) "
-        func cost(_ count: Int) -> Int {
-            let texts = hints.prefix(count).map { TextWidth.cells($0.key) + 1 + TextWidth.cells($0.label) }
-            let dropped = count < hints.count ? (count > 0 ? 1 : 0) + TextWidth.cells(symbols.ellipsis) : 0
-            return texts.reduce(0, +) + max(0, count - 1) * TextWidth.cells(separator) + dropped
+        let separatorCells = TextWidth.cells(separator)
+        let ellipsisCells = TextWidth.cells(symbols.ellipsis)
+        // The most hints that fit, with the ellipsis that says some were dropped.
+        var shown = 0
+        var used = 0
+        for (index, hint) in hints.enumerated() {
+            used += (index > 0 ? separatorCells : 0) + TextWidth.cells(hint.key) + 1 + TextWidth.cells(hint.label)
+            let dropped = index + 1 < hints.count ? 1 + ellipsisCells : 0
+            if used + dropped <= available { shown = index + 1 }
         }
-        let shown = (0...hints.count).last { cost($0) <= available } ?? 0
         if shown == 0, let first = hints.first {
             // Not even one hint fits: show what we can of the first.
             canvas.put(TextWidth.truncate("\(first.key) \(first.label)", toCells: available), row: row, column: 1,
@@ -25,7 +29,7 @@ public enum StatusBar {
         for (index, hint) in hints.prefix(shown).enumerated() {
             if index > 0 {
                 canvas.put(separator, row: row, column: column, style: .dim)
-                column += TextWidth.cells(separator)
+                column += separatorCells
             }
             canvas.put(hint.key, row: row, column: column, style: .keyHint)
             column += TextWidth.cells(hint.key) + 1
@@ -46,7 +50,7 @@ public enum TitleBar {
         let width = canvas.size.width - column
         guard width > 0 else { return }
         let style = Style(.title, bold: true, reverse: true)
-        canvas.put(String(repeating: " ", count: width), row: row, column: column, style: style)
+        canvas.put(TextWidth.row(" ", count: width), row: row, column: column, style: style)
         // The right text keeps half the bar, and more when the left needs less; the left gets the rest.
         let rightText = TextWidth.truncate(right, toCells: rightRoom(width: width, left: left))
         let rightCells = TextWidth.cells(rightText)

@@ -31,6 +31,8 @@ public final class Terminal {
     private var decoder = KeyDecoder()
     /// The last frame drawn, while the window still shows it; nil after a (re)start.
     private var shownFrame: FrameRows?
+    /// The frame before it, emptied and drawn on next, so that a frame allocates no rows.
+    private var spareFrame: FrameRows?
     /// Signals that were ignored before `start`, given back as ignored by `stop`.
     private var ignoredSignals: Set<Int32> = []
     /// A line to print on the normal screen, once the terminal is restored, when a signal ends the loop:
@@ -204,7 +206,13 @@ public final class Terminal {
     /// the changed cells (no clear(), which would repaint everything; that matters over a slow SSH link).
     private func render(_ draw: (any Canvas) -> Void) {
         guard let window else { return }
-        let frame = FrameRows(size: size, symbols: symbols)
+        let frame: FrameRows
+        if let spareFrame, spareFrame.size == size, spareFrame.symbols == symbols {
+            spareFrame.clear()
+            frame = spareFrame
+        } else {
+            frame = FrameRows(size: size, symbols: symbols)
+        }
         draw(frame)
         let canvas = CursesCanvas(window: window, size: frame.size, symbols: symbols, colorEnabled: colorEnabled)
         let previous = shownFrame?.size == frame.size ? shownFrame : nil
@@ -216,6 +224,7 @@ public final class Terminal {
             }
             frame.replay(row: row, on: canvas)
         }
+        spareFrame = shownFrame
         shownFrame = frame
         if let cursor = frame.cursor, (0..<frame.size.height).contains(cursor.row),
            (0..<frame.size.width).contains(cursor.column) {

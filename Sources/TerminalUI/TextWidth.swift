@@ -73,6 +73,28 @@ public enum TextWidth {
         return ellipsis ? result + "…" : result
     }
 
+    /// `fill` `count` times between `start` and `end`, written in one go: blank rows and box edges, which
+    /// every frame draws (`String(repeating:count:)` appends its text once per repetition).
+    public static func row(_ fill: String, count: Int, between start: String = "", and end: String = "") -> String {
+        var start = start, fill = fill, end = end
+        let count = max(0, count)
+        let capacity = start.utf8.count + fill.utf8.count * count + end.utf8.count
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var written = 0
+            func append(_ text: inout String) {
+                text.withUTF8 { bytes in
+                    guard !bytes.isEmpty else { return }
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(from: bytes)
+                    written += bytes.count
+                }
+            }
+            append(&start)
+            for _ in 0..<count { append(&fill) }
+            append(&end)
+            return written
+        }
+    }
+
     /// `text` padded with spaces (or truncated) to exactly `width` cells.
     public static func pad(_ text: String, toCells width: Int) -> String {
         let fitted = truncate(text, toCells: width)
@@ -87,6 +109,15 @@ public enum TextWidth {
     /// Word-wraps `text` to lines of at most `width` cells. Newlines start new lines; a word
     /// longer than a line is broken wherever it must be.
     public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        return wrapped.lines(text, width: width, wrap: wrapAnew)
+    }
+
+    /// What screens wrap, frame after frame: a few dozen texts of a few lines, none of them long.
+    static let wrapped = WrapCache(capacity: 64, longest: 1024)
+
+    /// `wrap` without the cache.
+    static func wrapAnew(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         // Walking the text by Character (grapheme breaking) costs more than the wrapping: only when there is a CR.

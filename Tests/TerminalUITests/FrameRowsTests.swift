@@ -46,4 +46,18 @@ import Testing
         frame.put("", row: 0, column: 0, style: .normal)
         #expect(frame.rows == [[], []])
     }
+
+    @Test func a_cleared_frame_draws_as_a_new_one() {
+        let size = Size(width: 14, height: 5)
+        let reused = FrameRows(size: size, symbols: .unicode)
+        menu(selected: 0, on: reused)
+        reused.clear()
+        #expect(reused.rows.allSatisfy { $0.isEmpty })
+        #expect(reused.cursor == nil)
+        menu(selected: 2, on: reused)
+        let new = FrameRows(size: size, symbols: .unicode)
+        menu(selected: 2, on: new)
+        #expect(reused.rows == new.rows)
+        #expect(reused.cursor?.row == new.cursor?.row && reused.cursor?.column == new.cursor?.column)
+    }
 }

@@ -1,5 +1,5 @@
 import Testing
-import TerminalUI
+@testable import TerminalUI
 
 @Suite struct TextWidthTests {
     @Test func cells() {
@@ -70,5 +70,53 @@ import TerminalUI
         for line in TextWidth.wrap(String(repeating: "word ", count: 50), width: 13) {
             #expect(TextWidth.cells(line) <= 13)
         }
+    }
+
+    @Test func wrapping_again_gives_the_lines_wrapping_anew_gives() {
+        let texts = ["the quick brown fox jumps", "one\n\ntwo", "中文中文中文", "a  b", "", String(repeating: "word ", count: 300)]
+        for text in texts {
+            for width in [0, 1, 5, 13, 80] {
+                #expect(TextWidth.wrap(text, width: width) == TextWidth.wrapAnew(text, width: width))
+                #expect(TextWidth.wrap(text, width: width) == TextWidth.wrapAnew(text, width: width))
+            }
+        }
+    }
+
+    @Test func the_wrap_cache_keeps_lines_by_text_and_width() {
+        let cache = WrapCache(capacity: 8, longest: 100)
+        var wrapped = 0
+        func lines(_ text: String, _ width: Int) -> [String] {
+            cache.lines(text, width: width) { text, width in
+                wrapped += 1
+                return TextWidth.wrapAnew(text, width: width)
+            }
+        }
+        #expect(lines("the quick brown fox jumps", 10) == ["the quick", "brown fox", "jumps"])
+        #expect(lines("the quick brown fox jumps", 10) == ["the quick", "brown fox", "jumps"])
+        #expect(wrapped == 1)
+        // Another width, or another text, is wrapped for itself.
+        #expect(lines("the quick brown fox jumps", 15) == ["the quick brown", "fox jumps"])
+        #expect(lines("the quick brown fox jumped", 10) == ["the quick", "brown fox", "jumped"])
+        #expect(wrapped == 3)
+        #expect(cache.count == 3)
+    }
+
+    @Test func the_wrap_cache_stays_within_its_bounds() {
+        let cache = WrapCache(capacity: 2, longest: 10)
+        for text in ["one", "two", "three"] { _ = cache.lines(text, width: 5, wrap: TextWidth.wrapAnew) }
+        // Full at the third: it started again with that one.
+        #expect(cache.count == 1)
+        // Longer than `longest`: wrapped, not kept.
+        #expect(cache.lines("eleven long", width: 5, wrap: TextWidth.wrapAnew) == ["eleve", "n", "long"])
+        #expect(cache.count == 1)
+    }
+
+    @Test func a_row_is_its_fill_repeated_between_its_ends() {
+        for count in [0, 1, 2, 58, 200] {
+            #expect(TextWidth.row(" ", count: count) == String(repeating: " ", count: count))
+            #expect(TextWidth.row("─", count: count, between: "┌", and: "┐") == "┌" + String(repeating: "─", count: count) + "┐")
+        }
+        #expect(TextWidth.row("ab", count: -1, between: "[", and: "]") == "[]")
+        #expect(TextWidth.row("中", count: 3) == "中中中")
     }
 }

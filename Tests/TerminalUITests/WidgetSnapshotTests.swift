@@ -177,6 +177,23 @@ import TerminalUI
         #expect(tiny == " ente…")
     }
 
+    @Test func status_bar_shows_the_most_whole_hints_that_fit_at_every_width() {
+        let whole = " ↑↓ move · enter choose · tab next field · esc back · ? help · q quit"
+        for width in 2...whole.count + 2 {
+            let text = render(Size(width: width, height: 1)) { StatusBar.draw(on: $0, hints: Self.hints) }
+            #expect(TextWidth.cells(text) <= width)
+            if whole.count < width {
+                #expect(text == whole)
+            } else if text.hasPrefix(" ↑↓ move"), text.hasSuffix(" …") {
+                // Whole hints up to the ellipsis, and one more would not have fitted (narrower, the first is cut).
+                let kept = String(text.dropLast(2))
+                #expect(whole.hasPrefix(kept + " · "))
+                let next = whole.dropFirst(kept.count + 3).prefix { $0 != "·" }.trimmingCharacters(in: .whitespaces)
+                #expect(TextWidth.cells(kept + " · " + next + " …") > width - 1, "width \(width)")
+            }
+        }
+    }
+
     @Test func box_ascii_fallback() {
         let text = render(Size(width: 12, height: 3), symbols: .ascii) {
             Box.draw(on: $0, frame: Rect(row: 0, column: 0, width: 12, height: 3), title: "Title")

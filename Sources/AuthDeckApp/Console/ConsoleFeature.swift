@@ -33,6 +33,12 @@ protocol ConsoleFeature: Equatable, Sendable {
     var editsText: Bool { get }
     /// The keys valid now, in the order the bar shows them.
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>]
+    /// The same keys, with their meanings lifted into the root's. This and `receive` are requirements,
+    /// though every feature takes the ones below, so that the root's calls through `any ConsoleFeature`
+    /// run code made for the feature's own types rather than generic code that looks them up at every key.
+    func consoleBindings(in context: ConsoleContext) -> [KeyBinding<ConsoleAction>]
+    /// A key's action, if it is this feature's.
+    mutating func receive(_ action: ConsoleAction, in context: ConsoleContext) -> [FlowStep]
     mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep]
     /// A key no binding took: typing into the focused field.
     mutating func edit(_ key: Key)

@@ -6,6 +6,13 @@ import TerminalUI
 extension ConsoleModel {
     /// The keys valid right now, in the order the bar shows them.
     public var bindings: [KeyBinding<ConsoleAction>] {
+        guard let kept = builtKeys.bindings else { return buildBindings() }
+        assert(kept == buildBindings(), "keys kept for a state that changed without letting them go")
+        return kept
+    }
+
+    /// The keys of the state as it is, built afresh: what `builtKeys` keeps.
+    func buildBindings() -> [KeyBinding<ConsoleAction>] {
         switch overlay {
         case .help:
             return [KeyBinding([.escape, .character("?"), .enter, .character("q")], "esc", "close help", .overlay(.back))]

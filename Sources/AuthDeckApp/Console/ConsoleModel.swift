@@ -14,10 +14,10 @@ import TerminalUI
 /// session's events (signed in, linked, the session ended…) it handles itself, since they decide
 /// which screen comes next whatever screen asked.
 public struct ConsoleModel: Equatable, Sendable {
-    public var screen: Screen = .launching
-    public var user: User?
-    public var token: TokenSummary?
-    public var cart: [CartItem] = []
+    public var screen: Screen = .launching { didSet { builtKeys = BuiltKeys() } }
+    public var user: User? { didSet { builtKeys = BuiltKeys() } }
+    public var token: TokenSummary? { didSet { builtKeys = BuiltKeys() } }
+    public var cart: [CartItem] = [] { didSet { builtKeys = BuiltKeys() } }
     public var banner: Banner?
     /// What is running, e.g. "Signing in…"; keys other than ctrl-c wait until it is done.
     public var busy: String?
@@ -29,18 +29,18 @@ public struct ConsoleModel: Equatable, Sendable {
     /// A pending link being finished after signing in to the account that has its email: the
     /// account changed, and the link's banner says so.
     public var linkAfterSignIn: PendingLink?
-    public var overlay: Overlay?
+    public var overlay: Overlay? { didSet { builtKeys = BuiltKeys() } }
     public var exchanges: [BackendExchange] = []
     /// The emulator's outboxes, as last fetched.
-    public var outbox = Outbox()
+    public var outbox = Outbox() { didSet { builtKeys = BuiltKeys() } }
     /// The last consent at a simulated provider: the inspector shows its nonce and ID-token claims.
     public var lastAuthorization: ProviderAuthorization?
     /// The provider's profile from the last federated sign-in or link (`additionalUserInfo`).
     public var lastAdditionalUserInfo: AdditionalUserInfo?
     /// The step the teaching pane shows, with this run's values; it follows every step taken.
-    var teaching: TeachingContext?
+    var teaching: TeachingContext? { didSet { builtKeys = BuiltKeys() } }
     /// The pane's languages: all four, or one at full width (`--sdk`).
-    var teachingDisplay: TeachingPane.Display = .all
+    var teachingDisplay: TeachingPane.Display = .all { didSet { builtKeys = BuiltKeys() } }
     public let backendName: String
     /// The terminal is someone else's, over SSH: links to the server's own addresses would point at their machine.
     public var remoteTerminal = false
@@ -52,6 +52,10 @@ public struct ConsoleModel: Equatable, Sendable {
     public var watched = false
     /// Someone follows this screen: the console sends it to the room as it changes.
     public var framesWanted = false
+    /// The keys of the state `handle` left, for the frame that shows it and the key pressed next. The
+    /// properties the keys are built from (the screen, the overlay, the context, the teaching pane's) let
+    /// them go when set; a debug build checks at every use that they are still the state's.
+    var builtKeys = BuiltKeys()
 
     public init(backendName: String, operatorAccess: OperatorAccess? = nil, inRoom: Bool = false) {
         self.backendName = backendName
@@ -85,6 +89,10 @@ public struct ConsoleModel: Equatable, Sendable {
             let asked = handleKey(key)
             followTeaching(after: .key(key), asked: asked)
             effects += asked
+        }
+        if builtKeys.bindings == nil {
+            let bindings = buildBindings()
+            builtKeys = BuiltKeys(bindings: bindings, barHints: barHints(of: bindings))
         }
         return effects
     }

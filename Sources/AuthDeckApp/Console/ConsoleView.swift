@@ -136,7 +136,9 @@ extension ConsoleModel {
     }
 
     /// The bar's hints; where `q` types a letter, ctrl-c is the way out and says so.
-    var barHints: [(key: String, label: String)] {
+    var barHints: [(key: String, label: String)] { builtKeys.barHints ?? barHints(of: bindings) }
+
+    func barHints(of bindings: [KeyBinding<ConsoleAction>]) -> [(key: String, label: String)] {
         let shown = bindings.filter(\.inBar)
         let hints = shown.map { (key: $0.label, label: $0.action) }
         return shown.contains { $0.intent == .console(.quit) } || screen == .launching ? hints : hints + [(key: "ctrl-c", label: "quit")]

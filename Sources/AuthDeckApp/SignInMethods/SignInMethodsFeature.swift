@@ -46,6 +46,9 @@ public struct SignInMethodsFeature: ConsoleFeature {
         }
     }
 
+    /// Each method with its number key, made once: they never change.
+    static let listItems = SignInMethod.allCases.enumerated().map { ListView.Item("\(numberKey($0.offset) ?? " ") \($0.element.title)") }
+
     static func numberKey(_ index: Int) -> Character? {
         switch index {
         case 0..<9: Character("\(index + 1)")
@@ -86,7 +89,7 @@ public struct SignInMethodsFeature: ConsoleFeature {
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         canvas.put("Choose a sign-in method", row: frame.row, column: frame.column + 1, style: .title)
         let methods = SignInMethod.allCases
-        let list = ListView(items: methods.enumerated().map { ListView.Item("\(Self.numberKey($0.offset) ?? " ") \($0.element.title)") }, selection: selection)
+        let list = ListView(items: Self.listItems, selection: selection)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2))
         list.draw(on: canvas, in: inside, focused: true)
         canvas.placeCursor(row: inside.row + selection, column: inside.column)
