@@ -88,8 +88,9 @@ struct AccountsCommand: AsyncParsableCommand {
             abstract: "Print the accounts that match, one per line (or as JSON).",
             discussion: """
                 --filter may be given several times; every condition must hold: anonymous, disabled, unverified, \
-                2fa, provider:ID (password, phone, google.com …), older-than:DAYS (anonymous accounts created \
-                that long ago), or any other text: the start of an email (any case), phone number or uid.
+                2fa, locked (wrong passwords have locked its email out; AuthDeck's backends only), provider:ID \
+                (password, phone, google.com …), older-than:DAYS (anonymous accounts created that long ago), or \
+                any other text: the start of an email (any case), phone number or uid.
                 """)
 
         @OptionGroup var backend: BackendOptions
@@ -135,6 +136,7 @@ struct AccountsCommand: AsyncParsableCommand {
                 case "disabled": filter.disabled = true
                 case "unverified": filter.emailUnverified = true
                 case "2fa", "mfa": filter.hasSecondFactor = true
+                case "locked": filter.locked = true
                 case let other where other.hasPrefix("provider:"): filter.providerId = String(condition.dropFirst("provider:".count))
                 case let other where other.hasPrefix("older-than:"):
                     guard let days = Int(other.dropFirst("older-than:".count)), days >= 0 else {

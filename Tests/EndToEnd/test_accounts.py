@@ -3,6 +3,7 @@ Firebase Admin SDK for Python, and the console (`--emulator`) driving it in tmux
 import json
 import os
 import re
+import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -11,6 +12,8 @@ import uuid
 import firebase_admin
 import pytest
 from firebase_admin import auth
+
+from authdeck_binary import authdeck_binary
 
 PROJECT_ID = "authdeck-local"
 DAY_MS = 86_400_000
@@ -147,11 +150,21 @@ def lock(server, email):
     return locked
 
 
+def list_locked():
+    listed = subprocess.run([authdeck_binary(), "accounts", "list", "--filter", "locked"], env=dict(os.environ, GCLOUD_PROJECT=PROJECT_ID),
+                            capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    return listed.stdout
+
+
 def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_app, console):
     server, app = admin_app
     auth.create_user(uid="locked-1", email="locked@example.com", password="correct horse", app=app)
     auth.create_user(uid="free-1", email="free@example.com", password="correct horse", app=app)
     account_answer = lock(server, "locked@example.com")
+    # A script finds it as the console's chip does.
+    listed = list_locked()
+    assert "locked@example.com" in listed and "free@example.com" not in listed, listed
     c = console(extra_args=["--emulator", server.address], width=80, height=24)
     c.wait_for(r"Choose a sign-in method")
     c.keys("A")
@@ -198,6 +211,7 @@ def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_
     c.keys("y")
     c.wait_for(r"ok: Cleared 2 password lock-outs")
     c.wait_for(r"No address is locked out\.")
+    assert "locked@example.com" not in list_locked()
     assert sign_in(server, "ghost@example.com", "wrong-password") == "INVALID_LOGIN_CREDENTIALS"
     c.keys("Escape")
     c.wait_for(r"2 accounts in all · no filter · sort: created ↓\s*\n")
