@@ -133,7 +133,7 @@ let package = Package(
         ], path: "Tests/IdentityTestSupport"),
         .testTarget(name: "AuthClientTests", dependencies: ["AuthClient", "IdentityEmulator", "IdentityToolkit", "IdentityTestSupport"]),
         .testTarget(name: "IdentityServerTests", dependencies: [
-            "IdentityServer", "IdentityEmulator", "IdentityToolkit", "IdentityTestSupport",
+            "IdentityServer", "IdentityEmulator", "IdentityToolkit", "IdentityTestSupport", "CAllocator",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOFoundationCompat", package: "swift-nio"),

@@ -90,6 +90,14 @@ final class ConnectionLedger: Sendable {
 enum MemoryTrim {
     private static let running = Atomic<Bool>(false)
 
+    /// Large request bodies (from 128 KiB) in mappings of their own, given back as soon as they are
+    /// freed. glibc otherwise raises that threshold to the largest block freed (up to 32 MiB), and
+    /// from then on large bodies come from the arenas, whose freed tops it keeps. scrypt's 16 MiB
+    /// block does not pay for it: BoringSSL's large blocks bypass malloc (crypto_blocks.c).
+    static func mapLargeBlocks() {
+        _ = authdeck_map_blocks_from(128 * 1024)
+    }
+
     /// Trims on a thread of its own (a trim walks every arena: never on an event loop), once at a time.
     @Sendable static func request() {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }

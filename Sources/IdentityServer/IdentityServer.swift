@@ -40,6 +40,7 @@ public struct IdentityServer: Sendable {
     /// hop to other threads.
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         let ledger = ConnectionLedger(limits: limits)
+        MemoryTrim.mapLargeBlocks()
         let logger = logger
         return ExecutorPreferringService(executor: backend.preferredExecutor, service: Application(
             responder: BackendResponder(backend: backend, logger: logger),
