@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// One line of an account's cart: the seeds' example of per-account app data.
 public struct CartItem: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
@@ -30,24 +31,70 @@ public enum CartStoreError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// AuthDeck's own per-account data, kept beside (not inside) the auth backend, so it is the
 /// same whichever backend signs the user in — exactly how an app keeps data keyed by uid.
+///
+/// Every call runs on the database's own queues (GRDB's asynchronous API), never on Swift's
+/// cooperative pool; a store made with `init(openingAtFirstUse:)` opens its file on a thread of
+/// its own at the first call.
 public final class CartStore: Sendable {
     public static let maximumNameLength = 40
-    private let database: any DatabaseWriter
+    private let path: String?
+    private let database: Mutex<(any DatabaseWriter)?>
+    /// Opening may wait for another console's migration (below): never on the cooperative pool.
+    private static let openingQueue = DispatchQueue(label: "authdeck.cart-opening")
 
-    /// Opens (or creates) the store; a file that is not a usable database is reported and never replaced.
+    /// Opens (or creates) the store now; a file that is not a usable database is reported and never replaced.
     public init(path: String) throws {
+        self.path = path
+        database = Mutex(try Self.open(path))
+    }
+
+    /// A store whose file opens (or is created) at its first use, and whose first use reports a file that
+    /// is not a usable database, then tries again at the next: a console that never shows a cart never
+    /// touches it. A room's consoles start together, and opening is most of what each does after its first frame.
+    public init(openingAtFirstUse path: String) {
+        self.path = path
+        database = Mutex(nil)
+    }
+
+    /// An in-memory store, for tests and for runs with a read-only data directory.
+    public init() throws {
+        let queue = try DatabaseQueue()
+        try Self.migrator.migrate(queue)
+        path = nil
+        database = Mutex(queue)
+    }
+
+    private func writer() async throws -> any DatabaseWriter {
+        if let open = database.withLock({ $0 }) { return open }
+        return try await withCheckedThrowingContinuation { continuation in
+            Self.openingQueue.async {
+                continuation.resume(with: Result {
+                    // Another call may have opened it while this one waited for the queue.
+                    if let open = self.database.withLock({ $0 }) { return open }
+                    guard let path = self.path else { preconditionFailure("an in-memory store is open from the start") }
+                    let opened = try Self.open(path)
+                    self.database.withLock { $0 = opened }
+                    return opened
+                })
+            }
+        }
+    }
+
+    private static func open(_ path: String) throws -> any DatabaseWriter {
         do {
-            database = try Self.open(path)
-            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+            let pool = try openPool(path)
+            // chmod, not FileManager: its attribute dictionary costs a scan of every protocol conformance.
+            _ = chmod(path, 0o600)
+            return pool
         } catch {
-            throw CartStoreError.unreadable(path: path, reason: Self.reason(error))
+            throw CartStoreError.unreadable(path: path, reason: reason(error))
         }
     }
 
     /// Consoles started together (SSH visitors) create the file at once, and SQLite refuses the switch to WAL
     /// with "database is locked" instead of waiting for the busy timeout: try again for up to 5 seconds.
     /// They also migrate it at once (below).
-    private static func open(_ path: String) throws -> DatabasePool {
+    private static func openPool(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         // In WAL mode this never corrupts the file; a power cut may undo the last changes of a demo's
@@ -70,13 +117,6 @@ public final class CartStore: Sendable {
         preconditionFailure("unreachable: the loop returns or throws")
     }
 
-    /// An in-memory store, for tests and for runs with a read-only data directory.
-    public init() throws {
-        let queue = try DatabaseQueue()
-        try Self.migrator.migrate(queue)
-        database = queue
-    }
-
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-cart") { db in
@@ -95,16 +135,16 @@ public final class CartStore: Sendable {
         return String(describing: error)
     }
 
-    public func items(of uid: String) throws -> [CartItem] {
-        try database.read { db in
+    public func items(of uid: String) async throws -> [CartItem] {
+        try await writer().read { db in
             try CartItem.filter(Column("uid") == uid).order(Column("name")).fetchAll(db)
         }
     }
 
     /// Adds one of `name`; the same name again raises its quantity.
-    public func add(_ name: String, to uid: String) throws {
+    public func add(_ name: String, to uid: String) async throws {
         let name = try Self.validated(name)
-        try database.write { db in
+        try await writer().write { db in
             try db.execute(sql: """
                 INSERT INTO cart_item (uid, name, quantity) VALUES (?, ?, 1)
                 ON CONFLICT(uid, name) DO UPDATE SET quantity = quantity + 1
@@ -113,8 +153,8 @@ public final class CartStore: Sendable {
     }
 
     /// Removes one of `name`; the line goes when its quantity reaches zero.
-    public func removeOne(_ name: String, from uid: String) throws {
-        try database.write { db in
+    public func removeOne(_ name: String, from uid: String) async throws {
+        try await writer().write { db in
             try db.execute(sql: "UPDATE cart_item SET quantity = quantity - 1 WHERE uid = ? AND name = ? AND quantity > 1",
                            arguments: [uid, name])
             if db.changesCount == 0 {
@@ -125,8 +165,8 @@ public final class CartStore: Sendable {
 
     /// Moves every item of `source` into `target` (quantities add up) in one transaction,
     /// for the link-conflict merge; `source` ends empty.
-    public func merge(from source: String, into target: String) throws {
-        try database.write { db in
+    public func merge(from source: String, into target: String) async throws {
+        try await writer().write { db in
             try db.execute(sql: """
                 INSERT INTO cart_item (uid, name, quantity) SELECT ?, name, quantity FROM cart_item WHERE uid = ? AND true
                 ON CONFLICT(uid, name) DO UPDATE SET quantity = quantity + excluded.quantity
@@ -135,8 +175,8 @@ public final class CartStore: Sendable {
         }
     }
 
-    public func removeAll(of uid: String) throws {
-        _ = try database.write { db in
+    public func removeAll(of uid: String) async throws {
+        _ = try await writer().write { db in
             try CartItem.filter(Column("uid") == uid).deleteAll(db)
         }
     }

@@ -204,8 +204,8 @@ struct ConsoleLaunch {
         }
     }
 
-    /// The Firebase Auth Emulator or a real project over HTTP; the app data opens on its own thread
-    /// once the first frame is drawn. `outboxProject`: the project whose outboxes are read, nil where there are none.
+    /// The Firebase Auth Emulator or a real project over HTTP; the app data opens at its first use (a visitor
+    /// who leaves before signing in never opens it). `outboxProject`: the project whose outboxes are read, nil where there are none.
     private nonisolated(nonsending) func runRemote(terminal: TerminalThread<Terminal>, choice: BackendChoice, transport: HTTPTransport, outboxProject: String?, simulatedIdentityOwner: String?,
                            directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
         let accounts: ConsoleAccountsAccess
@@ -216,12 +216,12 @@ struct ConsoleLaunch {
             try? await transport.shutdown()
             throw error
         }
-        let cart = OpeningThread(name: "opening cart") { try Self.openCart(in: directory, logger: logger) }
+        let cart = CartStore(openingAtFirstUse: directory.filePath("appdata.sqlite"))
         let sessionStore = session.store
         let result: Result<Void, any Error>
         do {
             try await runConsole(terminal: terminal, sessionSaved: session.saved, open: {
-                ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: try await cart.value,
+                ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
                                 outbox: outboxProject.map { AuthEmulatorOutbox(backend: transport, projectId: $0, reach: sshRole == .operator ? .everyProject : .project) })
             }, simulatedIdentityOwner: simulatedIdentityOwner, accounts: accounts.connection,
             backendName: backendName, directory: directory, logger: logger)
@@ -231,10 +231,7 @@ struct ConsoleLaunch {
         }
         await accounts.shutdown()
         try? await transport.shutdown()
-        // Also when the console ended before the app data was open: see `runEmbedded`.
-        let opened = await cart.outcome
         try result.get()
-        _ = try opened.get()
     }
 
     /// The console's loop on the terminal's thread, which curses was started on (`run()`).

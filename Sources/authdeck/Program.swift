@@ -22,7 +22,7 @@ enum Program {
     }
 
     /// What every console's start would otherwise do again: read a visitor's command line and pick
-    /// its backend, make its HTTP transport (no client yet, so no thread), use an app-data store, draw
+    /// its backend, make its HTTP transport (no client yet, so no thread), open and migrate an app-data store, draw
     /// the first screen (`ConsoleApp.warmUp`).
     private static func warmUp() {
         if let launch = ConsoleLaunch.plain(arguments: ["console", "--data", "/", "--ssh-role", "visitor", "--emulator", "127.0.0.1:9099", "--project", "warm-up"]),
@@ -30,7 +30,6 @@ enum Program {
             _ = HTTPTransport(target: .emulator(address), apiKey: "warm-up").url(for: .secureToken)
         }
         keptStore = try? CartStore()
-        _ = try? keptStore?.items(of: "")
         ConsoleApp.warmUp()
     }
 

@@ -23,7 +23,7 @@ extension EffectRunner {
                 let user = try await admin.user(uid: uid)
                 var lockout: PasswordLockout?
                 if let email = user.email { lockout = try await admin.passwordLockout(email: email) }
-                return AccountDetailRecord(user: user, cart: try self.cart.items(of: uid), lockout: lockout)
+                return AccountDetailRecord(user: user, cart: try await self.cart.items(of: uid), lockout: lockout)
             })
         case let .perform(action, uids, projects):
             guard accounts.access == .full else { return .actionFinished(.failure(AccountsFailure("read-only: no action is allowed"))) }
@@ -38,7 +38,7 @@ extension EffectRunner {
                     outcome.failed.merge(done.failed) { first, _ in first }
                 }
                 // A deleted account's app data goes with it, as when its owner deletes it.
-                if action == .delete { for uid in outcome.succeeded { try self.cart.removeAll(of: uid) } }
+                if action == .delete { for uid in outcome.succeeded { try await self.cart.removeAll(of: uid) } }
                 return outcome
             })
         case let .findMatching(filter, purpose):

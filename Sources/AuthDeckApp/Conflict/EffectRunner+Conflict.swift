@@ -11,7 +11,7 @@ extension EffectRunner {
             conflictProbe.withLock { $0 = ConflictProbe(auth: probe, outcome: outcome) }
             return .conflictAccountLoaded(await result {
                 let user = try outcome.get().user
-                return AccountSnapshot(user: user, cart: try self.cart.items(of: user.uid))
+                return AccountSnapshot(user: user, cart: try await self.cart.items(of: user.uid))
             })
         case let .mergeAccounts(plan):
             return .mergeFinished(await merge(plan) { try await self.signInToConflictAccount(plan) })

@@ -168,13 +168,13 @@ public final class EffectRunner: Sendable {
         case .reloadUser:
             return .userReloaded(await result { try await self.auth.reload() })
         case let .loadCart(uid):
-            return cartEvent(uid) {}
+            return await cartEvent(uid) {}
         case let .addToCart(uid, name):
-            return cartEvent(uid) { try self.cart.add(name, to: uid) }
+            return await cartEvent(uid) { try await self.cart.add(name, to: uid) }
         case let .removeFromCart(uid, name):
-            return cartEvent(uid) { try self.cart.removeOne(name, from: uid) }
+            return await cartEvent(uid) { try await self.cart.removeOne(name, from: uid) }
         case let .deleteAppData(uid):
-            return cartEvent(uid) { try self.cart.removeAll(of: uid) }
+            return await cartEvent(uid) { try await self.cart.removeAll(of: uid) }
         case let .verification(effect):
             return .verification(await perform(effect))
         case let .passwordReset(effect):
@@ -194,7 +194,7 @@ public final class EffectRunner: Sendable {
         case let .deleteLeftGuest(uid):
             return .leftGuestDeleted(uid: uid, await deleteLeftGuest(uid))
         case let .mergeCart(source, target):
-            return cartEvent(target) { try self.cart.merge(from: source, into: target) }
+            return await cartEvent(target) { try await self.cart.merge(from: source, into: target) }
         case let .accounts(effect):
             return await perform(effect).map(ConsoleEvent.accounts)
         case let .room(effect):
@@ -213,7 +213,7 @@ public final class EffectRunner: Sendable {
         await result {
             let previous = await self.auth.detachedCurrentUser()
             let signedIn = try await signIn()
-            try self.cart.merge(from: plan.previousUid, into: signedIn.user.uid)
+            try await self.cart.merge(from: plan.previousUid, into: signedIn.user.uid)
             var deletionFailure: AuthError?
             if plan.deletePrevious, let previous {
                 do {
@@ -245,7 +245,7 @@ public final class EffectRunner: Sendable {
         }
         do {
             try await guest.delete()
-            try cart.removeAll(of: uid)
+            try await cart.removeAll(of: uid)
             return nil
         } catch let error as AuthError {
             return error
@@ -265,10 +265,10 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    private func cartEvent(_ uid: String, _ change: () throws -> Void) -> ConsoleEvent {
+    private func cartEvent(_ uid: String, _ change: () async throws -> Void) async -> ConsoleEvent {
         do {
-            try change()
-            return .cartChanged(uid: uid, .success(try cart.items(of: uid)))
+            try await change()
+            return .cartChanged(uid: uid, .success(try await cart.items(of: uid)))
         } catch {
             logger.error("app data", metadata: ["error": "\(error)"])
             return .cartChanged(uid: uid, .failure(AppDataError(reason: String(describing: error))))

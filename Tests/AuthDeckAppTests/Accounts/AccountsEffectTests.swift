@@ -38,7 +38,7 @@ struct AccountsEffectTests {
             _ = try await admin.createUser(uid: "anon-new")
             let ada = try await admin.createUser(email: "Ada@Example.com", password: "correct horse")
             for index in 0..<3 { _ = try await admin.createUser(email: "user\(index)@example.com") }
-            try cart.add("apple", to: ada)
+            try await cart.add("apple", to: ada)
 
             let all = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100)
             let page = try #require(try await runner.perform(.loadPage(all))?.page(for: all))
@@ -81,7 +81,7 @@ struct AccountsEffectTests {
             #expect(try await admin.user(uid: ada).customClaims == nil)
 
             // The clean-up finds the anonymous accounts past 30 days only, then deletes them and their app data.
-            try cart.add("pear", to: "anon-old")
+            try await cart.add("pear", to: "anon-old")
             let old = AccountFilter(anonymousOlderThanDays: 30)
             guard case let .matchingFound(.cleanUp(30), .success(uids))? = await runner.perform(.findMatching(old, purpose: .cleanUp(days: 30))) else {
                 Issue.record("no clean-up count")
@@ -95,7 +95,7 @@ struct AccountsEffectTests {
             #expect(deleted.succeeded == ["anon-old"])
             #expect(try await served.backend.accountExists(uid: "anon-old") == false)
             #expect(try await served.backend.accountExists(uid: "anon-new"))
-            #expect(try cart.items(of: "anon-old").isEmpty)
+            #expect(try await cart.items(of: "anon-old").isEmpty)
 
             guard case let .hashConfigLoaded(.success(hash))? = await runner.perform(.loadHashConfig) else {
                 Issue.record("no hash parameters")

@@ -18,14 +18,14 @@ struct ConflictSecondFactorEffectTests {
         try await EffectRunnerHarness.with(transport) { setup in
             let auth = setup.auth
             let other = try await auth.createUser(email: "bob@example.com", password: "hunter22").user
-            try setup.cart.add("book", to: other.uid)
+            try await setup.cart.add("book", to: other.uid)
             _ = try await auth.link(with: try await setup.consent(microsoft, name: "Carol", email: "carol@contoso.com").credential)
             await auth.signOut()
             // An administrator gives the other account a phone factor.
             #expect(await setup.backend.enrollPhoneFactor(uid: other.uid, phoneNumber: "+15555550100", displayName: "Bob's phone") == 200)
 
             let anonymous = try await auth.signInAnonymously().user
-            try setup.cart.add("apple", to: anonymous.uid)
+            try await setup.cart.add("apple", to: anonymous.uid)
             guard case let .consent(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.consent(.loadProviderDirectory(providerID: "microsoft.com"))),
                   let carol = list.identities.first?.subject,
                   case let .consent(.providerAuthorized(.success(again)))? = await setup.runner.perform(.consent(.authorize(microsoft, subject: carol, hideEmail: nil))),
@@ -53,7 +53,7 @@ struct ConflictSecondFactorEffectTests {
             }
             #expect(hint.phoneNumber == "+*******0100")
             #expect(await auth.currentUser?.uid == anonymous.uid)
-            #expect(try setup.cart.items(of: anonymous.uid) == [CartItem(uid: anonymous.uid, name: "apple", quantity: 1)])
+            #expect(try await setup.cart.items(of: anonymous.uid) == [CartItem(uid: anonymous.uid, name: "apple", quantity: 1)])
 
             guard case let .secondFactorSignIn(.codeSent(.success(verificationID)))? = await setup.runner.perform(.secondFactorSignIn(.startSecondFactorSignIn(hint, challenge))) else {
                 Issue.record("no code texted")
@@ -69,8 +69,8 @@ struct ConflictSecondFactorEffectTests {
             #expect(outcome.deletionFailure == nil)
             #expect(outcome.result.user.uid == other.uid)
             #expect(await auth.currentUser?.uid == other.uid)
-            #expect(try setup.cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "apple", quantity: 1), CartItem(uid: other.uid, name: "book", quantity: 1)])
-            #expect(try setup.cart.items(of: anonymous.uid).isEmpty)
+            #expect(try await setup.cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "apple", quantity: 1), CartItem(uid: other.uid, name: "book", quantity: 1)])
+            #expect(try await setup.cart.items(of: anonymous.uid).isEmpty)
             #expect(try await setup.backend.accountExists(uid: anonymous.uid) == false)
         }
     }

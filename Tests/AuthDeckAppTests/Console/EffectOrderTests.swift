@@ -31,7 +31,7 @@ struct EffectOrderTests {
                 if sizes.count == 200 { break }
             }
             #expect(sizes == Array(repeating: [1, 0], count: 100).flatMap { $0 })
-            #expect(try cart.items(of: uid).isEmpty)
+            #expect(try await cart.items(of: uid).isEmpty)
         }
     }
 }
@@ -50,7 +50,7 @@ struct PendingRunnerTests {
             pending.run(.addToCart(uid: uid, name: "pear"))
             pending.run(.removeFromCart(uid: uid, name: "apple"))
             try await Task.sleep(for: .milliseconds(50))
-            #expect(try cart.items(of: uid).isEmpty)
+            #expect(try await cart.items(of: uid).isEmpty)
             pending.open {
                 EffectRunner(auth: Auth(backend: backend.makeTransport()), cart: cart, logger: Logger(label: "test"), send: { arrived.yield($0) })
             }

@@ -36,13 +36,13 @@ struct FederatedEffectRunnerTests {
         try await EffectRunnerHarness.with(transport) { setup in
             let auth = setup.auth
             let other = try await auth.createUser(email: "bob@example.com", password: "hunter22").user
-            try setup.cart.add("book", to: other.uid)
+            try await setup.cart.add("book", to: other.uid)
             _ = try await auth.link(with: try await setup.consent(microsoft, name: "Carol", email: "carol@contoso.com").credential)
             await auth.signOut()
 
             let anonymous = try await auth.signInAnonymously().user
-            try setup.cart.add("apple", to: anonymous.uid)
-            try setup.cart.add("book", to: anonymous.uid)
+            try await setup.cart.add("apple", to: anonymous.uid)
+            try await setup.cart.add("book", to: anonymous.uid)
             let carol = try #require(await carolSubject(setup))
             guard case let .consent(.providerAuthorized(.success(again)))? = await setup.runner.perform(.consent(.authorize(microsoft, subject: carol, hideEmail: nil))) else {
                 Issue.record("no consent")
@@ -72,8 +72,8 @@ struct FederatedEffectRunnerTests {
             #expect(outcome.deletionFailure == nil)
             #expect(outcome.result.user.uid == other.uid)
             #expect(await auth.currentUser?.uid == other.uid)
-            #expect(try setup.cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "apple", quantity: 1), CartItem(uid: other.uid, name: "book", quantity: 2)])
-            #expect(try setup.cart.items(of: anonymous.uid).isEmpty)
+            #expect(try await setup.cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "apple", quantity: 1), CartItem(uid: other.uid, name: "book", quantity: 2)])
+            #expect(try await setup.cart.items(of: anonymous.uid).isEmpty)
             // An administrator's lookup finds no such account any more.
             #expect(try await setup.backend.accountExists(uid: anonymous.uid) == false)
         }
@@ -86,7 +86,7 @@ struct FederatedEffectRunnerTests {
             let other = try await auth.createUser(email: "bob@example.com", password: "hunter22").user
             await auth.signOut()
             let previous = try await auth.createUser(email: "ada@example.com", password: "hunter22").user
-            try cart.add("pear", to: previous.uid)
+            try await cart.add("pear", to: previous.uid)
             clock.advance(10 * 60)
             let plan = MergePlan(credential: EmailAuthProvider.credential(withEmail: "bob@example.com", password: "hunter22"),
                                  previousUid: previous.uid, deletePrevious: true)
@@ -96,7 +96,7 @@ struct FederatedEffectRunnerTests {
             }
             #expect(outcome.deletionFailure?.code == .requiresRecentLogin)
             #expect(outcome.result.user.uid == other.uid)
-            #expect(try cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "pear", quantity: 1)])
+            #expect(try await cart.items(of: other.uid) == [CartItem(uid: other.uid, name: "pear", quantity: 1)])
             #expect(try await setup.backend.accountExists(uid: previous.uid))
 
             // As the SDKs' requiresRecentLogin flow: the previous account is reauthenticated on its own session, then deleted.
@@ -130,7 +130,7 @@ struct FederatedEffectRunnerTests {
             let alan = try await auth.createUser(email: "alan@gmail.com", password: "hunter22").user
             await auth.signOut()
             let guest = try await auth.signInAnonymously().user
-            try setup.cart.add("apple", to: guest.uid)
+            try await setup.cart.add("apple", to: guest.uid)
             let google = try await setup.consent(OAuthProvider(providerID: "google.com", scopes: ["email"]), name: "Alan", email: "alan@gmail.com")
             guard case let .linkFinished(.failure(taken))? = await runner.perform(.link(google.credential)), taken.code == .emailAlreadyInUse,
                   let updated = taken.updatedCredential else {
@@ -153,7 +153,7 @@ struct FederatedEffectRunnerTests {
             #expect(failure == nil)
             #expect(try await setup.backend.accountExists(uid: guest.uid) == false)
             #expect(await auth.currentUser?.uid == alan.uid)
-            #expect(try setup.cart.items(of: alan.uid) == [CartItem(uid: alan.uid, name: "apple", quantity: 1)])
+            #expect(try await setup.cart.items(of: alan.uid) == [CartItem(uid: alan.uid, name: "apple", quantity: 1)])
         }
     }
 
