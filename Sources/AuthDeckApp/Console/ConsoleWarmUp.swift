@@ -1,3 +1,5 @@
+import AuthClient
+import Foundation
 import RoomChannel
 import TerminalUI
 
@@ -19,5 +21,12 @@ extension ConsoleApp {
         for message in [RoomMessage.status(model.roomStatus), .frame(frame)] {
             _ = RoomLine.decode(RoomLine.encode(message))
         }
+        // The first dictionary of a key type costs a scan of every conformance in the binary (to find
+        // the key's Hashable): the terminal's farewell lines, made before the first frame, and `Auth`'s
+        // listeners, made as the console starts observing it.
+        var farewells: [Int32: String] = [:]
+        farewells[SIGTERM] = ""
+        var listeners: [UUID: AsyncStream<User?>.Continuation] = [:]
+        listeners.reserveCapacity(1)
     }
 }
