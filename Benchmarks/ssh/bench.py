@@ -5,7 +5,8 @@ with a real OpenSSH client on a pty per visitor:
 - burst: N visitors connect at once; time from starting `ssh` to the sign-in screen (p50, p99);
 - next: with N open, one more visitor, several times (p50, p99);
 - memory: proportional set size (PSS) of the server's whole process tree, per session;
-- idle CPU: CPU time of that tree over an idle interval (30 s unless told), per session, in % of a core;
+- idle CPU: CPU time of that tree over an idle interval (30 s unless told, from 10 s after the burst),
+  per session, in % of a core;
 - server CPU per connection: the tree's CPU time during the burst, divided by N (what each visitor
   costs the server, beside what their own client costs the same cores);
 - left over: console processes still running 10 s after every visitor has gone.
@@ -206,8 +207,9 @@ def measure(name, roots, command, args):
     burst = open_visitors(command, args.sessions, selector)
     burst_times = [v.ready_after for v in burst]
     connect_cpu = connecting.stop()[0] / args.sessions * 1000
-    settled = time.monotonic() + 2
-    pump(selector, lambda: time.monotonic() > settled, 5)
+    # Idle means after the start-up's tail: libdispatch's workers, in every console and server, leave after 5 s without work.
+    settled = time.monotonic() + 10
+    pump(selector, lambda: time.monotonic() > settled, 15)
     memory = (pss_kib(tree(server_pid)) - baseline) / args.sessions / 1024
     idling = TreeCPU(roots).start()
     idle_end = time.monotonic() + args.idle
