@@ -5,16 +5,22 @@ with a real OpenSSH client on a pty per visitor:
 - burst: N visitors connect at once; time from starting `ssh` to the sign-in screen (p50, p99);
 - next: with N open, one more visitor, several times (p50, p99);
 - memory: proportional set size (PSS) of the server's whole process tree, per session;
-- idle CPU: CPU time of that tree over an idle interval, per session;
+- idle CPU: CPU time of that tree over an idle interval (30 s unless told, from 10 s after the burst),
+  per session, in % of a core;
 - server CPU per connection: the tree's CPU time during the burst, divided by N (what each visitor
   costs the server, beside what their own client costs the same cores);
 - left over: console processes still running 10 s after every visitor has gone.
+
+CPU time is read in nanoseconds: each process's CPU clock, the sum of its threads' run times
+(/proc/PID/task/TID/schedstat), those that exited included; a process that exits counts through its
+parent (`TreeCPU`). For the sshd route the tree is sshd's and `authdeck serve`'s, which serves its
+consoles as the embedded backend serves `authdeck ssh`'s.
 
 Each visitor connects from a loopback address of its own (127.3.0.0/16), on an 80×24 pty, so
 the servers' per-address limits apply as they would to a room.
 
 Usage (as root for the sshd route, which adds a user and starts sshd on a loopback port):
-    python3 Benchmarks/ssh/bench.py [--sessions 50] [--next 10] [--idle 10] [--binary PATH]
+    python3 Benchmarks/ssh/bench.py [--sessions 50] [--next 10] [--idle 30] [--binary PATH]
 The binary defaults to the release build (`swift build -c release --static-swift-stdlib --disable-local-rpath`, as
 README.md builds it for the demo host), else the debug one.
 Not a test: it prints a table, and asserts nothing.
@@ -138,16 +144,52 @@ def pss_kib(pids):
     return total
 
 
-def cpu_seconds(pids):
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-        except (OSError, IndexError):
-            pass
-    return total
+def cpu_clock(pid):
+    """The process's CPU clock (clock_getcpuclockid's CPUCLOCK_SCHED, made by hand): the kernel's
+    sum of its threads' run times in ns, the first field of each /proc/PID/task/TID/schedstat,
+    with those of threads that have exited."""
+    return time.clock_gettime_ns(((~pid) << 3) | 2)
+
+
+def reaped_ns(pid):
+    """CPU time of the children the process has reaped (cutime + cstime: summed in ns by the
+    kernel, shown in clock ticks)."""
+    with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[13]) + int(fields[14])) * 1_000_000_000 // CLOCK_TICKS
+
+
+class TreeCPU:
+    """CPU time of the process trees under `roots` between `start()` and `stop()`, in ns.
+
+    Each process counts by its CPU clock, which keeps the time of its threads that exit. A process
+    born in the interval counts from zero; one that exits in it counts whole through its parent's
+    reaped children's time (within a clock tick per parent), if its parent is in the tree.
+    """
+
+    def __init__(self, roots):
+        self.roots = roots
+
+    def read(self):
+        counters = {}
+        for pid in [p for root in self.roots for p in tree(root)]:
+            try:
+                counters[pid] = (cpu_clock(pid), reaped_ns(pid))
+            except (OSError, IndexError):
+                pass
+        return counters
+
+    def start(self):
+        self.before = self.read()
+        self.started = time.monotonic()
+        return self
+
+    def stop(self):
+        """Seconds of CPU over the interval, and the interval's seconds."""
+        after = self.read()
+        elapsed = time.monotonic() - self.started
+        ran = sum(own + reaped - sum(self.before.get(pid, (0, 0))) for pid, (own, reaped) in after.items())
+        return ran / 1e9, elapsed
 
 
 def percentile(values, p):
@@ -155,23 +197,25 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
 
 
-def measure(name, server_pid, command, args):
+def measure(name, roots, command, args):
+    """`roots`: the server, and whatever else serves its consoles; their trees are measured together."""
+    server_pid = roots[0]
     selector = selectors.DefaultSelector()
     baseline_pids = tree(server_pid)
     baseline = pss_kib(baseline_pids)
-    cpu_at_start = cpu_seconds(baseline_pids)
+    connecting = TreeCPU(roots).start()
     burst = open_visitors(command, args.sessions, selector)
     burst_times = [v.ready_after for v in burst]
-    pids = tree(server_pid)
-    connect_cpu = (cpu_seconds(pids) - cpu_at_start) / args.sessions * 1000
-    settled = time.monotonic() + 2
-    pump(selector, lambda: time.monotonic() > settled, 5)
-    pids = tree(server_pid)
-    memory = (pss_kib(pids) - baseline) / args.sessions / 1024
-    cpu_before = cpu_seconds(pids)
+    connect_cpu = connecting.stop()[0] / args.sessions * 1000
+    # Idle means after the start-up's tail: libdispatch's workers, in every console and server, leave after 5 s without work.
+    settled = time.monotonic() + 10
+    pump(selector, lambda: time.monotonic() > settled, 15)
+    memory = (pss_kib(tree(server_pid)) - baseline) / args.sessions / 1024
+    idling = TreeCPU(roots).start()
     idle_end = time.monotonic() + args.idle
     pump(selector, lambda: time.monotonic() > idle_end, args.idle + 5)
-    idle_cpu = (cpu_seconds(tree(server_pid)) - cpu_before) / args.idle / args.sessions * 100
+    idle_seconds, elapsed = idling.stop()
+    idle_cpu = idle_seconds / elapsed / args.sessions * 100
     next_times = []
     for _ in range(args.next):
         visitor = open_visitors(command, 1, selector)[0]
@@ -203,7 +247,7 @@ def authdeck_ssh(binary, args):
     port = int(re.search(r":(\d+), host key", server.stdout.readline()).group(1))
     try:
         # A visitor without a key is asked for a password, and any (an empty one) lets them in.
-        return measure("authdeck ssh", server.pid, ["sshpass", "-p", ""] + CLIENT + ["-p", str(port), "demo@127.0.0.1"], args)
+        return measure("authdeck ssh", [server.pid], ["sshpass", "-p", ""] + CLIENT + ["-p", str(port), "demo@127.0.0.1"], args)
     finally:
         server.terminate()
         server.wait(20)
@@ -244,8 +288,9 @@ def openssh_recipe(binary, args):
     sshd = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1)
     try:
-        # The backend serves both routes' consoles, so it counts: its tree is measured with sshd's.
-        result = measure("sshd + ForceCommand", sshd.pid, CLIENT + ["-p", str(port), f"{user}@127.0.0.1"], args)
+        # The backend serves this route's consoles as the embedded one serves `authdeck ssh`'s: its CPU
+        # is measured with sshd's tree (its memory is shown beside).
+        result = measure("sshd + ForceCommand", [sshd.pid, serve.pid], CLIENT + ["-p", str(port), f"{user}@127.0.0.1"], args)
         serve_pss = pss_kib([serve.pid]) / 1024
         result["note"] = f"plus authdeck serve: {serve_pss:.1f} MiB in all"
         return result
@@ -263,7 +308,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--next", type=int, default=10, help="how many times one more visitor joins the N open")
-    parser.add_argument("--idle", type=float, default=10, help="seconds of idle CPU measurement")
+    parser.add_argument("--idle", type=float, default=30, help="seconds of idle CPU measurement")
     parser.add_argument("--binary")
     parser.add_argument("--only", choices=["authdeck", "sshd"])
     args = parser.parse_args()

@@ -49,6 +49,8 @@ final class RoomRegistry: Sendable {
         var members: [Int: Member] = [:]
         /// The latest events, oldest first, at most `logLimit`.
         var log: [RoomEvent] = []
+        /// Stops the operators' snapshots; nil while none are sent.
+        var snapshots: (@Sendable () -> Void)?
     }
 
     /// Events the room keeps for its log; older ones are only in authdeck.log.
@@ -63,10 +65,14 @@ final class RoomRegistry: Sendable {
     private let wallClock: @Sendable () -> Date
     /// Runs work that opens databases: on a thread of its own.
     private let runOffLoop: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Calls its argument each second from now on; answers how to stop.
+    private let everySecond: @Sendable (@escaping @Sendable () -> Void) -> @Sendable () -> Void
 
-    init(reset: DemoReset?, logger: Logger, clock: @escaping @Sendable () -> NIODeadline = { .now() }, wallClock: @escaping @Sendable () -> Date = Date.init,
+    init(reset: DemoReset?, logger: Logger, everySecond: @escaping @Sendable (@escaping @Sendable () -> Void) -> @Sendable () -> Void,
+         clock: @escaping @Sendable () -> NIODeadline = { .now() }, wallClock: @escaping @Sendable () -> Date = Date.init,
          offThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = RoomRegistry.onThread) {
         self.reset = reset
+        self.everySecond = everySecond
         self.logger = logger
         self.clock = clock
         self.wallClock = wallClock
@@ -93,6 +99,7 @@ final class RoomRegistry: Sendable {
             return session
         }
         record(isOperator ? "\(Self.name(session)) joined, an operator" : "\(Self.name(session)) joined, project \(session.project ?? "none")")
+        if isOperator { startSnapshots() }
         return session.id
     }
 
@@ -100,8 +107,10 @@ final class RoomRegistry: Sendable {
     func leave(_ id: Int) {
         var tell: [(Link, RoomMessage)] = []
         let now = clock()
+        var operatorLeft = false
         let gone: String? = state.withLock { state in
             guard let member = state.members.removeValue(forKey: id) else { return nil }
+            operatorLeft = member.session.isOperator
             let name = Self.name(member.session)
             for follower in member.followers {
                 state.members[follower]?.following = nil
@@ -114,6 +123,25 @@ final class RoomRegistry: Sendable {
         }
         for (link, message) in tell { link.send(message, false) }
         if let gone { record(gone) }
+        if operatorLeft { stopSnapshots(whenNoOperatorRemains: true) }
+    }
+
+    /// Snapshots start with the first operator and stop with the last: a room of visitors alone has
+    /// no timer waking the server.
+    private func startSnapshots() {
+        state.withLock { state in
+            guard state.snapshots == nil else { return }
+            state.snapshots = everySecond { [weak self] in self?.pushSnapshots() }
+        }
+    }
+
+    /// Stops the snapshots: when the last operator has gone, or for good when the server stops.
+    func stopSnapshots(whenNoOperatorRemains: Bool = false) {
+        state.withLock { state in
+            if whenNoOperatorRemains, state.members.values.contains(where: \.session.isOperator) { return }
+            state.snapshots?()
+            state.snapshots = nil
+        }
     }
 
     /// An event for the operators' log, kept among the latest `logLimit`.
@@ -145,7 +173,7 @@ final class RoomRegistry: Sendable {
         return RoomSnapshot(sessions: sessions.sorted { $0.id < $1.id }, viewer: viewer, log: log)
     }
 
-    /// Each operator's console gets the room as it is now. Called each second.
+    /// Each operator's console gets the room as it is now. Called each second while an operator is in the room.
     func pushSnapshots() {
         let operators = state.withLock { state in state.members.values.filter(\.session.isOperator).map { ($0.session.id, $0.link) } }
         guard !operators.isEmpty else { return }

@@ -10,15 +10,13 @@ public final class SSHServer: Sendable {
     private let listener: Channel
     private let registry: ConnectionRegistry
     private let room: RoomRegistry
-    private let snapshots: RepeatedTask
     private let forkServer: ConsoleForkServer?
     public let port: Int
 
-    private init(listener: Channel, registry: ConnectionRegistry, room: RoomRegistry, snapshots: RepeatedTask, forkServer: ConsoleForkServer?) {
+    private init(listener: Channel, registry: ConnectionRegistry, room: RoomRegistry, forkServer: ConsoleForkServer?) {
         self.listener = listener
         self.registry = registry
         self.room = room
-        self.snapshots = snapshots
         self.forkServer = forkServer
         self.port = listener.localAddress?.port ?? 0
     }
@@ -26,7 +24,12 @@ public final class SSHServer: Sendable {
     public static func start(settings: SSHServerSettings, logger: Logger,
                              group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> SSHServer {
         let registry = ConnectionRegistry(limits: settings.limits)
-        let room = RoomRegistry(reset: settings.demoReset, logger: logger)
+        // The operators' rooms follow the sessions within a second, however many there are.
+        let snapshotLoop = group.next()
+        let room = RoomRegistry(reset: settings.demoReset, logger: logger, everySecond: { tick in
+            let task = snapshotLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in tick() }
+            return { task.cancel() }
+        })
         let forkServer = settings.forkConsoles ? ConsoleForkServer(executable: settings.launcher.executable, logger: logger) : nil
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -38,9 +41,7 @@ public final class SSHServer: Sendable {
             }
             .bind(host: settings.host, port: settings.port)
             .get()
-        // The operators' rooms follow the sessions within a second, however many there are.
-        let snapshots = group.next().scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in room.pushSnapshots() }
-        return SSHServer(listener: listener, registry: registry, room: room, snapshots: snapshots, forkServer: forkServer)
+        return SSHServer(listener: listener, registry: registry, room: room, forkServer: forkServer)
     }
 
     /// Connections open now, logged in or not.
@@ -53,7 +54,7 @@ public final class SSHServer: Sendable {
     /// exit does. One still running after 3 s is hung up, as a dropped connection would be.
     public func shutdown() async {
         try? await listener.close()
-        snapshots.cancel()
+        room.stopSnapshots()
         for pid in registry.consoles { kill(pid, SIGTERM) }
         for _ in 0..<30 where registry.openConnections > 0 && !registry.consoles.isEmpty {
             try? await Task.sleep(for: .milliseconds(100))

@@ -36,9 +36,23 @@ import Testing
         func advance(_ seconds: Int64) { now.withLock { $0 = $0 + .seconds(seconds) } }
     }
 
+    /// The registry's each-second timer, run by hand: `tick()` is a second passing.
+    final class Ticker: Sendable {
+        let running = Mutex<(@Sendable () -> Void)?>(nil)
+        let starts = Mutex(0)
+        var isRunning: Bool { running.withLock { $0 != nil } }
+        func start(_ tick: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+            running.withLock { $0 = tick }
+            starts.withLock { $0 += 1 }
+            return { self.running.withLock { $0 = nil } }
+        }
+        func tick() { running.withLock { $0 }?() }
+    }
+
     struct Room {
         let registry: RoomRegistry
         let clock = Clock()
+        let ticker = Ticker()
         let visitors = [Console(), Console(), Console()]
         let presenter = Console()
         var ids: [Int] = []
@@ -48,11 +62,13 @@ import Testing
         init(reset: Bool = true) {
             let clock = clock
             let resets = resets
+            let ticker = ticker
             let demo = DemoReset(count: { (projects: 4, accounts: 12) }, reset: {
                 resets.add()
                 return (projects: ["visitor-a", "guest-b", "guest-gone"], accounts: 12)
             })
-            registry = RoomRegistry(reset: reset ? demo : nil, logger: Logger(label: "test"), clock: { clock.now.withLock { $0 } }, offThread: { $0() })
+            registry = RoomRegistry(reset: reset ? demo : nil, logger: Logger(label: "test"), everySecond: { ticker.start($0) },
+                                    clock: { clock.now.withLock { $0 } }, offThread: { $0() })
             for (index, console) in visitors.enumerated() {
                 ids.append(registry.join(user: "demo", address: "10.0.0.\(index + 1)", key: index == 0 ? "SHA256:abc" : nil, isOperator: false,
                                          project: ["visitor-a", "guest-b", "guest-c"][index], link: console.link))
@@ -83,6 +99,31 @@ import Testing
         #expect(room.visitors.allSatisfy { $0.take().isEmpty })
         room.registry.leave(room.ids[2])
         #expect(room.registry.snapshot(for: room.presenterId).sessions.count == 3)
+    }
+
+    /// Snapshots go out each second while an operator is in the room, and only then: a room of
+    /// visitors alone keeps no timer.
+    @Test func snapshotsRunWhileAnOperatorIsInTheRoom() {
+        let room = Room()
+        #expect(room.ticker.isRunning)
+        room.ticker.tick()
+        guard case .room? = room.presenter.take().last else { Issue.record("no snapshot pushed"); return }
+        let second = Console()
+        let secondId = room.registry.join(user: "bob", address: "127.0.0.1", key: "SHA256:op2", isOperator: true, project: nil, link: second.link)
+        room.registry.leave(room.presenterId)
+        #expect(room.ticker.isRunning)
+        room.registry.leave(secondId)
+        #expect(!room.ticker.isRunning)
+        // Visitors come and go: still none.
+        let visitor = Console()
+        room.registry.leave(room.registry.join(user: "demo", address: "10.0.0.7", key: nil, isOperator: false, project: "guest-g", link: visitor.link))
+        #expect(!room.ticker.isRunning)
+        let third = room.registry.join(user: "carol", address: "127.0.0.1", key: "SHA256:op3", isOperator: true, project: nil, link: Console().link)
+        #expect(room.ticker.isRunning && room.ticker.starts.withLock { $0 } == 2)
+        room.registry.stopSnapshots()
+        #expect(!room.ticker.isRunning)
+        room.registry.leave(third)
+        #expect(room.visitors.allSatisfy { !$0.take().contains { if case .room = $0 { true } else { false } } })
     }
 
     /// The log the operators' snapshots carry: who came and went with their project, what operators

@@ -27,6 +27,8 @@ public final class EffectRunner: Sendable {
     let send: @Sendable (ConsoleEvent) -> Void
     /// The room channel under `authdeck ssh`; nil elsewhere.
     let room: RoomClient?
+    /// Reloads the signed-in account now and then (`observe`).
+    let quietReload: QuietReload
     private let logger: Logger
     /// The link conflict's other account, signed in on an `Auth` of its own for the preview.
     let conflictProbe = Mutex<ConflictProbe?>(nil)
@@ -42,9 +44,10 @@ public final class EffectRunner: Sendable {
 
     public init(auth: Auth, cart: CartStore, outbox: AuthEmulatorOutbox? = nil, simulatedIdentityOwner: String? = nil,
                 audience: ConsoleAudience = .everyone, accounts: AccountsConnection? = nil,
-                accountsRefreshInterval: Duration = .seconds(3), room: RoomClient? = nil, logger: Logger,
+                accountsRefreshInterval: Duration = .seconds(3), reloadInterval: Duration = .seconds(15), room: RoomClient? = nil, logger: Logger,
                 send: @escaping @Sendable (ConsoleEvent) -> Void) {
         self.room = room
+        self.quietReload = QuietReload(auth: auth, interval: reloadInterval)
         self.auth = auth
         self.cart = cart
         self.outbox = outbox
@@ -68,6 +71,7 @@ public final class EffectRunner: Sendable {
     deinit {
         queue.finish()
         refreshTimer.withLock { $0?.cancel() }
+        quietReload.signedIn(false)
     }
 
     /// Forwards auth-state changes and new backend exchanges as events for as long as the app runs.
@@ -75,6 +79,7 @@ public final class EffectRunner: Sendable {
         let auth = auth
         let send = send
         let control = control
+        let quietReload = quietReload
         Task {
             var first = true
             for await user in await auth.authStateChanges() {
@@ -84,6 +89,7 @@ public final class EffectRunner: Sendable {
                 defer { first = false }
                 if first, user == nil { continue }
                 control.adopt(user)
+                quietReload.signedIn(user != nil)
                 var summary: TokenSummary?
                 if user != nil, let result = try? await auth.idTokenResult() { summary = TokenSummary(result) }
                 send(.authStateChanged(user, summary, endedBy: user == nil ? await auth.sessionEndReason : nil))
@@ -91,14 +97,6 @@ public final class EffectRunner: Sendable {
         }
         Task { [control] in
             await auth.observeExchanges { entries in send(.exchangesChanged(control.inspectable(entries))) }
-        }
-        // Another console may change the account (link, verify the email, delete it): a quiet reload now and
-        // then shows it here, through the auth-state events above.
-        Task { [auth] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(Self.reloadInterval))
-                if await auth.currentUser != nil { _ = try? await auth.reloadInBackground() }
-            }
         }
     }
 
@@ -275,10 +273,42 @@ public final class EffectRunner: Sendable {
         }
     }
 
-    static let reloadInterval = 15
-
     /// The effect's name without its payload: payloads may hold passwords.
     static func name(of effect: ConsoleEffect) -> String {
         String(String(describing: effect).prefix { $0 != "(" })
+    }
+}
+
+/// Another console may change the account (link, verify the email, delete it): a quiet reload every
+/// `interval` shows it, through the auth-state events. Only while someone is signed in: at the sign-in
+/// screen there is nothing to reload, and a room of idle visitors' consoles would each wake for nothing.
+final class QuietReload: Sendable {
+    private let auth: Auth
+    private let interval: Duration
+    private let loop = Mutex<Task<Void, Never>?>(nil)
+
+    init(auth: Auth, interval: Duration) {
+        self.auth = auth
+        self.interval = interval
+    }
+
+    /// Whether the reloads are due: started at a sign-in, stopped at the sign-out.
+    var isRunning: Bool { loop.withLock { $0 != nil } }
+
+    func signedIn(_ signedIn: Bool) {
+        loop.withLock { loop in
+            if signedIn {
+                guard loop == nil else { return }
+                loop = Task { [auth, interval] in
+                    while true {
+                        do { try await Task.sleep(for: interval) } catch { return }
+                        _ = try? await auth.reloadInBackground()
+                    }
+                }
+            } else {
+                loop?.cancel()
+                loop = nil
+            }
+        }
     }
 }
