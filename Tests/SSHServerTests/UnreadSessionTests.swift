@@ -112,6 +112,10 @@ import Testing
         let operatorKey = NIOSSHPrivateKey(ed25519Key: Curve25519.Signing.PrivateKey())
         var limits = SSHLimits()
         limits.maxSessionsPerAddress = 10
+        // The flooders keep both cores busy, and the suites run beside them: a later visitor's key
+        // exchange may take longer than the default deadlines, which this test is not about.
+        limits.handshakeTimeout = .seconds(120)
+        limits.loginTimeout = .seconds(120)
         let launcher = ConsoleLauncher(executable: "/bin/sh") { visit in
             ConsolePlan(arguments: ["-c", Self.script(for: visit)], environment: [:])
         }
