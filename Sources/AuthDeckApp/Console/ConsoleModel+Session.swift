@@ -161,7 +161,7 @@ extension ConsoleModel {
             feature.cartChanged(items)
             screen = feature.screen
         case let .failure(error):
-            banner = Banner(.error, "The app data could not be changed.", detail: error.reason)
+            banner = Banner(.error, "The app data could not be read or changed.", detail: error.reason)
         }
         return []
     }

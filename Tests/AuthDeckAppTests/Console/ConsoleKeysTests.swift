@@ -26,7 +26,7 @@ struct ConsoleKeysTests {
         store.send(.key(.character("x")), effects: [.removeFromCart(uid: user.uid, name: "pear")]) { $0.banner = nil }
         store.send(.cartChanged(uid: "someone-else", .success([])))
         store.send(.cartChanged(uid: user.uid, .failure(AppDataError(reason: "disk I/O error")))) {
-            $0.banner = Banner(.error, "The app data could not be changed.", detail: "disk I/O error")
+            $0.banner = Banner(.error, "The app data could not be read or changed.", detail: "disk I/O error")
         }
     }
 
