@@ -36,6 +36,9 @@ final class VisitorProjects: Sendable {
     private let clock: @Sendable () -> Date
     /// Open sessions per project: a project in use is never removed.
     private let live = Mutex<[String: Int]>([:])
+    /// Held while projects are chosen for removal and removed, and while a new one is made: visitors
+    /// arriving together at the limit would otherwise pick the same project to remove, and all but one fail.
+    private let removals = Mutex(())
     private let logger = Logger(label: "authdeck.ssh")
 
     init(projects: BackendProjects, settings: Settings, clock: @escaping @Sendable () -> Date = Date.init) {
@@ -51,9 +54,11 @@ final class VisitorProjects: Sendable {
         do {
             let now = clock()
             var owner = readOwner(id) ?? Owner(key: visit.keyFingerprint, address: visit.address, createdAt: now, lastSeen: now)
-            if !projects.exists(id) { try makeRoom() }
-            // The database is made by the project's first request, not here: the console starts without waiting for it.
-            try projects.prepare(id)
+            try removals.withLock { _ in
+                if !projects.exists(id) { try makeRoom() }
+                // The database is made by the project's first request, not here: the console starts without waiting for it.
+                try projects.prepare(id)
+            }
             owner.address = visit.address
             owner.lastSeen = now
             owner.leftAt = nil
@@ -78,10 +83,12 @@ final class VisitorProjects: Sendable {
         }
         guard remaining <= 0, var owner = readOwner(id) else { return }
         do {
-            if owner.key == nil, try projects.accountCount(of: id) == 0 {
+            let removed = try removals.withLock { _ -> Bool in
+                guard owner.key == nil, !isLive(id), projects.exists(id), try projects.accountCount(of: id) == 0 else { return false }
                 try remove(id)
-                return
+                return true
             }
+            if removed { return }
             owner.leftAt = clock()
             owner.lastSeen = clock()
             try writeOwner(owner, of: id)
@@ -93,6 +100,10 @@ final class VisitorProjects: Sendable {
     /// Removes the projects whose time is up: a key-less visitor's `guestLifetime` after they left, a
     /// key's after `keyedLifetime` unused. Projects not made for visitors are left alone.
     func sweep() {
+        removals.withLock { _ in sweepExpired() }
+    }
+
+    private func sweepExpired() {
         let now = clock()
         for id in projects.projectIds() where !isLive(id) {
             guard let owner = readOwner(id) else { continue }
@@ -130,7 +141,7 @@ final class VisitorProjects: Sendable {
     /// At the limit, the project unused the longest goes, a key-less visitor's before a key's; when
     /// every one is in use, the visitor is turned away with what to do.
     private func makeRoom() throws {
-        sweep()
+        sweepExpired()
         let ids = projects.projectIds()
         guard ids.count >= settings.maximum else { return }
         let idle = ids.filter { !isLive($0) }.compactMap { id in readOwner(id).map { (id, $0) } }
