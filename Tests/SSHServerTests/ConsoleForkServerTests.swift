@@ -179,6 +179,7 @@ import Testing
 
         // The signals the fork server ignores are the console's own again, and the runtime's crash
         // handlers are there: as a spawned console's.
+        Self.settleSignals(of: forked, and: spawned)
         for field in ["SigBlk", "SigIgn", "SigCgt"] {
             #expect(forked.statusField(field) != nil && forked.statusField(field) == spawned.statusField(field),
                     "\(field): \(forked.statusField(field) ?? "-") forked, \(spawned.statusField(field) ?? "-") spawned")
@@ -263,7 +264,19 @@ import Testing
         let forked = try Console(forkServer: forkServer)
         let spawned = try Console(forkServer: nil)
         #expect(forked.waitFor("Choose a sign-in method") && spawned.waitFor("Choose a sign-in method"))
+        Self.settleSignals(of: forked, and: spawned)
         #expect(["SigBlk", "SigIgn", "SigCgt"].allSatisfy { forked.statusField($0) != nil && forked.statusField($0) == spawned.statusField($0) })
+    }
+
+    /// Waits until the two consoles' signal mask, ignored and caught signals are the same: the terminal's
+    /// thread draws the first frame while the main thread is still starting (its mask is set as it enters
+    /// libdispatch's main loop), so a reading taken just then may catch one of them half-way.
+    static func settleSignals(of first: Console, and second: Console, seconds: Double = 10) {
+        let deadline = Date().addingTimeInterval(seconds)
+        let fields = ["SigBlk", "SigIgn", "SigCgt"]
+        while Date() < deadline, !fields.allSatisfy({ first.statusField($0) != nil && first.statusField($0) == second.statusField($0) }) {
+            usleep(50_000)
+        }
     }
 
     /// Whether `needle` is anywhere in the writable memory of `pid` (a child of this process).
