@@ -13,8 +13,8 @@
 // 16 MiB for every password hash with Firebase's parameters — come from mappings of their own,
 // kept for the next hash. Through malloc, freeing that block would make glibc raise its mmap
 // threshold to 16 MiB, and every later large block (request bodies) would come from the arenas,
-// whose freed tops glibc keeps; mapping and faulting in 16 MiB at every hash instead costs the
-// hash a quarter of its speed on a virtual machine.
+// whose freed tops glibc keeps; mapping and faulting in 16 MiB at every hash instead would slow
+// every hash noticeably.
 //
 // BoringSSL may call these with its own locks held, from initialisers and thread destructors:
 // they call nothing but libc, and hold their one lock only to swap pointers.
