@@ -95,7 +95,7 @@ let package = Package(
         ]),
         .executableTarget(name: "authdeck", dependencies: [
             "AuthDeckApp", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "TerminalUI", "AuthClient", "AppData", "SSHServer", "AuthAdmin",
-            "CThreadName", "CPty",
+            "CThreadName", "CPty", "CAllocator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -10,3 +10,7 @@ void authdeck_release_free_memory(void) {
 int authdeck_map_blocks_from(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
+
+int authdeck_use_one_arena(void) {
+    return mallopt(M_ARENA_MAX, 1);
+}

@@ -82,17 +82,16 @@ public final class TerminalThread<Prepared>: Sendable {
     }
 }
 
-/// A detached POSIX thread running `body`. Not Foundation's `Thread`: its start-up (its own naming,
-/// `Thread.current`) takes about 0.2 ms between the new thread running and `body`, before the first frame.
+/// A detached POSIX thread running `body`, started on another core than the caller's: curses starts
+/// there while the caller opens the data directory, rather than after it. Not Foundation's `Thread`:
+/// its start-up (its own naming, `Thread.current`) takes about 0.2 ms before `body`, before the first frame.
 private func startThread(_ body: @escaping @Sendable () -> Void) {
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    var thread = pthread_t()
-    let created = pthread_create(&thread, nil, { context in
+    let created = authdeck_start_thread_beside({ context in
         Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
         return nil
     }, context)
     precondition(created == 0, "cannot start the terminal's thread: \(created)")
-    pthread_detach(thread)
 }
 
 private final class ThreadBody: Sendable {

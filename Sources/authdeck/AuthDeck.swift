@@ -1,4 +1,5 @@
 import ArgumentParser
+import CAllocator
 import CPty
 
 struct AuthDeck: AsyncParsableCommand {
@@ -16,13 +17,16 @@ struct AuthDeck: AsyncParsableCommand {
         defaultSubcommand: AuthDeckCommand.self)
 
     /// A plain console command line starts the console without ArgumentParser (`ConsoleLaunch.plain`);
-    /// everything else, help and errors included, goes through it.
-    static func main() async {
+    /// everything else, help and errors included, goes through it. On its caller's executor: the
+    /// console's start stays on the main thread.
+    nonisolated(nonsending) static func main() async {
         let arguments = forkedConsoleArguments ?? Array(CommandLine.arguments.dropFirst())
         guard let launch = ConsoleLaunch.plain(arguments: arguments) else {
             await main(arguments)
             return
         }
+        // Before the console starts its first thread, the terminal's.
+        _ = authdeck_use_one_arena()
         do {
             try await launch.run()
         } catch {

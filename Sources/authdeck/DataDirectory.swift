@@ -38,21 +38,38 @@ struct DataDirectory {
 
     /// Creates the directory (mode 0700) and checks that it is writable, so a read-only
     /// location is reported before the full-screen UI starts rather than half-way through.
+    /// System calls, not FileManager: its attribute dictionaries cost the first frame a scan of every
+    /// protocol conformance in the binary.
     static func prepare(_ path: String) throws -> DataDirectory {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw DataDirectoryError.notADirectory(path) }
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw DataDirectoryError.notADirectory(path) }
             tightenPermissions(path)
         } else {
-            do {
-                try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw DataDirectoryError.cannotCreate(path, error.localizedDescription)
+            try create(path)
+        }
+        guard access(path, W_OK) == 0 else { throw DataDirectoryError.readOnly(path) }
+        return DataDirectory(path: path)
+    }
+
+    /// `path` and the directories above it that are missing (as `mkdir -p`), the last one 0700.
+    private static func create(_ path: String) throws {
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + String(component)
+            let isLast = prefix.utf8.count == path.utf8.count
+            if mkdir(prefix, isLast ? 0o700 : 0o755) != 0 {
+                var failure = errno
+                var status = stat()
+                if failure == EEXIST {
+                    guard stat(prefix, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR else { continue }
+                    failure = ENOTDIR  // a file where a directory should be
+                }
+                throw DataDirectoryError.cannotCreate(path, String(cString: strerror(failure)))
             }
         }
-        guard manager.isWritableFile(atPath: path) else { throw DataDirectoryError.readOnly(path) }
-        return DataDirectory(path: path)
+        // The mode mkdir was given, whatever the umask: the directory holds keys and accounts.
+        chmod(path, 0o700)
     }
 
     func file(_ name: String) -> URL { URL(fileURLWithPath: filePath(name), isDirectory: false) }

@@ -14,7 +14,10 @@ enum Program {
             warmUp()
             authdeck_fork_server_serve()
         }
-        Task { @MainActor in
+        // Started on this thread, not enqueued: the console's start runs here up to its first wait, its
+        // terminal thread and its order to draw included. Enqueued, it would wait for `dispatchMain` to
+        // hand the main queue to a new thread of libdispatch's first.
+        Task.immediate { @MainActor in
             await AuthDeck.main()
             exit(0)
         }

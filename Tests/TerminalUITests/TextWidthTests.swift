@@ -111,6 +111,34 @@ import Testing
         #expect(cache.count == 1)
     }
 
+    @Test func the_wrap_cache_finds_every_kept_text_when_full_and_starts_again_past_it() {
+        let cache = WrapCache(capacity: 64, longest: 100)
+        var wrapped = 0
+        func lines(_ text: String, _ width: Int) -> [String] {
+            cache.lines(text, width: width) { text, width in
+                wrapped += 1
+                return TextWidth.wrapAnew(text, width: width)
+            }
+        }
+        // 64 texts fill it; widths that differ keep entries apart even for the same text.
+        let texts = (0..<32).map { "item \($0) of the list" }
+        for text in texts {
+            #expect(lines(text, 8) == TextWidth.wrapAnew(text, width: 8))
+            #expect(lines(text, 12) == TextWidth.wrapAnew(text, width: 12))
+        }
+        #expect(wrapped == 64 && cache.count == 64)
+        for text in texts {
+            #expect(lines(text, 12) == TextWidth.wrapAnew(text, width: 12))
+            #expect(lines(text, 8) == TextWidth.wrapAnew(text, width: 8))
+        }
+        #expect(wrapped == 64)
+        // The 65th starts it again: only that one is kept, and the first is wrapped anew.
+        _ = lines("one more", 8)
+        #expect(cache.count == 1)
+        _ = lines(texts[0], 8)
+        #expect(wrapped == 66 && cache.count == 2)
+    }
+
     @Test func a_row_is_its_fill_repeated_between_its_ends() {
         for count in [0, 1, 2, 58, 200] {
             #expect(TextWidth.row(" ", count: count) == String(repeating: " ", count: count))

@@ -3,7 +3,10 @@ import TerminalUI
 /// What a key means on the current screen. The bottom bar and the help overlay are drawn from
 /// the same bindings the model dispatches on, so they can only show keys that work.
 /// `Meaning` is what the key asks for: a feature's `KeyIntent`, or the root's `ConsoleAction`.
-public struct KeyBinding<Meaning: Equatable & Sendable>: Equatable, Sendable {
+/// Equatable only where `Meaning` is, not as a requirement on `Meaning`: a generic type whose
+/// parameter must conform costs a scan of every protocol conformance in the binary the first time
+/// the runtime makes one from its mangled name, and the first screen makes several.
+public struct KeyBinding<Meaning: Sendable>: Sendable {
     public var keys: [Key]
     /// How the key is written in the bar: `enter`, `tab`, `a`.
     public var label: String
@@ -39,17 +42,21 @@ public enum ConsoleCommand: Equatable, Sendable {
 
 /// What a key on a feature's screen asks for: one of the feature's own actions, or a command the
 /// console answers (help, the inspector, the outbox, quit).
-public enum KeyIntent<Action: Equatable & Sendable>: Equatable, Sendable {
+/// Equatable where `Action` is, for the reason `KeyBinding` is.
+public enum KeyIntent<Action: Sendable>: Sendable {
     case feature(Action)
     case console(ConsoleCommand)
 }
+
+extension KeyBinding: Equatable where Meaning: Equatable {}
+extension KeyIntent: Equatable where Action: Equatable {}
 
 /// A meaning that can carry a console command: a feature's key, or the root's action.
 protocol ConsoleCommanding: Equatable, Sendable {
     static func console(_ command: ConsoleCommand) -> Self
 }
 
-extension KeyIntent: ConsoleCommanding {}
+extension KeyIntent: ConsoleCommanding where Action: Equatable {}
 
 /// The keys every screen writes the same way: help, the inspector, the outbox, quit.
 extension KeyBinding where Meaning: ConsoleCommanding {

@@ -6,4 +6,10 @@
 /// usable prctl (variadic), and Foundation's `Thread.name` does not reach the kernel on Linux.
 void authdeck_name_thread(const char *name);
 
+/// Starts a detached thread running `body(context)` on another core than the caller's, when the
+/// process may use more than one; once running, the thread may go anywhere the process may. Left
+/// to the scheduler, a thread started while its starter keeps working is often queued behind it on
+/// the same core, and the two run one after the other instead of side by side. 0, or an error number.
+int authdeck_start_thread_beside(void *(*body)(void *), void *context);
+
 #endif
