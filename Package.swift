@@ -28,9 +28,9 @@ let package = Package(
         .systemLibrary(name: "CCurses", path: "Sources/CCurses", providers: [.apt(["libncurses-dev"])]),
         // libqrencode, loaded with dlopen at the first QR code (Sources/CQREncode/qrencode.c).
         .target(name: "CQREncode", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "TerminalUI", dependencies: ["CCurses", "CQREncode", "CThreadName"]),
-        // pthread_setname_np, which Swift's Glibc module leaves out (a GNU extension).
-        .target(name: "CThreadName"),
+        .target(name: "TerminalUI", dependencies: ["CCurses", "CQREncode", "CThreads"]),
+        // Naming threads and placing a new one on another core: GNU extensions Swift's Glibc module leaves out.
+        .target(name: "CThreads"),
         .target(name: "CAllocator"),
         // posix_openpt and posix_spawn with a new session and controlling terminal, and the consoles'
         // fork server, in C: a forked child of a multi-threaded Swift process may run nothing but
@@ -39,7 +39,7 @@ let package = Package(
         // The room channel between `authdeck ssh` and its consoles: messages and their framing.
         .target(name: "RoomChannel"),
         .target(name: "SSHServer", dependencies: [
-            "CPty", "CThreadName", "RoomChannel",
+            "CPty", "CThreads", "RoomChannel",
             .product(name: "NIOSSH", package: "swift-nio-ssh"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -55,7 +55,7 @@ let package = Package(
         // RS256 through the system's OpenSSL 3, loaded with dlopen at the first signature (Tokens/SystemRSAKey.swift).
         .target(name: "CLibcrypto", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "IdentityEmulator", dependencies: [
-            "IdentityToolkit", "CLibcrypto", "CThreadName",
+            "IdentityToolkit", "CLibcrypto", "CThreads",
             .product(name: "GRDB", package: "GRDB.swift"),
             // The SQLite C API, for the log's checkpoint hook (Storage/LogCheckpointer.swift).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -66,7 +66,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "IdentityServer", dependencies: [
-            "IdentityToolkit", "CAllocator", "CThreadName",
+            "IdentityToolkit", "CAllocator", "CThreads",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -95,7 +95,7 @@ let package = Package(
         ]),
         .executableTarget(name: "authdeck", dependencies: [
             "AuthDeckApp", "IdentityEmulator", "IdentityServer", "IdentityToolkit", "TerminalUI", "AuthClient", "AppData", "SSHServer", "AuthAdmin",
-            "CThreadName", "CPty", "CAllocator",
+            "CThreads", "CPty", "CAllocator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

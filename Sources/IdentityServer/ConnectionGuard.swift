@@ -1,5 +1,5 @@
 import CAllocator
-import CThreadName
+import CThreads
 import Foundation
 import Logging
 import NIOCore

@@ -1,5 +1,5 @@
 import CPty
-import CThreadName
+import CThreads
 import Foundation
 import Logging
 import Synchronization

@@ -1,4 +1,4 @@
-import CThreadName
+import CThreads
 import Foundation
 import GRDBSQLite
 

@@ -1,6 +1,6 @@
 import Crypto
 import CryptoExtras
-import CThreadName
+import CThreads
 import Foundation
 import Synchronization
 

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "CThreadName.h"
+#include "CThreads.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-#ifndef AUTHDECK_CTHREADNAME_H
-#define AUTHDECK_CTHREADNAME_H
+#ifndef AUTHDECK_CTHREADS_H
+#define AUTHDECK_CTHREADS_H
 
 /// Names the calling thread as `top -H`, `ps -L` and perf show it (the kernel keeps 15 bytes; a
 /// longer name is cut). Swift's Glibc module has neither pthread_setname_np (a GNU extension) nor a
