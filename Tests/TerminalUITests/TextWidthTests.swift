@@ -83,22 +83,15 @@ import Testing
     }
 
     @Test func the_wrap_cache_keeps_lines_by_text_and_width() {
-        let cache = WrapCache(capacity: 8, longest: 100)
-        var wrapped = 0
-        func lines(_ text: String, _ width: Int) -> [String] {
-            cache.lines(text, width: width) { text, width in
-                wrapped += 1
-                return TextWidth.wrapAnew(text, width: width)
-            }
-        }
-        #expect(lines("the quick brown fox jumps", 10) == ["the quick", "brown fox", "jumps"])
-        #expect(lines("the quick brown fox jumps", 10) == ["the quick", "brown fox", "jumps"])
-        #expect(wrapped == 1)
+        let cache = CountedWrapCache(capacity: 8)
+        #expect(cache.lines("the quick brown fox jumps", 10) == ["the quick", "brown fox", "jumps"])
+        #expect(cache.lines("the quick brown fox jumps", 10) == ["the quick", "brown fox", "jumps"])
+        #expect(cache.wrapped == 1)
         // Another width, or another text, is wrapped for itself.
-        #expect(lines("the quick brown fox jumps", 15) == ["the quick brown", "fox jumps"])
-        #expect(lines("the quick brown fox jumped", 10) == ["the quick", "brown fox", "jumped"])
-        #expect(wrapped == 3)
-        #expect(cache.count == 3)
+        #expect(cache.lines("the quick brown fox jumps", 15) == ["the quick brown", "fox jumps"])
+        #expect(cache.lines("the quick brown fox jumped", 10) == ["the quick", "brown fox", "jumped"])
+        #expect(cache.wrapped == 3)
+        #expect(cache.kept == 3)
     }
 
     @Test func the_wrap_cache_stays_within_its_bounds() {
@@ -112,31 +105,24 @@ import Testing
     }
 
     @Test func the_wrap_cache_finds_every_kept_text_when_full_and_starts_again_past_it() {
-        let cache = WrapCache(capacity: 64, longest: 100)
-        var wrapped = 0
-        func lines(_ text: String, _ width: Int) -> [String] {
-            cache.lines(text, width: width) { text, width in
-                wrapped += 1
-                return TextWidth.wrapAnew(text, width: width)
-            }
-        }
+        let cache = CountedWrapCache(capacity: 64)
         // 64 texts fill it; widths that differ keep entries apart even for the same text.
         let texts = (0..<32).map { "item \($0) of the list" }
         for text in texts {
-            #expect(lines(text, 8) == TextWidth.wrapAnew(text, width: 8))
-            #expect(lines(text, 12) == TextWidth.wrapAnew(text, width: 12))
+            #expect(cache.lines(text, 8) == TextWidth.wrapAnew(text, width: 8))
+            #expect(cache.lines(text, 12) == TextWidth.wrapAnew(text, width: 12))
         }
-        #expect(wrapped == 64 && cache.count == 64)
+        #expect(cache.wrapped == 64 && cache.kept == 64)
         for text in texts {
-            #expect(lines(text, 12) == TextWidth.wrapAnew(text, width: 12))
-            #expect(lines(text, 8) == TextWidth.wrapAnew(text, width: 8))
+            #expect(cache.lines(text, 12) == TextWidth.wrapAnew(text, width: 12))
+            #expect(cache.lines(text, 8) == TextWidth.wrapAnew(text, width: 8))
         }
-        #expect(wrapped == 64)
+        #expect(cache.wrapped == 64)
         // The 65th starts it again: only that one is kept, and the first is wrapped anew.
-        _ = lines("one more", 8)
-        #expect(cache.count == 1)
-        _ = lines(texts[0], 8)
-        #expect(wrapped == 66 && cache.count == 2)
+        _ = cache.lines("one more", 8)
+        #expect(cache.kept == 1)
+        _ = cache.lines(texts[0], 8)
+        #expect(cache.wrapped == 66 && cache.kept == 2)
     }
 
     @Test func a_row_is_its_fill_repeated_between_its_ends() {
@@ -146,5 +132,22 @@ import Testing
         }
         #expect(TextWidth.row("ab", count: -1, between: "[", and: "]") == "[]")
         #expect(TextWidth.row("中", count: 3) == "中中中")
+    }
+}
+
+/// A wrap cache that counts the wrappings it asks for: what it keeps is not wrapped again.
+private final class CountedWrapCache {
+    private let cache: WrapCache
+    private(set) var wrapped = 0
+
+    init(capacity: Int) { cache = WrapCache(capacity: capacity, longest: 100) }
+
+    var kept: Int { cache.count }
+
+    func lines(_ text: String, _ width: Int) -> [String] {
+        cache.lines(text, width: width) { text, width in
+            wrapped += 1
+            return TextWidth.wrapAnew(text, width: width)
+        }
     }
 }
