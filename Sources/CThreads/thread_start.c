@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CThreads.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -20,24 +21,39 @@ static void *start(void *argument) {
     return request.body(request.context);
 }
 
-int authdeck_start_thread_beside(void *(*body)(void *), void *context) {
-    start_request *request = calloc(1, sizeof *request);
-    if (request == NULL) return -1;
-    request->body = body;
-    request->context = context;
+/// A detached thread for `request`, on `cores` when not NULL. 0, or an error number.
+static int create(start_request *request, const cpu_set_t *cores) {
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    int created = cores == NULL ? 0 : pthread_attr_setaffinity_np(&attributes, sizeof *cores, cores);
+    if (created == 0) {
+        pthread_t thread;
+        created = pthread_create(&thread, &attributes, start, request);
+    }
+    pthread_attr_destroy(&attributes);
+    return created;
+}
+
+int authdeck_start_thread_beside(void *(*body)(void *), void *context) {
+    start_request *request = calloc(1, sizeof *request);
+    if (request == NULL) return ENOMEM;
+    request->body = body;
+    request->context = context;
+    int created = -1;
     int here = sched_getcpu();
     if (here >= 0 && sched_getaffinity(0, sizeof request->allowed, &request->allowed) == 0
         && CPU_ISSET(here, &request->allowed) && CPU_COUNT(&request->allowed) > 1) {
         cpu_set_t others = request->allowed;
         CPU_CLR(here, &others);
-        request->restore = pthread_attr_setaffinity_np(&attributes, sizeof others, &others) == 0;
+        request->restore = 1;
+        created = create(request, &others);
     }
-    pthread_t thread;
-    int created = pthread_create(&thread, &attributes, start, request);
-    pthread_attr_destroy(&attributes);
+    if (created != 0) {
+        // One core, or the others were taken from the process meanwhile: anywhere will do.
+        request->restore = 0;
+        created = create(request, NULL);
+    }
     if (created != 0) free(request);
     return created;
 }
