@@ -55,16 +55,11 @@ struct DataDirectory {
     /// `path` and the directories above it that are missing (as `mkdir -p`), the last one 0700.
     private static func create(_ path: String) throws {
         // Most often only the last one is missing; otherwise each is made (or its failure told) in turn.
-        guard mkdir(path, 0o700) != 0 else {
-            // The mode mkdir was given, whatever the umask: the directory holds keys and accounts.
-            chmod(path, 0o700)
-            return
-        }
-        var prefix = ""
-        for component in path.split(separator: "/") {
-            prefix += "/" + String(component)
-            let isLast = prefix.utf8.count == path.utf8.count
-            if mkdir(prefix, isLast ? 0o700 : 0o755) != 0 {
+        if mkdir(path, 0o700) != 0 {
+            var prefix = ""
+            for component in path.split(separator: "/") {
+                prefix += "/" + String(component)
+                guard mkdir(prefix, 0o755) != 0 else { continue }
                 var failure = errno
                 var status = stat()
                 if failure == EEXIST {
@@ -74,6 +69,7 @@ struct DataDirectory {
                 throw DataDirectoryError.cannotCreate(path, String(cString: strerror(failure)))
             }
         }
+        // The mode mkdir was given, whatever the umask: the directory holds keys and accounts.
         chmod(path, 0o700)
     }
 
