@@ -50,7 +50,8 @@ int authdeck_start_thread_beside(void *(*body)(void *), void *context) {
         created = create(request, &others);
     }
     if (created != 0) {
-        // One core, or the others were taken from the process meanwhile: anywhere will do.
+        // One core, no affinity to be had (a seccomp filter, a CPU set too large to read), or the
+        // others taken from the process meanwhile: anywhere will do.
         request->restore = 0;
         created = create(request, NULL);
     }

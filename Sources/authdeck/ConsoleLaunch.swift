@@ -122,7 +122,7 @@ struct ConsoleLaunch {
         let sessionFile = directory.filePath(sshRole == nil ? choice.sessionFileName : "session.json")
         let keeps = sshRole == nil || keepSession
         let sessionStore: any SessionStore = keeps ? FileSessionStore(url: URL(fileURLWithPath: sessionFile)) : InMemorySessionStore()
-        // access(2), not FileManager: making `FileManager.default` costs the first frame a tenth of a millisecond.
+        // access(2), not FileManager: making `FileManager.default` is work the first frame can do without.
         let session = SessionPlan(store: sessionStore, saved: keeps && access(sessionFile, F_OK) == 0)
         switch choice {
         case .embedded:

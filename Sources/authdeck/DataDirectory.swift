@@ -27,7 +27,13 @@ struct DataDirectory {
     /// `path` from the working directory when relative, with no empty or `.` components (what
     /// `URL(fileURLWithPath:).path` gives).
     static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var full = path
+        if !path.hasPrefix("/") {
+            // A working directory that is gone leaves the path relative, for mkdir to say so.
+            guard let directory = getcwd(nil, 0) else { return path }
+            full = String(cString: directory) + "/" + path
+            free(directory)
+        }
         // Joined by hand: `joined(separator:)` is generic code whose types the runtime makes on first use.
         var absolute = ""
         for component in full.split(separator: "/") where component != "." {
@@ -52,26 +58,32 @@ struct DataDirectory {
         return DataDirectory(path: path)
     }
 
-    /// `path` and the directories above it that are missing (as `mkdir -p`), the last one 0700.
+    /// `path` and the directories above it that are missing (as `mkdir -p`), each 0700 as XDG asks:
+    /// they lead to keys and accounts.
     private static func create(_ path: String) throws {
         // Most often only the last one is missing; otherwise each is made (or its failure told) in turn.
         if mkdir(path, 0o700) != 0 {
-            var prefix = ""
+            var prefix = path.hasPrefix("/") ? "" : "."
             for component in path.split(separator: "/") {
                 prefix += "/" + String(component)
-                guard mkdir(prefix, 0o755) != 0 else { continue }
-                var failure = errno
+                guard mkdir(prefix, 0o700) != 0 else { continue }
+                let failure = errno
+                guard failure == EEXIST else { throw DataDirectoryError.cannotCreate(path, reason(failure)) }
                 var status = stat()
-                if failure == EEXIST {
-                    guard stat(prefix, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR else { continue }
-                    failure = ENOTDIR  // a file where a directory should be
+                if stat(prefix, &status) != 0 {
+                    let failure = errno
+                    // EEXIST from mkdir, ENOENT from stat: a symbolic link to nothing.
+                    throw DataDirectoryError.cannotCreate(
+                        path, failure == ENOENT ? "\(prefix) is a symbolic link to a missing path" : reason(failure))
                 }
-                throw DataDirectoryError.cannotCreate(path, String(cString: strerror(failure)))
+                guard status.st_mode & S_IFMT == S_IFDIR else { throw DataDirectoryError.cannotCreate(path, reason(ENOTDIR)) }
             }
         }
-        // The mode mkdir was given, whatever the umask: the directory holds keys and accounts.
+        // mkdir's mode is masked by the umask; this one is not.
         chmod(path, 0o700)
     }
+
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     func file(_ name: String) -> URL { URL(fileURLWithPath: filePath(name), isDirectory: false) }
     func filePath(_ name: String) -> String { path + "/" + name }

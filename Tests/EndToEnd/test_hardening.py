@@ -181,18 +181,23 @@ def test_everything_written_is_owner_only_and_an_open_directory_is_closed(consol
         assert mode(os.path.join(data_dir, name)) == 0o600, name
 
 
-def test_a_missing_data_directory_is_made_with_its_parents_and_a_path_through_a_file_is_named(console, shared_dir):
+def test_a_missing_data_directory_is_made_with_its_parents_and_a_path_through_a_file_or_a_dangling_link_is_named(console, shared_dir):
     nested = os.path.join(shared_dir, "made", "for", "the", "console")
     c = console(nested)
     c.wait_for("Sign in")
-    assert mode(nested) == 0o700
-    assert os.path.isdir(os.path.join(shared_dir, "made", "for"))
+    for path in [nested, os.path.join(shared_dir, "made"), os.path.join(shared_dir, "made", "for")]:
+        assert mode(path) == 0o700, path
 
     a_file = os.path.join(shared_dir, "a-file")
     with open(a_file, "w") as f:
         f.write("not a directory")
+    dangling = os.path.join(shared_dir, "dangling")
+    os.symlink(os.path.join(shared_dir, "nowhere"), dangling)
     for path, message in [(a_file, f"The data path {a_file} exists but is not a directory."),
-                          (os.path.join(a_file, "below"), f"Cannot create the data directory {a_file}/below: Not a directory")]:
+                          (os.path.join(a_file, "below"), f"Cannot create the data directory {a_file}/below: Not a directory"),
+                          (dangling, f"Cannot create the data directory {dangling}: {dangling} is a symbolic link to a missing path"),
+                          (os.path.join(dangling, "below"),
+                           f"Cannot create the data directory {dangling}/below: {dangling} is a symbolic link to a missing path")]:
         result = subprocess.run([authdeck_binary(), "--data", path], capture_output=True, text=True, timeout=20)
         assert result.returncode != 0
         assert message in result.stderr, result.stderr

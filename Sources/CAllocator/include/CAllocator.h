@@ -15,7 +15,8 @@ int authdeck_map_blocks_from(int bytes);
 /// Every thread allocates from the main arena (mallopt's M_ARENA_MAX of 1). A thread's first
 /// allocation otherwise makes it an arena of its own (a 64 MiB reservation, grown a system call
 /// at a time and faulted in afresh): for a console's terminal thread, before its first frame. A
-/// console allocates little and from few threads at once. Call it before any thread starts. 0 when refused.
+/// console allocates little and from few threads at once (the fork server sets the same for the
+/// consoles it forks). Call it before any thread starts. 0 when refused.
 int authdeck_use_one_arena(void);
 
 /// BoringSSL's allocator (crypto_blocks.c): blocks of a megabyte or more come from mappings kept

@@ -9,7 +9,8 @@ void authdeck_name_thread(const char *name);
 /// Starts a detached thread running `body(context)` on another core than the caller's, when the
 /// process may use more than one; once running, the thread may go anywhere the process may. Left
 /// to the scheduler, a thread started while its starter keeps working is often queued behind it on
-/// the same core, and the two run one after the other instead of side by side. 0, or an error number.
+/// the same core, and the two run one after the other instead of side by side. Until it first runs,
+/// the thread waits for one of the other cores even if the caller's falls idle. 0, or an error number.
 int authdeck_start_thread_beside(void *(*body)(void *), void *context);
 
 #endif
