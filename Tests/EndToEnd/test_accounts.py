@@ -121,10 +121,12 @@ def test_read_only_console_offers_no_action(admin_app, console):
     c.wait_for(r"1 account in all · no filter · sort: created ↓ · READ-ONLY")
     bar = c.screen().splitlines()[-1]
     assert "disable" not in bar and "delete" not in bar
-    c.keys("d")
-    c.keys("D")
-    time.sleep(0.5)
+    # Each key confirmed, as a writable console would ask; help, drawn after them, shows they were read.
+    c.keys("d", "y", "D", "y", "?")
+    c.wait_for("Keys: Accounts")
     assert "Disable" not in c.screen() and "Delete" not in c.screen()
+    c.keys("Escape")
+    c.wait_for("1 account in all")
     assert not auth.get_user("ro-1", app=app).disabled
 
 

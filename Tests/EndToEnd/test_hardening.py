@@ -370,7 +370,7 @@ def test_stalled_request_bodies_are_bounded_per_address_and_closed_at_their_dead
     stalled = [stalled_body(server, "127.0.0.2") for _ in range(4)]
     # A fifth from the same address is closed unanswered; another address is served at once.
     with socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0)) as over:
-        over.sendall(f"GET /emulator/v1/projects HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        over.sendall("GET /emulator/v1/projects HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert answer_or_close(over, 10) == b""
     assert sign_up_from(server, "127.0.0.3", "ada@example.com") == 200
     # Each stalled one is closed at its body's deadline, with no answer (never a 5xx).

@@ -111,7 +111,9 @@ def test_forced_command_and_no_forwarding(recipe):
     marker = tempfile.mktemp(prefix="authdeck-recipe-ran-")
     command = subprocess.run(client(recipe) + [f"touch {marker}"], stdin=subprocess.DEVNULL,
                              capture_output=True, text=True, timeout=30)
-    assert command.returncode != 0 and not os.path.exists(marker)
+    # The forced command ran instead: the console, which without a terminal says so and ends.
+    assert command.returncode == 1 and "needs an interactive terminal" in command.stderr, command.stderr
+    assert not os.path.exists(marker)
     forward = subprocess.run(client(recipe, "-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:22"),
                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
     assert forward.returncode != 0 and "forwarding failed" in forward.stderr

@@ -8,8 +8,7 @@ import subprocess
 import firebase_admin
 from firebase_admin import auth
 
-from conftest import Server, authdeck_binary
-from interop_project import PROJECT_ID
+from interop_project import PROJECT_ID, Server, authdeck_binary
 from test_admin_sdk import README_HASH, README_PASSWORD, README_SALT, README_SALT_SEPARATOR, README_SIGNER_KEY
 
 

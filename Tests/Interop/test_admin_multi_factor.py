@@ -7,7 +7,7 @@ import pytest
 import requests
 from firebase_admin import auth
 
-from conftest import PROJECT_ID
+from interop_project import PROJECT_ID
 
 ADMIN = {"Authorization": "Bearer owner"}
 

@@ -6,7 +6,7 @@ administrator's creation is the `accounts` call the Node Admin SDK's `createUser
 import requests
 from firebase_admin import auth
 
-from conftest import PROJECT_ID
+from interop_project import PROJECT_ID
 from test_admin_multi_factor import admin_post, challenged, finish_with_sms
 
 
