@@ -203,21 +203,28 @@ final class ConsoleSession: ChannelInboundHandler {
             }
     }
 
-    /// Ends the console as a dropped connection would (SIGHUP), then for sure (SIGKILL) if it has
-    /// not gone within three seconds.
+    /// The client is gone: the console ends as a dropped connection would (SIGHUP), with nobody left
+    /// to read its last output.
     func hangUp() {
         guard case let .running(pid) = phase, exitStatus == nil else { return }
         console?.close(promise: nil)
-        kill(pid, SIGHUP)
+        stop(pid, with: SIGHUP)
+    }
+
+    /// The server ends the session while the client is there: SIGHUP, whose handler gives the
+    /// terminal back (the normal screen, the cursor); that output is relayed before the notice.
+    func end(notice: String) {
+        guard case let .running(pid) = phase, exitStatus == nil else { return }
+        self.notice = notice
+        stop(pid, with: SIGHUP)
+    }
+
+    /// `number` to the console, then SIGKILL if it has not gone within three seconds.
+    private func stop(_ pid: pid_t, with number: Int32) {
+        kill(pid, number)
         context?.eventLoop.assumeIsolated().scheduleTask(in: .seconds(3)) { [self] in
             if exitStatus == nil { kill(pid, SIGKILL) }
         }
-    }
-
-    func end(notice: String) {
-        guard case .running = phase, exitStatus == nil else { return }
-        self.notice = notice
-        hangUp()
     }
 
     private func scheduleIdleCheck(in delay: TimeAmount) {
@@ -251,9 +258,12 @@ final class ConsoleSession: ChannelInboundHandler {
             NIOThreadPool.singleton.runIfActive(eventLoop: context?.eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()) { ended() }
                 .whenFailure { [logger] error in logger.warning("after a console ended", metadata: ["error": "\(error)"]) }
         }
-        // Output still buffered in the pty is read before EIO; a console that left the pty open in
-        // a child of its own would hold the session, so the master is closed now.
-        console?.close(promise: nil)
+        // Its last output (the terminal given back) may still be in the pty: the master reads it
+        // up to EIO. A console that left the pty open in a child of its own would hold the session
+        // past that, so the master is closed after a moment whatever it holds.
+        context?.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(250)) { [self] in
+            console?.close(promise: nil)
+        }
         finishIfDone()
     }
 

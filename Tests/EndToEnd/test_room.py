@@ -5,7 +5,7 @@ import subprocess
 import tempfile
 
 from authdeck_binary import authdeck_binary
-from test_ssh import UID, keys, ssh_server, wait_until  # noqa: F401 (fixtures)
+from test_ssh import UID, keys, pane_flag, ssh_server, wait_until  # noqa: F401 (fixtures)
 
 
 def project_accounts(server):
@@ -89,7 +89,10 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
         assert visitors[2].wait_exit(timeout=15) == "0"
     except AssertionError:
         raise AssertionError(f"the session did not end; the presenter saw:\n{alice.screen()}\nlog:\n{server.log()[-3000:]}")
-    assert "the presenter ended this session" in visitors[2].screen()
+    ended = visitors[2].wait_for("AuthDeck: the presenter ended this session").string
+    # The console gave the terminal back before the notice: none of it is left on the screen.
+    assert "AuthDeck ·" not in ended, ended
+    assert pane_flag(visitors[2], "alternate_on") == "0" and pane_flag(visitors[2], "cursor_flag") == "1"
     alice.wait_for(r"3 sessions \(2 visitors\)", timeout=5)
     alice.keys("Escape")
     for v in visitors[:2]:

@@ -439,12 +439,15 @@ def test_sessions_per_address_are_limited_and_the_refusal_says_how_to_raise_it(s
     assert "--max-sessions-per-address" in told
 
 
-def test_idle_sessions_are_closed_with_a_notice(ssh_server, console):
+def test_idle_sessions_are_closed_with_a_notice_and_the_terminal_given_back(ssh_server, console):
     server = ssh_server(["--idle-timeout", "3"])
     c = console(command=server.client())
     c.wait_for("Choose a sign-in method", timeout=20)
-    c.wait_for("closed after 3 seconds without input", timeout=20)
-    c.wait_exit(timeout=10)
+    assert pane_flag(c, "alternate_on") == "1"
+    c.wait_exit(timeout=20)
+    screen = c.wait_for("AuthDeck: this session was closed after 3 seconds without input").string
+    assert "AuthDeck ·" not in screen, screen
+    assert pane_flag(c, "alternate_on") == "0" and pane_flag(c, "cursor_flag") == "1"
     wait_until(lambda: not server.consoles(), 5, "the idle console is still running")
 
 
