@@ -6,12 +6,24 @@ public enum LoopControl: Sendable {
     case `continue`, quit
 }
 
-public enum TerminalError: Error, Sendable, Equatable {
+public enum TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// stdin or stdout is not a terminal.
     case notATerminal
     /// curses could not set up the terminal (unknown TERM, say).
     case cannotInitialize
     case pipeFailed(errno: Int32)
+
+    /// What a person can do about it, after "needs an interactive terminal: ".
+    public var description: String {
+        switch self {
+        case .notATerminal:
+            "its standard input and output are not one (over SSH, `ssh -t` asks for one)"
+        case .cannotInitialize:
+            "ncurses has no description of TERM=\(getenv("TERM").map { String(cString: $0) } ?? "") (xterm-256color is one it has)"
+        case let .pipeFailed(errno):
+            "no pipe for its wake-ups (\(String(cString: strerror(errno))))"
+        }
+    }
 }
 
 /// The terminal and its run loop. ncurses is not thread-safe, so a `Terminal` is confined to

@@ -101,7 +101,7 @@ struct ConsoleLaunch {
                 try terminal.start(noColor: noColor)
                 return terminal
             } catch {
-                throw StartupError("AuthDeck needs an interactive terminal (\(error)).")
+                throw StartupError("AuthDeck needs an interactive terminal: \(error).")
             }
         }
         do {

@@ -1,8 +1,12 @@
 """End to end: what a terminal may send besides key presses (invalid UTF-8, an escape and a
-character at once, answers to queries) never quits the console; only `q` does."""
+character at once, answers to queries) never quits the console; only `q` does. A terminal the
+console cannot use is named in one line."""
+import subprocess
 import time
 
 import pytest
+
+from authdeck_binary import authdeck_binary
 
 HELP = "quit at once, from anywhere"  # only the help overlay says this
 
@@ -61,3 +65,14 @@ def test_unknown_sequences_are_swallowed_whole(console, sequence):
     still_running(c)
     c.keys("q")
     assert c.wait_exit() == "0"
+
+
+def test_without_a_usable_terminal_the_console_says_what_to_do(console, data_dir):
+    """No terminal at all, and one that ncurses has no description of: one line each, exit 1."""
+    piped = subprocess.run([authdeck_binary(), "--data", data_dir], stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=20)
+    assert piped.returncode == 1
+    assert "needs an interactive terminal: its standard input and output are not one (over SSH, `ssh -t`" in piped.stderr
+    unknown = console(env={"TERM": "no-such-terminal"})
+    unknown.wait_for(r"needs an interactive terminal: ncurses has no description of TERM=no-such-terminal")
+    assert unknown.wait_exit() == "1"
