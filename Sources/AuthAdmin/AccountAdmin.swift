@@ -121,7 +121,7 @@ public struct AccountAdmin: Sendable {
         }
     }
 
-    private func accountInfoPages(pageSize: Int = 1000) -> AsyncThrowingStream<[AccountInfo], any Error> {
+    func accountInfoPages(pageSize: Int = 1000) -> AsyncThrowingStream<[AccountInfo], any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {

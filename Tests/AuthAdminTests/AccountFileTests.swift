@@ -93,9 +93,10 @@ struct AccountFileTests {
             }
             _ = try await admin.createUser(uid: "anon-1")
             let progress = ProgressRecord()
-            let count = try await admin.export(to: file, format: format) { progress.set($0) }
+            let summary = try await admin.export(to: file, format: format) { progress.set($0) }
             #expect(progress.value == 9)
-            return (try await admin.passwordHashParameters(), count)
+            #expect(summary.leftOutNote == nil)
+            return (try await admin.passwordHashParameters(), summary.count)
         }
         #expect(count == 9)
         let attributes = try FileManager.default.attributesOfItem(atPath: file)
@@ -117,6 +118,34 @@ struct AccountFileTests {
         }
     }
 
+    /// Firebase's formats carry passwords, phone numbers and Google, Facebook, Twitter and GitHub
+    /// sign-ins: what else an account has is counted and named, not dropped without a word.
+    @Test func anExportNamesWhatTheFormatHasNoPlaceFor() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("users.json").path
+        let summary = try await withAdmin(.inProcess) { admin, served in
+            let federated = ExportedUser(localId: "u-apple", email: "apple@example.com", providerUserInfo: [
+                .init(providerId: "apple.com", rawId: "apple-1"), .init(providerId: "google.com", rawId: "google-1"),
+            ])
+            #expect(try await admin.importUsers([(line: 1, user: federated)], hash: nil).isEmpty)
+            _ = try await admin.createUser(uid: "u-dan", email: "dan@example.com", password: "secret-dan", emailVerified: true)
+            let update = AdminUpdateRequest(projectId: admin.projectId, localId: "u-dan",
+                                            mfa: .init(enrollments: [AdminMfaEnrollment(mfaEnrollmentId: "factor-work", displayName: "work",
+                                                                                        phoneInfo: "+15555550999")]))
+            _ = try await served.makeAdministratorTransport().call(update)
+            _ = try await admin.createUser(uid: "u-cat", phoneNumber: "+15555550123")
+            return try await admin.export(to: file, format: .json)
+        }
+        #expect(summary.count == 3)
+        #expect(summary.providersLeftOut == ["apple.com": 1])
+        #expect(summary.secondFactorsLeftOut == 1)
+        #expect(summary.leftOutNote == "Not in the file, which Firebase's format has no place for: apple.com sign-ins of 1 account, "
+            + "the second factors of 1 account. Accounts imported from it come without them.")
+        let read = AccountFileReader.read(try Data(contentsOf: URL(fileURLWithPath: file)), format: .json)
+        #expect(read.users.first { $0.user.localId == "u-apple" }?.user.providerUserInfo?.map(\.providerId) == ["google.com"])
+    }
+
     /// An export to the name of an earlier one replaces it (Foundation's replaceItemAt on Linux deletes it and fails).
     @Test func anExportReplacesAnEarlierOneOfTheSameName() async throws {
         let directory = try temporaryDirectory()
@@ -124,10 +153,10 @@ struct AccountFileTests {
         let file = directory.appendingPathComponent("users.json").path
         try await withAdmin(.inProcess) { admin, _ in
             _ = try await admin.createUser(uid: "first")
-            #expect(try await admin.export(to: file, format: .json) == 1)
+            #expect(try await admin.export(to: file, format: .json).count == 1)
             _ = try await admin.createUser(uid: "second")
-            #expect(try await admin.export(to: file, format: .json) == 2)
-            #expect(try await admin.export(to: file, format: .json) == 2)
+            #expect(try await admin.export(to: file, format: .json).count == 2)
+            #expect(try await admin.export(to: file, format: .json).count == 2)
         }
         let read = AccountFileReader.read(try Data(contentsOf: URL(fileURLWithPath: file)), format: .json)
         #expect(read.users.map(\.user.localId).sorted() == ["first", "second"])
