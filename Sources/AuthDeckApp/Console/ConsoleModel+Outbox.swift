@@ -68,7 +68,7 @@ extension ConsoleModel {
             if showing { overlay = .outbox(selection: 0) }
             // A banner that points at the outbox must not stand when the outbox cannot be read; a real
             // project has none, which needs saying only to someone looking for it.
-            if showing || problem != .noOutbox { banner = problem.banner }
+            if showing || problem != .noOutbox { banner = problem.banner(replacing: showing ? nil : banner) }
             return []
         case let .emailVerificationSent(result):
             switch result {

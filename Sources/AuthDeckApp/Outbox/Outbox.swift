@@ -164,19 +164,24 @@ public enum OutboxProblem: Error, Equatable, Sendable {
         }
     }
 
-    /// Two lines at most: the outbox (m) has the whole sentence.
-    var banner: Banner {
+    /// Two lines at most: the outbox (m) has the whole sentence. `replacing`: the banner it takes
+    /// the place of. When that one told of something done (a message sent, an email changed), it
+    /// was done: only the outbox is out of reach, which is how the server is set up, not a failure.
+    func banner(replacing previous: Banner?) -> Banner {
+        let done = previous.map { $0.kind != .error } ?? false
         switch self {
         case .noOutbox:
             return Banner(.error, sentence)
         case let .unreadable(failure):
-            var banner = Banner.error(failure.error)
-            banner.text = switch failure.reason {
-            case .administratorsOnly: "The outbox is for administrators here: start the console with AUTHDECK_ADMIN_TOKEN (m says more)."
-            case let .unknownProject(project): "The server has no project \(project), so no outbox: start the console with --project ID (m says more)."
-            case .failed: "The outbox could not be read: \(failure.error.message)"
+            let setUp = switch failure.reason {
+            case .administratorsOnly: "the outbox is for administrators here: start the console with AUTHDECK_ADMIN_TOKEN (m says more)."
+            case let .unknownProject(project): "the server has no project \(project), so no outbox: start the console with --project ID (m says more)."
+            case .failed: nil as String?
             }
-            return banner
+            guard let setUp else { return Banner(.error, "The outbox could not be read: \(failure.error.message)", detail: Banner.error(failure.error).detail) }
+            // The server's words only: the code its refusal maps to (internalError) would mislead.
+            let text = done ? "Done, but " + setUp : setUp.prefix(1).uppercased() + setUp.dropFirst()
+            return Banner(done ? .info : .error, text, detail: failure.error.serverMessage)
         }
     }
 }
