@@ -393,3 +393,18 @@ def test_many_stalled_bodies_from_many_addresses_leave_other_requests_answered(s
     for s in stalled:
         s.close()
     assert server.process.poll() is None
+
+
+def test_a_console_left_on_the_accounts_view_does_not_fill_its_log(console, data_dir):
+    c = console()
+    c.wait_for("Choose a sign-in method")
+    c.keys("A")
+    c.wait_for(r"0 accounts in all")
+    log = os.path.join(data_dir, "authdeck.log")
+    before = os.path.getsize(log)
+    # The view reloads every 3 seconds: three reloads.
+    time.sleep(10)
+    assert "0 accounts in all" in c.screen()
+    with open(log, encoding="utf-8") as f:
+        f.seek(before)
+        assert f.read() == ""

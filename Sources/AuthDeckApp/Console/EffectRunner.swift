@@ -102,7 +102,8 @@ public final class EffectRunner: Sendable {
 
     /// Queues `effect` behind those not yet done; its outcome comes back through `send`.
     public func run(_ effect: ConsoleEffect) {
-        logger.info("effect", metadata: ["effect": "\(Self.name(of: effect))"])
+        // Debug: an open accounts view reloads every few seconds, which would fill the log of a console left open.
+        logger.debug("effect", metadata: ["effect": "\(Self.name(of: effect))"])
         queue.yield(effect)
     }
 
