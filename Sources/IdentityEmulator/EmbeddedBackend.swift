@@ -22,6 +22,11 @@ public final class EmbeddedBackend: WireHandler, Sendable {
 
     public var projectId: String { store.projectId }
 
+    /// Whether a backend has been opened in `dataDirectory` (its database is there); nothing is created.
+    public static func exists(in dataDirectory: URL) -> Bool {
+        FileManager.default.fileExists(atPath: BackendFiles(root: dataDirectory).databasePath)
+    }
+
     public init(dataDirectory: URL, configuration: EmbeddedBackendConfiguration = .init(),
                 clock: @escaping @Sendable () -> Date = Date.init) throws {
         let directory = try BackendFiles.prepare(dataDirectory)

@@ -3,13 +3,24 @@ import Foundation
 
 /// How `authdeck accounts list` prints accounts: a table for people, JSON for scripts.
 enum AccountListing {
-    static func table(_ users: [UserRecord], now: Date) -> String {
+    /// The project's lock-outs by address in lower case, as the console's table matches them to its rows.
+    typealias Lockouts = [String: Date]
+
+    static func lockouts(_ list: [EmailLockout]) -> Lockouts {
+        Dictionary(list.map { ($0.email.lowercased(), $0.lockedUntil) }, uniquingKeysWith: max)
+    }
+
+    static func lockedUntil(_ user: UserRecord, in lockouts: Lockouts) -> Date? {
+        user.email.flatMap { lockouts[$0.lowercased()] }
+    }
+
+    static func table(_ users: [UserRecord], lockouts: Lockouts) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
         let rows = users.map { user -> [String] in
             [user.uid, user.email ?? user.phoneNumber ?? "-", user.providerData.map(\.providerId).joined(separator: ",").nilIfEmpty ?? "-",
              user.metadata.creationTime.map(formatter.string(from:)) ?? "-", user.metadata.lastSignInTime.map(formatter.string(from:)) ?? "-",
-             flags(user).joined(separator: ",").nilIfEmpty ?? "-"]
+             flags(user, locked: lockedUntil(user, in: lockouts) != nil).joined(separator: ",").nilIfEmpty ?? "-"]
         }
         let header = ["UID", "EMAIL/PHONE", "PROVIDERS", "CREATED", "LAST SIGN-IN", "FLAGS"]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -19,21 +30,24 @@ enum AccountListing {
         }.joined(separator: "\n")
     }
 
-    /// Flags as words, never as colour.
-    static func flags(_ user: UserRecord) -> [String] {
+    /// Flags as words, never as colour; the console's letters (A D U 2 L) in its order, named as `--filter` names them.
+    static func flags(_ user: UserRecord, locked: Bool) -> [String] {
         var flags: [String] = []
         if user.isAnonymous { flags.append("anonymous") }
         if user.disabled { flags.append("disabled") }
         if user.email != nil, !user.emailVerified { flags.append("unverified") }
         if !user.multiFactor.isEmpty { flags.append("2fa") }
+        if locked { flags.append("locked") }
         return flags
     }
 
-    static func json(_ users: [UserRecord]) throws -> String {
+    static func json(_ users: [UserRecord], lockouts: Lockouts) throws -> String {
         let formatter = ISO8601DateFormatter()
         let objects: [[String: Any]] = users.map { user in
+            let lockedUntil = lockedUntil(user, in: lockouts)
             var object: [String: Any] = ["uid": user.uid, "emailVerified": user.emailVerified, "disabled": user.disabled,
-                                         "anonymous": user.isAnonymous, "hasPassword": user.hasPassword]
+                                         "anonymous": user.isAnonymous, "hasPassword": user.hasPassword, "locked": lockedUntil != nil]
+            object["lockedUntil"] = lockedUntil.map(formatter.string(from:))
             object["email"] = user.email
             object["phoneNumber"] = user.phoneNumber
             object["displayName"] = user.displayName

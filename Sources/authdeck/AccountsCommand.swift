@@ -1,6 +1,11 @@
 import ArgumentParser
 import AuthAdmin
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import IdentityEmulator
 import IdentityToolkit
 import Logging
@@ -16,10 +21,23 @@ struct AccountsCommand: AsyncParsableCommand {
             (--emulator or FIREBASE_AUTH_EMULATOR_HOST; `Bearer owner`, or AUTHDECK_ADMIN_TOKEN for a serve \
             with --admin-token), and on a real project (--project with a service account in \
             GOOGLE_APPLICATION_CREDENTIALS). With --data or --emulator, --project names one of that backend's \
-            projects (`authdeck accounts projects` lists a data directory's). Files are in the formats of \
+            projects (`authdeck accounts projects` lists a data directory's). A data directory must hold a \
+            backend already, except for import, which makes one there and says so. Files are in the formats of \
             `firebase auth:export` / `auth:import`.
             """,
         subcommands: [List.self, Export.self, Import.self, HashConfig.self, Projects.self])
+
+    /// The data directory (`--data`, else the default). A mistyped path must not read as a backend
+    /// without accounts: one that holds no backend is an error and nothing is created, unless
+    /// `creating` (an import), which makes the backend there and says so.
+    static func openDataDirectory(explicit: String?, creating: Bool) throws -> DataDirectory {
+        let path = DataDirectory.resolve(explicit: explicit)
+        if !EmbeddedBackend.exists(in: URL(fileURLWithPath: path, isDirectory: true)) {
+            guard creating else { throw StartupError("No AuthDeck data in \(path) (no identity database): check --data DIR.") }
+            FileHandle.standardError.write(Data("note: \(path) held no AuthDeck data: a new embedded backend is made there\n".utf8))
+        }
+        return try StartupSteps.openDataDirectory(explicit: path)
+    }
 
     struct BackendOptions: ParsableArguments {
         @Option(name: .long, help: ArgumentHelp("Data directory of the embedded backend.", valueName: "DIR"))
@@ -31,8 +49,9 @@ struct AccountsCommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("Alone: a real Firebase / Identity Platform project, administered with the service account in GOOGLE_APPLICATION_CREDENTIALS. With --data or --emulator: that backend's project (a visitor's, say).", valueName: "ID"))
         var project: String?
 
-        /// Connects, runs `body` with the administrator, and closes what was opened.
-        func withAdmin<T>(_ body: (AccountAdmin) async throws -> T) async throws -> T {
+        /// Connects, runs `body` with the administrator, and closes what was opened. A data directory
+        /// without a backend is an error, unless `creatingData` (an import): then one is made there.
+        func withAdmin<T>(creatingData: Bool = false, _ body: (AccountAdmin) async throws -> T) async throws -> T {
             let environment = Environment.process
             let emulatorText = emulator ?? (data == nil ? environment[BackendChoice.emulatorVariable].flatMap { $0.isEmpty ? nil : $0 } : nil)
             if emulator != nil, data != nil { throw ValidationError("Choose one backend: --data DIR or --emulator HOST:PORT.") }
@@ -51,16 +70,23 @@ struct AccountsCommand: AsyncParsableCommand {
                 guard let address = EmulatorAddress(text) else {
                     throw ValidationError("The emulator must be HOST:PORT without a scheme, e.g. localhost:9099 (got '\(text)').")
                 }
-                let token = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "owner"
+                let adminToken = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
                 let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck",
-                                              administrator: StaticAdministratorCredential(token: token))
+                                              administrator: StaticAdministratorCredential(token: adminToken ?? "owner"))
                 let projectId = project ?? environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
                 return try await finally({
-                    let capability = try await AccountAdmin.detectCapability(of: transport, projectId: projectId)
-                    return try await body(AccountAdmin(backend: transport, projectId: projectId, capability: capability))
+                    do {
+                        let capability = try await AccountAdmin.detectCapability(of: transport, projectId: projectId)
+                        return try await body(AccountAdmin(backend: transport, projectId: projectId, capability: capability))
+                    } catch let AuthAdminError.backend(status, _) where status == 401 {
+                        // Only an `authdeck serve --admin-token` refuses an administrator: its token is the way in.
+                        throw StartupError(adminToken == nil
+                            ? "\(text) refused the administrator credentials: for an authdeck serve --admin-token, set \(ServeCommand.adminTokenVariable) to its token."
+                            : "\(text) refused the token in \(ServeCommand.adminTokenVariable): set it to the token of its authdeck serve --admin-token.")
+                    }
                 }) { try? await transport.shutdown() }
             }
-            let directory = try StartupSteps.openDataDirectory(explicit: data)
+            let directory = try AccountsCommand.openDataDirectory(explicit: data, creating: creatingData)
             let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: EmbeddedBackendConfiguration(),
                                                                logger: Logger(label: "authdeck.accounts"))
             let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
@@ -107,7 +133,7 @@ struct AccountsCommand: AsyncParsableCommand {
         @Option(name: .long, help: "At most this many accounts (default: all).")
         var limit: Int?
 
-        @Flag(name: .long, help: "JSON: one array of accounts, as the admin API describes them (never a password hash).")
+        @Flag(name: .long, help: "JSON: one array of accounts, with the Admin SDK's field names plus anonymous, hasPassword and locked (never a password hash).")
         var json = false
 
         func validate() throws {
@@ -164,7 +190,9 @@ struct AccountsCommand: AsyncParsableCommand {
                     total = page.totalCount ?? users.count
                     if page.users.isEmpty { break }
                 } while users.count < min(total, limit ?? .max)
-                print(json ? try AccountListing.json(users) : AccountListing.table(users, now: Date()))
+                // As the console's table marks its rows: the project's lock-outs, matched by address.
+                let lockouts = AccountListing.lockouts(try await admin.passwordLockouts())
+                print(json ? try AccountListing.json(users, lockouts: lockouts) : AccountListing.table(users, lockouts: lockouts))
             }
         }
     }
@@ -185,16 +213,12 @@ struct AccountsCommand: AsyncParsableCommand {
         func run() async throws {
             let format = try fileFormat(format, file: file)
             try await backend.withAdmin { admin in
-                let counting = Mutex(false)
+                let progress = ProgressLine()
                 do {
-                    let count = try await admin.export(to: file, format: format) { count in
-                        counting.withLock { $0 = true }
-                        FileHandle.standardError.write(Data("\rexported \(count) accounts".utf8))
-                    }
-                    FileHandle.standardError.write(Data("\rexported \(count) accounts to \(file)\n".utf8))
+                    let summary = try await admin.export(to: file, format: format) { count in progress.update("exported \(count) accounts") }
+                    progress.finish("exported \(summary.count) accounts to \(file)")
                 } catch {
-                    // The error goes on a line of its own, not after the running count.
-                    if counting.withLock({ $0 }) { FileHandle.standardError.write(Data("\n".utf8)) }
+                    progress.end()
                     throw error
                 }
             }
@@ -281,15 +305,23 @@ struct AccountsCommand: AsyncParsableCommand {
                 users.removeAll { bad.contains($0.line) }
             }
             let total = users.count
-            let refused = try await backend.withAdmin { admin in
-                let refused = try await admin.importUsers(users, hash: hash, keepAccepted: skipInvalid) { count in
-                    FileHandle.standardError.write(Data("\rimported \(count) of \(total) accounts".utf8))
+            let progress = ProgressLine()
+            let refused = try await backend.withAdmin(creatingData: true) { admin in
+                let refused: [AccountFileProblem]
+                do {
+                    refused = try await admin.importUsers(users, hash: hash, keepAccepted: skipInvalid) { count in
+                        progress.update("imported \(count) of \(total) accounts")
+                    }
+                } catch {
+                    progress.end()
+                    throw error
                 }
+                if !refused.isEmpty { progress.end() }
                 report(refused)
                 guard refused.isEmpty || skipInvalid else {
                     throw StartupError("\(file): the backend refused \(refused.count) record(s); nothing imported.")
                 }
-                FileHandle.standardError.write(Data("\rimported \(total - refused.count) accounts from \(file)\n".utf8))
+                progress.finish("imported \(total - refused.count) accounts from \(file)")
                 return refused
             }
             // Imported, they are deleted at the embedded backend's next start: say so now, not in its log then.
@@ -325,7 +357,7 @@ struct AccountsCommand: AsyncParsableCommand {
         var apiKeyProject: String?
 
         func run() async throws {
-            let directory = try StartupSteps.openDataDirectory(explicit: data)
+            let directory = try AccountsCommand.openDataDirectory(explicit: data, creating: false)
             let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: EmbeddedBackendConfiguration(),
                                                                logger: Logger(label: "authdeck.accounts"))
             let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
@@ -374,6 +406,40 @@ struct AccountsCommand: AsyncParsableCommand {
             }
         }
     }
+}
+
+/// A running count on standard error. On a terminal it is rewritten in place (`\r`); into a file or
+/// a pipe, where each `\r` would run the counts together on one line, only the final line is written.
+private final class ProgressLine: Sendable {
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    /// The length of the count on the terminal's line, not yet ended; 0: none.
+    private let shown = Mutex(0)
+
+    func update(_ text: String) {
+        guard isTerminal else { return }
+        let previous = shown.withLock { previous in defer { previous = text.count }; return previous }
+        write((previous > 0 ? "\r" : "") + text + Self.blanks(covering: previous, after: text))
+    }
+
+    /// Ends the count's line, so that what is written next (an error, a refused record) starts its own.
+    func end() {
+        if take() > 0 { write("\n") }
+    }
+
+    /// The last line, over the count on a terminal.
+    func finish(_ text: String) {
+        let previous = take()
+        write((previous > 0 ? "\r" : "") + text + Self.blanks(covering: previous, after: text) + "\n")
+    }
+
+    private func take() -> Int { shown.withLock { shown in defer { shown = 0 }; return shown } }
+
+    /// Spaces over what is left of a longer count.
+    private static func blanks(covering previous: Int, after text: String) -> String {
+        String(repeating: " ", count: max(0, previous - text.count))
+    }
+
+    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 }
 
 private func fileFormat(_ option: String?, file: String) throws -> AccountFileFormat {

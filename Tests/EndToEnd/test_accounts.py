@@ -8,6 +8,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from datetime import datetime, timezone
 
 import firebase_admin
 import pytest
@@ -152,11 +153,20 @@ def lock(server, email):
     return locked
 
 
-def list_locked():
-    listed = subprocess.run([authdeck_binary(), "accounts", "list", "--filter", "locked"], env=dict(os.environ, GCLOUD_PROJECT=PROJECT_ID),
+def list_accounts(*args):
+    listed = subprocess.run([authdeck_binary(), "accounts", "list", *args], env=dict(os.environ, GCLOUD_PROJECT=PROJECT_ID),
                             capture_output=True, text=True, timeout=60)
     assert listed.returncode == 0, listed.stderr
     return listed.stdout
+
+
+def list_locked():
+    return list_accounts("--filter", "locked")
+
+
+def flags_by_uid():
+    """The FLAGS column of `accounts list`, by uid."""
+    return {line.split()[0]: line.split()[-1] for line in list_accounts().splitlines()[1:]}
 
 
 def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_app, console):
@@ -164,9 +174,15 @@ def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_
     auth.create_user(uid="locked-1", email="locked@example.com", password="correct horse", app=app)
     auth.create_user(uid="free-1", email="free@example.com", password="correct horse", app=app)
     account_answer = lock(server, "locked@example.com")
-    # A script finds it as the console's chip does.
+    # A script finds it as the console's chip does, and sees it flagged as the console's L flags it.
     listed = list_locked()
     assert "locked@example.com" in listed and "free@example.com" not in listed, listed
+    assert flags_by_uid() == {"locked-1": "unverified,locked", "free-1": "unverified"}
+    by_uid = {user["uid"]: user for user in json.loads(list_accounts("--json"))}
+    assert by_uid["locked-1"]["locked"] is True and by_uid["free-1"]["locked"] is False
+    assert "lockedUntil" not in by_uid["free-1"]
+    left = datetime.fromisoformat(by_uid["locked-1"]["lockedUntil"].replace("Z", "+00:00")) - datetime.now(timezone.utc)
+    assert 14 * 60 < left.total_seconds() <= 15 * 60, left
     c = console(extra_args=["--emulator", server.address], width=80, height=24)
     c.wait_for(r"Choose a sign-in method")
     c.keys("A")
@@ -214,6 +230,7 @@ def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_
     c.wait_for(r"ok: Cleared 2 password lock-outs")
     c.wait_for(r"No address is locked out\.")
     assert "locked@example.com" not in list_locked()
+    assert flags_by_uid() == {"locked-1": "unverified", "free-1": "unverified"}
     assert sign_in(server, "ghost@example.com", "wrong-password") == "INVALID_LOGIN_CREDENTIALS"
     c.keys("Escape")
     c.wait_for(r"2 accounts in all · no filter · sort: created ↓\s*\n")
@@ -222,3 +239,50 @@ def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_
     # Both clearings are in the audit log, by address.
     c.keys("L")
     c.wait_for(r"clear password lock-out  2 addresses\n.*clear password lock-out  1 address")
+
+
+def run_accounts(*args, cwd, environment=None):
+    """`authdeck accounts …` on the embedded backend, with no emulator in the environment."""
+    environment = dict(os.environ if environment is None else environment)
+    environment.pop("FIREBASE_AUTH_EMULATOR_HOST", None)
+    return subprocess.run([authdeck_binary(), "accounts", *args], env=environment, cwd=cwd, capture_output=True, text=True,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("command", [["list"], ["list", "--json"], ["export", "users.json"], ["hash-config"], ["projects"],
+                                     ["projects", "--api-key", "some-project"]])
+def test_reading_a_data_directory_without_a_backend_is_an_error_that_creates_nothing(tmp_path, command):
+    """A mistyped --data is not a backend without accounts: the reading commands name the path and make nothing."""
+    work = tmp_path / "work"
+    empty = tmp_path / "empty"
+    work.mkdir()
+    empty.mkdir()
+    for data in [tmp_path / "typo" / "dir", empty]:
+        result = run_accounts(*command, "--data", str(data), cwd=work)
+        assert result.returncode != 0, result.stdout
+        assert result.stderr == f"Error: No AuthDeck data in {data} (no identity database): check --data DIR.\n"
+        assert result.stdout == ""
+    # The default data directory, when --data is not given, is checked the same way.
+    default = run_accounts(*command, cwd=work, environment=dict(os.environ, XDG_DATA_HOME=str(tmp_path / "xdg")))
+    assert default.returncode != 0
+    assert f"No AuthDeck data in {tmp_path / 'xdg' / 'authdeck'} " in default.stderr
+    assert sorted(os.listdir(tmp_path)) == ["empty", "work"]
+    assert os.listdir(empty) == [] and os.listdir(work) == []
+
+
+def test_an_import_into_a_new_data_directory_makes_its_backend_and_says_so(tmp_path):
+    users = tmp_path / "users.json"
+    users.write_text(json.dumps({"users": [{"localId": "seeded-1", "email": "seeded@example.com"}]}))
+    data = tmp_path / "new" / "data"
+    imported = run_accounts("import", str(users), "--data", str(data), cwd=tmp_path)
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stderr == (f"note: {data} held no AuthDeck data: a new embedded backend is made there\n"
+                               f"imported 1 accounts from {users}\n")
+    listed = run_accounts("list", "--data", str(data), cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert "seeded@example.com" in listed.stdout
+    more = tmp_path / "more.json"
+    more.write_text(json.dumps({"users": [{"localId": "seeded-2", "email": "more@example.com"}]}))
+    again = run_accounts("import", str(more), "--data", str(data), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stderr == f"imported 1 accounts from {more}\n"

@@ -3,7 +3,9 @@ Firebase Admin SDK for Python: files move between AuthDeck and Firebase's format
 import base64
 import json
 import os
+import re
 import subprocess
+import uuid
 
 import firebase_admin
 from firebase_admin import auth
@@ -12,11 +14,14 @@ from interop_project import PROJECT_ID, Server, authdeck_binary
 from test_admin_sdk import README_HASH, README_PASSWORD, README_SALT, README_SALT_SEPARATOR, README_SIGNER_KEY
 
 
-def accounts(server, *args, timeout=120):
+def accounts(server, *args, timeout=120, admin_token=None, stderr=subprocess.PIPE):
     """Runs `authdeck accounts …` against `server` as a script would (the emulator variable, the project)."""
     environment = dict(os.environ, FIREBASE_AUTH_EMULATOR_HOST=server.host, GCLOUD_PROJECT=PROJECT_ID)
-    return subprocess.run([authdeck_binary(), "accounts", *args], env=environment, capture_output=True, text=True,
-                          timeout=timeout)
+    environment.pop("AUTHDECK_ADMIN_TOKEN", None)
+    if admin_token is not None:
+        environment["AUTHDECK_ADMIN_TOKEN"] = admin_token
+    return subprocess.run([authdeck_binary(), "accounts", *args], env=environment, stdout=subprocess.PIPE, stderr=stderr,
+                          text=True, timeout=timeout)
 
 
 def hash_config(server):
@@ -40,7 +45,8 @@ def test_an_export_is_imported_by_the_admin_sdk_and_its_users_sign_in(server, ap
         export = tmp_path / "users.json"
         result = accounts(source, "export", str(export))
         assert result.returncode == 0, result.stderr
-        assert "exported 6 accounts" in result.stderr
+        # Captured, not on a terminal: the final line alone, no running count joined to it by carriage returns.
+        assert result.stderr == f"exported 6 accounts to {export}\n"
         config = hash_config(source)
         assert config["algorithm"] == "SCRYPT"
     finally:
@@ -77,7 +83,7 @@ def test_a_firebase_json_with_scrypt_hashes_imports_and_signs_in(server, app, re
     result = accounts(server, "import", str(path), "--hash-algo", "SCRYPT", "--hash-key", README_SIGNER_KEY,
                       "--salt-separator", README_SALT_SEPARATOR, "--rounds", "8", "--mem-cost", "14")
     assert result.returncode == 0, result.stderr
-    assert "imported 1 accounts" in result.stderr
+    assert result.stderr == f"imported 1 accounts from {path}\n"
     assert rest.sign_in(f"{uid}@example.com", README_PASSWORD)["localId"] == uid
     user = auth.get_user(uid, app=app)
     assert user.user_metadata.creation_timestamp == 1600000000000
@@ -171,3 +177,63 @@ def test_list_filters_and_prints_json(server, app, unique):
     assert lines[0].startswith("UID")
     assert [l.split()[0] for l in lines[1:]] == [f"{prefix}-off", f"{prefix}-on"]
     assert "disabled" in lines[1] and "unverified" in lines[1]
+
+
+def on_a_terminal(server, *args):
+    """`authdeck accounts …` with its standard error on a pseudo-terminal: what a person at one sees."""
+    controller, terminal = os.openpty()
+    try:
+        result = accounts(server, *args, stderr=terminal)
+    finally:
+        os.close(terminal)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # EIO: the terminal's last holder has gone
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(controller)
+    return result, seen.decode()
+
+
+def test_the_running_count_is_rewritten_in_place_on_a_terminal_only(server, app, unique, tmp_path):
+    auth.create_user(uid=unique("counted"), app=app)
+    export = tmp_path / "users.json"
+    result, seen = on_a_terminal(server, "export", str(export))
+    assert result.returncode == 0, seen
+    assert re.fullmatch(rf"exported (\d+) accounts\rexported \1 accounts to {re.escape(str(export))}\r\n", seen), repr(seen)
+
+    # An import whose second record the backend refuses: the refusal starts a line of its own, after the count.
+    taken = unique("taken")
+    auth.create_user(uid=taken, app=app)
+    users = tmp_path / "import.json"
+    users.write_text(f'{{"users": [\n  {{"localId": "{unique("fresh")}"}},\n  {{"localId": "{taken}"}}\n]}}\n')
+    result, seen = on_a_terminal(server, "import", str(users), "--skip-invalid")
+    assert result.returncode == 0, seen
+    lines = seen.split("\r\n")
+    assert lines[0] == "imported 1 of 2 accounts", repr(seen)
+    assert lines[1].startswith(f"{users}: line 3 ({taken}): "), repr(seen)
+    assert lines[2:] == [f"imported 1 accounts from {users}", ""], repr(seen)
+
+
+def test_a_serve_that_refuses_the_admin_credentials_says_to_set_its_token(tmp_path):
+    token = "interop-admin-token-" + uuid.uuid4().hex
+    shared = Server("--admin-token", token)
+    try:
+        without = accounts(shared, "list")
+        assert without.returncode != 0
+        assert without.stderr == (f"Error: {shared.host} refused the administrator credentials: for an authdeck serve "
+                                  "--admin-token, set AUTHDECK_ADMIN_TOKEN to its token.\n")
+        wrong = accounts(shared, "export", str(tmp_path / "users.json"), admin_token="not-" + token)
+        assert wrong.returncode != 0
+        assert wrong.stderr == (f"Error: {shared.host} refused the token in AUTHDECK_ADMIN_TOKEN: set it to the token of its "
+                                "authdeck serve --admin-token.\n")
+        assert not (tmp_path / "users.json").exists()
+        right = accounts(shared, "list", admin_token=token)
+        assert right.returncode == 0, right.stderr
+        assert right.stdout.startswith("UID")
+    finally:
+        shared.stop()

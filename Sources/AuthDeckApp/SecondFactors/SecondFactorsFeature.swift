@@ -53,6 +53,15 @@ public struct SecondFactorsFeature: ConsoleFeature {
     }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
-        SecondFactorsScreen.draw(context, selection: selection, on: canvas, in: frame)
+        SecondFactorsScreen.draw(context, selection: selection, emptyHint: emptyHint(in: context), on: canvas, in: frame)
+    }
+
+    /// What the empty list says, with the keys named from the bindings, so that it follows them.
+    func emptyHint(in context: ConsoleContext) -> String {
+        let keys = bindings(in: context)
+        func key(_ action: Action) -> String {
+            keys.first { $0.intent == .feature(action) }?.label ?? "?"
+        }
+        return "none yet: \(key(.enrollSms)) adds an SMS factor, \(key(.enrollTotp)) an authenticator app"
     }
 }

@@ -4,7 +4,8 @@ import TerminalUI
 
 /// The account's second factors: type, name, number (masked) and enrollment date.
 enum SecondFactorsScreen {
-    static func draw(_ context: ConsoleContext, selection: Int, on canvas: any Canvas, in frame: Rect) {
+    /// `emptyHint`: what the list says while it is empty.
+    static func draw(_ context: ConsoleContext, selection: Int, emptyHint: String, on canvas: any Canvas, in frame: Rect) {
         guard let user = context.user else { return }
         let column = frame.column + 1
         canvas.put("2-step verification: second factors", row: frame.row, column: column, style: .title)
@@ -12,7 +13,7 @@ enum SecondFactorsScreen {
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: frame.width, height: 7),
                               title: "Enrolled (\(factors.count) of 5)", style: .accent)
         if factors.isEmpty {
-            canvas.put("none yet: s adds an SMS factor, t an authenticator app", row: inside.row, column: inside.column + 1, style: .dim)
+            canvas.put(emptyHint, row: inside.row, column: inside.column + 1, style: .dim)
         } else {
             ListView(items: factors.map { ListView.Item(line($0, width: inside.width - 2)) }, selection: selection)
                 .draw(on: canvas, in: inside, focused: true)

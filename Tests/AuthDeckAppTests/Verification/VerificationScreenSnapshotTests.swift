@@ -28,7 +28,11 @@ struct VerificationScreenSnapshotTests {
         #expect(text.contains("enrolled 2026-09-21"))
         var unverified = model(.secondFactors(SecondFactorsFeature(selection: 0)), factors: [])
         unverified.user?.emailVerified = false
-        assertSnapshot(of: render(unverified), as: .lines, named: "empty-unverified")
+        let empty = render(unverified)
+        assertSnapshot(of: empty, as: .lines, named: "empty-unverified")
+        // The empty list names the keys the bar offers.
+        #expect(empty.contains("none yet: p adds an SMS factor, t an authenticator app"))
+        #expect(empty.contains("p add SMS · t add authenticator"))
         let confirm = render(model(.confirm(ConfirmationFeature(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactorsFeature(selection: 0))))))
         assertSnapshot(of: confirm, as: .lines, named: "confirm-removal")
     }
