@@ -12,8 +12,7 @@ public enum ConsoleView {
         // The TOTP QR code takes the title row's left part: the title goes beside it, and only there (a bar
         // drawn across first left one of its letters in the column between the two).
         if let column = model.screen.feature.titleColumn(on: canvas) {
-            // The screen names itself on the next row, and who is signed in below that: the backend comes first here.
-            TitleBar.draw(on: canvas, left: "\(model.backendName) · AuthDeck · \(model.screen.title)", column: column)
+            TitleBar.draw(on: canvas, left: model.titleBesideCode(fitting: canvas.size.width - column - 2), column: column)
         } else {
             let title = "AuthDeck · \(model.screen.title)"
             TitleBar.draw(on: canvas, left: title, right: model.statusText(fitting: TitleBar.rightRoom(width: canvas.size.width, left: title)))
@@ -126,13 +125,41 @@ extension ConsoleModel {
     /// The right side of the title bar: the backend, and who is signed in. Who is signed in stays whole
     /// when `cells` is short; the backend's name gives way first.
     func statusText(fitting cells: Int) -> String {
-        let who = user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.uid) } ?? "signed out"
+        let who = whoText
         let whole = "\(backendName) · \(who)"
         guard TextWidth.cells(whole) > cells else { return whole }
         let backendRoom = cells - TextWidth.cells(who) - 3
         // Too little left for a recognisable backend name: who alone.
         guard backendRoom >= 8 else { return TextWidth.truncate(who, toCells: cells) }
         return TextWidth.truncate(backendName, toCells: backendRoom) + " · " + who
+    }
+
+    /// Who is signed in, as the title bar names them.
+    var whoText: String { user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.uid) } ?? "signed out" }
+
+    /// The title beside the TOTP QR code, in the third of the row the code leaves: the backend and who is
+    /// signed in, with the app's and the screen's names where there is room (the screen names itself on the
+    /// next row too). Parts go whole, the screen's name first; then the backend's name is cut after a word,
+    /// and who is signed in stays whole.
+    func titleBesideCode(fitting cells: Int) -> String {
+        let who = whoText
+        for parts in [[backendName, "AuthDeck", screen.title, who], [backendName, "AuthDeck", who], [backendName, who]] {
+            let text = parts.joined(separator: " · ")
+            if TextWidth.cells(text) <= cells { return text }
+        }
+        let backendRoom = cells - TextWidth.cells(who) - 3
+        guard backendRoom >= 8 else { return TextWidth.truncate(who, toCells: cells) }
+        return Self.cutAfterWord(backendName, toCells: backendRoom) + " · " + who
+    }
+
+    /// `text` cut to `cells` with an ellipsis, after its last whole word that fits; mid-word only when
+    /// its first word alone does not fit.
+    static func cutAfterWord(_ text: String, toCells cells: Int) -> String {
+        guard TextWidth.cells(text) > cells else { return text }
+        let kept = TextWidth.truncate(text, toCells: cells - 1, ellipsis: false)
+        let words = text.dropFirst(kept.count).first == " " ? Substring(kept) : kept[..<(kept.lastIndex(of: " ") ?? kept.startIndex)]
+        let whole = words.reversed().drop { $0 == " " }.reversed()
+        return (whole.isEmpty ? kept : String(whole)) + "…"
     }
 
     /// The bar's hints; where `q` types a letter, ctrl-c is the way out and says so.

@@ -55,17 +55,28 @@ struct VerificationScreenSnapshotTests {
         assertSnapshot(of: text, as: .lines, named: "qr")
         #expect(text.contains("JBSW Y3DP EHPK 3PXP"))
         #expect(!text.contains("hidden behind"))
-        // The QR code leaves the title row's left part alone: the backend's name goes beside the code, first
+        // The QR code leaves the title row's left part alone: beside the code, the backend and who is signed in
         // (the screen's title is on the next row).
-        #expect(text.split(separator: "\n").first?.contains("embedded · AuthDeck") == true)
+        #expect(text.split(separator: "\n").first?.contains("embedded · ada@example.com") == true)
         #expect(text.contains("enter added it: next"))
-        // Nothing of a full-width title bar between the code and the title, however long the status.
-        var longStatus = ConsoleModel(backendName: "shared demo server (operator)")
-        longStatus.user = qr.user
-        longStatus.screen = qr.screen
-        let titleRow = render(longStatus).split(separator: "\n").first.map(String.init) ?? ""
-        let titleStart = try #require(titleRow.range(of: "shared demo server (operator)"))
-        #expect(titleRow[..<titleStart.lowerBound].allSatisfy { $0 == " " })
+        // A long backend name is cut after a word, and who is signed in stays whole; nothing of a full-width
+        // title bar between the code and the title.
+        for (backend, title) in [("shared demo server (operator)", "shared demo… · ada@example.com"),
+                                 ("embedded /tmp/walk/data", "embedded… · ada@example.com"),
+                                 ("demo project visitor-8cc9afc7b9d34e21", "demo project… · ada@example.com")] {
+            var longStatus = ConsoleModel(backendName: backend)
+            longStatus.user = qr.user
+            longStatus.screen = qr.screen
+            let titleRow = render(longStatus).split(separator: "\n").first.map(String.init) ?? ""
+            let titleStart = try #require(titleRow.range(of: title))
+            #expect(titleRow[..<titleStart.lowerBound].allSatisfy { $0 == " " })
+        }
+        // Where the row has room, the app's and the screen's names too.
+        let wide = render(qr, size: Size(width: 160, height: 30)).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(wide.contains("embedded · AuthDeck · Add an authenticator app · ada@example.com"))
+        #expect(ConsoleModel.cutAfterWord("supercalifragilistic", toCells: 8) == "superca…")
+        #expect(ConsoleModel.cutAfterWord("demo project visitor", toCells: 13) == "demo project…")
+        #expect(ConsoleModel.cutAfterWord("demo project", toCells: 12) == "demo project")
         let small = render(qr, size: Size(width: 80, height: 22))
         #expect(small.contains("too small") || small.contains("enlarge the terminal"))
         let ascii = TextCanvas(size: Size(width: 80, height: 24), symbols: .ascii)
