@@ -9,7 +9,8 @@ extension RoomFeature {
         case .message:
             return [KeyBinding([.enter], "enter", "send to every visitor", .choose), KeyBinding([.escape], "esc", "cancel", .back), .helpInForm]
         case .confirmEnd, .confirmReset:
-            return [KeyBinding([.enter, .character("y")], "y", "yes", .choose), KeyBinding([.escape, .character("n")], "esc", "cancel", .back)]
+            return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle), KeyBinding([.enter], "enter", "confirm choice", .choose),
+                    .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .back)]
         case .following:
             return [KeyBinding([.escape, .character("q")], "esc", "back to the room", .back)]
         case nil:
@@ -55,7 +56,7 @@ extension RoomFeature {
                 arrange()
             case .up: move(to: selection - 1)
             case .down: move(to: selection + 1)
-            case .pageUp, .pageDown, .top, .bottom, .filter, .order, .reverse, .message, .end, .reset, .log: break
+            case .pageUp, .pageDown, .top, .bottom, .filter, .order, .reverse, .message, .end, .reset, .log, .toggle, .confirm: break
             }
             return []
         }
@@ -106,6 +107,8 @@ extension RoomFeature {
             showingLog = true
             logScroll = 0
             return [.banner(nil)]
+        case .toggle, .confirm:
+            break
         }
         return []
     }
@@ -128,7 +131,7 @@ extension RoomFeature {
             return [.banner(nil)]
         case .reset:
             return [.banner(nil), .run(.room(.send(.previewReset)), busy: "Counting what a reset empties…")]
-        case .choose, .filter, .order, .reverse, .end:
+        case .choose, .filter, .order, .reverse, .end, .toggle, .confirm:
             break
         }
         return []
@@ -141,10 +144,19 @@ extension RoomFeature {
             guard !text.isEmpty else { return [.banner(Banner(.error, "Type a message first, or esc to cancel."))] }
             self.panel = nil
             return [.banner(nil), .run(.room(.send(.message(text))), busy: "Sending the message…")]
-        case let (.confirmEnd(session), .choose):
+        case let (.confirmEnd(session, selected), .toggle):
+            self.panel = .confirmEnd(session, confirmSelected: !selected)
+            return []
+        case let (.confirmReset(counts, selected), .toggle):
+            self.panel = .confirmReset(counts, confirmSelected: !selected)
+            return []
+        case (.confirmEnd(_, confirmSelected: false), .choose), (.confirmReset(_, confirmSelected: false), .choose):
+            self.panel = nil
+            return [.banner(nil)]
+        case let (.confirmEnd(session, _), .choose), let (.confirmEnd(session, _), .confirm):
             self.panel = nil
             return [.banner(nil), .run(.room(.send(.end(session: session.id))), busy: "Ending \(RoomScreen.who(session))…")]
-        case (.confirmReset, .choose):
+        case (.confirmReset, .choose), (.confirmReset, .confirm):
             self.panel = nil
             return [.banner(nil), .run(.room(.send(.reset)), busy: "Resetting the demo…")]
         case (.following, .back):

@@ -12,6 +12,8 @@ public struct RoomFeature: ConsoleFeature {
         /// enter: follow the selected session; in a panel, submit or confirm.
         case choose
         case back, filter, order, reverse, message, end, reset
+        /// In a yes/no dialog: the other button (←/→, tab), and yes whichever is selected (y).
+        case toggle, confirm
         /// Shows the room's log instead of the table, or the table again.
         case log
     }
@@ -45,8 +47,10 @@ public struct RoomFeature: ConsoleFeature {
     public enum Panel: Equatable, Sendable {
         /// The message being typed for every visitor.
         case message(TextField)
-        case confirmEnd(RoomSession)
-        case confirmReset(ResetCounts)
+        /// A yes/no dialog; it opens on Cancel, as every destructive dialog does, and `confirmSelected`
+        /// is the other button selected.
+        case confirmEnd(RoomSession, confirmSelected: Bool = false)
+        case confirmReset(ResetCounts, confirmSelected: Bool = false)
         /// A session's screen, read-only; nil until its first frame.
         case following(RoomSession, ScreenFrame?)
     }

@@ -13,11 +13,12 @@ enum RoomScreen {
         }
         switch feature.panel {
         case let .message(field): drawMessage(field, on: canvas, in: frame)
-        case let .confirmEnd(session):
+        case let .confirmEnd(session, confirmSelected):
             Dialog(title: "End this session?", message: "\(who(session)) (\(session.status?.screen ?? "starting")) is told the presenter ended it, "
-                + "and their console closes. Their project is kept.", buttons: ["Cancel (esc)", "End it (y)"], selection: 1).draw(on: canvas)
-        case let .confirmReset(counts):
-            Dialog(title: "Reset the demo?", message: resetQuestion(counts), buttons: ["Cancel (esc)", "Reset (y)"], selection: 1).draw(on: canvas)
+                + "and their console closes. Their project is kept.", buttons: ["Cancel (esc)", "End it (y)"], selection: confirmSelected ? 1 : 0).draw(on: canvas)
+        case let .confirmReset(counts, confirmSelected):
+            Dialog(title: "Reset the demo?", message: resetQuestion(counts), buttons: ["Cancel (esc)", "Reset (y)"],
+                   selection: confirmSelected ? 1 : 0).draw(on: canvas)
         case .following, nil:
             break
         }

@@ -154,9 +154,30 @@ struct RoomFeatureTests {
         store.send(.key(.character("x"))) { $0.banner = Banner(.error, "That is your own session: quit it with q.") }
         store.send(.key(.down)) { $0.room { $0.selection = 1 } }
         store.send(.key(.character("x"))) { $0.room { $0.panel = .confirmEnd(F.snapshot.sessions[0]) }; $0.banner = nil }
-        #expect(render(store.model).contains("End this session?"))
-        store.send(.key(.escape)) { $0.room { $0.panel = nil } }
+        let dialog = render(store.model)
+        #expect(dialog.contains("End this session?"))
+        // It opens on Cancel, as every destructive dialog does: enter there ends nothing.
+        #expect(dialog.contains("[>Cancel (esc)<]"))
+        #expect(dialog.contains("[ End it (y) ]"))
+        store.send(.key(.enter)) { $0.room { $0.panel = nil } }
         store.send(.key(.character("x"))) { $0.room { $0.panel = .confirmEnd(F.snapshot.sessions[0]) } }
+        store.send(.key(.escape)) { $0.room { $0.panel = nil } }
+        // Chosen with the arrows, enter ends it; back on Cancel, it does not.
+        store.send(.key(.character("x"))) { $0.room { $0.panel = .confirmEnd(F.snapshot.sessions[0]) } }
+        store.send(.key(.right)) { $0.room { $0.panel = .confirmEnd(F.snapshot.sessions[0], confirmSelected: true) } }
+        #expect(render(store.model).contains("[>End it (y)<]"))
+        store.send(.key(.left)) { $0.room { $0.panel = .confirmEnd(F.snapshot.sessions[0]) } }
+        store.send(.key(.tab)) { $0.room { $0.panel = .confirmEnd(F.snapshot.sessions[0], confirmSelected: true) } }
+        store.send(.key(.enter), effects: [.room(.send(.end(session: 1)))]) {
+            $0.room { $0.panel = nil }
+            $0.busy = "Ending demo@10.0.0.1…"
+        }
+        store.send(.room(.answered("Ended demo@10.0.0.1."))) {
+            $0.busy = nil
+            $0.banner = Banner(.success, "Ended demo@10.0.0.1.")
+        }
+        // y ends it whichever button is selected.
+        store.send(.key(.character("x"))) { $0.room { $0.panel = .confirmEnd(F.snapshot.sessions[0]) }; $0.banner = nil }
         store.send(.key(.character("y")), effects: [.room(.send(.end(session: 1)))]) {
             $0.room { $0.panel = nil }
             $0.busy = "Ending demo@10.0.0.1…"
@@ -174,10 +195,15 @@ struct RoomFeatureTests {
         store.send(.room(.snapshot(F.snapshot)))
         let counts = ResetCounts(sessions: 3, projects: 4, accounts: 12)
         store.send(.room(.resetPreview(counts))) { $0.busy = nil; $0.room { $0.panel = .confirmReset(counts) } }
-        #expect(render(store.model).contains("Reset the demo?"))
+        let dialog = render(store.model)
+        #expect(dialog.contains("Reset the demo?"))
+        #expect(dialog.contains("[>Cancel (esc)<]"))
+        // On Cancel, enter resets nothing; y does.
+        store.send(.key(.enter)) { $0.room { $0.panel = nil } }
+        store.send(.room(.resetPreview(counts))) { $0.room { $0.panel = .confirmReset(counts) } }
         #expect(RoomScreen.resetQuestion(counts) == "This empties 4 visitor projects (12 accounts, with their identities, outbox and sessions) "
             + "and sends the 3 visitors connected now back to signing in. Your own project and its accounts are untouched.")
-        store.send(.key(.enter), effects: [.room(.send(.reset))]) { $0.room { $0.panel = nil }; $0.busy = "Resetting the demo…" }
+        store.send(.key(.character("y")), effects: [.room(.send(.reset))]) { $0.room { $0.panel = nil }; $0.busy = "Resetting the demo…" }
         store.send(.room(.resetDone(counts))) {
             $0.busy = nil
             $0.banner = Banner(.success, "The demo was reset: 4 visitor projects emptied (12 accounts removed), 3 visitors back at signing in. Your own project is untouched.")
