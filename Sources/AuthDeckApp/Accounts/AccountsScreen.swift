@@ -197,23 +197,37 @@ enum AccountsScreen {
             canvas.put("The count is shown before anything is deleted.", row: inside.row + 3, column: inside.column + 1, style: .dim)
             days.draw(on: canvas, row: inside.row + 1, column: inside.column + 21, width: 8, focused: true)
         case .hashConfig:
-            let box = Rect(row: frame.row + 2, column: frame.column, width: frame.width, height: 9)
-            blank(box, on: canvas)
-            let inside = Box.draw(on: canvas, frame: box, title: "Password-hash parameters (for auth:import elsewhere)", style: .accent)
+            let title = "Password-hash parameters (for auth:import elsewhere)"
             guard let hash = feature.hashConfig else {
+                let box = Rect(row: frame.row + 2, column: frame.column, width: frame.width, height: 9)
+                blank(box, on: canvas)
+                let inside = Box.draw(on: canvas, frame: box, title: title, style: .accent)
                 canvas.put("reading…", row: inside.row, column: inside.column + 1, style: .dim)
                 return
             }
-            let lines = [("algorithm", hash.algorithm), ("signer key", hash.signerKey), ("salt separator", hash.saltSeparator),
-                         ("rounds", String(hash.rounds)), ("memory cost", String(hash.memoryCost))]
-            for (index, (label, value)) in lines.enumerated() {
+            // Each value whole, on as many rows as it takes: the signer key is copied from here.
+            let valueWidth = max(1, frame.width - 21)
+            let rows = [("algorithm", hash.algorithm), ("signer key", hash.signerKey), ("salt separator", hash.saltSeparator),
+                        ("rounds", String(hash.rounds)), ("memory cost", String(hash.memoryCost))]
+                .flatMap { label, value in hashRows(value, width: valueWidth).enumerated().map { ($0.offset == 0 ? label : "", $0.element) } }
+            let box = Rect(row: frame.row + 2, column: frame.column, width: frame.width, height: rows.count + 4)
+            blank(box, on: canvas)
+            let inside = Box.draw(on: canvas, frame: box, title: title, style: .accent)
+            for (index, (label, value)) in rows.enumerated() {
                 canvas.put(TextWidth.pad(label, toCells: 16), row: inside.row + index, column: inside.column + 1, style: .dim)
-                canvas.put(TextWidth.truncate(value, toCells: inside.width - 19), row: inside.row + index, column: inside.column + 18, style: .normal)
+                canvas.put(value, row: inside.row + index, column: inside.column + 18, style: .normal)
             }
-            canvas.put("base64; the same as `authdeck accounts hash-config`", row: inside.row + 6, column: inside.column + 1, style: .dim)
+            canvas.put("base64; the same as `authdeck accounts hash-config`", row: inside.row + rows.count + 1, column: inside.column + 1, style: .dim)
         case .confirm, .detail, .claims, .auditLog, .projects, .lockouts:
             break
         }
+    }
+
+    /// A hash parameter cut into rows of `width` characters (base64 and numbers: a character a cell).
+    static func hashRows(_ value: String, width: Int) -> [String] {
+        let characters = Array(value)
+        guard !characters.isEmpty else { return [""] }
+        return stride(from: 0, to: characters.count, by: width).map { String(characters[$0..<min($0 + width, characters.count)]) }
     }
 
     static func confirmationMessage(_ confirmation: AccountsConfirmation) -> String {

@@ -709,7 +709,7 @@ struct AccountsFlowTests {
         }
     }
 
-    @Test func theAuditLogAndTheHashParametersAreShown() {
+    @Test func theAuditLogAndTheHashParametersAreShown() throws {
         var store = FlowStore(F.opened(total: 3000))
         store.send(.key(.character("L")), effects: [.accounts(.loadAuditLog)]) { $0.accounts { $0.panel = .auditLog(entries: nil, selection: 0) } }
         let entries = [AuditEntry(date: F.created, operator: "ops", action: "delete", uids: ["u1", "u2"], failed: 1)]
@@ -722,6 +722,16 @@ struct AccountsFlowTests {
         let screen = render(store.model)
         #expect(screen.contains("signer key       c2lnbmVy"))
         #expect(screen.contains("memory cost      14"))
+        // A real signer key (64 bytes, 88 characters of base64) is longer than the row: it goes on, whole, on the next.
+        let key = Data((0..<64).map { UInt8($0 * 7 % 256) }).base64EncodedString()
+        let long = PasswordHashParameters(signerKey: key, saltSeparator: "Bw==", rounds: 8, memoryCost: 14)
+        store.send(.accounts(.hashConfigLoaded(.success(long)))) { $0.accounts { $0.hashConfig = long } }
+        let rows = render(store.model).split(separator: "\n").map(String.init)
+        let first = try #require(rows.firstIndex { $0.contains("signer key") })
+        let cut = key.index(key.startIndex, offsetBy: 57)
+        #expect(rows[first].contains("signer key       \(key[..<cut])"))
+        #expect(rows[first + 1].contains("                 \(key[cut...])"))
+        #expect(rows[first + 2].contains("salt separator   Bw=="))
     }
 
     @Test func aVisitorsProjectIsChosenAndTheTableShowsItsAccounts() {
