@@ -14,6 +14,8 @@ public enum CustomClaims {
     public static func validated(_ text: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return "{}" }
+        // Foundation's parser alone would take `{"admin": true,}`; the text as typed, so positions are the editor's.
+        if let problem = StrictJSON.problem(in: text) { throw AuthAdminError.invalidClaims("not valid JSON: \(problem)") }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(trimmed.utf8))

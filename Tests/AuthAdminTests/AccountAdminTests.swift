@@ -141,7 +141,8 @@ struct AccountAdminTests {
             _ = try await admin.createUser(uid: "u-1")
             let sent = await exchanges.entries.count
             for (claims, reason) in [
-                ("{not json", "not valid JSON"), ("[1, 2]", "must be a JSON object"), (#"{"sub": "x"}"#, "reserved claim sub"),
+                ("{not json", "not valid JSON: expected a name in double quotes at character 2"), ("[1, 2]", "must be a JSON object"),
+                (#"{"admin": true,}"#, "not valid JSON: a trailing comma before } at character 15, which JSON does not allow"), (#"{"sub": "x"}"#, "reserved claim sub"),
                 (#"{"firebase": {}, "aud": 1}"#, "reserved claim aud, firebase"),
                 (#"{"big": "\#(String(repeating: "x", count: 1000))"}"#, "1010 bytes, more than Firebase's 1000"),
             ] {

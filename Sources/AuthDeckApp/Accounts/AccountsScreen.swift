@@ -288,7 +288,12 @@ enum AccountsScreen {
             } else {
                 "not valid yet: \(problem)"
             }
-            canvas.put(TextWidth.truncate(text, toCells: frame.width - 2), row: frame.row + 6, column: column, style: editor.refusal == nil ? .dim : .error)
+            // Two rows, the one below free until the text is valid: the reason says where the JSON is wrong.
+            let lines = TextWidth.wrap(text, width: frame.width - 2)
+            for (index, line) in lines.prefix(2).enumerated() {
+                let shown = index == 1 && lines.count > 2 ? TextWidth.truncate(line + "…", toCells: frame.width - 2) : line
+                canvas.put(shown, row: frame.row + 6 + index, column: column, style: editor.refusal == nil ? .dim : .error)
+            }
         }
         editor.field.draw(on: canvas, row: frame.row + 4, column: column + 6, width: frame.width - 8, focused: true)
     }

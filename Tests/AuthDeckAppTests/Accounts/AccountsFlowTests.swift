@@ -445,7 +445,8 @@ struct AccountsFlowTests {
     }
 
     @Test(arguments: [
-        (#"{"admin": tru"#, "custom claims refused: not valid JSON"),
+        (#"{"admin": tru"#, "custom claims refused: not valid JSON: expected a value at character 11"),
+        (#"{"admin": true,}"#, "custom claims refused: not valid JSON: a trailing comma before } at character 15, which JSON does not allow"),
         (#"["admin"]"#, "custom claims refused: must be a JSON object"),
         (#"{"sub": "x", "firebase": {}}"#, "custom claims refused: reserved claim firebase, sub"),
         (#"{"blob": ""# + String(repeating: "x", count: 1000) + #""}"#, "custom claims refused: 1011 bytes, more than Firebase's 1000"),
@@ -475,10 +476,10 @@ struct AccountsFlowTests {
         var editor = ClaimsEditor(user: F.user(0), returnTo: nil)
         editor.field = TextField(text: "{} { \"tier\" : \"gold\" }", maxLength: 4000)
         store.send(.key(.paste(" { \"tier\" : \"gold\" }"))) { $0.accounts { $0.panel = .claims(editor) } }
-        editor.refusal = "custom claims refused: not valid JSON"
+        editor.refusal = "custom claims refused: not valid JSON: more text after the JSON at character 4"
         store.send(.key(.enter)) {
             $0.accounts { $0.panel = .claims(editor) }
-            $0.banner = Banner(.error, "custom claims refused: not valid JSON. Nothing was sent.")
+            $0.banner = Banner(.error, "custom claims refused: not valid JSON: more text after the JSON at character 4. Nothing was sent.")
         }
         editor.field = TextField(text: "", maxLength: 4000)
         editor.refusal = nil

@@ -137,6 +137,11 @@ struct AccountsSnapshotTests {
         let typing = render(Self.model { $0.panel = .claims(editor) })
         #expect(typing.contains("not valid yet: not valid JSON"))
         #expect(!typing.contains("claims refused"))
+        // A trailing comma is refused, and the reason is whole, on a second row if it needs one.
+        editor.field = TextField(text: #"{"admin": true,}"#, maxLength: 4000)
+        let trailing = render(Self.model { $0.panel = .claims(editor) }).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(trailing.contains("not valid yet: not valid JSON: a trailing comma before } at character 15, which JSON does not allow"))
+        #expect(!trailing.contains("As it will be stored"))
     }
 }
 
