@@ -26,7 +26,8 @@ struct ConsoleLaunch {
     var sdk: SDKPlatform?
     let environment = Environment.process
 
-    /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--project ID] [--ssh-role ROLE] [--keep-session] [--sdk LANGUAGE]`, each at most once,
+    /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--project ID] [--ssh-role ROLE] [--keep-session] [--sdk LANGUAGE]
+    /// [--recent-login-window SECONDS]`, each at most once,
     /// values neither empty nor starting with `-`, and valid; nil for anything else (ArgumentParser then
     /// reads it, with its help, its errors and every other option).
     static func plain(arguments: [String]) -> ConsoleLaunch? {
@@ -59,6 +60,9 @@ struct ConsoleLaunch {
             case "--sdk":
                 guard let sdk = SDKPlatform(option: value) else { return nil }
                 launch.sdk = sdk
+            case "--recent-login-window":
+                guard let seconds = Int(value) else { return nil }
+                launch.recentLoginWindow = seconds
             default: return nil
             }
         }
@@ -69,7 +73,8 @@ struct ConsoleLaunch {
         let choice = try backendChoice()
         if let recentLoginWindow {
             guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
-            guard choice == .embedded else {
+            // Under `authdeck ssh`, the served embedded backend's window, which the console only names.
+            guard choice == .embedded || sshRole != nil else {
                 throw ValidationError("--recent-login-window applies to the embedded backend only; the emulator or project decides it.")
             }
         }
@@ -158,7 +163,7 @@ struct ConsoleLaunch {
     /// The identity database is checked first: a damaged one stops the start before the app data is created.
     private nonisolated(nonsending) func runEmbedded(terminal: TerminalThread<Terminal>, directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
         var configuration = EmbeddedBackendConfiguration()
-        configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? 300)
+        configuration.recentLoginWindow = TimeInterval(recentLoginWindow ?? RecentLoginWindow.firebase.seconds)
         let opening = OpeningThread(name: "opening data") { [configuration] in
             let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
             // Every project of the data directory, as `authdeck serve` holds them: an `authdeck ssh` there keeps its visitors'.
@@ -251,11 +256,13 @@ struct ConsoleLaunch {
         // Under `authdeck ssh`, the room channel the server gave this console.
         let room = sshRole == nil ? nil : RoomClient(variable: environment[RoomClient.variable])
         let sdk = sdk
+        // The embedded backend's option (`authdeck ssh` passes its own on); an emulator's or a project's window is Firebase's.
+        let recentLoginWindow = recentLoginWindow.map(RecentLoginWindow.init(seconds:)) ?? .firebase
         try await terminal.run { terminal in
             defer { terminal.stop() }
             try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: logStartThenOpen, simulatedIdentityOwner: simulatedIdentityOwner,
                                audience: audience, accounts: accounts, room: room, backendName: backendName, remoteTerminal: sshRole != nil,
-                               sdk: sdk, logger: logger)
+                               recentLoginWindow: recentLoginWindow, sdk: sdk, logger: logger)
         }
     }
 

@@ -140,7 +140,9 @@ struct SSHCommand: AsyncParsableCommand {
         limits.maxDuration = .seconds(Int64(maxDuration))
 
         let choice = try backendChoice()
+        // The recent-login window is the shared backend's; a console is told it only to name it.
         let consoleOptions = (noColor ? ["--no-color"] : []) + (sdk.map { ["--sdk", $0.rawValue] } ?? [])
+            + (recentLoginWindow.map { ["--recent-login-window", String($0)] } ?? [])
         let backendServer: SharedBackend?
         let dataPath = directory.path
         let launcher: ConsoleLauncher

@@ -130,6 +130,8 @@ def test_a_stale_sign_in_is_confirmed_then_the_change_runs_by_itself(console):
     time.sleep(3)
     c.keys("p")
     c.wait_for("Change the password")
+    # The screen names the window the console was started with.
+    c.wait_for("if you signed in more than 2 seconds ago")
     c.type("newpass1")
     c.keys("Enter")
     c.type("newpass1")

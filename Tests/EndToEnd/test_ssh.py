@@ -727,6 +727,8 @@ def test_console_options_reach_every_visitor_and_the_invitation_is_printed(ssh_s
     time.sleep(3)
     c.keys("p")
     c.wait_for("Change the password")
+    # The window is the server's, and the visitor's screen names it.
+    c.wait_for("if you signed in more than 2 seconds ago")
     c.type("newpass1")
     c.keys("Enter")
     c.type("newpass1")

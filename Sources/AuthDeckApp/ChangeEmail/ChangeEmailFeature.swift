@@ -73,7 +73,7 @@ public struct ChangeEmailFeature: ConsoleFeature {
         let hint = mode == .verifyFirst
             ? "verifyBeforeUpdateEmail: a link goes to the outbox; the email changes when it is opened, and every session then ends."
             : "updateEmail: the email changes now; the previous address gets a message (in the outbox) that undoes the change."
-        let lines = TextWidth.wrap(hint + " If you signed in more than 5 minutes ago, you confirm it's you first.", width: frame.width - 2)
+        let lines = TextWidth.wrap(hint + " If you signed in more than \(context.recentLoginWindow.text) ago, you confirm it's you first.", width: frame.width - 2)
         for (index, line) in lines.enumerated() {
             canvas.put(line, row: frame.row + 9 + index, column: column, style: .dim)
         }

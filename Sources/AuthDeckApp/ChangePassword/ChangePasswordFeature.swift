@@ -62,7 +62,7 @@ public struct ChangePasswordFeature: ConsoleFeature {
                             label: "New password", labelWidth: labelWidth, focused: !focusOnConfirmation)
         confirmation.drawRow(on: canvas, row: inside.row + 2, column: inside.column, width: inside.width - 1,
                              label: "Repeat it", labelWidth: labelWidth, focused: focusOnConfirmation)
-        let hint = "A sensitive change: if you signed in more than 5 minutes ago, you will be asked to confirm it's you."
+        let hint = "A sensitive change: if you signed in more than \(context.recentLoginWindow.text) ago, you will be asked to confirm it's you."
         for (index, line) in TextWidth.wrap(hint, width: frame.width - 2).enumerated() {
             canvas.put(line, row: frame.row + 9 + index, column: frame.column + 1, style: .dim)
         }

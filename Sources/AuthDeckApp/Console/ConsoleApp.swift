@@ -31,7 +31,7 @@ public enum ConsoleApp {
     public static func run(terminal: Terminal, sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices,
                            simulatedIdentityOwner: String? = nil, audience: ConsoleAudience = .everyone,
                            accounts: AccountsConnection? = nil, room: RoomClient? = nil, backendName: String, remoteTerminal: Bool = false,
-                           sdk: SDKPlatform? = nil, logger: Logger) throws {
+                           recentLoginWindow: RecentLoginWindow = .firebase, sdk: SDKPlatform? = nil, logger: Logger) throws {
         let mailbox = Mailbox(waker: terminal.waker)
         let runner = PendingRunner()
         defer { runner.end() }
@@ -39,6 +39,7 @@ public enum ConsoleApp {
         var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access, inRoom: room != nil,
                                                   sessionSaved: sessionSaved, sdk: sdk)
         model.remoteTerminal = remoteTerminal
+        model.recentLoginWindow = recentLoginWindow
         effects += model.handle(.resized(terminal.size))
         effects.forEach(runner.run)
         let publisher = room.map { RoomPublisher(room: $0, waker: waker) }

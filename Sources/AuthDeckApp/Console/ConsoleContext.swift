@@ -12,6 +12,8 @@ struct ConsoleContext: Sendable {
     var operatorAccess: OperatorAccess? = nil
     /// Whether this console runs under `authdeck ssh` with a room channel.
     var inRoom = false
+    /// What the change-password and change-email screens say a recent sign-in is.
+    var recentLoginWindow = RecentLoginWindow.firebase
 
     /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
     var home: Screen { user == nil ? .signInMethods(SignInMethodsFeature(selection: 0)) : .account(AccountFeature()) }

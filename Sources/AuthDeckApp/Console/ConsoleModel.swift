@@ -44,6 +44,8 @@ public struct ConsoleModel: Equatable, Sendable {
     public let backendName: String
     /// The terminal is someone else's, over SSH: links to the server's own addresses would point at their machine.
     public var remoteTerminal = false
+    /// The backend's recent-login window, which the sensitive changes' screens name.
+    public var recentLoginWindow = RecentLoginWindow.firebase
     /// Whether this console offers the operator's accounts view, and its actions.
     public let operatorAccess: OperatorAccess?
     /// Whether this console runs under `authdeck ssh` with a room channel.
@@ -79,7 +81,8 @@ public struct ConsoleModel: Equatable, Sendable {
     }
 
     /// What the features read of the root.
-    var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox, operatorAccess: operatorAccess, inRoom: inRoom) }
+    var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox, operatorAccess: operatorAccess, inRoom: inRoom,
+                                                 recentLoginWindow: recentLoginWindow) }
 
     public mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         var effects = handleEvent(event)

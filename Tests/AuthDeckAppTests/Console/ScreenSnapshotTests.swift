@@ -46,6 +46,24 @@ struct ScreenSnapshotTests {
         assertSnapshot(of: render(model), as: .lines, named: "change-password")
     }
 
+    @Test func sensitiveChangesNameTheBackendsRecentLoginWindow() {
+        // The screen's words with its line breaks and padding as single spaces: the hint wraps.
+        func words(_ model: ConsoleModel) -> String {
+            render(model).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        model.screen = .changePassword(ChangePasswordFeature())
+        #expect(words(model).contains("if you signed in more than 5 minutes ago, you will be asked"))
+        model.screen = .changeEmail(ChangeEmailFeature())
+        #expect(words(model).contains("If you signed in more than 5 minutes ago, you confirm it's you first."))
+        model.recentLoginWindow = RecentLoginWindow(seconds: 5)
+        #expect(words(model).contains("If you signed in more than 5 seconds ago, you confirm it's you first."))
+        model.screen = .changePassword(ChangePasswordFeature())
+        #expect(words(model).contains("if you signed in more than 5 seconds ago, you will be asked"))
+        #expect(RecentLoginWindow.firebase.text == "5 minutes")
+        #expect([1, 90, 120, 3600, 7200].map { RecentLoginWindow(seconds: $0).text } == ["1 second", "90 seconds", "2 minutes", "1 hour", "2 hours"])
+    }
+
     @Test func reauthenticationPrompt() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
         model.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(.deleteAccount), email: "ada@example.com"))
