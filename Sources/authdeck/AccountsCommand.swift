@@ -217,6 +217,7 @@ struct AccountsCommand: AsyncParsableCommand {
                 do {
                     let summary = try await admin.export(to: file, format: format) { count in progress.update("exported \(count) accounts") }
                     progress.finish("exported \(summary.count) accounts to \(file)")
+                    if let note = summary.leftOutNote { FileHandle.standardError.write(Data((note + "\n").utf8)) }
                 } catch {
                     progress.end()
                     throw error

@@ -110,6 +110,35 @@ def test_a_csv_round_trip_through_the_command_line(server, app, rest, unique, tm
     assert rest.sign_in(f"{prefix}-a@example.com", "password-a")["localId"] == f"{prefix}-a"
 
 
+def test_an_export_names_what_firebases_format_has_no_place_for(unique, tmp_path):
+    """firebase auth:export's files carry no Apple sign-in: the command says it left one out."""
+    source = Server()
+    previous = os.environ.get("FIREBASE_AUTH_EMULATOR_HOST")
+    os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = source.host
+    source_app = firebase_admin.initialize_app(options={"projectId": PROJECT_ID}, name=unique("apple"))
+    try:
+        uid = unique("apple")
+        result = auth.import_users([auth.ImportUserRecord(uid=uid, email=f"{uid}@example.com", provider_data=[
+            auth.UserProvider(uid="apple-1", provider_id="apple.com"), auth.UserProvider(uid="google-1", provider_id="google.com")])],
+            app=source_app)
+        assert result.failure_count == 0
+        export = tmp_path / "users.json"
+        result = accounts(source, "export", str(export))
+        assert result.returncode == 0, result.stderr
+        assert result.stderr == (f"exported 1 accounts to {export}\n"
+                                 "Not in the file, which Firebase's format has no place for: apple.com sign-ins of 1 account. "
+                                 "Accounts imported from it come without them.\n")
+        user = json.loads(export.read_text())["users"][0]
+        assert [provider["providerId"] for provider in user["providerUserInfo"]] == ["google.com"]
+    finally:
+        if previous is None:
+            os.environ.pop("FIREBASE_AUTH_EMULATOR_HOST")
+        else:
+            os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = previous
+        firebase_admin.delete_app(source_app)
+        source.stop()
+
+
 def test_exporting_twice_to_one_name_replaces_the_file(server, app, unique, tmp_path):
     """An export to the name of an earlier one replaces it, every time."""
     prefix = unique("twice")
