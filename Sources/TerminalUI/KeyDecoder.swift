@@ -52,7 +52,7 @@ public struct KeyDecoder: Sendable {
     public var isPasting: Bool {
         switch state {
         case .pasting, .pastingEscape: true
-        default: false
+        case .ground, .escape, .controlSequence, .singleShift, .controlString: false
         }
     }
 
@@ -61,7 +61,7 @@ public struct KeyDecoder: Sendable {
     public var awaitsMore: Bool {
         switch state {
         case .pasting, .pastingEscape, .controlString: true
-        default: false
+        case .ground, .escape, .controlSequence, .singleShift: false
         }
     }
 

@@ -227,7 +227,8 @@ struct MultiFactorClientTests {
             try await harness.enrollPhone(auth, "+15555550100", name: "Work phone")
             await auth.signOut()
             let resolver = try await secondFactorResolver(auth) { _ = try await auth.signIn(email: "ada@example.com", password: "hunter22") }
-            guard case let .phone(hint)? = resolver.hints.first, case let .signIn(pending) = resolver.session.kind else { return }
+            guard case let .phone(hint)? = resolver.hints.first else { Issue.record("no phone hint: \(resolver.hints)"); return }
+            guard case let .signIn(pending) = resolver.session.kind else { Issue.record("not a sign-in session: \(resolver.session)"); return }
             let tampered = MultiFactorSession(kind: .signIn(mfaPendingCredential: String(pending.dropLast(4)) + "AAAA"), auth: auth)
             await expectAuthError(.invalidMultiFactorSession) {
                 _ = try await PhoneAuthProvider.provider(auth: auth).verifyPhoneNumber(with: hint, multiFactorSession: tampered)

@@ -1,29 +1,44 @@
+import Foundation
 import Testing
 @testable import TerminalUI
 
 @Suite struct TerminalTests {
     /// Never starts curses: tests have no terminal, and initscr would take over this one.
-    @Test func constructs_without_a_tty() throws {
+    @Test(.timeLimit(.minutes(1))) func constructs_without_a_tty() throws {
         let terminal = try Terminal()
         terminal.stop()  // never started: nothing to restore
         terminal.stop()
+        // Nor anything let go of: a wake still reaches the loop's pipe.
+        terminal.waker.wake()
+        #expect(terminal.waker.pipe.drain() == [1])
     }
 
-    @Test func waker_never_blocks_even_when_the_pipe_is_full() async throws {
+    @Test(.timeLimit(.minutes(1))) func waker_never_blocks_even_when_the_pipe_is_full() async throws {
         let terminal = try Terminal()
         let waker = terminal.waker
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<4 {
-                group.addTask { for _ in 0..<50_000 { waker.wake() } }
-            }
+        // Threads of their own: a wake that blocked would hold the cooperative pool, and the time limit with it.
+        let wakers = DispatchGroup()
+        for _ in 0..<4 {
+            wakers.enter()
+            Thread {
+                for _ in 0..<50_000 { waker.wake() }
+                wakers.leave()
+            }.start()
         }
+        await withCheckedContinuation { done in wakers.notify(queue: .global()) { done.resume() } }
+        // Fewer bytes than wakes: the pipe filled and the wakes past it returned; one still waits for the loop.
+        let pending = waker.pipe.drain()
+        #expect(!pending.isEmpty)
+        #expect(pending.count < 4 * 50_000)
     }
 
-    @Test func waker_outliving_its_terminal_is_harmless() throws {
+    @Test(.timeLimit(.minutes(1))) func waker_outliving_its_terminal_is_harmless() throws {
         var terminal: Terminal? = try Terminal()
         let waker = terminal!.waker
         terminal = nil
         waker.wake()
+        // The waker holds the pipe open: the byte went to it, not to a closed or reused descriptor.
+        #expect(waker.pipe.drain() == [1])
     }
 
     @Test func colour_is_off_for_no_color_flag_and_dumb_terminals() {

@@ -67,10 +67,13 @@ import TerminalUI
         #expect(letGo.withLock { $0 })
     }
 
-    @Test func cancelAfterRunIsNothing() async throws {
+    @Test(.timeLimit(.minutes(1))) func cancelAfterRunIsNothing() async throws {
         let thread = TerminalThread {}
-        try await thread.run { _ in }
+        let runs = Mutex(0)
+        try await thread.run { _ in runs.withLock { $0 += 1 } }
         await thread.cancel()
+        // Returned without waiting for the thread, which ended with the run, and ran nothing more.
+        #expect(runs.withLock { $0 } == 1)
     }
 
     private final class Resource {

@@ -41,29 +41,42 @@ struct RequestThreadsTests {
     /// A request waiting for a hash holds no thread, so a hash never holds up a lookup: here the pool's
     /// only thread runs the next job meanwhile (were the wait to block the thread, a second one would have
     /// to be made for it, and past the pool's limit the job would wait for the hash).
-    @Test func aJobRunsWhileTheOnlyThreadsRequestWaitsForAHash() async throws {
+    @Test func aJobRunsWhileTheOnlyThreadsRequestWaitsForAHash() async {
         let requests = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: false)
         let hashing = RequestThreads(name: "test", limit: 1, concurrency: 1, batch: true)
         let gate = DispatchSemaphore(value: 0)
-        let hashed = Task(executorPreference: requests) { (try? await hashing.run { gate.wait() }) != nil }
-        #expect(try await Self.aSecondJobRuns(on: requests, beforeOpening: gate))
+        let waiting = DispatchSemaphore(value: 0)
+        let hashed = Task(executorPreference: requests) {
+            (try? await hashing.run { () -> Void in
+                waiting.signal()
+                gate.wait()
+            }) != nil
+        }
+        #expect(await Self.aSecondJobRuns(on: requests, onceSignalled: waiting, beforeOpening: gate))
         #expect(await hashed.value)
     }
 
     /// A request thread waiting for a commit another thread makes (GroupCommit) leaves its place too:
     /// with two places, sixteen sign-ups kept a quarter of the CPU idle while their threads waited.
-    @Test func aJobRunsWhileTheOnlyRunningThreadIsBlocked() async throws {
+    @Test func aJobRunsWhileTheOnlyRunningThreadIsBlocked() async {
         let requests = RequestThreads(name: "test", limit: 2, concurrency: 1, batch: false)
         let gate = DispatchSemaphore(value: 0)
-        let blocked = Task(executorPreference: requests) { RequestThreads.blocked { gate.wait() } }
-        #expect(try await Self.aSecondJobRuns(on: requests, beforeOpening: gate))
+        let waiting = DispatchSemaphore(value: 0)
+        let blocked = Task(executorPreference: requests) {
+            RequestThreads.blocked {
+                waiting.signal()
+                gate.wait()
+            }
+        }
+        #expect(await Self.aSecondJobRuns(on: requests, onceSignalled: waiting, beforeOpening: gate))
         await blocked.value
     }
 
-    /// Whether a second job runs on `requests` while its only running thread waits for `gate`.
-    private static func aSecondJobRuns(on requests: RequestThreads, beforeOpening gate: DispatchSemaphore) async throws -> Bool {
-        // Give the first job time to start waiting: the second must run even so, and before the gate opens.
-        try await Task.sleep(for: .milliseconds(100))
+    /// Whether a second job runs on `requests` while its only running thread waits for `gate`: asked
+    /// once the first job signals `waiting`, just before it waits.
+    private static func aSecondJobRuns(on requests: RequestThreads, onceSignalled waiting: DispatchSemaphore,
+                                       beforeOpening gate: DispatchSemaphore) async -> Bool {
+        await withCheckedContinuation { started in DispatchQueue.global().async { waiting.wait(); started.resume() } }
         return await requests.runs({}, beforeOpening: gate)
     }
 

@@ -109,12 +109,19 @@ import Testing
                 }
             }
             await withCheckedContinuation { started in DispatchQueue.global().async { committing.wait(); started.resume() } }
+            let joining = DispatchSemaphore(value: 0)
             let queued = (0..<4).map { index in
                 Task(executorPreference: requests) {
+                    // Nothing suspends the task between here and its joining the batch behind the commit.
+                    joining.signal()
                     try await commits.write(on: pool) { db in try db.execute(sql: "INSERT INTO item (name) VALUES (?)", arguments: ["queued \(index)"]) }
                 }
             }
-            try await Task.sleep(for: .milliseconds(100))
+            // Bounded: were a waiting write to hold the free thread, the writes after it would never start.
+            let allJoining = await withCheckedContinuation { started in
+                DispatchQueue.global().async { started.resume(returning: (0..<4).allSatisfy { _ in joining.wait(timeout: .now() + .seconds(10)) == .success }) }
+            }
+            #expect(allJoining)
             // Without a free thread the read never runs while the gate is shut.
             let readRan = await requests.runs({ _ = try? pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } },
                                               beforeOpening: gate)

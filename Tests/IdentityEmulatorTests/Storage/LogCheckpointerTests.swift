@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import IdentityEmulator
 
@@ -92,14 +93,21 @@ import Testing
             pool.writeWithoutTransaction { db in checkpointer.install(on: db.sqliteConnection) }
             // Back to back from two threads, so that the thread's copies never find the log idle.
             let writers = DispatchGroup()
+            let failures = Mutex<[String]>([])
             for _ in 0..<2 {
-                DispatchQueue.global().async(group: writers) { try? insert(400, into: pool) }
+                DispatchQueue.global().async(group: writers) {
+                    do { try insert(400, into: pool) } catch { failures.withLock { $0.append("\(error)") } }
+                }
             }
             writers.wait()
             checkpointer.stop()
             // The file keeps its largest size; frames of 4,096 bytes and a 24-byte header each.
             let frames = fileSize(path + "-wal") / 4120
             #expect(frames <= Int(checkpointer.ceiling) + 8, "\(frames) frames")
+            // Every write went in: failed ones would leave the log small, and the bound met for nothing.
+            #expect(failures.withLock { $0 } == [])
+            let rows = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") }
+            #expect(rows == 800)
         }
     }
 
