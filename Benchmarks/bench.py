@@ -571,12 +571,13 @@ def stalled_bodies(serve, count):
 
 
 def serve_measures(authdeck, reference_binary, data, seconds, results, scratch):
-    # The key a visitor's console is given: it reaches that project only.
-    visitor_key = subprocess.run([authdeck, "accounts", "projects", "--data", data, "--api-key", VISITOR_PROJECT],
-                                 capture_output=True, text=True, check=True).stdout.strip()
     serve = Serve(authdeck, data)
     reference = ReferenceServer(reference_binary)
     try:
+        # The key a visitor's console is given: it reaches that project only. Asked once serve has made
+        # the backend: the command reads a data directory, it makes none.
+        visitor_key = subprocess.run([authdeck, "accounts", "projects", "--data", data, "--api-key", VISITOR_PROJECT],
+                                     capture_output=True, text=True, check=True).stdout.strip()
         sessions = [serve.call(f"{API}/accounts:signUp{KEY}", {"returnSecureToken": True}) for _ in range(16)]
         password = serve.call(f"{API}/accounts:signUp{KEY}", {"email": "bench@example.com", "password": "correct horse",
                                                              "returnSecureToken": True})
