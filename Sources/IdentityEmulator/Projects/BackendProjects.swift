@@ -52,7 +52,8 @@ public final class BackendProjects: WireHandler, Sendable {
                 return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
             } catch {
                 self.logger.error("opening a project failed", metadata: ["error": "\(error)"])
-                let failure = BackendFailure.internalError
+                // A database refused at its opening (emptied, gone, damaged) is the server's trouble, told as such.
+                let failure = error is EmbeddedBackendError ? BackendFailure.projectDataUnavailable : .internalError
                 return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
             }
             return await backend.answer(request)
@@ -219,6 +220,7 @@ public final class BackendProjects: WireHandler, Sendable {
 
     private func databaseMade(_ id: String) -> Bool {
         id == defaultProject.projectId || opened.withLock { $0[id] } != nil || FileManager.default.fileExists(atPath: databasePath(id))
+            || FirstStartMarker.exists(forDatabaseAt: databasePath(id))
     }
 
     /// Whether the project exists (the default always does).
@@ -266,6 +268,8 @@ public final class BackendProjects: WireHandler, Sendable {
                 do { try backend.close() } catch { logger.warning("closing an emptied project failed", metadata: ["project": "\(id)", "error": "\(error)"]) }
             }
             let database = databasePath(id)
+            // The marker first: stopped half-way, the project keeps its data rather than refusing to open.
+            try FirstStartMarker.remove(forDatabaseAt: database)
             for path in [database, database + "-wal", database + "-shm", database + "-journal"] where FileManager.default.fileExists(atPath: path) {
                 try FileManager.default.removeItem(atPath: path)
             }
