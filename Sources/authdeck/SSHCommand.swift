@@ -257,11 +257,13 @@ struct SSHCommand: AsyncParsableCommand {
 }
 
 /// The embedded backend served to the consoles on loopback. Operators' consoles get the admin
-/// token and work in the data directory's own project; each visitor's console gets the API key of
-/// a project of its own (`VisitorProjects`) and never the token.
+/// token and a key made for this run, and work in the data directory's own project; each visitor's
+/// console gets the API key of a project of its own (`VisitorProjects`) and never the token. The
+/// backend answers nothing else (`ConsoleBackendGate`).
 private final class SharedBackend: Sendable {
     let port: Int
     let adminToken: String
+    let operatorsKey: String
     let visitors: VisitorProjects
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
@@ -269,10 +271,11 @@ private final class SharedBackend: Sendable {
     private let sweeper: Task<Void, Never>
     private let logger: Logger
 
-    private init(port: Int, adminToken: String, visitors: VisitorProjects, task: Task<Void, any Error>, group: ServiceGroup,
+    private init(port: Int, adminToken: String, operatorsKey: String, visitors: VisitorProjects, task: Task<Void, any Error>, group: ServiceGroup,
                  projects: BackendProjects, logger: Logger) {
         self.port = port
         self.adminToken = adminToken
+        self.operatorsKey = operatorsKey
         self.visitors = visitors
         self.task = task
         self.group = group
@@ -291,6 +294,7 @@ private final class SharedBackend: Sendable {
                       maxSessions: Int, logger: Logger) async throws -> SharedBackend {
         var generator = SystemRandomNumberGenerator()
         let adminToken = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
+        let operatorsKey = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
         var configuration = EmbeddedBackendConfiguration()
         configuration.adminToken = adminToken
         if let recentLoginWindow { configuration.recentLoginWindow = recentLoginWindow }
@@ -303,7 +307,8 @@ private final class SharedBackend: Sendable {
         var limits = ConnectionLimits()
         limits.maxConnections = max(limits.maxConnections, 8 * maxSessions)
         limits.maxConnectionsPerAddress = limits.maxConnections
-        let application = IdentityServer(backend: projects, host: "127.0.0.1", port: 0, limits: limits, logger: logger).application { port in
+        let gate = ConsoleBackendGate(backend: projects, adminToken: adminToken, operatorsKey: operatorsKey)
+        let application = IdentityServer(backend: gate, host: "127.0.0.1", port: 0, limits: limits, logger: logger).application { port in
             backend.setActionLinkOrigin(host: "127.0.0.1", port: port)
             continuation.yield(port)
             continuation.finish()
@@ -315,7 +320,7 @@ private final class SharedBackend: Sendable {
             task.cancel()
             throw StartupError("The shared backend did not start: \((try? await task.value).map { "\($0)" } ?? "see the log").")
         }
-        return SharedBackend(port: port, adminToken: adminToken, visitors: visitors, task: task, group: group, projects: projects, logger: logger)
+        return SharedBackend(port: port, adminToken: adminToken, operatorsKey: operatorsKey, visitors: visitors, task: task, group: group, projects: projects, logger: logger)
     }
 
     /// An operator's console: the data directory's own project, with the admin token. A visitor's:
@@ -326,7 +331,7 @@ private final class SharedBackend: Sendable {
         switch visit.role {
         case .operator:
             return ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", "operator"] + backend,
-                               environment: [ServeCommand.adminTokenVariable: adminToken])
+                               environment: [ServeCommand.adminTokenVariable: adminToken, BackendChoice.apiKeyVariable: operatorsKey])
         case .visitor:
             let seat = try visitors.seat(for: visit)
             return ConsolePlan(arguments: ["console", "--data", seat.directory.path, "--ssh-role", "visitor"] + backend

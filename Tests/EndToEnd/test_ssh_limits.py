@@ -1,15 +1,20 @@
 """`authdeck ssh` against those who would take the room from everyone else: sessions that never
-start a console, signature floods, handshake floods."""
+start a console, signature floods, handshake floods, local users knocking on the consoles' backend."""
+import json
 import os
+import re
 import socket
 import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 
 import paramiko
 from paramiko.common import cMSG_SERVICE_REQUEST, cMSG_USERAUTH_REQUEST, MSG_SERVICE_ACCEPT, MSG_USERAUTH_BANNER, MSG_USERAUTH_FAILURE
 
+from test_room import project_accounts
 from test_ssh import keys, ssh_server, wait_until  # noqa: F401 (fixtures)
 
 
@@ -207,3 +212,44 @@ def test_a_handshake_flood_keeps_no_visitor_out(ssh_server, console):
     finally:
         stop.set()
         holder.join(30)
+
+
+def backend_port(server):
+    """The loopback port of the backend `authdeck ssh` serves its consoles (its listening socket that is not SSH's)."""
+    listening = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, check=True).stdout
+    for line in listening.splitlines():
+        if f"pid={server.process.pid}," in line:
+            port = int(line.split()[3].rsplit(":", 1)[1])
+            if port != server.port:
+                return port
+    raise AssertionError(f"no backend port for pid {server.process.pid}:\n{listening}")
+
+
+def test_the_consoles_backend_answers_only_the_consoles(ssh_server, console, keys):
+    server = ssh_server(["--operators", operators_file(keys)])
+    port = backend_port(server)
+    # Any local user may reach the port; without a console's credential they are refused, whatever key they bring.
+    for key in ("anything", "authdeck", "adk-authdeck-local-AAAAAAAAAAAAAAAAAAAAAA"):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/identitytoolkit.googleapis.com/v1/accounts:signUp?key={key}",
+                                         data=b'{"returnSecureToken":true}', headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                raise AssertionError(f"signed up with key {key!r}: {response.status} {response.read()[:200]!r}")
+        except urllib.error.HTTPError as error:
+            assert error.code == 400 and "API key not valid" in json.loads(error.read())["error"]["message"], key
+    assert sum(project_accounts(server).values()) == 0
+    # The consoles it started still reach it: a visitor's project and the operators' own.
+    visitor = console(command=server.client())
+    visitor.wait_for("Choose a sign-in method", timeout=20)
+    visitor.keys("Enter")
+    visitor.wait_for(r"uid\s+[A-Za-z0-9]{28}", timeout=20)
+    alice = console(command=server.client("alice", key=keys["operator"]), width=100, height=30)
+    alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+    alice.keys("Enter")
+    alice.wait_for(r"uid\s+[A-Za-z0-9]{28}", timeout=20)
+    assert sorted(n for n in project_accounts(server).values() if n) == [1, 1]
+    # Its command line names no credential.
+    for pid in server.consoles():
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            arguments = f.read().decode(errors="replace")
+        assert "adk-" not in arguments and not re.search(r"[0-9a-f]{40}", arguments), arguments
