@@ -103,7 +103,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         } catch {
             // Storage errors carry SQL, never bound values, so they are safe to log.
             logger.error("request failed", metadata: ["path": "\(Self.pathAndQuery(request.path).path)", "error": "\(error)"])
-            let failure = BackendFailure.internalError
+            let failure = DescriptorBudget.isExhausted() ? BackendFailure.descriptorsExhausted : .internalError
             return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
         }
     }

@@ -46,12 +46,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds a request's body may take to arrive; a client that stops half-way is closed and its memory freed.", valueName: "SECONDS"))
     var bodyTimeout = 20
 
+    @Option(name: .long, help: ArgumentHelp("Seconds a project no request uses keeps its database (and its file descriptors) open; it opens again at its next request.", valueName: "SECONDS"))
+    var projectIdleTimeout = Int(BackendProjects.defaultIdleLifetime.components.seconds)
+
     static let adminTokenVariable = "AUTHDECK_ADMIN_TOKEN"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard maxConnections >= 1, maxConnectionsPerAddress >= 1, bodyTimeout >= 1 else {
-            throw ValidationError("--max-connections, --max-connections-per-address and --body-timeout must be at least 1.")
+        guard maxConnections >= 1, maxConnectionsPerAddress >= 1, bodyTimeout >= 1, projectIdleTimeout >= 1 else {
+            throw ValidationError("--max-connections, --max-connections-per-address, --body-timeout and --project-idle-timeout must be at least 1.")
         }
         if let project, project.isEmpty || project.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-") }) {
             throw ValidationError("--project must be a project id: letters, digits and hyphens.")
@@ -94,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         let projectId = backend.projectId
         let shared = configuration.isShared
         // Other projects beside the data directory's own, each in a directory of its own under `projects/`.
-        let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
+        let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url, idleLifetime: .seconds(projectIdleTimeout))
         var limits = ConnectionLimits()
         limits.maxConnections = maxConnections
         limits.maxConnectionsPerAddress = maxConnectionsPerAddress
