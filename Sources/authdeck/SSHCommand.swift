@@ -79,7 +79,7 @@ struct SSHCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Also print the command visitors type as a QR code, for the projector.")
     var qr = false
 
-    @Option(name: .long, help: ArgumentHelp("Visitors' projects kept at once, at most (embedded backend); at the limit the one unused longest goes.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Visitors' projects kept at once, at most (embedded backend); at the limit an empty one makes room, never one holding work.", valueName: "N"))
     var maxVisitorProjects = BackendProjects.defaultMaximumProjects
 
     @Option(name: .long, help: ArgumentHelp("Hours after a visitor without a key leaves that their project is removed.", valueName: "HOURS"))
