@@ -239,7 +239,9 @@ extension EmbeddedBackend {
             if UUID(uuidString: tenant) != nil {
                 guard identity.tenantId == tenant else { throw notInTenant }
             } else if tenant.contains(".") {
-                guard !personal, domain == tenant else { throw notInTenant }
+                guard !personal, let domain,
+                      SimulatedProvider.microsoftDirectory(ofDomain: domain) == SimulatedProvider.microsoftDirectory(ofDomain: tenant)
+                else { throw notInTenant }
             } else {
                 throw idpRefusal("AADSTS90002: Tenant '\(tenant)' not found. Use common, organizations, consumers, a directory id or a domain.")
             }

@@ -89,8 +89,22 @@ struct SimulatedProvider: Sendable {
                 let oid = "00000000-0000-0000-\(puid.prefix(4))-\(puid.dropFirst(4))"
                 return (oid, "personal", Self.microsoftConsumerTenant)
             }
-            return (UUID().uuidString.lowercased(), "work", Self.derivedUUID("microsoft-tenant:" + domain))
+            return (UUID().uuidString.lowercased(), "work", Self.derivedUUID("microsoft-tenant:" + Self.microsoftDirectory(ofDomain: domain)))
         }
+    }
+
+    /// The directory (Entra tenant) a work domain belongs to. A directory answers to its initial
+    /// `NAME.onmicrosoft.com` name and to the custom domains verified in it; here a custom domain
+    /// belongs to the directory named by its organisation's label (`contoso.com`, `eu.contoso.com`,
+    /// `contoso.co.uk` and `contoso.onmicrosoft.com` are one directory, `contoso`).
+    static func microsoftDirectory(ofDomain domain: String) -> String {
+        let labels = domain.lowercased().split(separator: ".").map(String.init)
+        if labels.count >= 3, labels.suffix(2) == ["onmicrosoft", "com"] { return labels[labels.count - 3] }
+        guard labels.count >= 2 else { return domain.lowercased() }
+        // Second-level public suffixes (co.uk, com.au, ac.jp …): the organisation is the label before them.
+        let secondLevel: Set<String> = ["co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"]
+        if labels.count >= 3, secondLevel.contains(labels[labels.count - 2]) { return labels[labels.count - 3] }
+        return labels[labels.count - 2]
     }
 
     static func derivedUUID(_ seed: String) -> String {

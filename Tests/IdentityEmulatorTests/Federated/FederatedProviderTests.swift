@@ -99,15 +99,20 @@ import Testing
         let workTenant = try #require(work.tenantId)
         #expect(UUID(uuidString: workTenant) != nil)
         #expect(UUID(uuidString: work.subject) != nil)
+        // A directory's initial onmicrosoft.com name and its custom domains are one tenant.
+        let initialDomain = try await harness.addIdentity("microsoft.com", "Ada Lovelace", "ada@contoso.onmicrosoft.com")
+        #expect(initialDomain.tenantId == workTenant)
+        _ = try await harness.authorize("microsoft.com", initialDomain.subject, parameters: ["tenant": "contoso.com"])
 
         for (identity, tenant) in [(personal, "common"), (personal, "consumers"), (work, "common"), (work, "organizations"),
-                                   (work, workTenant), (work, "contoso.com"), (personal, personal.tenantId ?? "")] {
+                                   (work, workTenant), (work, "contoso.com"), (work, "contoso.onmicrosoft.com"), (work, "eu.contoso.com"),
+                                   (personal, personal.tenantId ?? "")] {
             _ = try await harness.authorize("microsoft.com", identity.subject, parameters: ["tenant": tenant])
         }
         await #expect(throws: server("INVALID_IDP_RESPONSE : AADSTS500200: User account 'bill@outlook.com' is a personal Microsoft account. Personal Microsoft accounts are not supported for the organizations endpoint.")) {
             _ = try await harness.authorize("microsoft.com", personal.subject, parameters: ["tenant": "organizations"])
         }
-        for (identity, tenant) in [(work, "consumers"), (work, "fabrikam.com"), (personal, "outlook.com"), (work, SimulatedProvider.microsoftConsumerTenant)] {
+        for (identity, tenant) in [(work, "consumers"), (work, "fabrikam.com"), (work, "fabrikam.onmicrosoft.com"), (personal, "outlook.com"), (work, SimulatedProvider.microsoftConsumerTenant)] {
             await #expect(throws: server("INVALID_IDP_RESPONSE : AADSTS50020: User account '\(identity.email ?? "")' from identity provider does not exist in tenant '\(tenant)' and cannot access the application.")) {
                 _ = try await harness.authorize("microsoft.com", identity.subject, parameters: ["tenant": tenant])
             }
