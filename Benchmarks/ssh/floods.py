@@ -52,8 +52,10 @@ def signed_request():
 class SignatureFlooder:
     """One connection: the key exchange, then `attempts` signed requests at once; ends when the server closes it."""
 
-    def __init__(self, port, source, attempts, key, signature):
+    def __init__(self, port, source, key, signature):
+        """The key exchange; a refused connection raises here."""
         self.failures = 0
+        self.key, self.signature = key, signature
         sock = socket.create_connection(("127.0.0.1", port), source_address=(source, 0), timeout=10)
         self.transport = paramiko.Transport(sock)
         # The server's answers are counted, never answered with "unimplemented" (which would end the connection early).
@@ -63,23 +65,27 @@ class SignatureFlooder:
         table[MSG_USERAUTH_SUCCESS] = lambda m: None
         table[MSG_USERAUTH_FAILURE] = self.failed
         self.transport.start_client(timeout=10)
-        message = paramiko.Message()
-        message.add_byte(cMSG_SERVICE_REQUEST)
-        message.add_string("ssh-userauth")
-        self.transport._send_message(message)
-        for _ in range(attempts):
-            if not self.transport.is_active():
-                break
+
+    def run(self, attempts):
+        """Sends until the server closes the connection."""
+        try:
             message = paramiko.Message()
-            message.add_byte(cMSG_USERAUTH_REQUEST)
-            message.add_string("root")
-            message.add_string("ssh-connection")
-            message.add_string("publickey")
-            message.add_boolean(True)
-            message.add_string(key.get_name())
-            message.add_string(key.asbytes())
-            message.add_string(signature)
+            message.add_byte(cMSG_SERVICE_REQUEST)
+            message.add_string("ssh-userauth")
             self.transport._send_message(message)
+            for _ in range(attempts):
+                message = paramiko.Message()
+                message.add_byte(cMSG_USERAUTH_REQUEST)
+                message.add_string("root")
+                message.add_string("ssh-connection")
+                message.add_string("publickey")
+                message.add_boolean(True)
+                message.add_string(self.key.get_name())
+                message.add_string(self.key.asbytes())
+                message.add_string(self.signature)
+                self.transport._send_message(message)
+        except (EOFError, OSError, paramiko.SSHException):
+            pass
 
     def failed(self, message):
         self.failures += 1
@@ -91,15 +97,17 @@ def flood_signatures(port, args, stop, counts):
     def one():
         while not stop.is_set():
             try:
-                flooder = SignatureFlooder(port, "127.9.0.1", args.attempts, key, signature)
-                counts["connections"] += 1
-                while flooder.transport.is_active() and not stop.is_set():
-                    time.sleep(0.05)
-                counts["answered"] += flooder.failures
-                flooder.transport.close()
+                flooder = SignatureFlooder(port, "127.9.0.1", key, signature)
             except (OSError, EOFError, paramiko.SSHException):
                 counts["refused"] += 1
                 time.sleep(0.05)
+                continue
+            counts["connections"] += 1
+            flooder.run(args.attempts)
+            while flooder.transport.is_active() and not stop.is_set():
+                time.sleep(0.05)
+            counts["answered"] += flooder.failures
+            flooder.transport.close()
 
     threads = [threading.Thread(target=one, daemon=True) for _ in range(args.connections)]
     for thread in threads:
