@@ -64,7 +64,8 @@ public final class BackendProjects: WireHandler, Sendable {
                 let failure = self.failure(opening: error)
                 return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
             }
-            defer { self.open.release(backend) }
+            // The default project is never leased: its requests, the hot path, take no lock for it.
+            defer { if backend !== self.defaultProject { self.open.release(backend) } }
             return await backend.answer(request)
         }
     }
