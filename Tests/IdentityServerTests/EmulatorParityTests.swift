@@ -78,7 +78,7 @@ struct EmulatorParityTests {
 
             let owner = ["Authorization": "Bearer owner", "Content-Type": "application/json"]
             let byApp = try await served.raw(.PATCH, config + "?key=k", json: #"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":false}}"#)
-            #expect(byApp.errorMessage == "INSUFFICIENT_PERMISSION")
+            #expect(byApp.errorMessage == "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
             // A full update: what is left out takes the emulator's default (protection off).
             let full = try await served.raw(.PATCH, config, json: "{}", headers: owner)
             #expect(full.json?["emailPrivacyConfig"] as? [String: Bool] == ["enableImprovedEmailPrivacy": false])

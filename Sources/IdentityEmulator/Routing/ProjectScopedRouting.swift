@@ -51,7 +51,9 @@ extension EmbeddedBackend {
             return try await routeEmulatorEndpoint(scoped.tail, method: request.method.uppercased(), body: request.body)
         case .identityToolkit:
             let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
-            guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
+            // A path that names a project names a target, which only an administrator may (the
+            // emulator's rule, for every project alike; an API key, even a project's own, is not enough).
+            guard context.isAdmin else { throw BackendFailure.targetProjectNeedsAdministrator }
             try requireServedProject(scoped.projectId)
             // As at Google: listing is a GET, every other administrator method a POST. Any other
             // method is no endpoint (a DELETE on `/accounts` must not create an account).

@@ -46,7 +46,7 @@ extension EmbeddedBackend {
             return try encode(projectConfig(forAdministrator: context.isAdmin))
         case "PATCH":
             // Anyone could otherwise turn enumeration protection off on a shared server.
-            guard context.isAdmin else { throw BackendFailure.requiresAdministrator }
+            guard context.isAdmin else { throw BackendFailure.targetProjectNeedsAdministrator }
             let mask = query.first { $0.name == "updateMask" }?.value
             return try await encode(updateProjectConfig(decode(EmulatorConfigBody.self, request.body), updateMask: mask))
         default:

@@ -63,7 +63,7 @@ import Testing
         defer { harness.remove() }
         let lookup = harness.projectPath + "/accounts:lookup"
         let apiKeyOnly = try await harness.send("POST", lookup, ["localId": ["x"]], headers: ["x-goog-api-key": "key"])
-        #expect(errorMessage(apiKeyOnly) == "INSUFFICIENT_PERMISSION")
+        #expect(errorMessage(apiKeyOnly) == "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
         #expect(try await harness.send("POST", lookup, ["localId": ["x"]], headers: ["Authorization": "Bearer someone"]).status == 401)
         #expect(try await harness.send("POST", lookup, ["localId": ["x"]], headers: [:]).status == 403)
 
