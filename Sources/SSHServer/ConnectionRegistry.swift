@@ -6,8 +6,10 @@ import Synchronization
 /// is full), which has bounds of its own, and moves to the *sessions* pool only once it has logged
 /// in: connections that never log in cannot take a visitor's place. A full handshaking pool makes
 /// room for a newcomer by closing the connection that has waited longest without starting to log
-/// in (then the one that has waited longest at all), so a flood of stalled handshakes delays
-/// visitors by at most one handshake. Sources whose connections used up their authentication
+/// in, once it has had `handshakeGrace` for its key exchange (then the one that has waited longest
+/// at all): a flood of stalled handshakes delays visitors by at most one handshake, and a stream of
+/// new ones cannot close a visitor's key exchange as soon as it starts while the flood holds the
+/// rest of the pool logging in. Sources whose connections used up their authentication
 /// attempts are refused for a while (`penalise`), as OpenSSH's PerSourcePenalties do.
 /// Also keeps the consoles' process ids so that a shutdown hangs them all up.
 final class ConnectionRegistry: Sendable {
@@ -19,6 +21,7 @@ final class ConnectionRegistry: Sendable {
 
     private struct Handshake {
         let source: String
+        let arrived: NIODeadline
         /// Has sent an authentication request: its key exchange is done.
         var loggingIn = false
         let close: @Sendable () -> Void
@@ -59,12 +62,13 @@ final class ConnectionRegistry: Sendable {
             guard state.handshakesPerSource[source, default: 0] < limits.maxHandshakesPerAddress else { return (nil, nil) }
             var evicted: Handshake?
             if state.handshakes.count >= limits.maxHandshakes {
-                let oldest = state.handshakes.filter { !$0.value.loggingIn }.keys.min() ?? state.handshakes.keys.min()
+                let stalled = state.handshakes.filter { !$0.value.loggingIn && now - $0.value.arrived >= limits.handshakeGrace }
+                let oldest = stalled.keys.min() ?? state.handshakes.keys.min()
                 if let oldest { evicted = Self.remove(oldest, from: &state) }
             }
             let id = state.nextHandshake
             state.nextHandshake += 1
-            state.handshakes[id] = Handshake(source: source, close: close)
+            state.handshakes[id] = Handshake(source: source, arrived: now, close: close)
             state.handshakesPerSource[source, default: 0] += 1
             return (id, evicted)
         }

@@ -22,6 +22,9 @@ public struct SSHLimits: Sendable, Equatable {
     public var maxHandshakesPerAddress = 8
     /// From the TCP connection to logged in; a silent or stalled client goes after this.
     public var handshakeTimeout: TimeAmount = .seconds(10)
+    /// A key exchange's time before a full handshake pool may close it for a newcomer (ahead of
+    /// those logging in): a slow network's key exchange takes well under this.
+    public var handshakeGrace: TimeAmount = .seconds(2)
     /// From the TCP connection to a running console (handshake, authentication, pty, shell, the
     /// console's start), as OpenSSH's LoginGraceTime: a connection that logs in and never starts a
     /// console gives its place back after this.

@@ -223,6 +223,77 @@ def test_a_handshake_flood_keeps_no_visitor_out(ssh_server, console):
         holder.join(30)
 
 
+class SlowLink:
+    """A network with 50 ms each way between a visitor at `source` and the server: a key exchange
+    takes a few hundred milliseconds, as it does over a conference's Wi-Fi."""
+
+    def __init__(self, port, source):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.target, self.source = port, source
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        client, _ = self.listener.accept()
+        server = socket.create_connection(("127.0.0.1", self.target), source_address=(self.source, 0))
+        for a, b in ((client, server), (server, client)):
+            threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def pump(source, destination):
+        try:
+            while chunk := source.recv(65536):
+                time.sleep(0.05)
+                destination.sendall(chunk)
+        except OSError:
+            pass
+        for s in (source, destination):
+            s.close()
+
+
+def test_new_connections_cannot_close_a_key_exchange_while_a_flood_holds_the_pool_logging_in(ssh_server, console):
+    server = ssh_server(["--max-handshakes", "32", "--handshake-timeout", "60", "--login-timeout", "60"])
+    held, stop = [], threading.Event()
+    for number in range(31):
+        # Key exchange done, one `none` request, then silence: each is logging in.
+        transport = paramiko.Transport(socket.create_connection(("127.0.0.1", server.port), source_address=(f"127.11.0.{number + 1}", 0)))
+        transport.start_client(timeout=10)
+        try:
+            transport.auth_none("demo")
+        except paramiko.BadAuthenticationType:
+            pass
+        held.append(transport)
+
+    def stream():
+        # A new bare connection every 50 ms, each from another address.
+        for number in range(400):
+            if stop.is_set():
+                break
+            s = socket.socket()
+            s.bind((f"127.12.{number // 250}.{number % 250 + 1}", 0))
+            s.connect(("127.0.0.1", server.port))
+            s.sendall(b"SSH-2.0-stalled\r\n")
+            held.append(s)
+            time.sleep(0.05)
+
+    streamer = threading.Thread(target=stream)
+    streamer.start()
+    try:
+        link = SlowLink(server.port, "127.3.0.12")
+        started = time.monotonic()
+        command = server.client()
+        command[command.index(str(server.port))] = str(link.port)
+        c = console(command=command)
+        c.wait_for("Choose a sign-in method", timeout=20)
+        waited = time.monotonic() - started
+        assert waited < 5, f"the visitor waited {waited:.1f} s for the sign-in screen"
+    finally:
+        stop.set()
+        streamer.join(30)
+        for h in held:
+            h.close()
+
+
 def backend_port(server):
     """The loopback port of the backend `authdeck ssh` serves its consoles (its listening socket that is not SSH's)."""
     listening = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, check=True).stdout

@@ -179,7 +179,8 @@ import Testing
     }
 
     @Test func aFullPoolClosesTheLongestWaitingConnectionThatHasNotStartedToLogIn() throws {
-        let registry = registry(handshakes: 3, handshakesPerAddress: 3)
+        let now = Mutex(NIODeadline.uptimeNanoseconds(1_000_000_000_000))
+        let registry = registry(handshakes: 3, handshakesPerAddress: 3, clock: { now.withLock { $0 } })
         let closed = Closed()
         let visitor = try #require(registry.admitHandshake(address: "v", close: closed.closer("visitor")))
         registry.handshakeLoggingIn(visitor)
@@ -187,6 +188,7 @@ import Testing
         _ = try #require(registry.admitHandshake(address: "s2", close: closed.closer("s2")))
         // However long the flood is renewed, the stalled ones make room for each other and the visitor stays.
         for round in 3..<300 {
+            now.withLock { $0 = $0 + .seconds(2) }
             #expect(registry.admitHandshake(address: "s\(round)", close: closed.closer("s\(round)")) != nil)
         }
         #expect(closed.names == (1..<298).map { "s\($0)" })
@@ -197,6 +199,30 @@ import Testing
         #expect(registry.admitHandshake(address: "n", close: closed.closer("n")) != nil)
         #expect(closed.names.last == "l0")
         #expect(registry.openConnections == 4)
+    }
+
+    @Test func aStreamOfNewcomersCannotCloseAKeyExchangeAsSoonAsItStarts() throws {
+        let now = Mutex(NIODeadline.uptimeNanoseconds(1_000_000_000_000))
+        let registry = registry(handshakes: 4, handshakesPerAddress: 4, clock: { now.withLock { $0 } })
+        let closed = Closed()
+        // The flood holds the rest of the pool logging in (key exchange done, then silent)...
+        for index in 0..<3 {
+            registry.handshakeLoggingIn(try #require(registry.admitHandshake(address: "l\(index)", close: closed.closer("l\(index)"))))
+        }
+        now.withLock { $0 = $0 + .seconds(5) }
+        let visitor = try #require(registry.admitHandshake(address: "v", close: closed.closer("visitor")))
+        // ...and sends a new connection every 50 ms while the visitor's key exchange runs.
+        for round in 0..<3 {
+            now.withLock { $0 = $0 + .milliseconds(50) }
+            #expect(registry.admitHandshake(address: "s\(round)", close: closed.closer("s\(round)")) != nil)
+        }
+        #expect(!closed.names.contains("visitor"))
+        registry.handshakeLoggingIn(visitor)
+        // Key exchanges that stall past their grace are the first to make room again.
+        now.withLock { $0 = $0 + .seconds(3) }
+        #expect(registry.admitHandshake(address: "n", close: closed.closer("n")) != nil)
+        #expect(closed.names == ["l0", "l1", "l2", "s0"])
+        #expect(registry.claimSession(handshake: visitor, address: "v", isOperator: false) == .admitted)
     }
 
     @Test func operatorsHaveAReserveAndNoPerAddressLimit() throws {
