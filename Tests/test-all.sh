@@ -49,6 +49,9 @@ python3 -c 'import pyotp' 2>/dev/null || pip_install pyotp
 python3 -c 'import pyte' 2>/dev/null || pip_install pyte
 # An SSH client that sends what OpenSSH never does (absurd pty sizes, floods of window changes).
 python3 -c 'import paramiko' 2>/dev/null || pip_install paramiko
+# The SDK pane's snippets are parsed by the languages' tree-sitter grammars (Tests/Snippets).
+python3 -c 'import tree_sitter, tree_sitter_swift, tree_sitter_kotlin, tree_sitter_javascript, tree_sitter_cpp' 2>/dev/null \
+    || pip_install tree-sitter tree-sitter-swift tree-sitter-kotlin tree-sitter-javascript tree-sitter-cpp
 
 # C compiled with -O2 in this debug build: BoringSSL's scrypt at -O0 takes about 320 ms a password (45 ms
 # optimized), and the suites' password sign-ins, queued on one process-wide pool of hashing threads,
@@ -57,6 +60,8 @@ python3 -c 'import paramiko' 2>/dev/null || pip_install paramiko
 python3 -m pytest -q Tests/Documents
 swift build --build-tests --explicit-target-dependency-import-check error -Xcc -O2
 swift test --skip-build
+# Every SDK snippet as the pane draws it, through the languages' parsers (it runs the export test itself).
+python3 -m pytest -q Tests/Snippets
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/EndToEnd
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/Interop
 # The benchmarks once, briefly, on the debug build above (a release build of everything would

@@ -45,6 +45,8 @@ public final class Terminal {
     private var shownFrame: FrameRows?
     /// The frame before it, emptied and drawn on next, so that a frame allocates no rows.
     private var spareFrame: FrameRows?
+    /// OSC 52 sequences asked for since the last frame, written after the next one.
+    private var clipboardSequences: [String] = []
     /// Signals that were ignored before `start`, given back as ignored by `stop`.
     private var ignoredSignals: Set<Int32> = []
     /// A line to print on the normal screen, once the terminal is restored, when a signal ends the loop:
@@ -135,6 +137,19 @@ public final class Terminal {
             }
             render(draw)
         }
+    }
+
+    /// Asks the terminal to put `text` on the clipboard of whoever sees it (OSC 52). The sequence
+    /// goes out after the next frame, between frames, where curses has nothing half-written; it
+    /// travels over SSH like the frame does, and terminals that do not allow it ignore it.
+    public func copyToClipboard(_ text: String) {
+        checkThread()
+        clipboardSequences.append(Self.clipboardSequence(text))
+    }
+
+    /// `ESC ] 52 ; c ; base64 BEL`: set the clipboard ("c") to the text's UTF-8.
+    public static func clipboardSequence(_ text: String) -> String {
+        "\u{1B}]52;c;" + Base64.encode(Array(text.utf8)) + "\u{07}"
     }
 
     /// The size curses is drawing at.
@@ -247,6 +262,8 @@ public final class Terminal {
         }
         wnoutrefresh(window)
         doupdate()
+        for sequence in clipboardSequences { Self.writeToTerminal(sequence) }
+        clipboardSequences = []
     }
 
     // MARK: - Signals and restoring
@@ -278,9 +295,21 @@ public final class Terminal {
         precondition(pthread_equal(owner, pthread_self()) != 0, "Terminal used off the thread that created it")
     }
 
+    /// The whole sequence, however many writes it takes: a clipboard's sequence can be larger than a
+    /// pipe or pty takes at once, and half a control string would leave the terminal parsing garbage.
     private static func writeToTerminal(_ sequence: String) {
-        var bytes = Array(sequence.utf8)
-        _ = write(STDOUT_FILENO, &bytes, bytes.count)
+        let bytes = Array(sequence.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if result > 0 {
+                written += result
+            } else if result < 0, errno == EINTR || errno == EAGAIN {
+                continue
+            } else {
+                return
+            }
+        }
     }
 
     /// Registered once, on the first start: an `exit()` while curses is still active (from

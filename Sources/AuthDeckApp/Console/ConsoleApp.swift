@@ -62,6 +62,10 @@ public enum ConsoleApp {
                 if effects.contains(.quit) { return .quit }
                 effects.forEach(runner.run)
             }
+            if let text = model.teachingSession.clipboard {
+                terminal.copyToClipboard(text)
+                model.teachingSession.clipboard = nil
+            }
             publisher?.publish(model, size: terminal.size)
             return .continue
         }, draw: { canvas in

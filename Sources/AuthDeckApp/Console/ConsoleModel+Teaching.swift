@@ -1,9 +1,10 @@
 import AuthClient
 import TerminalUI
 
-/// The teaching pane's keys: scroll, the language, the step of several, close.
+/// The teaching pane's keys: scroll, the language, the step of several, copy, the transcript, close.
 public enum TeachingAction: Equatable, Sendable {
     case lineUp, lineDown, pageUp, pageDown, nextLanguage, previousStep, nextStep, close
+    case scrollLeft, scrollRight, copy, copyTranscript, toggleTranscript
 }
 
 /// The teaching pane, an overlay like the inspector: its keys, and the steps it shows, derived
@@ -36,10 +37,11 @@ extension ConsoleModel {
             KeyBinding([.pageUp, .character("b")], "b", "page up", .teaching(.pageUp), inBar: false),
             KeyBinding([.character("l"), .tab], "l", "show \(teachingDisplay.next.name)", .teaching(.nextLanguage)),
         ]
-        if let teaching, teaching.steps.count > 1 {
+        if let teaching, teaching.steps.count > 1, !teachingSession.showsTranscript {
             keys += [KeyBinding([.left, .character("h")], "←/→", "step", .teaching(.previousStep)),
                      KeyBinding([.right], "", "", .teaching(.nextStep), inBar: false)]
         }
+        keys += teachingCopyBindings
         keys.append(KeyBinding([.escape, .character("s"), .function(4), .character("q")], "esc", "close", .teaching(.close)))
         return keys
     }
@@ -52,6 +54,7 @@ extension ConsoleModel {
         let frame = ConsoleView.teachingFrame(terminalSize ?? Size(width: 80, height: 24))
         let last = teachingPane(scroll: 0)?.maxScroll(in: frame) ?? 0
         let page = max(1, TeachingPane.visibleRows(in: frame) - 1)
+        teachingSession.copied = nil
         switch action {
         case .lineDown: overlay = .teaching(scroll: min(scroll + 1, last))
         case .lineUp: overlay = .teaching(scroll: max(scroll - 1, 0))
@@ -59,13 +62,17 @@ extension ConsoleModel {
         case .pageUp: overlay = .teaching(scroll: max(scroll - page, 0))
         case .nextLanguage:
             teachingDisplay = teachingDisplay.next
+            teachingSession.column = 0
             overlay = .teaching(scroll: 0)
         case .previousStep, .nextStep:
             guard var teaching else { return [] }
             teaching.selected = action == .nextStep ? min(teaching.selected + 1, teaching.steps.count - 1) : max(teaching.selected - 1, 0)
             self.teaching = teaching
+            teachingSession.column = 0
             overlay = .teaching(scroll: 0)
         case .close: overlay = nil
+        case .scrollLeft, .scrollRight, .copy, .copyTranscript, .toggleTranscript:
+            performTeachingCopy(action, in: frame)
         }
         return []
     }
@@ -73,16 +80,17 @@ extension ConsoleModel {
     /// The pane as it draws: the step, the language choice, and above the code the call it made.
     /// Before any step, what the screen in front of the user does, with what is typed so far.
     func teachingPane(scroll: Int) -> TeachingPane? {
+        if teachingSession.showsTranscript { return transcriptPane(scroll: scroll) }
         guard let teaching else {
             return screenTeaching.map { step in
                 TeachingPane(step: step, display: teachingDisplay, scroll: scroll, notes: ["Not done yet: what enter does on this screen."])
             }
         }
-        var notes = [teaching.step.exchangeLine(in: exchanges)]
+        var notes = (teachingSession.copied.map { [$0] } ?? []) + [teaching.step.exchangeLine(in: exchanges)]
         if teaching.steps.count > 1 {
             notes.append("Step \(teaching.selected + 1) of \(teaching.steps.count) of what you just did (←/→).")
         }
-        return TeachingPane(step: teaching.step, display: teachingDisplay, scroll: scroll, notes: notes)
+        return TeachingPane(step: teaching.step, display: teachingDisplay, scroll: scroll, column: teachingSession.column, notes: notes)
     }
 
     /// What the pane shows next: the work just asked for, else a result that put a step in front of
@@ -90,6 +98,9 @@ extension ConsoleModel {
     mutating func followTeaching(after event: ConsoleEvent, asked effects: [ConsoleEffect]) {
         guard let next = effects.reversed().compactMap({ teaching(for: $0) }).first ?? teaching(after: event) else { return }
         teaching = next
+        teachingSession.record(next)
+        teachingSession.column = 0
+        teachingSession.copied = nil
         if case .teaching = overlay { overlay = .teaching(scroll: 0) }
     }
 
@@ -109,9 +120,9 @@ extension ConsoleModel {
         case .emailPassword: return .signInWithPassword(email: "")
         case .createAccount: return .createAccount(email: "")
         case .apple: return .appleNonce(nonce: "")
-        case .microsoft: return .microsoftProvider(tenant: "common", prompt: "", loginHint: "", scopes: [])
-        case .google: return .googleSignIn(email: "")
-        case .facebook: return .facebookSignIn(scopes: [])
+        case .microsoft: return .microsoftProvider(parameters: [], scopes: [])
+        case .google: return .googleCredential(email: "")
+        case .facebook: return .facebookCredential(scopes: [])
         case .phone: return .phoneSendCode(phoneNumber: "")
         case .resetPassword: return .sendPasswordReset(email: "")
         case .emailLink: return .sendSignInLink(email: "", continueURL: TeachingContext.continueURL)
@@ -134,7 +145,7 @@ extension ConsoleModel {
             return TeachingContext(.unlinkProvider(providerID: providerID))
         case let .reauthenticate(credential, _):
             if case let .password(email, _) = credential { return TeachingContext(.reauthenticateWithPassword(email: email)) }
-            return providerTeaching(credential, then: .reauthenticateWithProvider(providerID: credential.provider))
+            return providerTeaching(credential, then: .reauthenticate)
         case let .perform(operation):
             return operationTeaching(operation)
         case .signOut:
@@ -172,7 +183,7 @@ extension ConsoleModel {
         case let .password(email, _): TeachingContext(.signInWithPassword(email: email))
         case let .emailLink(email, _): TeachingContext(.signInWithEmailLink(email: email))
         case .phone: phoneCode.map { TeachingContext(.phoneSignIn(verificationID: $0.verificationID, code: $0.code)) }
-        case .oauth: providerTeaching(credential, then: nil)
+        case .oauth: providerTeaching(credential, then: .signIn)
         }
     }
 
@@ -187,49 +198,66 @@ extension ConsoleModel {
             guard guest, let code = phoneCode else { return TeachingContext(.linkProvider(providerID: PhoneAuthProvider.id)) }
             return TeachingContext(.upgradeWithPhone(phoneNumber: code.phone, verificationID: code.verificationID, code: code.code))
         case .oauth:
-            return providerTeaching(credential, then: guest ? .upgradeWithProvider(providerID: credential.provider)
-                                                             : .linkProvider(providerID: credential.provider))
+            return providerTeaching(credential, then: guest ? .upgrade : .link)
         }
     }
 
-    /// A federated credential's steps before the call (`then`, or the provider's own sign-in):
-    /// Apple's nonce and its hash, Microsoft's provider with its parameters, the Graph call after.
-    private func providerTeaching(_ credential: AuthCredential, then final: TeachingStep?) -> TeachingContext? {
-        guard case let .oauth(oauth) = credential else { return final.map { TeachingContext($0) } }
+    /// What a federated credential is for.
+    private enum FederatedUse {
+        case signIn, upgrade, link, reauthenticate
+    }
+
+    /// A federated sign-in's steps in the order the app takes them: the credential (Apple's nonce, its
+    /// hash and the credential; Google's or Facebook's token) or Microsoft's provider with this run's
+    /// parameters, then the call it is for, then what follows it (Apple's name, Microsoft's Graph call).
+    private func providerTeaching(_ credential: AuthCredential, then use: FederatedUse) -> TeachingContext? {
+        guard case let .oauth(oauth) = credential else { return nil }
         let provider: OAuthProvider? = if case let .consent(consent) = screen { consent.provider } else { nil }
-        var steps: [TeachingStep]
-        var main: Int
-        switch oauth.providerID {
+        let providerID = oauth.providerID
+        let withCredential: TeachingStep = switch use {
+        case .signIn: .signInWithCredential(providerID: providerID)
+        case .upgrade: .upgradeWithProvider(providerID: providerID)
+        case .link: .linkProvider(providerID: providerID)
+        case .reauthenticate: .reauthenticateWithCredential(providerID: providerID)
+        }
+        switch providerID {
         case "apple.com":
             let nonce = oauth.rawNonce ?? lastAuthorization?.rawNonce ?? ""
-            steps = [.appleNonce(nonce: nonce), .appleNonceHash(nonce: nonce, sha256: lastAuthorization?.hashedNonce ?? ""),
-                     .appleCredential(nonce: nonce)]
-            main = 2
+            var steps: [TeachingStep] = [.appleNonce(nonce: nonce), .appleNonceHash(nonce: nonce, sha256: lastAuthorization?.hashedNonce ?? ""),
+                                         .appleCredential(nonce: nonce), withCredential]
+            let main = steps.count - 1
             if let name = oauth.fullName {
                 steps.append(.appleFullName(givenName: name.givenName ?? "", familyName: name.familyName ?? ""))
             }
-        case "microsoft.com":
-            let parameters = provider?.customParameters ?? [:]
-            steps = [.microsoftProvider(tenant: parameters["tenant"] ?? "common", prompt: parameters["prompt"] ?? "",
-                                        loginHint: parameters["login_hint"] ?? "", scopes: provider?.scopes ?? []),
-                     .microsoftGraph(accessToken: oauth.accessToken ?? "")]
-            main = 0
+            return TeachingContext(steps: steps, selected: main)
         case "google.com":
-            steps = [.googleSignIn(email: consentIdentity?.email ?? "")]
-            main = 0
+            return TeachingContext(steps: [.googleCredential(email: consentIdentity?.email ?? ""), withCredential])
         case "facebook.com":
-            steps = [.facebookSignIn(scopes: provider?.scopes ?? [])]
-            main = 0
+            return TeachingContext(steps: [.facebookCredential(scopes: provider?.scopes ?? []), withCredential])
         default:
-            // Another provider has no sign-in of its own here: only the step it was for.
-            steps = []
-            main = 0
+            // Microsoft and any other OAuth provider: the provider object signs in, links or reauthenticates.
+            let withProvider: TeachingStep = switch use {
+            case .signIn: .signInWithProvider(providerID: providerID)
+            case .upgrade, .link: .linkWithProvider(providerID: providerID)
+            case .reauthenticate: .reauthenticateWithProvider(providerID: providerID)
+            }
+            guard providerID == "microsoft.com" else { return TeachingContext(withProvider) }
+            var steps: [TeachingStep] = [.microsoftProvider(parameters: Self.teachingParameters(provider?.customParameters ?? [:]),
+                                                            scopes: provider?.scopes ?? []),
+                                         withProvider]
+            if let accessToken = oauth.accessToken, use != .reauthenticate {
+                steps.append(.microsoftGraph(accessToken: accessToken))
+            }
+            return TeachingContext(steps: steps, selected: 1)
         }
-        if let final {
-            steps.append(final)
-            main = steps.count - 1
-        }
-        return steps.isEmpty ? nil : TeachingContext(steps: steps, selected: main)
+    }
+
+    /// A provider's custom parameters, the ones Microsoft documents first, then the rest by name.
+    private static func teachingParameters(_ parameters: [String: String]) -> [TeachingParameter] {
+        let known = ["tenant", "prompt", "login_hint"]
+        let order = { (name: String) in known.firstIndex(of: name) ?? known.count }
+        return parameters.sorted { (order($0.key), $0.key) < (order($1.key), $1.key) }
+            .map { TeachingParameter(name: $0.key, value: $0.value) }
     }
 
     private func operationTeaching(_ operation: SensitiveOperation) -> TeachingContext? {
@@ -291,9 +319,11 @@ extension ConsoleModel {
         }
     }
 
+    /// The choice made on the conflict screen, after the failed link that led there.
     private func mergeTeaching(_ plan: MergePlan) -> TeachingContext {
         let other: String = if case let .conflict(conflict) = screen, case let .loaded(account) = conflict.other { account.uid } else { "" }
-        return TeachingContext(.linkConflictMerge(guestUID: plan.previousUid, uid: other))
+        let conflict = teaching.map(\.steps).flatMap { $0.last { $0.kind == .linkConflictCredential } }
+        return TeachingContext(steps: (conflict.map { [$0] } ?? []) + [.linkConflictMerge(guestUID: plan.previousUid, uid: other)])
     }
 
     /// The number, verification id and code on the phone screen, where a phone credential is made.
@@ -327,12 +357,10 @@ extension ConsoleModel {
             guard case .scanning = feature.step, teaching?.step.kind != .totpQRCode else { return nil }
             return TeachingContext(steps: [.totpSecret(email: user?.email ?? ""),
                                            .totpQRCode(accountName: feature.accountName, issuer: SecondFactorEnrollmentFeature.issuer)])
-        case let .conflict(conflict):
-            guard case let .loaded(account) = conflict.other, teaching?.step.kind == .linkConflictCredential else { return nil }
-            return TeachingContext(steps: [teaching?.step ?? .linkConflictCredential(providerID: conflict.providerID),
-                                           .linkConflictSignIn(providerID: conflict.providerID, uid: account.uid)])
         case .launching, .signInMethods, .credentialForm, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .phone,
-             .passwordReset, .linking, .providerForm, .consent, .pendingLink, .reauthMethods, .emailLink, .changeEmail, .accounts, .room:
+             .passwordReset, .linking, .providerForm, .consent, .pendingLink, .reauthMethods, .emailLink, .changeEmail, .accounts, .room,
+             // The other account is only looked at: nothing is shown for a choice the user has not made.
+             .conflict:
             return nil
         }
     }

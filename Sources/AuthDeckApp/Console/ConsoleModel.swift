@@ -41,6 +41,8 @@ public struct ConsoleModel: Equatable, Sendable {
     var teaching: TeachingContext? { didSet { builtKeys = BuiltKeys() } }
     /// The pane's languages: all four, or one at full width (`--sdk`).
     var teachingDisplay: TeachingPane.Display = .all { didSet { builtKeys = BuiltKeys() } }
+    /// The pane's transcript, sideways scroll and clipboard request.
+    var teachingSession = TeachingSession() { didSet { builtKeys = BuiltKeys() } }
     public let backendName: String
     /// The terminal is someone else's, over SSH: links to the server's own addresses would point at their machine.
     public var remoteTerminal = false

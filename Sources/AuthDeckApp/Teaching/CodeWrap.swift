@@ -1,75 +1,136 @@
 import TerminalUI
 
-/// Wraps a line of code to a width at token boundaries: between identifiers, punctuation and
-/// string literals, never inside an identifier (unless one alone is wider than the line).
-/// Continuation rows are indented four cells past the line's own indentation.
+/// Wraps a line of code to a width only where the four languages all allow a line break, so that
+/// what the pane draws is still the code: after `(`, `[`, `{` and `,`, after an assignment's `=`, and
+/// before a member access's `.`; never inside a string literal or an identifier. A `//` comment
+/// too long for its row goes on rows of its own, each starting with `//`. Continuation rows of
+/// code are indented four cells past the line's own indentation. A token with no break around it
+/// that is still wider than a row (a long typed value in a string literal) is left whole: its row
+/// runs past the width, and the pane scrolls sideways to it.
 enum CodeWrap {
     static func wrap(_ line: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         guard TextWidth.cells(line) > width else { return [line] }
         let leading = line.prefix { $0 == " " }.count
         let indent = String(repeating: " ", count: min(leading, width / 2))
-        let continuation = String(repeating: " ", count: min(indent.count + 4, width / 2))
+        let body = String(line.dropFirst(leading))
+        let (code, comment) = splitComment(body)
         var rows: [String] = []
-        var row = indent
-        var rowCells = indent.count
-        var rowHasCode = false
-
-        func flush() {
-            while row.last == " " { row.removeLast() }
-            rows.append(row)
-            row = continuation
-            rowCells = continuation.count
-            rowHasCode = false
+        if !code.isEmpty {
+            rows = wrapCode(code, indent: indent, width: width)
         }
-
-        func place(_ token: String) {
-            let cells = TextWidth.cells(token)
-            if rowCells + cells > width, rowHasCode { flush() }
-            // A continuation row never starts with the space that separated the tokens.
-            if !rowHasCode, token.allSatisfy({ $0 == " " }), !rows.isEmpty { return }
-            if rowCells + cells <= width {
-                row += token
-                rowCells += cells
-                rowHasCode = true
-                return
-            }
-            // Wider than a whole row: cut by glyph, the one case a cut is unavoidable.
-            for glyph in TextWidth.glyphs(token) {
-                if rowCells + glyph.width > width, rowHasCode { flush() }
-                row += glyph.text
-                rowCells += glyph.width
-                rowHasCode = true
-            }
-        }
-
-        for token in tokens(String(line.dropFirst(leading))) {
-            // A literal or joined token too long for any row breaks between its own words and punctuation.
-            if TextWidth.cells(token) > width - continuation.count {
-                tokens(token, literalsWhole: false).forEach(place)
+        if let comment {
+            // After code, the comment goes on with it when it fits, else it starts a row of its own.
+            if let last = rows.last, TextWidth.cells(last) + 1 + TextWidth.cells(comment) <= width {
+                rows[rows.count - 1] = last + " " + comment
             } else {
-                place(token)
+                rows += wrapComment(comment, indent: indent, width: width)
             }
         }
-        if rowHasCode { flush() }
         return rows
     }
 
-    /// Identifier runs, space runs, string literals and single other characters. With `literalsWhole`
-    /// (for wrapping), a literal is one token and closing punctuation joins the token before it.
-    static func tokens(_ text: String, literalsWhole: Bool = true) -> [String] {
+    /// The code before a `//` that is outside any string literal, without the spaces before the
+    /// comment, and the comment itself.
+    static func splitComment(_ text: String) -> (code: String, comment: String?) {
+        var quote: Character?
+        var escaped = false
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if let open = quote {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == open { quote = nil }
+            } else if character == "\"" || character == "`" || character == "'" {
+                quote = character
+            } else if character == "/", text[index...].hasPrefix("//") {
+                var code = String(text[..<index])
+                while code.last == " " { code.removeLast() }
+                return (code, String(text[index...]))
+            }
+            index = text.index(after: index)
+        }
+        return (text, nil)
+    }
+
+    /// A comment's words on rows of at most `width`, each row a comment of its own.
+    private static func wrapComment(_ comment: String, indent: String, width: Int) -> [String] {
+        let words = comment.dropFirst(2).split(separator: " ", omittingEmptySubsequences: true)
+        var rows: [String] = []
+        var row = indent + "//"
+        var hasWord = false
+        for word in words {
+            if hasWord, TextWidth.cells(row) + 1 + TextWidth.cells(String(word)) > width {
+                rows.append(row)
+                row = indent + "//"
+            }
+            row += " " + word
+            hasWord = true
+        }
+        rows.append(row)
+        return rows
+    }
+
+    private static func wrapCode(_ code: String, indent: String, width: Int) -> [String] {
+        let continuation = String(repeating: " ", count: min(indent.count + 4, width / 2))
+        let pieces = breakablePieces(code)
+        var rows: [String] = []
+        var row = indent
+        var rowHasCode = false
+        for piece in pieces {
+            let text = rowHasCode ? piece : String(piece.drop { $0 == " " })
+            if rowHasCode, TextWidth.cells(row) + TextWidth.cells(text.trimmingTrailingSpaces) > width {
+                rows.append(row.trimmingTrailingSpaces)
+                row = continuation + piece.drop { $0 == " " }
+            } else {
+                row += text
+            }
+            rowHasCode = true
+        }
+        if rowHasCode { rows.append(row.trimmingTrailingSpaces) }
+        return rows
+    }
+
+    /// The code cut at every point where a line break is allowed: the pieces, joined, are the code.
+    static func breakablePieces(_ code: String) -> [String] {
+        let tokens = tokens(code)
+        var pieces: [String] = []
+        var piece = ""
+        for (index, token) in tokens.enumerated() {
+            let previous = index > 0 ? tokens[index - 1] : ""
+            let next = index + 1 < tokens.count ? tokens[index + 1] : ""
+            // Before a member access: `.signIn(` may start a row when something it belongs to ends the last.
+            if token.hasPrefix("."), token.count > 1, let last = previous.last, !piece.isEmpty,
+               isIdentifierCharacter(last) || ")]!".contains(last), !(previous.allSatisfy(\.isNumber)) {
+                pieces.append(piece)
+                piece = ""
+            }
+            piece += token
+            // After an opening bracket or a comma, and after an assignment's lone `=`.
+            let opens = token.last.map { "([{,".contains($0) } ?? false
+            let assigns = token == "=" && previous == " " && next == " "
+            if opens || assigns {
+                pieces.append(piece)
+                piece = ""
+            }
+        }
+        if !piece.isEmpty { pieces.append(piece) }
+        return pieces
+    }
+
+    /// Identifier runs (with a member access's leading dot), space runs, string literals whole,
+    /// and single other characters; closing punctuation joins the token before it, so that a row
+    /// never starts with `;` or `)`.
+    static func tokens(_ text: String) -> [String] {
         var tokens: [String] = []
         var index = text.startIndex
         while index < text.endIndex {
             let character = text[index]
             var end = text.index(after: index)
-            // A member access breaks before its dot: `.enroll(` starts a row, `hint.` never ends one.
-            if isIdentifierCharacter(character) || (literalsWhole && character == "." && end < text.endIndex
-                                                     && isIdentifierCharacter(text[end])) {
+            if isIdentifierCharacter(character) || (character == "." && end < text.endIndex && isIdentifierCharacter(text[end])) {
                 while end < text.endIndex, isIdentifierCharacter(text[end]) { end = text.index(after: end) }
             } else if character == " " {
                 while end < text.endIndex, text[end] == " " { end = text.index(after: end) }
-            } else if literalsWhole, character == "\"" || character == "`" {
+            } else if character == "\"" || character == "`" || character == "'" {
                 var escaped = false
                 while end < text.endIndex {
                     let next = text[end]
@@ -77,8 +138,7 @@ enum CodeWrap {
                     if escaped { escaped = false } else if next == "\\" { escaped = true } else if next == character { break }
                 }
             }
-            // Closing punctuation stays with what it closes: a row never starts with `;` or `)`.
-            if literalsWhole, ";,)]}".contains(character), let last = tokens.last, last.last != " " {
+            if ";,)]}".contains(character), let last = tokens.last, last.last != " " {
                 tokens[tokens.count - 1] = last + String(text[index..<end])
             } else {
                 tokens.append(String(text[index..<end]))
@@ -90,5 +150,13 @@ enum CodeWrap {
 
     static func isIdentifierCharacter(_ character: Character) -> Bool {
         character == "_" || character.isLetter || character.isNumber
+    }
+}
+
+private extension String {
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
     }
 }

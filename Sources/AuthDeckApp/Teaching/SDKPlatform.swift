@@ -51,4 +51,15 @@ public enum SDKPlatform: String, CaseIterable, Sendable, Hashable {
         }
         return out
     }
+
+    /// A map literal of already quoted keys and values: `["k": "v"]`, `mapOf("k" to "v")`, `{ "k": "v" }`,
+    /// `{{"k", "v"}}` (a `std::map` initializer).
+    func mapLiteral(_ pairs: [(key: String, value: String)]) -> String {
+        switch self {
+        case .swift: pairs.isEmpty ? "[:]" : "[" + pairs.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+        case .kotlin: "mapOf(" + pairs.map { "\($0.key) to \($0.value)" }.joined(separator: ", ") + ")"
+        case .javascript: pairs.isEmpty ? "{}" : "{ " + pairs.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + " }"
+        case .cpp: "{" + pairs.map { "{\($0.key), \($0.value)}" }.joined(separator: ", ") + "}"
+        }
+    }
 }

@@ -8,6 +8,7 @@ enum TeachingCatalogue {
         ("Apple", AppleSnippets.snippets),
         ("Microsoft", MicrosoftSnippets.snippets),
         ("Google and Facebook", GoogleFacebookSnippets.snippets),
+        ("Federated sign-in", FederatedSnippets.snippets),
         ("Phone", PhoneSnippets.snippets),
         ("Linking", LinkingSnippets.snippets),
         ("Second factors", SecondFactorSnippets.snippets),

@@ -27,10 +27,11 @@ extension TeachingStep.Kind {
     /// runs on the device alone (a nonce, a QR code) or calls another service (Microsoft Graph).
     var endpoint: String? {
         switch self {
-        case .anonymousSignIn, .createAccount: "accounts:signUp"
-        case .upgradeWithPassword, .unlinkProvider, .updateEmail, .updatePassword: "accounts:update"
-        case .upgradeWithProvider, .appleCredential, .googleSignIn, .facebookSignIn, .linkProvider, .linkConflictCredential,
-             .linkConflictSignIn, .reauthenticateWithProvider, .microsoftProvider:
+        // Linking a password to a guest is a sign-up carrying the guest's ID token.
+        case .anonymousSignIn, .createAccount, .upgradeWithPassword: "accounts:signUp"
+        case .unlinkProvider, .updateEmail, .updatePassword: "accounts:update"
+        case .upgradeWithProvider, .signInWithCredential, .signInWithProvider, .linkWithProvider, .linkProvider,
+             .linkConflictCredential, .reauthenticateWithCredential, .reauthenticateWithProvider:
             "accounts:signInWithIdp"
         case .upgradeWithPhone, .phoneSignIn: "accounts:signInWithPhoneNumber"
         case .signInWithPassword, .reauthenticateWithPassword: "accounts:signInWithPassword"
@@ -46,7 +47,9 @@ extension TeachingStep.Kind {
         case .secondFactorResolvePhone, .secondFactorResolveTOTP: "mfaSignIn:finalize"
         case .deleteAccount: "accounts:delete"
         case .reload: "accounts:lookup"
-        case .appleNonce, .appleNonceHash, .appleFullName, .microsoftGraph, .linkConflictMerge, .totpQRCode, .signOut: nil
+        // The credential and the provider are made on the device; the merge's sign-in was the inspection's.
+        case .appleNonce, .appleNonceHash, .appleCredential, .appleFullName, .googleCredential, .facebookCredential,
+             .microsoftProvider, .microsoftGraph, .linkConflictMerge, .totpQRCode, .signOut: nil
         }
     }
 }

@@ -5,6 +5,7 @@ enum TeachingStep: Hashable, Sendable {
     // Anonymous sign-in, and upgrading the guest by linking a permanent credential.
     case anonymousSignIn
     case upgradeWithPassword(email: String)
+    /// The guest links a provider's credential (Apple, Google, Facebook) made in the steps before.
     case upgradeWithProvider(providerID: String)
     case upgradeWithPhone(phoneNumber: String, verificationID: String, code: String)
 
@@ -20,29 +21,34 @@ enum TeachingStep: Hashable, Sendable {
     case signInWithEmailLink(email: String)
     case upgradeWithEmailLink(email: String)
 
-    // Sign in with Apple.
+    // Sign in with Apple: the credential, then what it is for (a sign-in, a link, a reauthentication).
     case appleNonce(nonce: String)
     case appleNonceHash(nonce: String, sha256: String)
     case appleCredential(nonce: String)
     case appleFullName(givenName: String, familyName: String)
 
-    // Microsoft.
-    case microsoftProvider(tenant: String, prompt: String, loginHint: String, scopes: [String])
+    // Microsoft: the provider with this run's parameters, what it is for, then Graph.
+    case microsoftProvider(parameters: [TeachingParameter], scopes: [String])
     case microsoftGraph(accessToken: String)
 
-    // Google and Facebook.
-    case googleSignIn(email: String)
-    case facebookSignIn(scopes: [String])
+    // Google and Facebook: the credential from the provider's own SDK.
+    case googleCredential(email: String)
+    case facebookCredential(scopes: [String])
+
+    // What a provider's credential or provider object is used for.
+    case signInWithCredential(providerID: String)
+    case signInWithProvider(providerID: String)
+    case linkWithProvider(providerID: String)
 
     // Phone.
     case phoneSendCode(phoneNumber: String)
     case phoneSignIn(verificationID: String, code: String)
 
     // Linking, unlinking and the link conflict.
+    /// A signed-in member links a provider's credential made in the steps before.
     case linkProvider(providerID: String)
     case unlinkProvider(providerID: String)
     case linkConflictCredential(providerID: String)
-    case linkConflictSignIn(providerID: String, uid: String)
     case linkConflictMerge(guestUID: String, uid: String)
 
     // Second factors: SMS and TOTP enrolment, and the challenge at sign-in.
@@ -58,6 +64,7 @@ enum TeachingStep: Hashable, Sendable {
 
     // The signed-in account.
     case reauthenticateWithPassword(email: String)
+    case reauthenticateWithCredential(providerID: String)
     case reauthenticateWithProvider(providerID: String)
     case verifyBeforeUpdateEmail(newEmail: String)
     case updateEmail(newEmail: String)
@@ -73,12 +80,13 @@ enum TeachingStep: Hashable, Sendable {
         case sendSignInLink, signInWithEmailLink, upgradeWithEmailLink
         case appleNonce, appleNonceHash, appleCredential, appleFullName
         case microsoftProvider, microsoftGraph
-        case googleSignIn, facebookSignIn
+        case googleCredential, facebookCredential
+        case signInWithCredential, signInWithProvider, linkWithProvider
         case phoneSendCode, phoneSignIn
-        case linkProvider, unlinkProvider, linkConflictCredential, linkConflictSignIn, linkConflictMerge
+        case linkProvider, unlinkProvider, linkConflictCredential, linkConflictMerge
         case smsEnrollmentSendCode, smsEnrollmentFinish, totpSecret, totpQRCode, totpEnrollmentFinish
         case secondFactorResolver, secondFactorSendCode, secondFactorResolvePhone, secondFactorResolveTOTP
-        case reauthenticateWithPassword, reauthenticateWithProvider, verifyBeforeUpdateEmail, updateEmail
+        case reauthenticateWithPassword, reauthenticateWithCredential, reauthenticateWithProvider, verifyBeforeUpdateEmail, updateEmail
         case updatePassword, deleteAccount, signOut, reload
     }
 
@@ -102,14 +110,16 @@ enum TeachingStep: Hashable, Sendable {
         case .appleFullName: .appleFullName
         case .microsoftProvider: .microsoftProvider
         case .microsoftGraph: .microsoftGraph
-        case .googleSignIn: .googleSignIn
-        case .facebookSignIn: .facebookSignIn
+        case .googleCredential: .googleCredential
+        case .facebookCredential: .facebookCredential
+        case .signInWithCredential: .signInWithCredential
+        case .signInWithProvider: .signInWithProvider
+        case .linkWithProvider: .linkWithProvider
         case .phoneSendCode: .phoneSendCode
         case .phoneSignIn: .phoneSignIn
         case .linkProvider: .linkProvider
         case .unlinkProvider: .unlinkProvider
         case .linkConflictCredential: .linkConflictCredential
-        case .linkConflictSignIn: .linkConflictSignIn
         case .linkConflictMerge: .linkConflictMerge
         case .smsEnrollmentSendCode: .smsEnrollmentSendCode
         case .smsEnrollmentFinish: .smsEnrollmentFinish
@@ -121,6 +131,7 @@ enum TeachingStep: Hashable, Sendable {
         case .secondFactorResolvePhone: .secondFactorResolvePhone
         case .secondFactorResolveTOTP: .secondFactorResolveTOTP
         case .reauthenticateWithPassword: .reauthenticateWithPassword
+        case .reauthenticateWithCredential: .reauthenticateWithCredential
         case .reauthenticateWithProvider: .reauthenticateWithProvider
         case .verifyBeforeUpdateEmail: .verifyBeforeUpdateEmail
         case .updateEmail: .updateEmail
@@ -138,11 +149,13 @@ enum TeachingStep: Hashable, Sendable {
             [:]
         case .upgradeWithPassword(let email), .createAccount(let email), .signInWithPassword(let email),
              .sendEmailVerification(let email), .sendPasswordReset(let email), .signInWithEmailLink(let email),
-             .upgradeWithEmailLink(let email), .googleSignIn(let email), .totpSecret(let email),
+             .upgradeWithEmailLink(let email), .googleCredential(let email), .totpSecret(let email),
              .reauthenticateWithPassword(let email), .updatePassword(let email):
             ["email": .text(email)]
         case .upgradeWithProvider(let providerID), .linkProvider(let providerID), .unlinkProvider(let providerID),
-             .linkConflictCredential(let providerID), .reauthenticateWithProvider(let providerID):
+             .linkConflictCredential(let providerID), .reauthenticateWithProvider(let providerID),
+             .reauthenticateWithCredential(let providerID), .signInWithCredential(let providerID),
+             .signInWithProvider(let providerID), .linkWithProvider(let providerID):
             ["providerID": .text(providerID)]
         case .upgradeWithPhone(let phoneNumber, let verificationID, let code):
             ["phoneNumber": .text(phoneNumber), "verificationID": .shortened(verificationID), "code": .hidden(code)]
@@ -156,18 +169,16 @@ enum TeachingStep: Hashable, Sendable {
             ["nonce": .text(nonce), "nonceSHA256": .text(sha256)]
         case .appleFullName(let givenName, let familyName):
             ["givenName": .text(givenName), "familyName": .text(familyName)]
-        case .microsoftProvider(let tenant, let prompt, let loginHint, let scopes):
-            ["tenant": .text(tenant), "prompt": .text(prompt), "loginHint": .text(loginHint), "scopes": .list(scopes)]
+        case .microsoftProvider(let parameters, let scopes):
+            ["parameters": .parameters(parameters), "scopes": .list(scopes)]
         case .microsoftGraph(let accessToken):
             ["accessToken": .shortened(accessToken)]
-        case .facebookSignIn(let scopes):
+        case .facebookCredential(let scopes):
             ["scopes": .list(scopes)]
         case .phoneSendCode(let phoneNumber), .smsEnrollmentSendCode(let phoneNumber):
             ["phoneNumber": .text(phoneNumber)]
         case .phoneSignIn(let verificationID, let code), .secondFactorResolvePhone(let verificationID, let code):
             ["verificationID": .shortened(verificationID), "code": .hidden(code)]
-        case .linkConflictSignIn(let providerID, let uid):
-            ["providerID": .text(providerID), "uid": .text(uid)]
         case .linkConflictMerge(let guestUID, let uid):
             ["guestUID": .text(guestUID), "uid": .text(uid)]
         case .smsEnrollmentFinish(let displayName, let verificationID, let code):
@@ -194,6 +205,8 @@ enum TeachingValue: Hashable, Sendable {
     case text(String)
     /// Several values, each a string literal, comma-separated (scopes, hints).
     case list([String])
+    /// Named values, as the platform's own map literal (a provider's custom parameters).
+    case parameters([TeachingParameter])
     /// A token or verification id: its start and length, enough to tell two apart, never to use one.
     case shortened(String)
     /// A one-time code: only its length.
@@ -205,6 +218,9 @@ enum TeachingValue: Hashable, Sendable {
         switch self {
         case .text(let text): platform.escapedLiteral(text)
         case .list(let items): items.map { "\"\(platform.escapedLiteral($0))\"" }.joined(separator: ", ")
+        case .parameters(let parameters): platform.mapLiteral(parameters.map {
+            ("\"\(platform.escapedLiteral($0.name))\"", "\"\(platform.escapedLiteral($0.value))\"")
+        })
         case .shortened(let secret): platform.escapedLiteral(Self.shorten(secret))
         case .hidden(let secret): "•••(\(secret.count))"
         }
@@ -214,4 +230,10 @@ enum TeachingValue: Hashable, Sendable {
     static func shorten(_ secret: String, keep: Int = 10) -> String {
         secret.count > keep ? String(secret.prefix(keep)) + "…(\(secret.count))" : "…(\(secret.count))"
     }
+}
+
+/// A provider's custom parameter as the run set it (`tenant`, `prompt`, `login_hint`, ...).
+struct TeachingParameter: Hashable, Sendable {
+    var name: String
+    var value: String
 }

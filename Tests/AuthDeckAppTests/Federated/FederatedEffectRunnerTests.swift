@@ -17,7 +17,8 @@ struct FederatedEffectRunnerTests {
         try await EffectRunnerHarness.with(transport) { setup in
             let first = try await setup.consent(OAuthProvider(providerID: "apple.com", scopes: ["email"]), name: "Ada", email: "ada@example.com")
             let raw = try #require(first.rawNonce)
-            #expect(raw.count == 32)
+            // 32 random bytes as hex, as the SDK pane's nonce code makes it.
+            #expect(raw.count == 64 && raw.allSatisfy(\.isHexDigit))
             #expect(first.hashedNonce == OAuthProvider.sha256(raw))
             #expect(first.idTokenClaims?["nonce"]?.stringValue == first.hashedNonce)
             let facebook = try await setup.consent(OAuthProvider(providerID: "facebook.com", scopes: ["email"]), name: "Mark", email: "mark@example.com")

@@ -52,7 +52,10 @@ extension TestStore where State == ConsoleModel, Input == ConsoleEvent, Output =
     init(_ model: ConsoleModel, assertsTeaching: Bool = false) {
         self.init(model, key: { .key($0) }, step: { $0.handle($1) })
         if !assertsTeaching {
-            unasserted = { expected, actual in expected.teaching = actual.teaching }
+            unasserted = { expected, actual in
+                expected.teaching = actual.teaching
+                expected.teachingSession = actual.teachingSession
+            }
         }
     }
 

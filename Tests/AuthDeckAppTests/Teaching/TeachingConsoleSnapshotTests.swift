@@ -54,8 +54,9 @@ struct TeachingConsoleSnapshotTests {
         model.busy = nil
         _ = model.handle(.key(.character("s")))
         _ = model.handle(.key(.left))
+        _ = model.handle(.key(.left))
         let text = render(model)
-        #expect(text.contains("Step 2 of 3"))
+        #expect(text.contains("Step 2 of 4"))
         #expect(text.contains(TeachingExamples.nonceSHA256))
         assertSnapshot(of: text, as: .lines)
     }

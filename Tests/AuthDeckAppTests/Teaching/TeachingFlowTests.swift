@@ -39,6 +39,7 @@ struct TeachingFlowTests {
         store.send(.key(.enter), effects: [.signInAnonymously]) {
             $0.busy = "Signing in anonymously…"
             $0.teaching = TeachingContext(.anonymousSignIn)
+            $0.teachingSession.record(TeachingContext(.anonymousSignIn))
         }
         expectPane(store.model, shows: .anonymousSignIn)
         let result = AuthDataResult(user: Fixtures.anonymous, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: true))
@@ -109,23 +110,25 @@ struct TeachingFlowTests {
         expectPane(reset, shows: .confirmPasswordReset(oobCode: "kXz2Qm9VbN4tYp7LwR1sDe"))
     }
 
-    @Test func appleSignInIsTheNonceItsHashAndTheCredential() {
+    @Test func appleSignInIsTheNonceItsHashTheCredentialAndTheSignIn() {
         var model = signedOut(.consent(F.consent(F.appleProvider, .signIn, F.appleDirectory)))
         model.busy = "Waiting for the simulated Apple…"
         let effects = model.handle(.consent(.providerAuthorized(.success(F.appleAuthorization))))
         #expect(effects == [.signIn(F.appleCredential)])
         #expect(model.teaching?.steps == [.appleNonce(nonce: "raw-nonce"), .appleNonceHash(nonce: "raw-nonce", sha256: "abc123"),
-                                          .appleCredential(nonce: "raw-nonce")])
-        expectPane(model, shows: .appleCredential(nonce: "raw-nonce"))
+                                          .appleCredential(nonce: "raw-nonce"), .signInWithCredential(providerID: "apple.com")])
+        expectPane(model, shows: .signInWithCredential(providerID: "apple.com"))
         // ← and → go through the flow's steps.
         model.busy = nil
         _ = model.handle(.key(.character("s")))
+        _ = model.handle(.key(.left))
+        expectPane(model, shows: .appleCredential(nonce: "raw-nonce"))
         _ = model.handle(.key(.left))
         expectPane(model, shows: .appleNonceHash(nonce: "raw-nonce", sha256: "abc123"))
         _ = model.handle(.key(.left))
         _ = model.handle(.key(.left))
         expectPane(model, shows: .appleNonce(nonce: "raw-nonce"))
-        // The name Apple sends on the first authorization only is a step of its own.
+        // The name Apple sends on the first authorization only is a step of its own, after the sign-in.
         var first = F.appleAuthorization
         let named = AuthCredential.oauth(OAuthCredential(providerID: "apple.com", idToken: "eyJ.apple.sig", rawNonce: "raw-nonce",
                                                          fullName: .init(givenName: "Ada", familyName: "Lovelace")))
@@ -133,23 +136,55 @@ struct TeachingFlowTests {
         var again = signedOut(.consent(F.consent(F.appleProvider, .signIn, F.appleDirectory)))
         _ = again.handle(.consent(.providerAuthorized(.success(first))))
         #expect(again.teaching?.steps.last == .appleFullName(givenName: "Ada", familyName: "Lovelace"))
+        #expect(again.teaching?.step == .signInWithCredential(providerID: "apple.com"))
     }
 
-    @Test func microsoftIsTheProviderWithItsParametersThenGraph() {
+    @Test func theRunsNonceIsOneTheNonceCodeCouldMake() {
+        let nonce = EffectRunner.hexNonce()
+        #expect(nonce.count == 64)
+        #expect(nonce.allSatisfy { "0123456789abcdef".contains($0) })
+        #expect(EffectRunner.hexNonce() != nonce)
+    }
+
+    @Test func microsoftIsTheProviderWithItsParametersTheSignInThenGraph() {
         let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["openid", "mail.read"],
                                      customParameters: ["tenant": "contoso.com", "prompt": "consent", "login_hint": "carol@contoso.com"])
         var model = signedOut(.consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 1)))
         let authorization = ProviderAuthorization(credential: F.microsoftCredential, rawNonce: "n", hashedNonce: nil, idTokenClaims: nil,
                                                   grantedScopes: ["openid", "mail.read"])
         _ = model.handle(.consent(.providerAuthorized(.success(authorization))))
-        expectPane(model, shows: .microsoftProvider(tenant: "contoso.com", prompt: "consent", loginHint: "carol@contoso.com",
-                                                    scopes: ["openid", "mail.read"]))
+        expectPane(model, shows: .signInWithProvider(providerID: "microsoft.com"))
+        let parameters = [TeachingParameter(name: "tenant", value: "contoso.com"), TeachingParameter(name: "prompt", value: "consent"),
+                          TeachingParameter(name: "login_hint", value: "carol@contoso.com")]
+        #expect(model.teaching?.steps.first == .microsoftProvider(parameters: parameters, scopes: ["openid", "mail.read"]))
         #expect(model.teaching?.steps.last == .microsoftGraph(accessToken: "microsoft-at-1"))
         let graph = TeachingStep.microsoftGraph(accessToken: "microsoft-at-1")
         for platform in SDKPlatform.allCases { #expect(!graph.snippet(on: platform).text.contains("microsoft-at-1")) }
     }
 
-    @Test func googleAndFacebookSignIn() {
+    @Test func linkingMicrosoftIsTheProviderWithOnlyTheRunsParametersThenTheLink() {
+        let provider = OAuthProvider(providerID: "microsoft.com", scopes: ["mail.read"], customParameters: ["tenant": "contoso.com"])
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        model.screen = .consent(F.consent(provider, .link, F.microsoftDirectory, selection: 1))
+        let authorization = ProviderAuthorization(credential: F.microsoftCredential, rawNonce: nil, hashedNonce: nil, idTokenClaims: nil,
+                                                  grantedScopes: ["mail.read"])
+        _ = model.handle(.consent(.providerAuthorized(.success(authorization))))
+        #expect(model.teaching?.steps.map(\.kind) == [.microsoftProvider, .linkWithProvider, .microsoftGraph])
+        expectPane(model, shows: .linkWithProvider(providerID: "microsoft.com"))
+        let setup = model.teaching!.steps[0]
+        for platform in SDKPlatform.allCases {
+            let text = setup.snippet(on: platform).text
+            #expect(text.contains("contoso.com"), "\(platform)")
+            #expect(!text.contains("login_hint"), "\(platform)")
+            #expect(!text.contains("prompt"), "\(platform)")
+        }
+        // No step before the link signs in.
+        for step in model.teaching!.steps {
+            #expect(step.kind != .signInWithProvider && step.kind != .signInWithCredential)
+        }
+    }
+
+    @Test func googleAndFacebookAreTheProvidersCredentialThenTheSignIn() {
         let google = OAuthProvider(providerID: "google.com")
         let directory = SimulatedIdentityProviders.Directory(providerID: "google.com", clientID: "c", issuer: "https://accounts.google.com",
                                                              identities: [F.ada])
@@ -157,13 +192,21 @@ struct TeachingFlowTests {
         let credential = AuthCredential.oauth(OAuthCredential(providerID: "google.com", idToken: "eyJ.g.sig"))
         _ = model.handle(.consent(.providerAuthorized(.success(ProviderAuthorization(credential: credential, rawNonce: nil, hashedNonce: nil,
                                                                                        idTokenClaims: nil, grantedScopes: [])))))
-        expectPane(model, shows: .googleSignIn(email: "ada@example.com"))
+        expectPane(model, shows: .signInWithCredential(providerID: "google.com"))
+        #expect(model.teaching?.steps.first == .googleCredential(email: "ada@example.com"))
 
         let facebook = OAuthProvider(providerID: "facebook.com", scopes: ["email", "public_profile"])
         var other = signedOut(.consent(F.consent(facebook, .signIn, nil)))
         _ = other.handle(.consent(.providerAuthorized(.success(ProviderAuthorization(credential: F.updatedFacebook, rawNonce: nil, hashedNonce: nil,
                                                                                        idTokenClaims: nil, grantedScopes: [])))))
-        expectPane(other, shows: .facebookSignIn(scopes: ["email", "public_profile"]))
+        expectPane(other, shows: .signInWithCredential(providerID: "facebook.com"))
+        #expect(other.teaching?.steps.first == .facebookCredential(scopes: ["email", "public_profile"]))
+        // On iOS Apple and Facebook are never a generic OAuthProvider: firebase-ios-sdk stops the app for both.
+        for step in TeachingExamples.steps {
+            let swift = step.snippet(on: .swift).text
+            #expect(!swift.contains("OAuthProvider(providerID: \"apple.com\")"), "\(step.kind)")
+            #expect(!swift.contains("OAuthProvider(providerID: \"facebook.com\")"), "\(step.kind)")
+        }
     }
 
     @Test func phoneSignInAndTheGuestsUpgradeByLinking() {
@@ -218,7 +261,7 @@ struct TeachingFlowTests {
         expectPane(opened, shows: .signInWithEmailLink(email: "grace@example.com"))
     }
 
-    @Test func linkConflictCredentialSignInAndMerge() {
+    @Test func linkConflictCredentialThenTheMergeOnlyOnceChosen() {
         var model = Fixtures.signedIn(Fixtures.anonymous)
         model.busy = "Linking Google…"
         let error = AuthError(.credentialAlreadyInUse, updatedCredential: F.updatedGoogle)
@@ -226,11 +269,14 @@ struct TeachingFlowTests {
         expectPane(model, shows: .linkConflictCredential(providerID: "google.com"))
         let other = AccountSnapshot(uid: "Vq3kT9sLx2", isAnonymous: false, email: "ada@example.com", providerIDs: ["google.com"], cart: [])
         _ = model.handle(.conflict(.conflictAccountLoaded(.success(other))))
-        expectPane(model, shows: .linkConflictSignIn(providerID: "google.com", uid: "Vq3kT9sLx2"))
-        #expect(model.teaching?.steps.count == 2)
+        // The other account is only looked at: the pane shows no outcome of a choice not yet made.
+        expectPane(model, shows: .linkConflictCredential(providerID: "google.com"))
+        #expect(model.teaching?.steps.count == 1)
         _ = model.handle(.key(.right))
         _ = model.handle(.key(.enter))
         expectPane(model, shows: .linkConflictMerge(guestUID: Fixtures.anonymous.uid, uid: "Vq3kT9sLx2"))
+        #expect(model.teaching?.steps == [.linkConflictCredential(providerID: "google.com"),
+                                          .linkConflictMerge(guestUID: Fixtures.anonymous.uid, uid: "Vq3kT9sLx2")])
     }
 
     @Test func secondFactorChallengeResolverAndHints() {
@@ -315,7 +361,7 @@ struct TeachingFlowTests {
         model.busy = nil
         model.screen = .consent(F.consent(F.appleProvider, .reauthenticate(.deleteAccount), F.appleDirectory))
         _ = model.handle(.consent(.providerAuthorized(.success(F.appleAuthorization))))
-        expectPane(model, shows: .reauthenticateWithProvider(providerID: "apple.com"))
+        expectPane(model, shows: .reauthenticateWithCredential(providerID: "apple.com"))
     }
 
     @Test func unlinking() {
@@ -331,10 +377,10 @@ struct TeachingFlowTests {
         _ = model.handle(.key(.function(4)))
         #expect(model.teaching == nil)
         let pane = model.teachingPane(scroll: 0)
-        #expect(pane?.step == .createAccount(email: "grace@example.com"))
+        #expect(pane?.content == .step(.createAccount(email: "grace@example.com")))
         #expect(pane?.notes == ["Not done yet: what enter does on this screen."])
         model = signedOut(.signInMethods(SignInMethodsFeature(selection: 0)))
-        #expect(model.teachingPane(scroll: 0)?.step == .anonymousSignIn)
+        #expect(model.teachingPane(scroll: 0)?.content == .step(.anonymousSignIn))
         // While the console starts there is no screen to teach: s is no key yet.
         model = signedOut(.launching)
         _ = model.handle(.key(.character("s")))

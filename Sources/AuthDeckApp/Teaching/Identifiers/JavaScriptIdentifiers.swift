@@ -16,8 +16,10 @@ extension SDKIdentifiers {
             "updateEmail", "updatePassword", "updateProfile", "verifyBeforeUpdateEmail", "verifyPasswordResetCode",
             "verifyPhoneNumber",
         ],
-        platformSource: "ECMAScript; the web platform: DOM (window), Web Crypto, Encoding, Fetch",
+        platformSource: "ECMAScript; the web platform: DOM (window), Web Crypto, Encoding, Fetch; the Facebook JS SDK's "
+            + "login response (authResponse)",
         platform: [
+            "Authorization", "accessToken", "authResponse",
             "Array", "TextEncoder", "Uint8Array", "encode", "fetch", "forEach", "getRandomValues", "href", "join",
             "json", "localStorage", "location", "map", "padStart", "setItem", "subtle", "toString",
         ],

@@ -2,10 +2,10 @@ extension SDKIdentifiers {
     static let swift = IdentifierList(
         source: "firebase-ios-sdk 12.19.0 (FirebaseAuth), public declarations in FirebaseAuth/Sources/Swift",
         firebase: [
-            "ActionCodeSettings", "Auth", "AuthCredential", "AuthErrorCode", "AuthErrors", "EmailAuthProvider",
+            "ActionCodeSettings", "Auth", "AuthCredential", "commitChanges", "createProfileChangeRequest", "AuthErrorCode", "AuthErrors", "EmailAuthProvider",
             "FacebookAuthProvider", "GoogleAuthProvider", "MultiFactorResolver", "OAuthCredential", "OAuthProvider",
             "PhoneAuthProvider", "PhoneMultiFactorGenerator", "PhoneMultiFactorInfo", "TOTPMultiFactorGenerator",
-            "apple", "appleCredential", "assertionForEnrollment", "assertionForSignIn", "auth",
+            "appleCredential", "assertionForEnrollment", "assertionForSignIn", "auth",
             "confirmPasswordReset", "createUser", "credential", "credentialAlreadyInUse", "currentUser",
             "customParameters", "delete", "displayName", "email", "enroll", "factorID", "generateQRCodeURL",
             "generateSecret", "handleCodeInApp", "hints", "isSignIn", "link", "multiFactor", "openInOTPApp",
@@ -15,8 +15,12 @@ extension SDKIdentifiers {
             "userInfoMultiFactorResolverKey", "userInfoUpdatedCredentialKey", "verifyPasswordResetCode",
             "verifyPhoneNumber",
         ],
-        platformSource: "Swift standard library; Apple SDK: Foundation, Security, CryptoKit, AuthenticationServices",
+        platformSource: "Swift standard library; Apple SDK: Foundation, Security, CryptoKit, AuthenticationServices; "
+            + "Google Sign-In for iOS 9 (GoogleSignIn); Facebook iOS SDK 18 (FacebookLogin)",
         platform: [
+            "ASAuthorizationController", "AccessToken", "AuthenticationServices", "FacebookLogin", "GIDSignIn", "GoogleSignIn",
+            "Security", "accessToken", "current", "delegate", "performRequests", "presentationContextProvider", "sharedInstance",
+            "tokenString",
             "ASAuthorizationAppleIDCredential", "ASAuthorizationAppleIDProvider", "CryptoKit", "Data", "NSError",
             "SHA256", "SecRandomCopyBytes", "String", "UInt8", "URL", "URLRequest", "URLSession", "UserDefaults",
             "code", "count", "createRequest", "data", "fullName", "hash", "identityToken", "joined", "map", "nonce",

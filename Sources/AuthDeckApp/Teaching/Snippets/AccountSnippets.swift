@@ -30,31 +30,59 @@ enum AccountSnippets {
                 auth->current_user().Reauthenticate(credential);
                 """#),
 
+        .reauthenticateWithCredential: SnippetSet(
+            title: "Reauthenticate with the provider's credential",
+            swift: #"""
+                // Sensitive changes need a recent sign-in
+                // credential: the {providerID} credential of the step before
+                try await Auth.auth().currentUser!.reauthenticate(with: credential)
+                """#,
+            kotlin: #"""
+                // Sensitive changes need a recent sign-in
+                // credential: the {providerID} credential of the step before
+                Firebase.auth.currentUser!!.reauthenticate(credential)
+                    .addOnSuccessListener { /* retry the change */ }
+                """#,
+            javascript: #"""
+                import { getAuth, reauthenticateWithCredential } from "firebase/auth";
+
+                const auth = getAuth();
+                // Sensitive changes need a recent sign-in
+                // credential: the {providerID} credential of the step before
+                await reauthenticateWithCredential(auth.currentUser, credential);
+                """#,
+            cpp: #"""
+                // Sensitive changes need a recent sign-in
+                // credential: the {providerID} credential of the step before
+                auth->current_user().Reauthenticate(credential);
+                """#),
+
         .reauthenticateWithProvider: SnippetSet(
             title: "Reauthenticate with the provider",
             swift: #"""
                 // Sensitive changes need a recent sign-in
-                let provider = OAuthProvider(providerID: "{providerID}")
-                try await Auth.auth().currentUser!.reauthenticate(with: provider, uiDelegate: nil)
+                // provider: the {providerID} OAuthProvider of the step before
+                let credential = try await provider.credential(with: nil)
+                try await Auth.auth().currentUser!.reauthenticate(with: credential)
                 """#,
             kotlin: #"""
                 // Sensitive changes need a recent sign-in
-                val provider = OAuthProvider.newBuilder("{providerID}").build()
+                // provider: the {providerID} OAuthProvider.Builder of the step before
                 Firebase.auth.currentUser!!
-                    .startActivityForReauthenticateWithProvider(activity, provider)
+                    .startActivityForReauthenticateWithProvider(activity, provider.build())
                     .addOnSuccessListener { /* retry the change */ }
                 """#,
             javascript: #"""
-                import { OAuthProvider, getAuth, reauthenticateWithPopup } from "firebase/auth";
+                import { getAuth, reauthenticateWithPopup } from "firebase/auth";
 
                 const auth = getAuth();
                 // Sensitive changes need a recent sign-in
-                await reauthenticateWithPopup(auth.currentUser, new OAuthProvider("{providerID}"));
+                // provider: the {providerID} OAuthProvider of the step before
+                await reauthenticateWithPopup(auth.currentUser, provider);
                 """#,
             cpp: #"""
                 // Sensitive changes need a recent sign-in
-                firebase::auth::FederatedOAuthProviderData data("{providerID}");
-                firebase::auth::FederatedOAuthProvider provider(data);
+                // provider: the {providerID} FederatedOAuthProvider of the step before
                 auth->current_user().ReauthenticateWithProvider(&provider);
                 """#),
 

@@ -66,33 +66,30 @@ enum AnonymousSnippets {
                 """#),
 
         .upgradeWithProvider: SnippetSet(
-            title: "Upgrade the guest: link a provider",
+            title: "Upgrade the guest: link the provider's credential",
             swift: #"""
-                let provider = OAuthProvider(providerID: "{providerID}")
-                let result = try await Auth.auth().currentUser!
-                    .link(with: provider, uiDelegate: nil)
+                // credential: the {providerID} credential of the step before
+                let result = try await Auth.auth().currentUser!.link(with: credential)
                 // Same uid as the guest, now with a {providerID} identity
                 """#,
             kotlin: #"""
-                val provider = OAuthProvider.newBuilder("{providerID}").build()
-                Firebase.auth.currentUser!!
-                    .startActivityForLinkWithProvider(activity, provider)
+                // credential: the {providerID} credential of the step before
+                Firebase.auth.currentUser!!.linkWithCredential(credential)
                     .addOnSuccessListener { result ->
                         // Same uid as the guest, now with a {providerID} identity
                     }
                 """#,
             javascript: #"""
-                import { OAuthProvider, getAuth, linkWithPopup } from "firebase/auth";
+                import { getAuth, linkWithCredential } from "firebase/auth";
 
                 const auth = getAuth();
-                const provider = new OAuthProvider("{providerID}");
-                const { user } = await linkWithPopup(auth.currentUser, provider);
+                // credential: the {providerID} credential of the step before
+                const { user } = await linkWithCredential(auth.currentUser, credential);
                 // Same uid as the guest, now with a {providerID} identity
                 """#,
             cpp: #"""
-                firebase::auth::FederatedOAuthProviderData data("{providerID}");
-                firebase::auth::FederatedOAuthProvider provider(data);
-                auth->current_user().LinkWithProvider(&provider).OnCompletion(
+                // credential: the {providerID} credential of the step before
+                auth->current_user().LinkWithCredential(credential).OnCompletion(
                     [](const auto& done) {
                       // Same uid as the guest: done.result()->user.uid()
                     });

@@ -1,61 +1,60 @@
-/// Google and Facebook: the provider's own SDK signs the user in, Firebase takes its token.
+/// Google and Facebook: the provider's own SDK signs the user in, and Firebase takes its token as
+/// a credential. The next step says what the credential was for.
 enum GoogleFacebookSnippets {
     static let snippets: [TeachingStep.Kind: SnippetSet] = [
-        .googleSignIn: SnippetSet(
-            title: "Google: sign in with Google's ID token",
+        .googleCredential: SnippetSet(
+            title: "Google: the credential from Google Sign-In's ID token",
             swift: #"""
-                // idToken, accessToken: from the Google Sign-In SDK ({email})
+                import GoogleSignIn
+
+                let signIn = try await GIDSignIn.sharedInstance.signIn(withPresenting: viewController)
+                guard let idToken = signIn.user.idToken?.tokenString else { return }
+                // This run's account: {email}
                 let credential = GoogleAuthProvider.credential(
-                    withIDToken: idToken, accessToken: accessToken)
-                let result = try await Auth.auth().signIn(with: credential)
+                    withIDToken: idToken, accessToken: signIn.user.accessToken.tokenString)
                 """#,
             kotlin: #"""
-                // idToken: from Credential Manager's GoogleIdTokenCredential ({email})
-                val credential = GoogleAuthProvider.getCredential(idToken, null)
-                Firebase.auth.signInWithCredential(credential)
-                    .addOnSuccessListener { result -> val user = result.user!! }
+                // response: Credential Manager's answer to a GetGoogleIdOption request
+                val google = GoogleIdTokenCredential.createFrom(response.credential.data)
+                // This run's account: {email}
+                val credential = GoogleAuthProvider.getCredential(google.idToken, null)
                 """#,
             javascript: #"""
-                import { GoogleAuthProvider, getAuth, signInWithPopup } from "firebase/auth";
+                import { GoogleAuthProvider } from "firebase/auth";
 
-                const auth = getAuth();
-                const provider = new GoogleAuthProvider();
-                provider.setCustomParameters({ login_hint: "{email}" });
-                const result = await signInWithPopup(auth, provider);
+                // response: Google Identity Services' answer; response.credential is the ID token
+                // This run's account: {email}
+                const credential = GoogleAuthProvider.credential(response.credential);
                 """#,
             cpp: #"""
-                // id_token: from Google Sign-In on the platform ({email})
+                // id_token: from Google Sign-In on the platform (this run's account: {email})
                 firebase::auth::Credential credential =
                     firebase::auth::GoogleAuthProvider::GetCredential(id_token.c_str(), nullptr);
-                auth->SignInAndRetrieveDataWithCredential(credential);
                 """#),
 
-        .facebookSignIn: SnippetSet(
-            title: "Facebook: sign in with Facebook's access token",
+        .facebookCredential: SnippetSet(
+            title: "Facebook: the credential from the Facebook SDK's access token",
             swift: #"""
-                // token: from the Facebook SDK's login with permissions [{scopes}]
+                import FacebookLogin
+
+                // After LoginManager().logIn(permissions: [{scopes}], from: viewController)
+                guard let token = AccessToken.current?.tokenString else { return }
                 let credential = FacebookAuthProvider.credential(withAccessToken: token)
-                let result = try await Auth.auth().signIn(with: credential)
                 """#,
             kotlin: #"""
-                // token: from the Facebook SDK's login with permissions [{scopes}]
-                val credential = FacebookAuthProvider.getCredential(token)
-                Firebase.auth.signInWithCredential(credential)
-                    .addOnSuccessListener { result -> val user = result.user!! }
+                // loginResult: LoginManager's onSuccess, after logIn with permissions listOf({scopes})
+                val credential = FacebookAuthProvider.getCredential(loginResult.accessToken.token)
                 """#,
             javascript: #"""
-                import { FacebookAuthProvider, getAuth, signInWithPopup } from "firebase/auth";
+                import { FacebookAuthProvider } from "firebase/auth";
 
-                const auth = getAuth();
-                const provider = new FacebookAuthProvider();
-                [{scopes}].forEach((scope) => provider.addScope(scope));
-                const result = await signInWithPopup(auth, provider);
+                // response: FB.login's answer, asked with scope: [{scopes}].join(",")
+                const credential = FacebookAuthProvider.credential(response.authResponse.accessToken);
                 """#,
             cpp: #"""
                 // access_token: from the Facebook SDK's login with permissions {{scopes}}
                 firebase::auth::Credential credential =
                     firebase::auth::FacebookAuthProvider::GetCredential(access_token.c_str());
-                auth->SignInAndRetrieveDataWithCredential(credential);
                 """#),
     ]
 }

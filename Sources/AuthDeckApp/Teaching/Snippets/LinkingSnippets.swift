@@ -1,35 +1,35 @@
 /// Linking and unlinking identities, and the link conflict: the credential already belongs to
-/// another account, so the app signs in to that one and carries the guest's data over.
+/// another account; if the user chooses so, the app signs in to that one and carries the data over.
 enum LinkingSnippets {
     static let snippets: [TeachingStep.Kind: SnippetSet] = [
         .linkProvider: SnippetSet(
-            title: "Link a provider to the signed-in account",
+            title: "Link the provider's credential to the signed-in account",
             swift: #"""
-                let provider = OAuthProvider(providerID: "{providerID}")
-                let credential = try await provider.credential(with: nil)
+                // credential: the {providerID} credential of the step before
                 let result = try await Auth.auth().currentUser!.link(with: credential)
-                // result.user.providerData now lists {providerID}
+                // Same uid; result.user.providerData now lists {providerID}
                 """#,
             kotlin: #"""
-                val provider = OAuthProvider.newBuilder("{providerID}").build()
-                Firebase.auth.currentUser!!
-                    .startActivityForLinkWithProvider(activity, provider)
+                // credential: the {providerID} credential of the step before
+                Firebase.auth.currentUser!!.linkWithCredential(credential)
                     .addOnSuccessListener { result ->
-                        // result.user!!.providerData now lists {providerID}
+                        // Same uid; result.user!!.providerData now lists {providerID}
                     }
                 """#,
             javascript: #"""
-                import { OAuthProvider, getAuth, linkWithPopup } from "firebase/auth";
+                import { getAuth, linkWithCredential } from "firebase/auth";
 
                 const auth = getAuth();
-                const { user } = await linkWithPopup(auth.currentUser, new OAuthProvider("{providerID}"));
-                // user.providerData now lists {providerID}
+                // credential: the {providerID} credential of the step before
+                const { user } = await linkWithCredential(auth.currentUser, credential);
+                // Same uid; user.providerData now lists {providerID}
                 """#,
             cpp: #"""
-                firebase::auth::FederatedOAuthProviderData data("{providerID}");
-                firebase::auth::FederatedOAuthProvider provider(data);
-                auth->current_user().LinkWithProvider(&provider);
-                // then current_user().provider_data() lists {providerID}
+                // credential: the {providerID} credential of the step before
+                auth->current_user().LinkWithCredential(credential).OnCompletion(
+                    [](const auto& done) {
+                      // Same uid; done.result()->user.provider_data() now lists {providerID}
+                    });
                 """#),
 
         .unlinkProvider: SnippetSet(
@@ -97,35 +97,8 @@ enum LinkingSnippets {
                     });
                 """#),
 
-        .linkConflictSignIn: SnippetSet(
-            title: "Link conflict: sign in with the updated credential",
-            swift: #"""
-                let result = try await Auth.auth().signIn(with: updated)
-                // Now signed in as {uid}, the {providerID} account; the guest is signed out
-                """#,
-            kotlin: #"""
-                Firebase.auth.signInWithCredential(updated!!)
-                    .addOnSuccessListener { result ->
-                        // Now signed in as {uid}, the {providerID} account
-                    }
-                """#,
-            javascript: #"""
-                import { getAuth, signInWithCredential } from "firebase/auth";
-
-                const auth = getAuth();
-                const { user } = await signInWithCredential(auth, updated);
-                // Now signed in as {uid}, the {providerID} account
-                """#,
-            cpp: #"""
-                // Sign in with a new {providerID} credential (the C++ SDK returns none)
-                auth->SignInAndRetrieveDataWithCredential(credential).OnCompletion(
-                    [](const auto& done) {
-                      // done.result()->user.uid() == "{uid}"
-                    });
-                """#),
-
         .linkConflictMerge: SnippetSet(
-            title: "Link conflict: merge the guest's data",
+            title: "Link conflict: sign in to the other account and merge the data",
             swift: #"""
                 // Read the guest's data before signing in: the guest is gone after
                 let guestCart = try await cartStore.items(owner: "{guestUID}")

@@ -1,54 +1,36 @@
-/// Microsoft: the generic OAuth provider with Azure AD's tenant and prompt, then Microsoft Graph
-/// called with the access token the sign-in returned.
+/// Microsoft: the generic OAuth provider with the run's custom parameters (Azure AD's tenant,
+/// prompt, login_hint) and scopes; then Microsoft Graph called with the access token it returned.
 enum MicrosoftSnippets {
     static let snippets: [TeachingStep.Kind: SnippetSet] = [
         .microsoftProvider: SnippetSet(
-            title: "Microsoft: the provider with tenant, prompt, login hint and scopes",
+            title: "Microsoft: the provider with this run's parameters and scopes",
             swift: #"""
                 let provider = OAuthProvider(providerID: "microsoft.com")
-                provider.customParameters = [
-                  "tenant": "{tenant}",
-                  "prompt": "{prompt}",
-                  "login_hint": "{loginHint}",
-                ]
+                provider.customParameters = {parameters}
                 provider.scopes = [{scopes}]
-                let result = try await Auth.auth().signIn(with: provider, uiDelegate: nil)
                 """#,
             kotlin: #"""
                 val provider = OAuthProvider.newBuilder("microsoft.com")
-                provider.addCustomParameter("tenant", "{tenant}")
-                provider.addCustomParameter("prompt", "{prompt}")
-                provider.addCustomParameter("login_hint", "{loginHint}")
-                provider.scopes = listOf({scopes})
-                Firebase.auth.startActivityForSignInWithProvider(activity, provider.build())
-                    .addOnSuccessListener { result -> val user = result.user!! }
+                provider.addCustomParameters({parameters})
+                provider.setScopes(listOf({scopes}))
                 """#,
             javascript: #"""
-                import { OAuthProvider, getAuth, signInWithPopup } from "firebase/auth";
+                import { OAuthProvider } from "firebase/auth";
 
-                const auth = getAuth();
                 const provider = new OAuthProvider("microsoft.com");
-                provider.setCustomParameters({
-                  tenant: "{tenant}",
-                  prompt: "{prompt}",
-                  login_hint: "{loginHint}",
-                });
+                provider.setCustomParameters({parameters});
                 [{scopes}].forEach((scope) => provider.addScope(scope));
-                const result = await signInWithPopup(auth, provider);
                 """#,
             cpp: #"""
                 firebase::auth::FederatedOAuthProviderData data(
-                    "microsoft.com", {{scopes}},
-                    {{"tenant", "{tenant}"},
-                     {"prompt", "{prompt}"},
-                     {"login_hint", "{loginHint}"}});
+                    "microsoft.com", {{scopes}}, {parameters});
                 firebase::auth::FederatedOAuthProvider provider(data);
-                auth->SignInWithProvider(&provider);
                 """#),
 
         .microsoftGraph: SnippetSet(
             title: "Microsoft: call Graph with the access token",
             swift: #"""
+                // result: the sign-in's or link's AuthDataResult
                 let oauth = result.credential as! OAuthCredential
                 var request = URLRequest(url: URL(string: "https://graph.microsoft.com/v1.0/me")!)
                 // The token is a secret: "{accessToken}" shown shortened
@@ -56,6 +38,7 @@ enum MicrosoftSnippets {
                 let (data, _) = try await URLSession.shared.data(for: request)
                 """#,
             kotlin: #"""
+                // result: the sign-in's or link's AuthResult
                 val oauth = result.credential as OAuthCredential
                 val connection = URL("https://graph.microsoft.com/v1.0/me")
                     .openConnection() as HttpURLConnection
@@ -66,10 +49,11 @@ enum MicrosoftSnippets {
             javascript: #"""
                 import { OAuthProvider } from "firebase/auth";
 
+                // result: the sign-in's or link's UserCredential
                 const { accessToken } = OAuthProvider.credentialFromResult(result);
                 // The token is a secret: "{accessToken}" shown shortened
                 const response = await fetch("https://graph.microsoft.com/v1.0/me", {
-                  headers: { "Authorization": `Bearer ${accessToken}` },
+                  headers: { Authorization: "Bearer " + accessToken },
                 });
                 const me = await response.json();
                 """#,
