@@ -2,19 +2,27 @@ import Foundation
 import Testing
 
 /// The rules of docs/architecture.md the compiler cannot check, read from the sources: the app
-/// reaches the backend through AuthClient only, and each feature folder is a vertical slice that
-/// knows only its own actions, effects and results (the root wraps and routes them).
+/// reaches the backend through AuthClient only, its folders say what each part is, and each feature
+/// folder is a vertical slice that knows only its own actions, effects and results (the root wraps
+/// and routes them).
 @Suite("Layers")
 struct LayerTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let app = root.appendingPathComponent("Sources/AuthDeckApp")
+    static let tests = root.appendingPathComponent("Tests/AuthDeckAppTests")
+
+    static func folders(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
+            .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+            .map(\.lastPathComponent).filter { !$0.hasPrefix("_") }.sorted()
+    }
 
     static func swiftFiles(in folder: URL) throws -> [URL] {
         try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
     }
 
-    /// A feature: a folder of `Sources/AuthDeckApp` (but the root's) with an `XFeature.swift` that declares `XFeature`,
+    /// A feature: a folder of `Sources/AuthDeckApp/Features` with an `XFeature.swift` that declares `XFeature`,
     /// and the case of the root's `ConsoleAction` that carries its actions.
     struct Feature: CustomStringConvertible {
         var folder: URL
@@ -35,9 +43,8 @@ struct LayerTests {
     }
 
     static func features() throws -> [Feature] {
-        let folders = try FileManager.default.contentsOfDirectory(at: app, includingPropertiesForKeys: nil)
-        // Console/ is the root that wraps them all.
-        return try folders.filter { $0.lastPathComponent != "Console" }.compactMap { folder -> Feature? in
+        let folders = try FileManager.default.contentsOfDirectory(at: app.appendingPathComponent("Features"), includingPropertiesForKeys: nil)
+        return try folders.compactMap { folder -> Feature? in
             let type = folder.lastPathComponent + "Feature"
             let main = folder.appendingPathComponent("\(type).swift")
             guard FileManager.default.fileExists(atPath: main.path) else { return nil }
@@ -61,13 +68,51 @@ struct LayerTests {
         }
     }
 
-    /// Every feature folder is named as its type: `X/XFeature.swift` declares `XFeature`.
-    @Test func everyFeatureIsNamedAsItsFolder() throws {
+    /// The app's top folders name the parts of the design: the root's model and types, the runtime that
+    /// runs effects, the features, the overlays over them, and the kit of pieces they share.
+    @Test func theFoldersSayWhatEachPartIs() throws {
+        #expect(try Self.folders(in: Self.app) == ["Features", "Kit", "Overlays", "Root", "Runtime"])
+        #expect(try Self.folders(in: Self.app.appendingPathComponent("Overlays")) == ["Help", "Inspector", "Outbox", "Teaching"])
+    }
+
+    /// Every folder of `Features/` holds its feature and its view: `X/XFeature.swift` declares
+    /// `XFeature`, and the folder draws it.
+    @Test func everyFeatureFolderHoldsItsFeatureAndItsView() throws {
+        let folders = try Self.folders(in: Self.app.appendingPathComponent("Features"))
         let features = try Self.features()
         #expect(features.count >= 20)
+        #expect(features.map(\.folder.lastPathComponent).sorted() == folders, "a folder of Features/ without its XFeature.swift")
         for feature in features {
             let main = try #require(feature.sources.first { $0.name == "\(feature.type).swift" })
             #expect(main.text.contains("struct \(feature.type): ConsoleFeature"), "\(feature.type).swift declares another type")
+            #expect(feature.sources.contains { $0.text.contains("func draw(in context: ConsoleContext") }, "\(feature.type) is drawn outside its folder")
+        }
+    }
+
+    /// Only `Features/` holds features, and the kit knows none of them, nor the root model.
+    @Test func featuresLiveInFeaturesAndTheKitKnowsNone() throws {
+        let types = try Self.features().map(\.type)
+        for part in ["Root", "Runtime", "Overlays", "Kit"] {
+            for file in try Self.swiftFiles(in: Self.app.appendingPathComponent(part)) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                if text.contains(try Regex(#"(struct|enum) \w+: ConsoleFeature"#)) { Issue.record("\(part)/\(file.lastPathComponent) declares a feature") }
+                guard part == "Kit" else { continue }
+                for name in types + ["ConsoleModel"] where text.contains(try Regex("\\b\(name)\\b")) {
+                    Issue.record("Kit/\(file.lastPathComponent) names \(name)")
+                }
+            }
+        }
+    }
+
+    /// The tests are arranged as the sources: a feature's or an overlay's tests sit in a folder of the
+    /// same name; flows across several features sit in `Journeys/`.
+    @Test func theTestsMirrorTheSources() throws {
+        #expect(try Set(Self.folders(in: Self.tests)).isSubset(of: ["Features", "Journeys", "Kit", "Overlays", "Root", "Runtime", "Support"]))
+        for part in ["Features", "Overlays"] {
+            let sources = Set(try Self.folders(in: Self.app.appendingPathComponent(part)))
+            for folder in try Self.folders(in: Self.tests.appendingPathComponent(part)) where !sources.contains(folder) {
+                Issue.record("Tests/AuthDeckAppTests/\(part)/\(folder) tests no folder of Sources/AuthDeckApp/\(part)")
+            }
         }
     }
 

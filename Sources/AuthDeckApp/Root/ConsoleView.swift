@@ -27,15 +27,11 @@ public enum ConsoleView {
         if !(model.screen.showsQRCode && canvas.size.height < 28) { drawBanner(model, on: canvas) }
         switch model.overlay {
         case .help:
-            HelpOverlay.draw(on: canvas, title: "Keys: \(model.screen.title)",
-                             entries: model.helpEntries, message: bannerText(model.banner))
+            drawHelp(model, on: canvas)
         case let .inspector(selection, scroll):
-            InspectorScreen.draw(model.exchanges, selection: selection, scroll: scroll, authorization: model.lastAuthorization,
-                                 additionalUserInfo: model.lastAdditionalUserInfo, on: canvas)
+            drawInspector(model, selection: selection, scroll: scroll, withHelp: false, on: canvas)
         case let .inspectorHelp(selection, scroll):
-            InspectorScreen.draw(model.exchanges, selection: selection, scroll: scroll, authorization: model.lastAuthorization,
-                                 additionalUserInfo: model.lastAdditionalUserInfo, on: canvas)
-            HelpOverlay.draw(on: canvas, title: "Keys: Inspector", entries: ConsoleModel.inspectorBindings.map { ($0.label, $0.action) })
+            drawInspector(model, selection: selection, scroll: scroll, withHelp: true, on: canvas)
         case let .outbox(selection):
             OutboxScreen.draw(model.outbox, selection: selection, remoteTerminal: model.remoteTerminal, on: canvas)
         case let .teaching(scroll):
@@ -169,10 +165,5 @@ extension ConsoleModel {
         let shown = bindings.filter(\.inBar)
         let hints = shown.map { (key: $0.label, label: $0.action) }
         return shown.contains { $0.intent == .console(.quit) } || screen == .launching ? hints : hints + [(key: "ctrl-c", label: "quit")]
-    }
-
-    var helpEntries: [(key: String, description: String)] {
-        // A binding without a label is one of a group another entry names ("1–9").
-        screenBindings.filter { !$0.label.isEmpty }.map { ($0.label, $0.action) } + [("ctrl-c", "quit at once, from anywhere")]
     }
 }

@@ -15,11 +15,11 @@ extension ConsoleModel {
     func buildBindings() -> [KeyBinding<ConsoleAction>] {
         switch overlay {
         case .help:
-            return [KeyBinding([.escape, .character("?"), .enter, .character("q")], "esc", "close help", .overlay(.back))]
+            return Self.helpBindings
         case .inspector:
             return Self.inspectorBindings
         case .inspectorHelp:
-            return [KeyBinding([.escape, .character("?"), .function(1), .enter, .character("q")], "esc", "back to the inspector", .overlay(.back))]
+            return Self.inspectorHelpBindings
         case .outbox:
             return outboxBindings
         case .teaching:
@@ -42,14 +42,7 @@ extension ConsoleModel {
             typedAhead.append(key)
             return []
         }
-        if case let .inspector(selection, scroll) = overlay, key == .function(1) || key == .character("?") {
-            overlay = .inspectorHelp(selection: selection, scroll: scroll)
-            return []
-        }
-        if overlay?.isInspectorHelp != true, key == .function(1) || (key == .character("?") && !screen.editsText) {
-            overlay = overlay == .help ? nil : .help
-            return []
-        }
+        if openInspectorHelp(key) || toggleHelp(key) { return [] }
         if let binding = bindings.first(where: { $0.keys.contains(key) }) {
             return perform(binding.intent)
         }
@@ -60,8 +53,14 @@ extension ConsoleModel {
     private mutating func perform(_ action: ConsoleAction) -> [ConsoleEffect] {
         switch action {
         case let .overlay(overlayAction):
-            if case let .outbox(selection) = overlay { return performInOutbox(selection, overlayAction) }
-            if let overlay { return performInOverlay(overlay, overlayAction) }
+            switch overlay {
+            case let .outbox(selection): return performInOutbox(selection, overlayAction)
+            case .help: performInHelp(overlayAction)
+            case let .inspector(selection, scroll): performInInspector(selection: selection, scroll: scroll, overlayAction)
+            case let .inspectorHelp(selection, scroll): performInInspectorHelp(selection: selection, scroll: scroll, overlayAction)
+            case .teaching: if overlayAction == .back { overlay = nil }
+            case nil: break
+            }
             return []
         // An overlay's own keys answer while it is open; the inspector's help key is taken before.
         case .console where overlay != nil:
@@ -83,7 +82,7 @@ extension ConsoleModel {
         case .messages:
             return openOutbox()
         case .inspector:
-            overlay = .inspector(selection: max(exchanges.count - 1, 0), scroll: 0)
+            openInspector()
             return []
         case .help:
             overlay = .help
@@ -92,41 +91,5 @@ extension ConsoleModel {
             openTeaching()
             return []
         }
-    }
-
-    private mutating func performInOverlay(_ current: Overlay, _ action: OverlayAction) -> [ConsoleEffect] {
-        switch (current, action) {
-        case let (.inspectorHelp(selection, scroll), .back): overlay = .inspector(selection: selection, scroll: scroll)
-        case (_, .back): overlay = nil
-        case let (.inspector(selection, _), .up): overlay = .inspector(selection: max(selection - 1, 0), scroll: 0)
-        case let (.inspector(selection, _), .down): overlay = .inspector(selection: min(selection + 1, max(exchanges.count - 1, 0)), scroll: 0)
-        case let (.inspector(selection, scroll), .scrollDown):
-            overlay = .inspector(selection: selection, scroll: min(scroll + inspectorPage, max(inspectorDetailCount(selection) - inspectorPage, 0)))
-        case let (.inspector(selection, scroll), .scrollUp):
-            overlay = .inspector(selection: selection, scroll: max(scroll - inspectorPage, 0))
-        case (.help, _), (.inspector, _), (.inspectorHelp, _), (.outbox, _), (.teaching, _): break
-        }
-        return []
-    }
-
-    static let inspectorBindings: [KeyBinding<ConsoleAction>] = [
-        KeyBinding([.up, .character("k")], "↑/k", "previous call", .overlay(.up), inBar: false),
-        KeyBinding([.down, .character("j")], "↓/j", "next call", .overlay(.down), inBar: false),
-        KeyBinding([.pageDown, .character(" ")], "space", "scroll", .overlay(.scrollDown)),
-        KeyBinding([.pageUp, .character("b")], "b", "scroll up", .overlay(.scrollUp)),
-        KeyBinding([.escape, .character("i")], "esc", "close inspector", .overlay(.back)),
-        KeyBinding([.character("?"), .function(1)], "?", "help", .console(.help)),
-    ]
-
-    /// The detail's lines at the terminal's width, and how many show at once.
-    private func inspectorDetailCount(_ selection: Int) -> Int {
-        guard exchanges.indices.contains(selection) else { return 0 }
-        let size = terminalSize ?? Size(width: 80, height: 24)
-        return InspectorScreen.detailLines(exchanges[selection], authorization: lastAuthorization, additionalUserInfo: lastAdditionalUserInfo,
-                                           width: size.width - 4).count
-    }
-
-    private var inspectorPage: Int {
-        InspectorScreen.layout(entries: exchanges.count, size: terminalSize ?? Size(width: 80, height: 24)).detailRows
     }
 }
