@@ -23,7 +23,7 @@ struct LayerTests {
     }
 
     /// A feature: a folder of `Sources/AuthDeckApp/Features` with an `XFeature.swift` that declares `XFeature`,
-    /// and the case of the root's `ConsoleAction` that carries its actions.
+    /// and the case of the root's `Screen` that carries its state (and its effects and results, where it has any).
     struct Feature: CustomStringConvertible {
         var folder: URL
         var type: String
@@ -50,8 +50,8 @@ struct LayerTests {
             guard FileManager.default.fileExists(atPath: main.path) else { return nil }
             let sources = try swiftFiles(in: folder).map { ($0.lastPathComponent, try String(contentsOf: $0, encoding: .utf8)) }
             let text = try String(contentsOf: main, encoding: .utf8)
-            let embed = /static func embed\(_ action: \w+\) -> ConsoleAction \{ ?\.?(\w*)/
-            let scope = text.firstMatch(of: embed).map { String($0.1) } ?? ""
+            let screen = /var screen: Screen \{ \.(\w+)\(self\) \}/
+            let scope = text.firstMatch(of: screen).map { String($0.1) } ?? ""
             return Feature(folder: folder, type: type, scope: scope, sources: sources)
         }
     }
@@ -73,6 +73,15 @@ struct LayerTests {
     @Test func theFoldersSayWhatEachPartIs() throws {
         #expect(try Self.folders(in: Self.app) == ["Features", "Kit", "Overlays", "Root", "Runtime"])
         #expect(try Self.folders(in: Self.app.appendingPathComponent("Overlays")) == ["Help", "Inspector", "Outbox", "Teaching"])
+    }
+
+    /// A file a reader takes in at once: none of the app's or the client's sources is over 400 lines.
+    @Test(arguments: ["Sources/AuthDeckApp", "Sources/AuthClient"])
+    func noSourceFileIsOver400Lines(_ folder: String) throws {
+        for file in try Self.swiftFiles(in: Self.root.appendingPathComponent(folder)) {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            #expect(lines <= 400, "\(file.lastPathComponent) has \(lines) lines")
+        }
     }
 
     /// Every folder of `Features/` holds its feature and its view: `X/XFeature.swift` declares
@@ -117,20 +126,25 @@ struct LayerTests {
     }
 
     /// A feature's action enum is its own: every case is one of its keys or handled by it, and none
-    /// carries another feature's actions; the root's scope case is the feature's alone.
+    /// carries another feature's actions; its case of `Screen` is the feature's alone.
     @Test func eachFeaturesActionsAreItsOwn() throws {
         let features = try Self.features()
         let types = Set(features.map(\.type))
         var scopes: [String: String] = [:]
         for feature in features where feature.type != "LaunchingFeature" {
-            #expect(!feature.scope.isEmpty, "\(feature.type) has no scope in ConsoleAction")
-            if let other = scopes[feature.scope] { Issue.record("\(feature.type) and \(other) share ConsoleAction.\(feature.scope)") }
+            #expect(!feature.scope.isEmpty, "\(feature.type) has no case in Screen")
+            if let other = scopes[feature.scope] { Issue.record("\(feature.type) and \(other) share Screen.\(feature.scope)") }
             scopes[feature.scope] = feature.type
             let cases = feature.actionCases
             #expect(!cases.isEmpty, "\(feature.type) declares no actions")
             let uses = feature.sources.map(\.text).joined(separator: "\n")
             for name in cases where uses.components(separatedBy: ".\(name)").count < 2 {
                 Issue.record("\(feature.type).Action.\(name) is neither bound nor handled in \(feature.folder.lastPathComponent)/")
+            }
+            // Its actions, effects and results are nested in it, not types of the folder beside it.
+            let loose = /(?m)^(public )?enum (\w*(Action|Intent|Command|Effect|Event))\b/
+            for (name, text) in feature.sources {
+                for match in text.matches(of: loose) { Issue.record("\(name) declares \(match.2) outside \(feature.type)") }
             }
             for other in types.subtracting([feature.type]) {
                 for kind in ["Action", "Effect", "Event"] where uses.contains("\(other).\(kind)") {

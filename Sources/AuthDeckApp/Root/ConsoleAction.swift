@@ -1,34 +1,35 @@
 /// What a key asks of the console: a command it answers on every screen, a key of the open
-/// overlay, or the current feature's own action, wrapped in the feature's case as The Composable
-/// Architecture scopes a child's actions (the feature's `embed` and `extract`).
+/// overlay, or the current feature's own action. Features' actions share one scope, `feature`,
+/// where The Composable Architecture gives each child a case of its own: the root routes every
+/// feature's key the same way, to the feature on screen, so a case per feature would route nothing.
 public enum ConsoleAction: Equatable, Sendable, ConsoleCommanding {
     case console(ConsoleCommand)
     case overlay(OverlayAction)
     case teaching(TeachingAction)
-    case signInMethods(SignInMethodsFeature.Action)
-    case credentialForm(CredentialFormFeature.Action)
-    case account(AccountFeature.Action)
-    case addCartItem(AddCartItemFeature.Action)
-    case changePassword(ChangePasswordFeature.Action)
-    case confirm(ConfirmationFeature.Action)
-    case reauthMethods(ReauthMethodsFeature.Action)
-    case linking(LinkingFeature.Action)
-    case changeEmail(ChangeEmailFeature.Action)
-    case pendingLink(PendingLinkFeature.Action)
-    case providerForm(ProviderFormFeature.Action)
-    case consent(ConsentFeature.Action)
-    case conflict(ConflictFeature.Action)
-    case emailLink(EmailLinkFeature.Action)
-    case passwordReset(PasswordResetFeature.Action)
-    case secondFactorEnrollment(SecondFactorEnrollmentFeature.Action)
-    case secondFactorSignIn(SecondFactorSignInFeature.Action)
-    case secondFactors(SecondFactorsFeature.Action)
-    case phone(PhoneFeature.Action)
-    case accounts(AccountsFeature.Action)
-    case room(RoomFeature.Action)
+    case feature(FeatureAction)
 }
 
 /// The keys of the help, inspector and outbox overlays.
 public enum OverlayAction: Equatable, Sendable {
     case up, down, back, choose, refresh, scrollUp, scrollDown
+}
+
+/// A feature's action lifted into the root's. It reaches a feature only if it is of that feature's
+/// `Action` type, so a feature's `switch` lists only its own cases.
+public struct FeatureAction: Equatable, Sendable {
+    let action: any Equatable & Sendable
+
+    init(_ action: some Equatable & Sendable) {
+        self.action = action
+    }
+
+    public static func == (lhs: FeatureAction, rhs: FeatureAction) -> Bool {
+        lhs.action.isEqual(to: rhs.action)
+    }
+}
+
+private extension Equatable {
+    func isEqual(to other: any Equatable) -> Bool {
+        (other as? Self) == self
+    }
 }

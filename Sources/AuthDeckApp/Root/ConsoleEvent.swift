@@ -33,7 +33,7 @@ public enum ConsoleEvent: Equatable, Sendable {
     case secondFactorSignIn(SecondFactorSignInFeature.Event)
     case consent(ConsentFeature.Event)
     case conflict(ConflictFeature.Event)
-    case accounts(AccountsEvent)
+    case accounts(AccountsFeature.Event)
     /// What the room tells every console under `authdeck ssh`: the presenter's message, that they watch, a reset.
     case roomNotice(RoomNotice)
     /// Whether the room wants this console's screen (someone follows it).
@@ -102,7 +102,7 @@ public enum ConsoleEffect: Equatable, Sendable {
     case secondFactorSignIn(SecondFactorSignInFeature.Effect)
     case consent(ConsentFeature.Effect)
     case conflict(ConflictFeature.Effect)
-    case accounts(AccountsEffect)
+    case accounts(AccountsFeature.Effect)
     case room(RoomFeature.Effect)
     case quit
 }

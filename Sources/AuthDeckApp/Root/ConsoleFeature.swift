@@ -10,9 +10,10 @@ import TerminalUI
 /// reads from the `ConsoleContext` and never changes itself: it asks the root `ConsoleModel` for
 /// work, a message or another screen with `FlowStep`s, and ends with a `FlowExit`.
 ///
-/// The root wraps each feature's actions and events in a case of its own (`ConsoleAction.phone`,
-/// `ConsoleEvent.phone`), as The Composable Architecture scopes a child's actions: `embed` and
-/// `extract` are that scope, so a feature's `switch` lists only its own cases.
+/// The root lifts every feature's actions into one scope (`ConsoleAction.feature`) and hands the
+/// feature on screen those of its own `Action` type; a feature with work of its own has a case in
+/// `ConsoleEffect` and `ConsoleEvent` (`.phone`), whose events `extract` picks out, so a feature's
+/// `switch` lists only its own cases.
 ///
 /// A key press, end to end: the terminal's `Key` → `ConsoleModel.handle(.key)` → the binding of
 /// the current feature whose keys contain it → `perform(action)` → `FlowStep.run(effect)` →
@@ -68,10 +69,13 @@ protocol ConsoleFeature: Equatable, Sendable {
     var secretsOnScreen: [String] { get }
     /// Draws over the whole terminal instead of between the title and key bars; false: it does not.
     func drawWhole(on canvas: any Canvas) -> Bool
-    /// The root's action that carries `action`.
-    static func embed(_ action: Action) -> ConsoleAction
-    /// This feature's action, if `action` carries one.
-    static func extract(_ action: ConsoleAction) -> Action?
+    /// The teaching pane's step for work this screen just asked for (its own effect, or the session's
+    /// with a credential it made), read from its state; nil: none of its own (the session's work says).
+    func teaching(for effect: ConsoleEffect, in input: TeachingInput) -> TeachingContext?
+    /// The step a result just put in front of the user on this screen (a resolver's hints, a QR code); nil: none.
+    func teachingAfterResult(in input: TeachingInput) -> TeachingContext?
+    /// Before any step was taken: what enter does on this screen, with what is typed so far; nil: nothing to show.
+    var teachingPreview: TeachingStep? { get }
     /// This feature's result, if `event` is one.
     static func extract(_ event: ConsoleEvent) -> Event?
 }
@@ -92,13 +96,16 @@ extension ConsoleFeature {
     var roomDescription: String { title }
     var secretsOnScreen: [String] { [] }
     func drawWhole(on canvas: any Canvas) -> Bool { false }
+    func teaching(for effect: ConsoleEffect, in input: TeachingInput) -> TeachingContext? { nil }
+    func teachingAfterResult(in input: TeachingInput) -> TeachingContext? { nil }
+    var teachingPreview: TeachingStep? { nil }
 
     /// The keys, with their meanings lifted into the root's.
     func consoleBindings(in context: ConsoleContext) -> [KeyBinding<ConsoleAction>] {
         bindings(in: context).map { binding in
             binding.map { intent in
                 switch intent {
-                case let .feature(action): Self.embed(action)
+                case let .feature(action): .feature(FeatureAction(action))
                 case let .console(command): .console(command)
                 }
             }
@@ -107,7 +114,7 @@ extension ConsoleFeature {
 
     /// A key's action, if it is this feature's.
     mutating func receive(_ action: ConsoleAction, in context: ConsoleContext) -> [FlowStep] {
-        guard let own = Self.extract(action) else { return [] }
+        guard case let .feature(scoped) = action, let own = scoped.action as? Action else { return [] }
         return perform(own, in: context)
     }
 

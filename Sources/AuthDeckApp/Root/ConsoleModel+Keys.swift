@@ -70,8 +70,7 @@ extension ConsoleModel {
         case let .teaching(teachingAction):
             guard case let .teaching(scroll) = overlay else { return [] }
             return performInTeaching(scroll, teachingAction)
-        case .signInMethods, .credentialForm, .account, .addCartItem, .changePassword, .confirm, .reauthMethods, .linking, .changeEmail, .pendingLink, .providerForm, .consent, .conflict, .emailLink,
-             .passwordReset, .secondFactorEnrollment, .secondFactorSignIn, .secondFactors, .phone, .accounts, .room:
+        case .feature:
             return update { feature, context in feature.receive(action, in: context) }
         }
     }

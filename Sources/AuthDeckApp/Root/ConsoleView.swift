@@ -163,7 +163,7 @@ extension ConsoleModel {
 
     func barHints(of bindings: [KeyBinding<ConsoleAction>]) -> [(key: String, label: String)] {
         let shown = bindings.filter(\.inBar)
-        let hints = shown.map { (key: $0.label, label: $0.action) }
+        let hints = shown.map { (key: $0.label, label: $0.help) }
         return shown.contains { $0.intent == .console(.quit) } || screen == .launching ? hints : hints + [(key: "ctrl-c", label: "quit")]
     }
 }

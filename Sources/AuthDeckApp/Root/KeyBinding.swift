@@ -10,26 +10,27 @@ public struct KeyBinding<Meaning: Sendable>: Sendable {
     public var keys: [Key]
     /// How the key is written in the bar: `enter`, `tab`, `a`.
     public var label: String
-    public var action: String
+    /// What the key does, in the bar and in help: `sign in`, `close`.
+    public var help: String
     public var intent: Meaning
     /// Movement keys are in help only; the bar keeps to what a newcomer needs next.
     public var inBar: Bool
 
-    init(_ keys: [Key], _ label: String, _ action: String, _ intent: Meaning, inBar: Bool = true) {
+    init(_ keys: [Key], _ label: String, _ help: String, _ intent: Meaning, inBar: Bool = true) {
         self.keys = keys
         self.label = label
-        self.action = action
+        self.help = help
         self.intent = intent
         self.inBar = inBar
     }
 
-    static func char(_ c: Character, _ action: String, _ intent: Meaning, inBar: Bool = true) -> KeyBinding {
-        KeyBinding([.character(c)], String(c), action, intent, inBar: inBar)
+    static func char(_ c: Character, _ help: String, _ intent: Meaning, inBar: Bool = true) -> KeyBinding {
+        KeyBinding([.character(c)], String(c), help, intent, inBar: inBar)
     }
 
     /// The same key with its meaning lifted into the parent's: how the root scopes a feature's keys.
     func map<Lifted>(_ transform: (Meaning) -> Lifted) -> KeyBinding<Lifted> {
-        KeyBinding<Lifted>(keys, label, action, transform(intent), inBar: inBar)
+        KeyBinding<Lifted>(keys, label, help, transform(intent), inBar: inBar)
     }
 }
 
@@ -73,12 +74,12 @@ extension KeyBinding where Meaning: ConsoleCommanding {
 
 /// A feature's own key, written with its action alone: `KeyBinding([.enter], "enter", "submit", .submit)`.
 extension KeyBinding {
-    init<Action>(_ keys: [Key], _ label: String, _ action: String, _ own: Action, inBar: Bool = true) where Meaning == KeyIntent<Action> {
-        self.init(keys, label, action, .feature(own), inBar: inBar)
+    init<Action>(_ keys: [Key], _ label: String, _ help: String, _ own: Action, inBar: Bool = true) where Meaning == KeyIntent<Action> {
+        self.init(keys, label, help, .feature(own), inBar: inBar)
     }
 
-    static func char<Action>(_ c: Character, _ action: String, _ own: Action, inBar: Bool = true) -> KeyBinding where Meaning == KeyIntent<Action> {
-        KeyBinding([.character(c)], String(c), action, .feature(own), inBar: inBar)
+    static func char<Action>(_ c: Character, _ help: String, _ own: Action, inBar: Bool = true) -> KeyBinding where Meaning == KeyIntent<Action> {
+        KeyBinding([.character(c)], String(c), help, .feature(own), inBar: inBar)
     }
 }
 

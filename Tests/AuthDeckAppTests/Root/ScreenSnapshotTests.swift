@@ -40,7 +40,7 @@ struct ScreenSnapshotTests {
     @Test func passwordAccountAndItsConfirmations() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
         assertSnapshot(of: render(model), as: .lines, named: "account")
-        model.screen = .confirm(ConfirmationFeature(action: .deleteAccount, over: .account(AccountFeature())))
+        model.screen = .confirm(ConfirmationFeature(subject: .deleteAccount, over: .account(AccountFeature())))
         assertSnapshot(of: render(model), as: .lines, named: "confirm-delete")
         model.screen = .changePassword(ChangePasswordFeature())
         assertSnapshot(of: render(model), as: .lines, named: "change-password")
@@ -215,7 +215,7 @@ struct ScreenSnapshotTests {
         var store = FlowStore(Fixtures.signedIn(user))
         store.send(.key(.down)) { $0.screen = .account(second) }
         store.send(.key(.character("u"))) {
-            $0.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "google.com"), over: .account(second)))
+            $0.screen = .confirm(ConfirmationFeature(subject: .unlink(providerID: "google.com"), over: .account(second)))
         }
         let marked = { (text: String) in text.split(separator: "\n").first { $0.contains("▸") }.map(String.init) ?? "" }
         #expect(marked(render(store.model)).contains("google.com"))
@@ -223,7 +223,7 @@ struct ScreenSnapshotTests {
         store.send(.key(.character("f"))) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 0)) }
         store.send(.key(.down)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 1)) }
         store.send(.key(.character("x"))) {
-            $0.screen = .confirm(ConfirmationFeature(action: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactorsFeature(selection: 1))))
+            $0.screen = .confirm(ConfirmationFeature(subject: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactorsFeature(selection: 1))))
         }
         #expect(marked(render(store.model)).contains("Work phone"))
     }

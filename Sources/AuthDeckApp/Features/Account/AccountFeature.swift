@@ -37,10 +37,6 @@ public struct AccountFeature: ConsoleFeature {
         account.providerSelection = min(account.providerSelection, max(providers - 1, 0))
         return account
     }
-    static func embed(_ action: Action) -> ConsoleAction { .account(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .account(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         guard let user = context.user else { return [.quit] }
@@ -94,7 +90,7 @@ public struct AccountFeature: ConsoleFeature {
             guard user.providerData.count > 1 else {
                 return [.banner(Banner(.error, "\(provider) is this account's only way to sign in; link another provider before unlinking it."))]
             }
-            return clearBanner + [.show(.confirm(ConfirmationFeature(action: .unlink(providerID: provider), over: screen)))]
+            return clearBanner + [.show(.confirm(ConfirmationFeature(subject: .unlink(providerID: provider), over: screen)))]
         case .changePassword:
             return clearBanner + [.show(.changePassword(ChangePasswordFeature()))]
         case .changeEmail:
@@ -106,11 +102,11 @@ public struct AccountFeature: ConsoleFeature {
         case .linkPhone:
             return clearBanner + [.show(.phone(PhoneFeature(purpose: .link)))]
         case .deleteAccount:
-            return clearBanner + [.show(.confirm(ConfirmationFeature(action: .deleteAccount, over: screen)))]
+            return clearBanner + [.show(.confirm(ConfirmationFeature(subject: .deleteAccount, over: screen)))]
         case .refresh:
             return clearBanner + [.run(.reloadUser, busy: "Reloading the account…")]
         case .signOut:
-            if user.isAnonymous { return clearBanner + [.show(.confirm(ConfirmationFeature(action: .signOutAnonymous, over: screen)))] }
+            if user.isAnonymous { return clearBanner + [.show(.confirm(ConfirmationFeature(subject: .signOutAnonymous, over: screen)))] }
             return Self.signOut
         case .openAccounts:
             return AccountsFeature.open(in: context)

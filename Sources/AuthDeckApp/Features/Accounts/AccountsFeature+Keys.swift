@@ -13,23 +13,23 @@ extension AccountsFeature {
         }
         var keys: [KeyBinding<KeyIntent<Action>>] = [
             .moveUp(), .moveDown(),
-            KeyBinding([.pageUp], "pgup", "page up", .accounts(.pageUp), inBar: false),
-            KeyBinding([.pageDown], "pgdn", "page down", .accounts(.pageDown), inBar: false),
-            KeyBinding([.home, .character("g")], "g", "first row", .accounts(.top), inBar: false),
-            KeyBinding([.end, .character("G")], "G", "last row", .accounts(.bottom), inBar: false),
-            .char("/", "filter", .accounts(.filter)), .char("f", "chips", .accounts(.chips)), .char("s", "sort", .accounts(.sort)),
+            KeyBinding([.pageUp], "pgup", "page up", .command(.pageUp), inBar: false),
+            KeyBinding([.pageDown], "pgdn", "page down", .command(.pageDown), inBar: false),
+            KeyBinding([.home, .character("g")], "g", "first row", .command(.top), inBar: false),
+            KeyBinding([.end, .character("G")], "G", "last row", .command(.bottom), inBar: false),
+            .char("/", "filter", .command(.filter)), .char("f", "chips", .command(.chips)), .char("s", "sort", .command(.sort)),
         ]
         if selectedUser != nil { keys.append(KeyBinding([.enter], "enter", "detail", .choose)) }
-        keys += [KeyBinding([.character(" ")], "space", "mark", .accounts(.mark)), .char("a", "mark all matching", .accounts(.markAll), inBar: false)]
+        keys += [KeyBinding([.character(" ")], "space", "mark", .command(.mark)), .char("a", "mark all matching", .command(.markAll), inBar: false)]
         if context.operatorAccess == .full {
-            keys += Self.actionBindings + [.char("C", "clean up anonymous", .accounts(.cleanUp), inBar: false)]
+            keys += Self.actionBindings + [.char("C", "clean up anonymous", .command(.cleanUp), inBar: false)]
         }
         let clears = !filter.isEmpty || !marked.isEmpty
-        keys += [.char("L", "audit log", .accounts(.auditLog), inBar: false), .char("H", "hash parameters", .accounts(.hashConfig), inBar: false),
-                 .char("P", "projects (visitors')", .accounts(.projects), inBar: false),
-                 .char("K", "lock-outs (any address)", .accounts(.lockouts), inBar: false)]
-        keys += RoomFeature.openBinding(.accounts(.room), in: context)
-        keys += [.char("r", "refresh", .accounts(.refresh), inBar: false),
+        keys += [.char("L", "audit log", .command(.auditLog), inBar: false), .char("H", "hash parameters", .command(.hashConfig), inBar: false),
+                 .char("P", "projects (visitors')", .command(.projects), inBar: false),
+                 .char("K", "lock-outs (any address)", .command(.lockouts), inBar: false)]
+        keys += RoomFeature.openBinding(.command(.room), in: context)
+        keys += [.char("r", "refresh", .command(.refresh), inBar: false),
                  KeyBinding([.escape], "esc", clears ? (filter.isEmpty ? "clear marks" : "clear filter") : "back", .back),
                  KeyBinding([.character("m")], "m", "messages (outbox)", .console(.messages), inBar: false), .help, .quit]
         return keys
@@ -37,18 +37,18 @@ extension AccountsFeature {
 
     /// The actions on the marked accounts (or the selected one); the detail panel offers them too.
     static let actionBindings: [KeyBinding<KeyIntent<Action>>] = [
-        .char("d", "disable", .accounts(.disable)), .char("D", "delete", .accounts(.delete)),
-        .char("e", "enable", .accounts(.enable), inBar: false), .char("o", "sign out everywhere", .accounts(.revoke), inBar: false),
-        .char("v", "mark email verified", .accounts(.markVerified), inBar: false),
-        .char("p", "send password reset", .accounts(.sendPasswordReset), inBar: false),
-        .char("V", "send verification email", .accounts(.sendVerification), inBar: false),
-        .char("c", "edit custom claims", .accounts(.editClaims), inBar: false),
+        .char("d", "disable", .command(.disable)), .char("D", "delete", .command(.delete)),
+        .char("e", "enable", .command(.enable), inBar: false), .char("o", "sign out everywhere", .command(.revoke), inBar: false),
+        .char("v", "mark email verified", .command(.markVerified), inBar: false),
+        .char("p", "send password reset", .command(.sendPasswordReset), inBar: false),
+        .char("V", "send verification email", .command(.sendVerification), inBar: false),
+        .char("c", "edit custom claims", .command(.editClaims), inBar: false),
     ]
 
     /// The detail's actions: of disable and enable, the one the account's state allows, in the bar.
     static func detailActionBindings(disabled: Bool) -> [KeyBinding<KeyIntent<Action>>] {
-        let toggle: KeyBinding<KeyIntent<Action>> = disabled ? .char("e", "enable", .accounts(.enable)) : .char("d", "disable", .accounts(.disable))
-        return [toggle] + actionBindings.filter { $0.intent != .feature(.accounts(.disable)) && $0.intent != .feature(.accounts(.enable)) }
+        let toggle: KeyBinding<KeyIntent<Action>> = disabled ? .char("e", "enable", .command(.enable)) : .char("d", "disable", .command(.disable))
+        return [toggle] + actionBindings.filter { $0.intent != .feature(.command(.disable)) && $0.intent != .feature(.command(.enable)) }
     }
 
     mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
@@ -65,7 +65,7 @@ extension AccountsFeature {
                 return reload()
             case .up: return move(to: selection - 1)
             case .down: return move(to: selection + 1)
-            case .choose, .confirm, .cancel, .toggle, .accounts: break
+            case .choose, .confirm, .cancel, .toggle, .command: break
             }
             return []
         }
@@ -86,16 +86,16 @@ extension AccountsFeature {
                 return [.banner(nil)]
             }
             return [.banner(nil), .exit(.cancelled)]
-        case .accounts(.room):
+        case .command(.room):
             return RoomFeature.open(in: context)
-        case let .accounts(accountsIntent):
-            return perform(accountsIntent, access: context.operatorAccess)
+        case let .command(command):
+            return perform(command, access: context.operatorAccess)
         case .submit, .confirm, .cancel, .toggle:
             return []
         }
     }
 
-    private mutating func perform(_ intent: AccountsIntent, access: OperatorAccess?) -> [FlowStep] {
+    private mutating func perform(_ intent: Command, access: OperatorAccess?) -> [FlowStep] {
         switch intent {
         case .nextFactor, .removeSecondFactor, .room, .clearAllLockouts: return []
         case .lockouts: return openLockouts()
@@ -146,7 +146,7 @@ extension AccountsFeature {
         }
     }
 
-    static func action(for intent: AccountsIntent) -> AccountAction? {
+    static func action(for intent: Command) -> AccountAction? {
         switch intent {
         case .disable: .disable
         case .enable: .enable

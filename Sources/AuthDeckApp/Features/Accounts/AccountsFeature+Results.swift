@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The accounts view's results: pages, counts, details and what the actions did.
 extension AccountsFeature {
-    mutating func handle(_ event: AccountsEvent, in context: ConsoleContext) -> [FlowStep] {
+    mutating func handle(_ event: Event, in context: ConsoleContext) -> [FlowStep] {
         switch event {
         case let .pageLoaded(answered, result):
             // A page of a filter or sort since left: the newer one is on its way.

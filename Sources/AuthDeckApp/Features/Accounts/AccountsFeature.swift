@@ -10,7 +10,69 @@ public struct AccountsFeature: ConsoleFeature {
     public enum Action: Equatable, Sendable, ListAction, BackAction {
         case up, down, choose, back, submit, toggle, cancel, confirm
         /// The view's own commands.
-        case accounts(AccountsIntent)
+        case command(Command)
+    }
+
+    /// What the accounts view's keys mean.
+    public enum Command: Equatable, Sendable {
+        case filter, chips, sort, refresh
+        case mark, markAll
+        case pageUp, pageDown, top, bottom
+        case disable, enable, delete, revoke, markVerified, sendPasswordReset, sendVerification, clearLockout
+        case editClaims, removeSecondFactor, nextFactor, cleanUp
+        case auditLog, hashConfig, projects
+        /// The project's lock-outs, of any address; in them, lifting all of them.
+        case lockouts, clearAllLockouts
+        /// The presenter's room, on a console under `authdeck ssh`.
+        case room
+    }
+
+    /// The accounts view's work, performed by the effect runner on the `AccountAdmin` and the cart store.
+    public enum Effect: Equatable, Sendable {
+        case loadPage(AccountsQuery)
+        /// How many accounts match, asked after the first rows are shown: the count may take far longer.
+        case countMatches(AccountFilter)
+        /// `project`: the account's, when the table shows every project; nil: the chosen project.
+        case loadDetail(uid: String, project: String? = nil)
+        /// `projects`: each account's project, when the table shows every project; an account not in
+        /// it is of the chosen project.
+        case perform(AccountAction, uids: [String], projects: [String: String] = [:])
+        case findMatching(AccountFilter, purpose: MatchPurpose)
+        case loadHashConfig
+        case loadAuditLog
+        /// The backend's projects (its own and its visitors', on an `authdeck serve`).
+        case loadProjects
+        /// The view's calls go to this project from now on.
+        case selectProject(String)
+        /// The next automatic refresh; a new one replaces the one waiting.
+        case scheduleRefresh
+        /// Lifts these lock-outs, each in its project (nil: the chosen one); `all`: every lock-out of
+        /// their projects, those locked since the list was read too.
+        case clearLockouts([EmailLockout], all: Bool)
+    }
+
+    /// The results of `Effect`s, and the refresh timer's tick.
+    public enum Event: Equatable, Sendable {
+        case pageLoaded(AccountsQuery, Result<AccountPage, AccountsFailure>)
+        case matchesCounted(AccountFilter, Result<Int, AccountsFailure>)
+        case detailLoaded(uid: String, Result<AccountDetailRecord, AccountsFailure>)
+        case actionFinished(Result<AccountActionOutcome, AccountsFailure>)
+        case matchingFound(MatchPurpose, Result<[String], AccountsFailure>)
+        case hashConfigLoaded(Result<PasswordHashParameters, AccountsFailure>)
+        case auditLogLoaded(Result<[AuditEntry], AccountsFailure>)
+        case projectsLoaded(Result<[ProjectSummary], AccountsFailure>)
+        case projectSelected(String)
+        case refreshDue
+        /// How many lock-outs were lifted.
+        case lockoutsCleared(Result<Int, AccountsFailure>)
+
+        /// The events that end work the console showed as running.
+        var endsBusyWork: Bool {
+            switch self {
+            case .detailLoaded, .actionFinished, .matchingFound, .lockoutsCleared: true
+            case .pageLoaded, .matchesCounted, .hashConfigLoaded, .auditLogLoaded, .projectsLoaded, .projectSelected, .refreshDue: false
+            }
+        }
     }
 
     /// Rows asked of the backend at a time; the table shows fewer.
@@ -56,11 +118,7 @@ public struct AccountsFeature: ConsoleFeature {
     var title: String { "Accounts" }
     var needsUser: Bool { false }
     var screen: Screen { .accounts(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .accounts(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .accounts(action) = action { action } else { nil }
-    }
-    static func extract(_ event: ConsoleEvent) -> AccountsEvent? {
+    static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .accounts(event) = event { event } else { nil }
     }
     var editsText: Bool { typingFilter || panel?.editsText == true }
@@ -157,7 +215,7 @@ public struct AccountsFeature: ConsoleFeature {
         return Dictionary(uniqueKeysWithValues: uids.compactMap { uid in accountProjects[uid].map { (uid, $0) } })
     }
 
-    func detailEffect(uid: String) -> AccountsEffect {
+    func detailEffect(uid: String) -> Effect {
         .loadDetail(uid: uid, project: allProjects ? accountProjects[uid] : nil)
     }
 

@@ -26,7 +26,7 @@ public struct LockoutList: Equatable, Sendable {
         }
         var keys: [KeyBinding<KeyIntent<AccountsFeature.Action>>] = [.moveUp(), .moveDown()]
         if access == .full, !rows.isEmpty {
-            keys += [.char("u", "clear this lock-out", .accounts(.clearLockout)), .char("U", "clear all", .accounts(.clearAllLockouts))]
+            keys += [.char("u", "clear this lock-out", .command(.clearLockout)), .char("U", "clear all", .command(.clearAllLockouts))]
         }
         return keys + [.back(), .help]
     }
@@ -69,7 +69,7 @@ extension AccountsFeature {
                 list.confirmingAll = false
                 panel = .lockouts(list)
                 return [.banner(Banner(.info, "Nothing was done."))]
-            case .up, .down, .submit, .toggle, .accounts:
+            case .up, .down, .submit, .toggle, .command:
                 return []
             }
         }
@@ -79,13 +79,13 @@ extension AccountsFeature {
         case .back, .cancel:
             panel = nil
             return [.banner(nil)]
-        case .accounts(.clearLockout):
+        case .command(.clearLockout):
             guard access == .full, let lockout = list.selected else { return [] }
             return [.banner(nil), .run(.accounts(.clearLockouts([lockout], all: false)), busy: "Clearing the lock-out of \(lockout.email)…")]
-        case .accounts(.clearAllLockouts):
+        case .command(.clearAllLockouts):
             guard access == .full, !list.rows.isEmpty else { return [] }
             list.confirmingAll = true
-        case .choose, .submit, .confirm, .toggle, .accounts:
+        case .choose, .submit, .confirm, .toggle, .command:
             return []
         }
         panel = .lockouts(list)

@@ -39,9 +39,9 @@ public indirect enum AccountsPanel: Equatable, Sendable {
             if access == .full {
                 keys += AccountsFeature.detailActionBindings(disabled: detail.record?.user.disabled == true)
                 let factors = detail.record?.user.multiFactor.count ?? 0
-                if factors > 0 { keys.append(.char("x", "remove second factor", .accounts(.removeSecondFactor))) }
-                if factors > 1 { keys.append(KeyBinding([.tab], "tab", "next factor", .accounts(.nextFactor), inBar: false)) }
-                if detail.record?.lockout?.isLocked == true { keys.insert(.char("u", "clear lock-out", .accounts(.clearLockout)), at: 0) }
+                if factors > 0 { keys.append(.char("x", "remove second factor", .command(.removeSecondFactor))) }
+                if factors > 1 { keys.append(KeyBinding([.tab], "tab", "next factor", .command(.nextFactor), inBar: false)) }
+                if detail.record?.lockout?.isLocked == true { keys.insert(.char("u", "clear lock-out", .command(.clearLockout)), at: 0) }
             }
             return keys + [close, KeyBinding([.character("m")], "m", "messages (outbox)", .console(.messages), inBar: false), .help]
         case .claims:
@@ -177,7 +177,7 @@ extension AccountsFeature {
             case .back:
                 panel = nil
                 return []
-            case .choose, .submit, .confirm, .cancel, .accounts: return []
+            case .choose, .submit, .confirm, .cancel, .command: return []
             }
             panel = .chips(menu)
             return []
@@ -194,7 +194,7 @@ extension AccountsFeature {
                 panel = nil
                 return reload()
             case .back: panel = nil
-            case .submit, .confirm, .cancel, .toggle, .accounts: break
+            case .submit, .confirm, .cancel, .toggle, .command: break
             }
             return []
         case var .detail(detail):
@@ -213,7 +213,7 @@ extension AccountsFeature {
                     panel = .claims(editor)
                     return [.banner(Banner(.error, "\(String(describing: error)). Nothing was sent."))]
                 }
-            case .up, .down, .choose, .confirm, .cancel, .toggle, .accounts: return []
+            case .up, .down, .choose, .confirm, .cancel, .toggle, .command: return []
             }
         case let .cleanUp(days):
             switch intent {
@@ -226,7 +226,7 @@ extension AccountsFeature {
                 }
                 return [.banner(nil), .run(.accounts(.findMatching(AccountFilter(anonymousOlderThanDays: count), purpose: .cleanUp(days: count))),
                                            busy: "Counting anonymous accounts older than \(count) days…")]
-            case .up, .down, .choose, .confirm, .cancel, .toggle, .accounts: return []
+            case .up, .down, .choose, .confirm, .cancel, .toggle, .command: return []
             }
         case var .confirm(confirmation):
             switch intent {
@@ -250,14 +250,14 @@ extension AccountsFeature {
                 guard !confirmation.needsTypedCount else { return [] }
                 panel = confirmation.returnTo
                 return run(confirmation.action, on: confirmation.uids)
-            case .up, .down, .back, .submit, .accounts: return []
+            case .up, .down, .back, .submit, .command: return []
             }
         case let .auditLog(entries, selection):
             switch intent {
             case .up: panel = .auditLog(entries: entries, selection: max(selection - 1, 0))
             case .down: panel = .auditLog(entries: entries, selection: min(selection + 1, max((entries?.count ?? 0) - 1, 0)))
             case .back: panel = nil
-            case .choose, .submit, .confirm, .cancel, .toggle, .accounts: break
+            case .choose, .submit, .confirm, .cancel, .toggle, .command: break
             }
             return []
         case .hashConfig:
@@ -278,7 +278,7 @@ extension AccountsFeature {
                 guard projects.indices.contains(selection - 1) else { return [] }
                 panel = nil
                 return [.run(.accounts(.selectProject(projects[selection - 1].id)), busy: nil)]
-            case .submit, .confirm, .cancel, .toggle, .accounts: break
+            case .submit, .confirm, .cancel, .toggle, .command: break
             }
             return []
         case let .lockouts(list):
@@ -294,19 +294,19 @@ extension AccountsFeature {
         case .back:
             panel = nil
             return [.banner(nil)]
-        case .accounts(.nextFactor):
+        case .command(.nextFactor):
             detail.factorSelection = factors.isEmpty ? 0 : (detail.factorSelection + 1) % factors.count
-        case .accounts(.removeSecondFactor):
+        case .command(.removeSecondFactor):
             guard access == .full, factors.indices.contains(detail.factorSelection) else { return [] }
             let factor = factors[detail.factorSelection]
             return ask(.removeSecondFactor(factor.uid), on: [detail.uid],
                        describing: "the account \(detail.record.map { $0.user.email ?? $0.user.uid } ?? detail.uid) (\(factor.displayName ?? factor.factorId.rawValue))",
                        returnTo: .detail(detail))
-        case .accounts(.editClaims):
+        case .command(.editClaims):
             guard access == .full, let user = detail.record?.user else { return [] }
             panel = .claims(ClaimsEditor(user: user, returnTo: .detail(detail)))
             return [.banner(nil)]
-        case let .accounts(intent):
+        case let .command(intent):
             guard access == .full, let action = Self.action(for: intent) else { return [] }
             return ask(action, on: [detail.uid], describing: detail.record.map { Self.name($0.user) } ?? "the account \(detail.uid)",
                        returnTo: .detail(detail))

@@ -3,7 +3,7 @@ import Foundation
 
 extension EffectRunner {
     /// The accounts view's work, on the `AccountAdmin` (the backend's admin API) and the cart store.
-    func perform(_ effect: AccountsEffect) async -> AccountsEvent? {
+    func perform(_ effect: AccountsFeature.Effect) async -> AccountsFeature.Event? {
         guard let accounts else {
             return Self.refused(effect)
         }
@@ -83,7 +83,7 @@ extension EffectRunner {
     }
 
     /// A console without the admin API answers every accounts effect with a refusal.
-    private static func refused(_ effect: AccountsEffect) -> AccountsEvent? {
+    private static func refused(_ effect: AccountsFeature.Effect) -> AccountsFeature.Event? {
         let failure = AccountsFailure("this console has no access to the accounts")
         switch effect {
         case let .loadPage(query): return .pageLoaded(query, .failure(failure))

@@ -21,10 +21,6 @@ public struct AddCartItemFeature: ConsoleFeature {
     var needsUser: Bool { true }
     var editsText: Bool { true }
     var screen: Screen { .addCartItem(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .addCartItem(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .addCartItem(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         [KeyBinding([.enter], "enter", "add", .submit), .back(), .helpInForm]

@@ -25,10 +25,6 @@ public struct ChangeEmailFeature: ConsoleFeature {
     var needsUser: Bool { true }
     var editsText: Bool { true }
     var screen: Screen { .changeEmail(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .changeEmail(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .changeEmail(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         [KeyBinding([.enter], "enter", mode == .verifyFirst ? "send the link" : "change it", .submit),
@@ -36,8 +32,8 @@ public struct ChangeEmailFeature: ConsoleFeature {
          .back(), .helpInForm, .inspectorInForm]
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch intent {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch action {
         case .toggle:
             mode = mode == .verifyFirst ? .atOnce : .verifyFirst
         case .back:

@@ -22,10 +22,6 @@ public struct ChangePasswordFeature: ConsoleFeature {
     var needsUser: Bool { true }
     var editsText: Bool { true }
     var screen: Screen { .changePassword(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .changePassword(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .changePassword(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 

@@ -21,23 +21,19 @@ public struct ConfirmationFeature: ConsoleFeature {
         case unenroll(MultiFactorInfo)
     }
 
-    public var action: Subject
+    public var subject: Subject
     public var confirmSelected = false
     /// The screen the dialog sits on, and goes back to when cancelled.
     public var behind: Screen
 
-    public init(action: Subject, over behind: Screen) {
-        self.action = action
+    public init(subject: Subject, over behind: Screen) {
+        self.subject = subject
         self.behind = behind
     }
 
     var title: String { "Confirm" }
     var needsUser: Bool { true }
     var screen: Screen { .confirm(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .confirm(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .confirm(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle),
@@ -45,8 +41,8 @@ public struct ConfirmationFeature: ConsoleFeature {
          .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .cancel)]
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch intent {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch action {
         case .toggle:
             confirmSelected.toggle()
             return []
@@ -55,7 +51,7 @@ public struct ConfirmationFeature: ConsoleFeature {
         case .choose where !confirmSelected:
             return [.show(behind)]
         case .choose, .confirm:
-            switch action {
+            switch subject {
             case .deleteAccount:
                 return [.run(.perform(.deleteAccount), busy: "Deleting the account…")]
             case let .unlink(providerID):
@@ -74,7 +70,7 @@ public struct ConfirmationFeature: ConsoleFeature {
     }
 
     var dialog: Dialog {
-        let (title, message, action): (String, String, String) = switch action {
+        let (title, message, button): (String, String, String) = switch subject {
         case .deleteAccount:
             ("Delete account", "Delete this account and its app data? This cannot be undone.", "Delete")
         case let .unlink(providerID):
@@ -84,6 +80,6 @@ public struct ConfirmationFeature: ConsoleFeature {
         case let .unenroll(factor):
             ("Remove a second factor", "Remove \"\(factor.displayName ?? factor.factorID)\"? It will no longer be offered at sign-in, and other sessions of this account are signed out.", "Remove")
         }
-        return Dialog(title: title, message: message, buttons: ["Cancel", action], selection: confirmSelected ? 1 : 0)
+        return Dialog(title: title, message: message, buttons: ["Cancel", button], selection: confirmSelected ? 1 : 0)
     }
 }

@@ -81,10 +81,6 @@ public struct ConflictFeature: ConsoleFeature {
     static func open(_ conflict: ConflictFeature) -> [FlowStep] {
         [.show(.conflict(conflict)), .banner(nil), .run(.conflict(.inspectConflictAccount(conflict.credential)), busy: nil)]
     }
-    static func embed(_ action: Action) -> ConsoleAction { .conflict(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .conflict(action) = action { action } else { nil }
-    }
     static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .conflict(event) = event { event } else { nil }
     }

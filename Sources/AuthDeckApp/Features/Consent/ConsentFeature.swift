@@ -77,10 +77,6 @@ public struct ConsentFeature: ConsoleFeature {
          .run(.consent(.loadProviderDirectory(providerID: provider.providerID)),
               busy: "Asking the simulated \(FederatedProvider.displayName(provider.providerID)) for its accounts…")]
     }
-    static func embed(_ action: Action) -> ConsoleAction { .consent(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .consent(action) = action { action } else { nil }
-    }
     static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .consent(event) = event { event } else { nil }
     }
@@ -98,10 +94,10 @@ public struct ConsentFeature: ConsoleFeature {
         return keys + [KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        if let form = newIdentity { return performOnNewIdentity(form, intent) }
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        if let form = newIdentity { return performOnNewIdentity(form, action) }
         let rowCount = identities.count + 1
-        switch intent {
+        switch action {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, rowCount - 1)
         case .toggleHideEmail where canChooseHideEmail:
@@ -129,10 +125,10 @@ public struct ConsentFeature: ConsoleFeature {
         return []
     }
 
-    private mutating func performOnNewIdentity(_ form: NewIdentityForm, _ intent: Action) -> [FlowStep] {
+    private mutating func performOnNewIdentity(_ form: NewIdentityForm, _ action: Action) -> [FlowStep] {
         var form = form
         defer { if newIdentity != nil { newIdentity = form } }
-        switch intent {
+        switch action {
         case .nextField, .previousField:
             form.focusOnEmail.toggle()
         case .back:

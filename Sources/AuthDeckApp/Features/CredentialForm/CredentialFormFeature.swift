@@ -57,10 +57,6 @@ public struct CredentialFormFeature: ConsoleFeature {
         if case let .signInToLink(pending) = purpose { return pending }
         return nil
     }
-    static func embed(_ action: Action) -> ConsoleAction { .credentialForm(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .credentialForm(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 

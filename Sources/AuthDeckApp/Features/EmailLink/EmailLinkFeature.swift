@@ -57,10 +57,6 @@ public struct EmailLinkFeature: ConsoleFeature {
         return false
     }
     var screen: Screen { .emailLink(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .emailLink(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .emailLink(action) = action { action } else { nil }
-    }
     static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .emailLink(event) = event { event } else { nil }
     }

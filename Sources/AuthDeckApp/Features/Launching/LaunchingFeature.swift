@@ -12,8 +12,6 @@ struct LaunchingFeature: ConsoleFeature {
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Never>>] { [] }
     mutating func perform(_ action: Never, in context: ConsoleContext) -> [FlowStep] {}
     var screen: Screen { .launching }
-    static func embed(_ action: Never) -> ConsoleAction {}
-    static func extract(_ action: ConsoleAction) -> Never? { nil }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         canvas.put("Starting…", row: frame.row, column: frame.column + 1, style: .dim)

@@ -38,10 +38,6 @@ public struct LinkingFeature: ConsoleFeature {
     var title: String { "Sign-in methods" }
     var needsUser: Bool { true }
     var screen: Screen { .linking(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .linking(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .linking(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         guard let user = context.user else { return [.back()] }
@@ -53,11 +49,11 @@ public struct LinkingFeature: ConsoleFeature {
         return keys + [.back(), .help, .inspector]
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
         guard let user = context.user else { return [] }
         let rows = Self.rows(user)
         let linked = Self.linked(user)
-        switch intent {
+        switch action {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, max(rows.count - 1, 0))
         case .back:
@@ -75,7 +71,7 @@ public struct LinkingFeature: ConsoleFeature {
             guard linked.count > 1 else {
                 return [.banner(Banner(.error, "\(provider) is this account's only way to sign in; link another method before unlinking it."))]
             }
-            return [.banner(nil), .show(.confirm(ConfirmationFeature(action: .unlink(providerID: provider), over: screen)))]
+            return [.banner(nil), .show(.confirm(ConfirmationFeature(subject: .unlink(providerID: provider), over: screen)))]
         }
         return []
     }

@@ -64,10 +64,6 @@ public struct PasswordResetFeature: ConsoleFeature {
     var title: String { "Reset password" }
     var needsUser: Bool { false }
     var screen: Screen { .passwordReset(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .passwordReset(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .passwordReset(action) = action { action } else { nil }
-    }
     static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .passwordReset(event) = event { event } else { nil }
     }
@@ -80,8 +76,8 @@ public struct PasswordResetFeature: ConsoleFeature {
         PasswordResetScreen.draw(self, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch (step, intent) {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch (step, action) {
         case let (.enteringEmail(field), .submit):
             let email = field.text.trimmingCharacters(in: .whitespaces)
             guard !email.isEmpty else { return [.banner(Banner(.error, "Enter the account's email address."))] }

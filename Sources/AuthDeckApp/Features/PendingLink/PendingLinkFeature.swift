@@ -75,10 +75,6 @@ public struct PendingLinkFeature: ConsoleFeature {
         [.show(.pendingLink(PendingLinkFeature(pending: pending))), .banner(nil)]
             + (pending.email.map { [.run(.pendingLink(.fetchSignInMethods(email: $0)), busy: nil)] } ?? [])
     }
-    static func embed(_ action: Action) -> ConsoleAction { .pendingLink(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .pendingLink(action) = action { action } else { nil }
-    }
     static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .pendingLink(event) = event { event } else { nil }
     }

@@ -84,10 +84,6 @@ public struct PhoneFeature: ConsoleFeature {
 
     var needsUser: Bool { purpose != .signIn }
     var screen: Screen { .phone(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .phone(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .phone(action) = action { action } else { nil }
-    }
     static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .phone(event) = event { event } else { nil }
     }

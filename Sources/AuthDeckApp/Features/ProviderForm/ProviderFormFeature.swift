@@ -112,10 +112,6 @@ public struct ProviderFormFeature: ConsoleFeature {
     var needsUser: Bool { purpose.needsUser }
     var editsText: Bool { true }
     var screen: Screen { .providerForm(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .providerForm(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .providerForm(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 

@@ -24,10 +24,6 @@ public struct ReauthMethodsFeature: ConsoleFeature {
     var title: String { "Confirm it's you" }
     var needsUser: Bool { true }
     var screen: Screen { .reauthMethods(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .reauthMethods(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .reauthMethods(action) = action { action } else { nil }
-    }
 
     /// The account to confirm: the signed-in one, or the one a merge switched from.
     struct Account {

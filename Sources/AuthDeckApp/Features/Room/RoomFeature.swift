@@ -83,10 +83,6 @@ public struct RoomFeature: ConsoleFeature {
         if case .message = panel { return true }
         return false
     }
-    static func embed(_ action: Action) -> ConsoleAction { .room(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .room(action) = action { action } else { nil }
-    }
     static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .room(event) = event { event } else { nil }
     }

@@ -99,10 +99,6 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         guard case let .scanning(secret) = step, let code = QRStep.code(self, secret: secret, on: canvas) else { return nil }
         return code.cells.width + 1
     }
-    static func embed(_ action: Action) -> ConsoleAction { .secondFactorEnrollment(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .secondFactorEnrollment(action) = action { action } else { nil }
-    }
     static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .secondFactorEnrollment(event) = event { event } else { nil }
     }

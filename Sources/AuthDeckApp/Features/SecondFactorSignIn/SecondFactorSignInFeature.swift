@@ -93,10 +93,6 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
     var title: String { "Second factor" }
     var needsUser: Bool { purpose != .signIn }
     var screen: Screen { .secondFactorSignIn(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .secondFactorSignIn(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .secondFactorSignIn(action) = action { action } else { nil }
-    }
     static func extract(_ event: ConsoleEvent) -> Event? {
         if case let .secondFactorSignIn(event) = event { event } else { nil }
     }

@@ -19,10 +19,6 @@ public struct SecondFactorsFeature: ConsoleFeature {
     var title: String { "Second factors" }
     var needsUser: Bool { true }
     var screen: Screen { .secondFactors(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .secondFactors(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .secondFactors(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         var keys: [KeyBinding<KeyIntent<Action>>] = [.moveUp(), .moveDown(), .char("p", "add SMS", .enrollSms), .char("t", "add authenticator", .enrollTotp)]
@@ -45,7 +41,7 @@ public struct SecondFactorsFeature: ConsoleFeature {
             return [.show(.secondFactorEnrollment(flow))] + steps
         case .remove:
             guard factors.indices.contains(selection) else { return [] }
-            return [.banner(nil), .show(.confirm(ConfirmationFeature(action: .unenroll(factors[selection]), over: screen)))]
+            return [.banner(nil), .show(.confirm(ConfirmationFeature(subject: .unenroll(factors[selection]), over: screen)))]
         case .back:
             return [.banner(nil), .show(.account(AccountFeature()))]
         }

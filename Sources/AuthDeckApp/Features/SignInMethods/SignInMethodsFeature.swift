@@ -26,10 +26,6 @@ public struct SignInMethodsFeature: ConsoleFeature {
     var title: String { "Sign in" }
     var needsUser: Bool { false }
     var screen: Screen { .signInMethods(self) }
-    static func embed(_ action: Action) -> ConsoleAction { .signInMethods(action) }
-    static func extract(_ action: ConsoleAction) -> Action? {
-        if case let .signInMethods(action) = action { action } else { nil }
-    }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose)] + Self.numberKeys

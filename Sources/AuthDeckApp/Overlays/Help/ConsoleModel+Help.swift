@@ -20,7 +20,7 @@ extension ConsoleModel {
 
     var helpEntries: [(key: String, description: String)] {
         // A binding without a label is one of a group another entry names ("1–9").
-        screenBindings.filter { !$0.label.isEmpty }.map { ($0.label, $0.action) } + [("ctrl-c", "quit at once, from anywhere")]
+        screenBindings.filter { !$0.label.isEmpty }.map { ($0.label, $0.help) } + [("ctrl-c", "quit at once, from anywhere")]
     }
 }
 

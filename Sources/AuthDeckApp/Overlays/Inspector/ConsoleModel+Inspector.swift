@@ -63,7 +63,7 @@ extension ConsoleView {
         InspectorScreen.draw(model.exchanges, selection: selection, scroll: scroll, authorization: model.lastAuthorization,
                              additionalUserInfo: model.lastAdditionalUserInfo, on: canvas)
         if withHelp {
-            HelpOverlay.draw(on: canvas, title: "Keys: Inspector", entries: ConsoleModel.inspectorBindings.map { ($0.label, $0.action) })
+            HelpOverlay.draw(on: canvas, title: "Keys: Inspector", entries: ConsoleModel.inspectorBindings.map { ($0.label, $0.help) })
         }
     }
 }

@@ -6,9 +6,10 @@ public enum TeachingAction: Equatable, Sendable {
     case lineUp, lineDown, pageUp, pageDown, nextLanguage, previousStep, nextStep, close
 }
 
-/// The teaching pane, an overlay like the inspector: its keys, and the steps it shows, derived
-/// here from what just happened, the work the console was asked for or a result that put a new
-/// step in front of the user, so no feature has to know the pane exists.
+/// The teaching pane, an overlay like the inspector: its keys, and the step it shows after every
+/// event, from what just happened: the work the console was asked for, or a result that put a new
+/// step in front of the user. Each feature says which step its work or a result is
+/// (`XFeature+Teaching`); the session's own work is read here.
 extension ConsoleModel {
     /// The key that opens the pane on the current screen: `s`, or F4 where letters are typed; none
     /// before the console has started and on the operator's accounts view, which no client SDK drives.
@@ -74,7 +75,7 @@ extension ConsoleModel {
     /// Before any step, what the screen in front of the user does, with what is typed so far.
     func teachingPane(scroll: Int) -> TeachingPane? {
         guard let teaching else {
-            return screenTeaching.map { step in
+            return screen.feature.teachingPreview.map { step in
                 TeachingPane(step: step, display: teachingDisplay, scroll: scroll, notes: ["Not done yet: what enter does on this screen."])
             }
         }
@@ -93,48 +94,30 @@ extension ConsoleModel {
         if case .teaching = overlay { overlay = .teaching(scroll: 0) }
     }
 
-    /// The step the screen in front of the user takes on enter, for a console where none was taken yet.
-    private var screenTeaching: TeachingStep? {
-        if case let .credentialForm(form) = screen {
-            switch form.purpose {
-            case .createAccount: return .createAccount(email: form.email.text)
-            case .signIn, .signInToLink: return .signInWithPassword(email: form.email.text)
-            case .link: return .upgradeWithPassword(email: form.email.text)
-            case .reauthenticate: return .reauthenticateWithPassword(email: form.email.text)
-            }
-        }
-        guard case let .signInMethods(methods) = screen, SignInMethod.allCases.indices.contains(methods.selection) else { return nil }
-        switch SignInMethod.allCases[methods.selection] {
-        case .anonymous: return .anonymousSignIn
-        case .emailPassword: return .signInWithPassword(email: "")
-        case .createAccount: return .createAccount(email: "")
-        case .apple: return .appleNonce(nonce: "")
-        case .microsoft: return .microsoftProvider(tenant: "common", prompt: "", loginHint: "", scopes: [])
-        case .google: return .googleSignIn(email: "")
-        case .facebook: return .facebookSignIn(scopes: [])
-        case .phone: return .phoneSendCode(phoneNumber: "")
-        case .resetPassword: return .sendPasswordReset(email: "")
-        case .emailLink: return .sendSignInLink(email: "", continueURL: TeachingContext.continueURL)
-        }
+    /// What a feature reads when it says which step its work or a result is.
+    private var teachingInput: TeachingInput { TeachingInput(user: user, shown: teaching, lastAuthorization: lastAuthorization) }
+
+    /// The step of an effect: the feature on screen says for its own work and for the session's with
+    /// a credential it made; the session's work with what it carries says for itself.
+    private func teaching(for effect: ConsoleEffect) -> TeachingContext? {
+        screen.feature.teaching(for: effect, in: teachingInput) ?? sessionTeaching(for: effect)
     }
 
-    // MARK: Steps from the work asked for
-
-    private func teaching(for effect: ConsoleEffect) -> TeachingContext? {
+    private func sessionTeaching(for effect: ConsoleEffect) -> TeachingContext? {
+        let input = teachingInput
         switch effect {
         case .signInAnonymously:
             return TeachingContext(.anonymousSignIn)
         case let .createUser(email, _):
             return TeachingContext(.createAccount(email: email))
         case let .signIn(credential):
-            return signInTeaching(credential)
+            return CredentialTeaching.signIn(credential, in: input)
         case let .link(credential):
-            return linkTeaching(credential)
+            return CredentialTeaching.link(credential, in: input)
         case let .unlink(providerID):
             return TeachingContext(.unlinkProvider(providerID: providerID))
         case let .reauthenticate(credential, _):
-            if case let .password(email, _) = credential { return TeachingContext(.reauthenticateWithPassword(email: email)) }
-            return providerTeaching(credential, then: .reauthenticateWithProvider(providerID: credential.provider))
+            return CredentialTeaching.reauthenticate(credential, in: input)
         case let .perform(operation):
             return operationTeaching(operation)
         case .signOut:
@@ -143,93 +126,15 @@ extension ConsoleModel {
             return user.map { TeachingContext(.reload(uid: $0.uid)) }
         case .verification(.sendEmailVerification):
             return TeachingContext(.sendEmailVerification(email: user?.email ?? ""))
-        case let .phone(phoneEffect):
-            return phoneTeaching(phoneEffect)
-        case let .passwordReset(.sendPasswordReset(email)):
-            return TeachingContext(.sendPasswordReset(email: email))
-        case let .passwordReset(.confirmPasswordReset(code, _)):
-            return TeachingContext(.confirmPasswordReset(oobCode: code))
-        case let .emailLink(.sendSignInLink(email)):
-            return TeachingContext(.sendSignInLink(email: email, continueURL: TeachingContext.continueURL))
-        case let .secondFactorEnrollment(enrollment):
-            return enrollmentTeaching(enrollment)
-        case let .secondFactorSignIn(challengeEffect):
-            return secondFactorTeaching(challengeEffect)
-        case let .conflict(.inspectConflictAccount(credential)):
-            return TeachingContext(.linkConflictCredential(providerID: credential.provider))
-        case let .conflict(.mergeAccounts(plan)):
-            return mergeTeaching(plan)
+        // A feature's own work: the feature says (`XFeature+Teaching`).
+        case .phone, .passwordReset, .emailLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict:
+            return nil
         // The console's own bookkeeping, the simulated provider's directory and the operator's work: no SDK step.
         case .restoreSession, .loadCart, .addToCart, .removeFromCart, .deleteAppData, .mergeCart, .deleteLeftGuest,
              .verification(.refreshOutbox), .verification(.applyActionCode), .verification(.checkResetCode), .pendingLink, .consent, .accounts,
              .room, .quit:
             return nil
         }
-    }
-
-    private func signInTeaching(_ credential: AuthCredential) -> TeachingContext? {
-        switch credential {
-        case let .password(email, _): TeachingContext(.signInWithPassword(email: email))
-        case let .emailLink(email, _): TeachingContext(.signInWithEmailLink(email: email))
-        case .phone: phoneCode.map { TeachingContext(.phoneSignIn(verificationID: $0.verificationID, code: $0.code)) }
-        case .oauth: providerTeaching(credential, then: nil)
-        }
-    }
-
-    private func linkTeaching(_ credential: AuthCredential) -> TeachingContext? {
-        let guest = user?.isAnonymous == true
-        switch credential {
-        case let .password(email, _):
-            return TeachingContext(.upgradeWithPassword(email: email))
-        case let .emailLink(email, _):
-            return TeachingContext(.upgradeWithEmailLink(email: email))
-        case .phone:
-            guard guest, let code = phoneCode else { return TeachingContext(.linkProvider(providerID: PhoneAuthProvider.id)) }
-            return TeachingContext(.upgradeWithPhone(phoneNumber: code.phone, verificationID: code.verificationID, code: code.code))
-        case .oauth:
-            return providerTeaching(credential, then: guest ? .upgradeWithProvider(providerID: credential.provider)
-                                                             : .linkProvider(providerID: credential.provider))
-        }
-    }
-
-    /// A federated credential's steps before the call (`then`, or the provider's own sign-in):
-    /// Apple's nonce and its hash, Microsoft's provider with its parameters, the Graph call after.
-    private func providerTeaching(_ credential: AuthCredential, then final: TeachingStep?) -> TeachingContext? {
-        guard case let .oauth(oauth) = credential else { return final.map { TeachingContext($0) } }
-        let provider: OAuthProvider? = if case let .consent(consent) = screen { consent.provider } else { nil }
-        var steps: [TeachingStep]
-        var main: Int
-        switch oauth.providerID {
-        case "apple.com":
-            let nonce = oauth.rawNonce ?? lastAuthorization?.rawNonce ?? ""
-            steps = [.appleNonce(nonce: nonce), .appleNonceHash(nonce: nonce, sha256: lastAuthorization?.hashedNonce ?? ""),
-                     .appleCredential(nonce: nonce)]
-            main = 2
-            if let name = oauth.fullName {
-                steps.append(.appleFullName(givenName: name.givenName ?? "", familyName: name.familyName ?? ""))
-            }
-        case "microsoft.com":
-            let parameters = provider?.customParameters ?? [:]
-            steps = [.microsoftProvider(tenant: parameters["tenant"] ?? "common", prompt: parameters["prompt"] ?? "",
-                                        loginHint: parameters["login_hint"] ?? "", scopes: provider?.scopes ?? []),
-                     .microsoftGraph(accessToken: oauth.accessToken ?? "")]
-            main = 0
-        case "google.com":
-            steps = [.googleSignIn(email: consentIdentity?.email ?? "")]
-            main = 0
-        case "facebook.com":
-            steps = [.facebookSignIn(scopes: provider?.scopes ?? [])]
-            main = 0
-        default:
-            // Another provider has no sign-in of its own here: only the step it was for.
-            steps = []
-            main = 0
-        }
-        if let final {
-            steps.append(final)
-            main = steps.count - 1
-        }
-        return steps.isEmpty ? nil : TeachingContext(steps: steps, selected: main)
     }
 
     private func operationTeaching(_ operation: SensitiveOperation) -> TeachingContext? {
@@ -244,97 +149,11 @@ extension ConsoleModel {
         }
     }
 
-    private func phoneTeaching(_ effect: PhoneFeature.Effect) -> TeachingContext? {
-        switch effect {
-        case let .verifyPhoneNumber(number): TeachingContext(.phoneSendCode(phoneNumber: number))
-        case let .signIn(credential): signInTeaching(.phone(credential))
-        case let .link(credential): linkTeaching(.phone(credential))
-        }
-    }
-
-    private func enrollmentTeaching(_ effect: SecondFactorEnrollmentFeature.Effect) -> TeachingContext? {
-        switch effect {
-        case let .startPhoneEnrollment(number):
-            return TeachingContext(.smsEnrollmentSendCode(phoneNumber: number))
-        case .generateTotpSecret:
-            return TeachingContext(.totpSecret(email: user?.email ?? ""))
-        case let .enroll(.totpEnrollment(_, code), displayName):
-            return TeachingContext(.totpEnrollmentFinish(displayName: displayName, code: code))
-        case let .enroll(.phone, displayName):
-            guard case let .secondFactorEnrollment(enrollment) = screen,
-                  case let .namingPhone(_, verificationID, code, _) = enrollment.step else { return nil }
-            return TeachingContext(.smsEnrollmentFinish(displayName: displayName, verificationID: verificationID, code: code))
-        case .enroll(.totpSignIn, _):
-            return nil
-        }
-    }
-
-    private func secondFactorTeaching(_ effect: SecondFactorSignInFeature.Effect) -> TeachingContext? {
-        let assertion: MultiFactorAssertion
-        let challenge: MultiFactorChallenge
-        switch effect {
-        case let .startSecondFactorSignIn(info, _):
-            return TeachingContext(.secondFactorSendCode(displayName: info.displayName ?? "", phoneHint: info.phoneNumber))
-        case let .resolveSignIn(asked, given), let .resolveMerge(asked, given, _):
-            challenge = asked
-            assertion = given
-        }
-        switch assertion {
-        case let .totpSignIn(enrollmentID, code):
-            let name = challenge.hints.first { $0.uid == enrollmentID }?.displayName ?? ""
-            return TeachingContext(.secondFactorResolveTOTP(displayName: name, code: code))
-        case .phone:
-            guard case let .secondFactorSignIn(feature) = screen, case let .enteringCode(_, verificationID?, code) = feature.step else { return nil }
-            return TeachingContext(.secondFactorResolvePhone(verificationID: verificationID, code: code.text))
-        case .totpEnrollment:
-            return nil
-        }
-    }
-
-    private func mergeTeaching(_ plan: MergePlan) -> TeachingContext {
-        let other: String = if case let .conflict(conflict) = screen, case let .loaded(account) = conflict.other { account.uid } else { "" }
-        return TeachingContext(.linkConflictMerge(guestUID: plan.previousUid, uid: other))
-    }
-
-    /// The number, verification id and code on the phone screen, where a phone credential is made.
-    private var phoneCode: (phone: String, verificationID: String, code: String)? {
-        guard case let .phone(phone) = screen, case let .enteringCode(number, verificationID, code) = phone.step else { return nil }
-        return (number, verificationID, code.text)
-    }
-
-    /// The identity chosen at the simulated provider.
-    private var consentIdentity: SimulatedIdentityProviders.Identity? {
-        guard case let .consent(consent) = screen, consent.identities.indices.contains(consent.selection) else { return nil }
-        return consent.identities[consent.selection]
-    }
-
-    // MARK: Steps from results
-
+    /// The step a result put in front of the user: the feature on screen says.
     private func teaching(after event: ConsoleEvent) -> TeachingContext? {
         // Only an answer to the work asked for: keys, the inspector's news and the outbox take no step.
         guard event.endsBusyWork else { return nil }
-        switch screen {
-        // The backend asked for a second factor: the resolver and its hints, after the first factor that led there.
-        case let .secondFactorSignIn(feature):
-            guard case .choosingFactor = feature.step, teaching?.step.kind != .secondFactorResolver else { return nil }
-            let first = teaching.map { [$0.step] } ?? []
-            let email = first.first.flatMap { step -> String? in
-                if case let .text(email)? = step.values["email"] { return email }
-                return nil
-            } ?? user?.email ?? ""
-            return TeachingContext(steps: first + [.secondFactorResolver(email: email, hints: feature.challenge.hints.map { $0.displayName ?? $0.factorID })])
-        case let .secondFactorEnrollment(feature):
-            guard case .scanning = feature.step, teaching?.step.kind != .totpQRCode else { return nil }
-            return TeachingContext(steps: [.totpSecret(email: user?.email ?? ""),
-                                           .totpQRCode(accountName: feature.accountName, issuer: SecondFactorEnrollmentFeature.issuer)])
-        case let .conflict(conflict):
-            guard case let .loaded(account) = conflict.other, teaching?.step.kind == .linkConflictCredential else { return nil }
-            return TeachingContext(steps: [teaching?.step ?? .linkConflictCredential(providerID: conflict.providerID),
-                                           .linkConflictSignIn(providerID: conflict.providerID, uid: account.uid)])
-        case .launching, .signInMethods, .credentialForm, .account, .addCartItem, .changePassword, .confirm, .secondFactors, .phone,
-             .passwordReset, .linking, .providerForm, .consent, .pendingLink, .reauthMethods, .emailLink, .changeEmail, .accounts, .room:
-            return nil
-        }
+        return screen.feature.teachingAfterResult(in: teachingInput)
     }
 }
 

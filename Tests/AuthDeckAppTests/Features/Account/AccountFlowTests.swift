@@ -40,9 +40,9 @@ struct AccountFlowTests {
     }
 
     @Test func theLinkKeyOpensTheSignInMethodsOnTheFirstOneNotLinked() {
-        #expect(Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .account(.link) && $0.action == "upgrade" })
+        #expect(Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .feature(FeatureAction(AccountFeature.Action.link)) && $0.help == "upgrade" })
         let model = Fixtures.signedIn(Fixtures.passwordUser())
-        #expect(model.bindings.contains { $0.intent == .account(.link) && $0.action == "link" })
+        #expect(model.bindings.contains { $0.intent == .feature(FeatureAction(AccountFeature.Action.link)) && $0.help == "link" })
         var store = FlowStore(model)
         store.send(.key(.character("l"))) { $0.screen = .linking(LinkingFeature(selection: 1)) }
     }
@@ -59,13 +59,13 @@ struct AccountFlowTests {
         var focus = AccountFeature()
         focus.providerSelection = 1
         var store = FlowStore(Fixtures.signedIn(user, focus: focus))
-        store.send(.key(.character("u"))) { $0.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "phone"), over: .account(focus))) }
+        store.send(.key(.character("u"))) { $0.screen = .confirm(ConfirmationFeature(subject: .unlink(providerID: "phone"), over: .account(focus))) }
         // Cancelled, the dialog returns to the account as it was: the phone still selected.
         store.send(.key(.enter)) { $0.screen = .account(focus) }
         store = FlowStore(Fixtures.signedIn(user, focus: focus))
-        store.send(.key(.character("u"))) { $0.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "phone"), over: .account(focus))) }
+        store.send(.key(.character("u"))) { $0.screen = .confirm(ConfirmationFeature(subject: .unlink(providerID: "phone"), over: .account(focus))) }
         store.send(.key(.right)) {
-            var confirmation = ConfirmationFeature(action: .unlink(providerID: "phone"), over: .account(focus))
+            var confirmation = ConfirmationFeature(subject: .unlink(providerID: "phone"), over: .account(focus))
             confirmation.confirmSelected = true
             $0.screen = .confirm(confirmation)
         }
@@ -83,7 +83,7 @@ struct AccountFlowTests {
 
     @Test func unlinkFailuresAreShown() {
         var model = Fixtures.signedIn(Fixtures.passwordUser())
-        model.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "phone"), over: .account(AccountFeature())))
+        model.screen = .confirm(ConfirmationFeature(subject: .unlink(providerID: "phone"), over: .account(AccountFeature())))
         model.busy = "Unlinking phone…"
         var store = FlowStore(model)
         store.send(.unlinkFinished(providerID: "phone", .failure(AuthError(.noSuchProvider)))) {
@@ -215,9 +215,9 @@ struct AccountFlowTests {
     @Test func deletingTheAccountAsksFirstAndRemovesItsAppData() {
         let user = Fixtures.passwordUser()
         var store = FlowStore(Fixtures.signedIn(user))
-        store.send(.key(.character("D"))) { $0.screen = .confirm(ConfirmationFeature(action: .deleteAccount, over: .account(AccountFeature()))) }
+        store.send(.key(.character("D"))) { $0.screen = .confirm(ConfirmationFeature(subject: .deleteAccount, over: .account(AccountFeature()))) }
         store.send(.key(.character("n"))) { $0.screen = .account(AccountFeature()) }
-        store.send(.key(.character("D"))) { $0.screen = .confirm(ConfirmationFeature(action: .deleteAccount, over: .account(AccountFeature()))) }
+        store.send(.key(.character("D"))) { $0.screen = .confirm(ConfirmationFeature(subject: .deleteAccount, over: .account(AccountFeature()))) }
         store.send(.key(.character("y")), effects: [.perform(.deleteAccount)]) { $0.busy = "Deleting the account…" }
         store.send(.sensitiveOperationFinished(.deleteAccount, .success(nil)), effects: [.deleteAppData(uid: user.uid)]) {
             $0.busy = nil
@@ -231,9 +231,9 @@ struct AccountFlowTests {
 
     @Test func signingOutOfAnAnonymousAccountWarnsFirst() {
         var store = FlowStore(Fixtures.signedIn(Fixtures.anonymous))
-        store.send(.key(.character("o"))) { $0.screen = .confirm(ConfirmationFeature(action: .signOutAnonymous, over: .account(AccountFeature()))) }
+        store.send(.key(.character("o"))) { $0.screen = .confirm(ConfirmationFeature(subject: .signOutAnonymous, over: .account(AccountFeature()))) }
         store.send(.key(.escape)) { $0.screen = .account(AccountFeature()) }
-        store.send(.key(.character("o"))) { $0.screen = .confirm(ConfirmationFeature(action: .signOutAnonymous, over: .account(AccountFeature()))) }
+        store.send(.key(.character("o"))) { $0.screen = .confirm(ConfirmationFeature(subject: .signOutAnonymous, over: .account(AccountFeature()))) }
         store.send(.key(.character("y")), effects: [.signOut]) {
             $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.success, "Signed out.")

@@ -198,8 +198,8 @@ struct AccountsRefreshTimerTests {
                                       accounts: AccountsConnection(admin: admin, operatorName: "ops", audit: nil),
                                       accountsRefreshInterval: .milliseconds(300), logger: Logger(label: "test"),
                                       send: { event in events.withLock { $0.append(event) } })
-            #expect(await runner.perform(AccountsEffect.scheduleRefresh) == nil)
-            #expect(await runner.perform(AccountsEffect.scheduleRefresh) == nil)
+            #expect(await runner.perform(AccountsFeature.Effect.scheduleRefresh) == nil)
+            #expect(await runner.perform(AccountsFeature.Effect.scheduleRefresh) == nil)
             // The first tick, however busy the machine; then well past both deadlines, no second one.
             while events.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
             try await Task.sleep(for: .seconds(1))
@@ -208,7 +208,7 @@ struct AccountsRefreshTimerTests {
     }
 }
 
-extension AccountsEvent {
+extension AccountsFeature.Event {
     /// The page, when this is the answer to `query`.
     func page(for query: AccountsQuery) throws -> AccountPage? {
         guard case let .pageLoaded(answered, result) = self, answered == query else { return nil }

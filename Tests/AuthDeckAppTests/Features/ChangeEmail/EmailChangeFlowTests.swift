@@ -90,8 +90,8 @@ struct EmailChangeFlowTests {
     }
 
     @Test func onlyAnAccountWithAnEmailOffersTheChange() {
-        #expect(Fixtures.signedIn(Fixtures.passwordUser()).bindings.contains { $0.intent == .account(.changeEmail) })
-        #expect(!Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .account(.changeEmail) })
+        #expect(Fixtures.signedIn(Fixtures.passwordUser()).bindings.contains { $0.intent == .feature(FeatureAction(AccountFeature.Action.changeEmail)) })
+        #expect(!Fixtures.signedIn(Fixtures.anonymous).bindings.contains { $0.intent == .feature(FeatureAction(AccountFeature.Action.changeEmail)) })
     }
 }
 

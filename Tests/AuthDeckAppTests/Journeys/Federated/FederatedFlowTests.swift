@@ -22,7 +22,7 @@ struct FederatedFlowTests {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
         }
-        #expect(store.model.bindings.map(\.action).contains("hide email"))
+        #expect(store.model.bindings.map(\.help).contains("hide email"))
         store.send(.key(.character("h"))) {
             var consent = F.consent(F.appleProvider, .signIn, F.appleDirectory)
             consent.hideEmail = true
@@ -67,7 +67,7 @@ struct FederatedFlowTests {
         let directory = SimulatedIdentityProviders.Directory(providerID: "apple.com", clientID: "c", issuer: "i", identities: [known])
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .consent(F.consent(F.appleProvider, .signIn, directory))
-        #expect(!model.bindings.map(\.action).contains("hide email"))
+        #expect(!model.bindings.map(\.help).contains("hide email"))
         var store = FlowStore(model)
         store.send(.key(.character("h")))
         store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: known.subject, hideEmail: nil))]) {
@@ -165,7 +165,7 @@ struct FederatedFlowTests {
             $0.busy = nil
             $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 1))
         }
-        #expect(!store.model.bindings.map(\.action).contains("hide email"))
+        #expect(!store.model.bindings.map(\.help).contains("hide email"))
         // esc goes back to the form as it was sent.
         store.send(.key(.escape)) {
             var back = ProviderFormFeature(provider: .microsoft, purpose: .signIn)
@@ -264,7 +264,7 @@ struct FederatedFlowTests {
                 + "the Firebase Auth Emulator's provider widget works only in a browser, and production needs the real provider in an app.")
             $0.screen = .consent(consent)
         }
-        #expect(store.model.bindings.map(\.intent) == [.consent(.back), .console(.teaching), .console(.help), .console(.inspector)])
+        #expect(store.model.bindings.map(\.intent) == [.feature(FeatureAction(ConsentFeature.Action.back)), .console(.teaching), .console(.help), .console(.inspector)])
         store.send(.key(.enter))
         // A late answer for another provider changes nothing.
         store.send(.consent(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
@@ -334,7 +334,7 @@ struct FederatedFlowTests {
         var model = Fixtures.signedIn(two)
         model.screen = .linking(LinkingFeature(selection: 1))
         var store = FlowStore(model)
-        let dialog = ConfirmationFeature(action: .unlink(providerID: "google.com"), over: .linking(LinkingFeature(selection: 1)))
+        let dialog = ConfirmationFeature(subject: .unlink(providerID: "google.com"), over: .linking(LinkingFeature(selection: 1)))
         store.send(.key(.character("u"))) { $0.screen = .confirm(dialog) }
         let canvas = TextCanvas(size: Size(width: 80, height: 24))
         ConsoleView.draw(store.model, on: canvas)
@@ -350,8 +350,8 @@ struct FederatedFlowTests {
         store.send(.key(.character("l"))) { $0.screen = .linking(LinkingFeature(selection: 1)) }
         #expect(LinkingFeature.rows(user) == ["apple.com", "password", "microsoft.com", "google.com", "facebook.com", "emailLink"])
         store.send(.key(.up)) { $0.screen = .linking(LinkingFeature(selection: 0)) }
-        #expect(store.model.bindings.map(\.action).contains("unlink"))
-        #expect(!store.model.bindings.map(\.action).contains("link"))
+        #expect(store.model.bindings.map(\.help).contains("unlink"))
+        #expect(!store.model.bindings.map(\.help).contains("link"))
         store.send(.key(.character("u"))) {
             $0.banner = Banner(.error, "apple.com is this account's only way to sign in; link another method before unlinking it.")
         }
@@ -374,7 +374,7 @@ struct FederatedFlowTests {
         store.send(.key(.character("l"))) { $0.screen = .linking(LinkingFeature(selection: 2)) }
         store.send(.key(.up)) { $0.screen = .linking(LinkingFeature(selection: 1)) }
         store.send(.key(.character("u"))) {
-            $0.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "google.com"), over: .linking(LinkingFeature(selection: 1))))
+            $0.screen = .confirm(ConfirmationFeature(subject: .unlink(providerID: "google.com"), over: .linking(LinkingFeature(selection: 1))))
         }
     }
 
@@ -684,7 +684,7 @@ struct FederatedFlowTests {
 
     @Test func aStaleSignInIsConfirmedWithTheAccountsProviderThenTheOperationRuns() {
         var store = FlowStore(Fixtures.signedIn(F.appleUser()))
-        store.send(.key(.character("D"))) { $0.screen = .confirm(ConfirmationFeature(action: .deleteAccount, over: .account(AccountFeature()))) }
+        store.send(.key(.character("D"))) { $0.screen = .confirm(ConfirmationFeature(subject: .deleteAccount, over: .account(AccountFeature()))) }
         store.send(.key(.character("y")), effects: [.perform(.deleteAccount)]) { $0.busy = "Deleting the account…" }
         store.send(.sensitiveOperationFinished(.deleteAccount, .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {
             $0.busy = nil

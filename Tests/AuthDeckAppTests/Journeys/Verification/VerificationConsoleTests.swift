@@ -116,7 +116,7 @@ struct VerificationConsoleTests {
             $0.overlay = nil
             $0.banner = Banner(.success, "Email verified.")
         }
-        #expect(!store.model.bindings.contains { $0.intent == .account(.verifyEmail) })
+        #expect(!store.model.bindings.contains { $0.intent == .feature(FeatureAction(AccountFeature.Action.verifyEmail)) })
     }
 
     @Test func openingAResetEmailAsksForTheNewPasswordAndThenTheSignIn() {
@@ -174,7 +174,7 @@ struct VerificationConsoleTests {
         let theirs = Outbox.Email(to: "same@example.com", action: .verifyEmail, oobCode: "oob-4", link: "link", project: "visitor-0123456789abcdef")
         model.outbox = Outbox(emails: [theirs], project: "authdeck-local")
         model.overlay = .outbox(selection: 0)
-        #expect(model.bindings.first { $0.label == "enter" }?.action == "where it opens")
+        #expect(model.bindings.first { $0.label == "enter" }?.help == "where it opens")
         var store = FlowStore(model)
         store.send(.key(.enter)) {
             $0.banner = Banner(.info, "That message is in project visitor-0123456789abcdef: it opens from a console in that project.")
@@ -188,13 +188,13 @@ struct VerificationConsoleTests {
         store.send(.key(.down)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 1)) }
         store.send(.key(.down))
         store.send(.key(.character("x"))) {
-            $0.screen = .confirm(ConfirmationFeature(action: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactorsFeature(selection: 1))))
+            $0.screen = .confirm(ConfirmationFeature(subject: .unenroll(MfaFixtures.phoneHint), over: .secondFactors(SecondFactorsFeature(selection: 1))))
         }
         // Cancelled, the dialog returns to the list as it was: the phone still selected.
         store.send(.key(.escape)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 1)) }
         store.send(.key(.up)) { $0.screen = .secondFactors(SecondFactorsFeature(selection: 0)) }
         store.send(.key(.character("x"))) {
-            $0.screen = .confirm(ConfirmationFeature(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactorsFeature(selection: 0))))
+            $0.screen = .confirm(ConfirmationFeature(subject: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactorsFeature(selection: 0))))
         }
         store.send(.key(.character("y")), effects: [.perform(.unenroll(MfaFixtures.totpHint))]) { $0.busy = "Removing Authenticator app…" }
         store.send(.sensitiveOperationFinished(.unenroll(MfaFixtures.totpHint), .failure(.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))) {

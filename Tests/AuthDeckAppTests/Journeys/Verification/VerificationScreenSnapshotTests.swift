@@ -33,7 +33,7 @@ struct VerificationScreenSnapshotTests {
         // The empty list names the keys the bar offers.
         #expect(empty.contains("none yet: p adds an SMS factor, t an authenticator app"))
         #expect(empty.contains("p add SMS · t add authenticator"))
-        let confirm = render(model(.confirm(ConfirmationFeature(action: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactorsFeature(selection: 0))))))
+        let confirm = render(model(.confirm(ConfirmationFeature(subject: .unenroll(MfaFixtures.totpHint), over: .secondFactors(SecondFactorsFeature(selection: 0))))))
         assertSnapshot(of: confirm, as: .lines, named: "confirm-removal")
     }
 

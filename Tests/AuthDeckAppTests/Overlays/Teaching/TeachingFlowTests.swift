@@ -77,7 +77,7 @@ struct TeachingFlowTests {
         #expect(effects == [.createUser(email: "grace@example.com", password: "hunter2-secret")])
         expectPane(model, shows: .createAccount(email: "grace@example.com"))
         model.busy = nil
-        #expect(model.bindings.contains { $0.keys == [.function(4)] && $0.action == "SDK" })
+        #expect(model.bindings.contains { $0.keys == [.function(4)] && $0.help == "SDK" })
         #expect(!model.bindings.contains { $0.keys.contains(.character("s")) })
         _ = model.handle(.key(.function(4)))
         #expect(model.overlay == .teaching(scroll: 0))
@@ -321,7 +321,7 @@ struct TeachingFlowTests {
     @Test func unlinking() {
         let user = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "g-1")])
         var model = Fixtures.signedIn(user)
-        model.screen = .confirm(ConfirmationFeature(action: .unlink(providerID: "google.com"), over: .account(AccountFeature())))
+        model.screen = .confirm(ConfirmationFeature(subject: .unlink(providerID: "google.com"), over: .account(AccountFeature())))
         _ = model.handle(.key(.character("y")))
         expectPane(model, shows: .unlinkProvider(providerID: "google.com"))
     }
