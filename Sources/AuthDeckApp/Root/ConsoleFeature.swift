@@ -55,6 +55,11 @@ protocol ConsoleFeature: Equatable, Sendable {
     /// A failure of work the console ran for this screen (a sign-in, a reauthentication): how the
     /// feature shows it; the default is the banner alone.
     mutating func showFailure(_ error: AuthError) -> [FlowStep]
+    /// The result of a sign-in this screen asked the session for; the default takes the routes every
+    /// sign-in shares (`AuthResultRoute`) and shows any other failure as `showFailure` does.
+    mutating func signInFinished(_ result: Result<AuthDataResult, AuthError>, in context: ConsoleContext) -> [FlowStep]
+    /// The same for a link.
+    mutating func linkFinished(_ result: Result<AuthDataResult, AuthError>, in context: ConsoleContext) -> [FlowStep]
     /// The signed-in user's cart changed: a selection in it stays within it.
     mutating func cartChanged(_ cart: [CartItem])
     /// The column the title starts at when the screen draws into the title row (a QR code); nil: it does not.
@@ -89,6 +94,16 @@ extension ConsoleFeature {
     }
     func screenBefore(in context: ConsoleContext) -> Screen { context.home }
     mutating func showFailure(_ error: AuthError) -> [FlowStep] { [.banner(.error(error))] }
+    mutating func signInFinished(_ result: Result<AuthDataResult, AuthError>, in context: ConsoleContext) -> [FlowStep] {
+        if let steps = AuthResultRoute.signIn(result) { return steps }
+        guard case let .failure(error) = result else { return [] }
+        return showFailure(error)
+    }
+    mutating func linkFinished(_ result: Result<AuthDataResult, AuthError>, in context: ConsoleContext) -> [FlowStep] {
+        if let steps = AuthResultRoute.link(result, in: context) { return steps }
+        guard case let .failure(error) = result else { return [] }
+        return showFailure(error)
+    }
     mutating func cartChanged(_ cart: [CartItem]) {}
     func titleColumn(on canvas: any Canvas) -> Int? { nil }
     var showsQRCode: Bool { false }

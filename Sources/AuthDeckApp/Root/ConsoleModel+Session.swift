@@ -21,30 +21,24 @@ extension ConsoleModel {
         return []
     }
 
+    /// A sign-in the session ran: the feature that asked decides what follows.
     mutating func signInFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
-        switch result {
-        case let .success(data):
-            remember(data.additionalUserInfo)
-            return leaveFlow(.signedIn(data))
-        case let .failure(error):
-            if let challenge = error.multiFactorChallenge { return apply(SecondFactorSignInFeature.challenge(challenge, purpose: .signIn)) }
-            if let effects = routeSignInFailure(error) { return effects }
-            return showFailure(error)
-        }
+        if case let .success(data) = result { remember(data.additionalUserInfo) }
+        return update { feature, context in feature.signInFinished(result, in: context) }
     }
 
+    /// A link the session ran: the feature that asked decides what follows, but for the pending
+    /// credential the root links itself once the sign-in it was for is done.
     mutating func linkFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
         let afterSignIn = linkAfterSignIn
         linkAfterSignIn = nil
+        if case let .success(data) = result { remember(data.additionalUserInfo) }
+        guard let afterSignIn else { return update { feature, context in feature.linkFinished(result, in: context) } }
         switch result {
         case let .success(data):
-            remember(data.additionalUserInfo)
-            guard let afterSignIn else {
-                return leaveFlow(.linked(data, what: data.additionalUserInfo?.providerID ?? "the credential"))
-            }
             return leaveFlow(.linkedAfterSignIn(data, afterSignIn))
         case let .failure(error):
-            if let effects = routeLinkFailure(error) { return effects }
+            if let steps = AuthResultRoute.linkConflict(error, in: context) { return apply(steps) }
             return showFailure(error)
         }
     }
@@ -82,15 +76,7 @@ extension ConsoleModel {
     }
 
     mutating func unlinkFinished(_ providerID: String, _ result: Result<User, AuthError>) -> [ConsoleEffect] {
-        switch result {
-        case let .success(user):
-            adopt(user)
-            banner = Banner(.success, "Unlinked \(providerID).")
-        case let .failure(error):
-            banner = .error(error)
-        }
-        screen = .account(AccountFeature.afterUnlink(from: screen, providers: user?.providerData.count ?? 0))
-        return []
+        leaveFlow(.unlinked(providerID: providerID, result))
     }
 
     mutating func reauthenticationFinished(_ operation: SensitiveOperation, _ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
@@ -113,37 +99,8 @@ extension ConsoleModel {
 
     mutating func sensitiveOperationFinished(_ operation: SensitiveOperation, _ result: Result<User?, AuthError>) -> [ConsoleEffect] {
         switch result {
-        case .success:
-            switch operation {
-            case .updatePassword:
-                banner = Banner(.success, "Password changed. Other sessions of this account were signed out.")
-                screen = .account(AccountFeature())
-                return []
-            case .deleteAccount:
-                let uid = user?.uid
-                banner = Banner(.success, "Account deleted.")
-                screen = .signInMethods(SignInMethodsFeature(selection: 0))
-                return uid.map { [.deleteAppData(uid: $0)] } ?? []
-            case let .unenroll(factor):
-                if case let .success(user?) = result { adopt(user) }
-                banner = Banner(.success, "Removed the second factor \"\(factor.displayName ?? factor.factorID)\". Other sessions were signed out.")
-                screen = .secondFactors(SecondFactorsFeature(selection: 0))
-                return []
-            case let .deletePreviousAccount(previous):
-                banner = Banner(.success, "Deleted \(previous.email ?? previous.uid) (\(previous.uid)), the account you switched from. You are signed in to \(user?.email ?? user?.uid ?? "the other account").")
-                screen = .account(AccountFeature())
-                return []
-            case let .updateEmail(email, previous):
-                if case let .success(user?) = result { adopt(user) }
-                banner = Banner(.success, "The email is now \(email)."
-                    + (previous.map { " A message to \($0) can undo the change: press m." } ?? ""))
-                screen = .account(AccountFeature())
-                return [.verification(.refreshOutbox)]
-            case let .verifyBeforeUpdateEmail(email):
-                banner = Banner(.info, "A link that confirms \(email) is in the outbox: press m and open it. The email changes only then.")
-                screen = .account(AccountFeature())
-                return [.verification(.refreshOutbox)]
-            }
+        case let .success(updated):
+            return leaveFlow(.operationFinished(operation, updated))
         case let .failure(error) where error.code == .requiresRecentLogin:
             return requireReauthentication(for: operation)
         case let .failure(error):
@@ -251,27 +208,5 @@ extension ConsoleModel {
         linkAfterSignIn = pending
         let cart: ConsoleEffect = pending.previousAnonymousUid.map { .mergeCart(from: $0, into: user.uid) } ?? .loadCart(uid: user.uid)
         return [cart, .link(pending.credential)]
-    }
-
-    /// accountExistsWithDifferentCredential: sign in to that account the way it knows, then link.
-    private mutating func routeSignInFailure(_ error: AuthError) -> [ConsoleEffect]? {
-        guard error.code == .accountExistsWithDifferentCredential, let credential = error.updatedCredential else { return nil }
-        return apply(PendingLinkFeature.open(PendingLink(credential: credential, email: error.email, reason: .accountExists)))
-    }
-
-    /// credentialAlreadyInUse → the conflict screen; emailAlreadyInUse with a provider → the pending link.
-    private mutating func routeLinkFailure(_ error: AuthError) -> [ConsoleEffect]? {
-        guard let user, let credential = error.updatedCredential else { return nil }
-        switch error.code {
-        case .credentialAlreadyInUse:
-            return apply(ConflictFeature.open(ConflictFeature(credential: credential, email: error.email, previous: AccountSnapshot(user: user, cart: cart))))
-        case .emailAlreadyInUse:
-            let pending = PendingLink(credential: credential, email: error.email, reason: .emailInUse,
-                                      previousAnonymousUid: user.isAnonymous ? user.uid : nil)
-            return apply(PendingLinkFeature.open(pending))
-        // Any other failure is no link conflict: the caller shows it as it is.
-        default:
-            return nil
-        }
     }
 }

@@ -10,9 +10,9 @@ import TerminalUI
 /// It keeps only what crosses screens — the signed-in user and their token and cart, the
 /// overlays, what is running, the banner, the inspector's data — and the current `Screen`, whose
 /// feature (`ConsoleFeature`) owns that screen's state, keys, effects and view. The root routes
-/// keys and the feature's own events to it and applies the `FlowStep`s it answers with; the
-/// session's events (signed in, linked, the session ended…) it handles itself, since they decide
-/// which screen comes next whatever screen asked.
+/// keys, the feature's own events and the results of the sign-ins and links it asked for to it, and
+/// applies the `FlowStep`s it answers with; every way out of a flow lands in one table (`leaveFlow`).
+/// The session's own news (restored, ended, reloaded) it handles itself.
 public struct ConsoleModel: Equatable, Sendable {
     public var screen: Screen = .launching { didSet { builtKeys = BuiltKeys() } }
     public var user: User? { didSet { builtKeys = BuiltKeys() } }
@@ -181,59 +181,5 @@ public struct ConsoleModel: Equatable, Sendable {
             }
         }
         return effects
-    }
-
-    /// Where every flow ends, whichever screen or session event led there: one banner and one cart
-    /// load per way out.
-    mutating func leaveFlow(_ exit: FlowExit) -> [ConsoleEffect] {
-        switch exit {
-        case let .signedIn(result):
-            let withSecondFactor = if case .secondFactorSignIn = screen { true } else { false }
-            let pending = screen.pendingLink
-            adopt(result.user)
-            screen = .account(AccountFeature())
-            banner = Banner(.success, result.additionalUserInfo?.isNewUser == true
-                ? "Account created." : (withSecondFactor ? "Signed in with a second factor." : "Signed in."))
-            return continuePendingLink(pending, signedIn: result.user)
-        case let .reauthenticated(operation):
-            busy = "Retrying: \(operation.title)…"
-            return [.perform(operation)]
-        case let .merged(outcome, conflict):
-            return finishMerge(outcome, after: conflict)
-        case let .enrolled(user, displayName):
-            adopt(user)
-            screen = .secondFactors(SecondFactorsFeature(selection: max(user.enrolledFactors.count - 1, 0)))
-            banner = Banner(.success, "Enrolled \"\(displayName)\". Signing in now asks for a second factor.")
-            return []
-        case let .linked(result, what):
-            adopt(result.user)
-            screen = .account(AccountFeature())
-            banner = Banner(.success, "Linked \(what). The uid and app data are unchanged.")
-            return []
-        case let .linkedAfterSignIn(result, pending):
-            // The cart was loaded, or the guest's merged in, when the sign-in before the link left its flow.
-            adopt(result.user)
-            screen = .account(AccountFeature())
-            let text = "Signed in to \(result.user.email ?? result.user.uid) and linked \(FederatedProvider.displayName(pending.providerID)) to it."
-            guard let guest = pending.previousAnonymousUid else {
-                banner = Banner(.success, text)
-                return []
-            }
-            // The guest account goes, as the link conflict's merge deletes the account it switched from.
-            banner = Banner(.success, text + " The cart of \(guest) was merged into it.")
-            busy = "Deleting the guest account \(guest)…"
-            return [.deleteLeftGuest(uid: guest)]
-        case let .passwordReset(email):
-            screen = .credentialForm(CredentialFormFeature(purpose: .signIn, email: email))
-            banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")
-            return []
-        case .cancelled:
-            screen = screen.feature.screenBefore(in: context)
-            return []
-        case let .restartSignIn(restartBanner):
-            screen = user == nil ? .signInMethods(.selecting(.emailPassword)) : .account(AccountFeature())
-            banner = restartBanner
-            return []
-        }
     }
 }

@@ -25,6 +25,10 @@ public enum FlowExit: Equatable, Sendable {
     /// console is on that account now, not the one it had.
     case linkedAfterSignIn(AuthDataResult, PendingLink)
     case passwordReset(email: String)
+    /// A sensitive operation ran; `user`: the account afterwards, where the operation returns it.
+    case operationFinished(SensitiveOperation, User?)
+    /// A provider was unlinked, or could not be: the account's screen again either way.
+    case unlinked(providerID: String, Result<User, AuthError>)
     /// Back where the flow started (`screenBefore`).
     case cancelled
     /// The first factor has to be given again (the pending credential expired or was refused).

@@ -160,12 +160,17 @@ public struct PhoneFeature: ConsoleFeature {
             return codeTexted(to: phone)
         case let .codeSent(.failure(error)):
             return [.banner(.error(error, advice: error.code == .invalidPhoneNumber ? PhoneNumberText.formatHint : ""))]
-        case let .signInFinished(.success(result)):
-            return [.exit(.signedIn(result))]
-        case let .linkFinished(.success(result)):
-            return [.exit(.linked(result, what: result.user.phoneNumber ?? "the phone number"))]
-        case let .signInFinished(.failure(error)), let .linkFinished(.failure(error)):
+        case let .signInFinished(result):
+            if let steps = AuthResultRoute.signIn(result) { return steps }
+            guard case let .failure(error) = result else { return [] }
             return failed(error)
+        case let .linkFinished(.success(result)):
+            return AuthResultRoute.link(.success(result), what: result.user.phoneNumber ?? "the phone number", in: context) ?? []
+        // A number another account owns: this screen offers that account itself, without a second code.
+        case let .linkFinished(.failure(error)) where error.code == .credentialAlreadyInUse:
+            return failed(error)
+        case let .linkFinished(.failure(error)):
+            return AuthResultRoute.linkConflict(error, in: context) ?? failed(error)
         }
     }
 
