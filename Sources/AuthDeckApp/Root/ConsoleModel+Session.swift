@@ -155,9 +155,10 @@ extension ConsoleModel {
             }
             return []
         }
-        // Another account arrives through a flow, whose way out (`leaveFlow`) or the session's restore loads
-        // its cart once, whether this news comes before or after it: here only the session is followed.
-        adopt(newUser)
+        // A fresh copy of the account shown (a token refresh, a change made elsewhere). Another account
+        // arrives through a flow, whose landing (`leaveFlow`) or the session's restore adopts it once and
+        // loads its cart, whether this news comes before or after it.
+        if user?.uid == newUser.uid { user = newUser }
         return []
     }
 

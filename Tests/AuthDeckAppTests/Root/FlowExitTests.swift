@@ -31,6 +31,25 @@ struct FlowExitTests {
         #expect(model.banner == Banner(.success, "Account created."))
     }
 
+    /// The session's news of another account leaves the console on the one it shows: the sign-in's
+    /// landing adopts the new one, once; a fresh copy of the account shown is taken at once.
+    @Test func aUserIsAdoptedOncePerSignIn() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+        _ = model.handle(.authStateChanged(Fixtures.anonymous, nil))
+        #expect(model.user == nil)
+        let result = AuthDataResult(user: Fixtures.anonymous, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: true))
+        #expect(model.handle(.signInFinished(.success(result))) == [.loadCart(uid: Fixtures.anonymous.uid)])
+        #expect(model.user == Fixtures.anonymous)
+        let other = Fixtures.passwordUser()
+        _ = model.handle(.authStateChanged(other, nil))
+        #expect(model.user == Fixtures.anonymous)
+        var renamed = Fixtures.anonymous
+        renamed.displayName = "Guest"
+        _ = model.handle(.authStateChanged(renamed, nil))
+        #expect(model.user == renamed)
+    }
+
     @Test(arguments: [true, false])
     func aPhoneSignInThatTheFeatureEnds(authStateFirst: Bool) {
         let user = Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "phone", uid: "+15555550100")])

@@ -277,16 +277,14 @@ struct AccountFlowTests {
         }
     }
 
-    /// The flow that signed in loads the cart when it ends; the auth state only follows the session.
-    @Test func theAuthStateFollowsTheSessionAndLeavesTheCartToTheFlow() {
+    /// The flow that signed in adopts the account and loads the cart when it ends; the auth state only
+    /// follows the session's token.
+    @Test func theAuthStateFollowsTheSessionAndLeavesTheAccountAndCartToTheFlow() {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
         var store = FlowStore(model)
         let token = TokenSummary(shortToken: "eyJ…", signInProvider: "anonymous", expirationDate: nil)
-        store.send(.authStateChanged(Fixtures.anonymous, token)) {
-            $0.user = Fixtures.anonymous
-            $0.token = token
-        }
+        store.send(.authStateChanged(Fixtures.anonymous, token)) { $0.token = token }
         store.send(.authStateChanged(Fixtures.anonymous, nil)) { $0.token = nil }
     }
 

@@ -419,14 +419,13 @@ struct FederatedFlowTests {
         store.send(.key(.enter), effects: [.conflict(.mergeAccounts(plan))]) { $0.busy = "Merging into the account that has Microsoft…" }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
                                         extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
-        // The session moves to the other account while the merge runs; the screen stays until it is done,
-        // and the merge's end alone loads the cart.
-        store.send(.authStateChanged(bob, nil)) {
-            $0.user = bob
-            $0.cart = []
-        }
+        // The session moves to the other account while the merge runs; the console stays on the previous
+        // one until it is done, and the merge's end alone adopts the other account and loads its cart.
+        store.send(.authStateChanged(bob, nil))
         let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
         store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+            $0.user = bob
+            $0.cart = []
             $0.busy = nil
             $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(Fixtures.anonymous.uid) was merged into it. \(Fixtures.anonymous.uid) was deleted.")
