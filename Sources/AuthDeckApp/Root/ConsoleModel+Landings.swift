@@ -45,6 +45,12 @@ extension ConsoleModel {
             return [.deleteLeftGuest(uid: guest)]
         case let .operationFinished(operation, updated):
             return operationFinished(operation, updated)
+        case let .sessionEnded(endBanner):
+            user = nil
+            cart = []
+            screen = .signInMethods(SignInMethodsFeature(selection: 0))
+            if let endBanner { banner = endBanner }
+            return []
         case let .unlinked(providerID, result):
             switch result {
             case let .success(user):

@@ -18,18 +18,15 @@ extension ConsoleModel {
             return [.quit]
         case .accountReset:
             let wasSignedIn = user != nil
-            user = nil
             token = nil
-            cart = []
             busy = nil
             typedAhead = []
             overlay = nil
             linkAfterSignIn = nil
-            screen = .signInMethods(SignInMethodsFeature(selection: 0))
-            banner = Banner(.info, wasSignedIn
+            let landed = leaveFlow(.sessionEnded(Banner(.info, wasSignedIn
                 ? "The presenter reset the demo: your account and everything in your project are gone. Sign in again to start afresh."
-                : "The presenter reset the demo: your project is empty again.")
-            return wasSignedIn ? [.signOut] : []
+                : "The presenter reset the demo: your project is empty again.")))
+            return landed + (wasSignedIn ? [.signOut] : [])
         }
     }
 

@@ -144,16 +144,12 @@ extension ConsoleModel {
             let wasSignedIn = user != nil
             user = nil
             cart = []
-            if screen.needsUser {
-                screen = .signInMethods(SignInMethodsFeature(selection: 0))
-                busy = nil
-                // The backend's reason outranks any banner left from before; without one, a success
-                // banner is the user's own sign-out or deletion saying what happened.
-                if wasSignedIn, reason != nil || banner?.kind != .success {
-                    banner = Banner(.error, Self.sessionEndText(reason))
-                }
-            }
-            return []
+            guard screen.needsUser else { return [] }
+            busy = nil
+            // The backend's reason outranks any banner left from before; without one, a success
+            // banner is the user's own sign-out or deletion saying what happened.
+            let saying = wasSignedIn && (reason != nil || banner?.kind != .success)
+            return leaveFlow(.sessionEnded(saying ? Banner(.error, Self.sessionEndText(reason)) : nil))
         }
         // A fresh copy of the account shown (a token refresh, a change made elsewhere). Another account
         // arrives through a flow, whose landing (`leaveFlow`) or the session's restore adopts it once and

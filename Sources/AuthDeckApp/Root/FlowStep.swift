@@ -27,6 +27,9 @@ public enum FlowExit: Equatable, Sendable {
     case passwordReset(email: String)
     /// A sensitive operation ran; `user`: the account afterwards, where the operation returns it.
     case operationFinished(SensitiveOperation, User?)
+    /// The session ended without a flow of this screen (the backend ended it, an email change, the
+    /// room's reset): the sign-in methods; `banner`: what to say, nil keeps the one shown.
+    case sessionEnded(Banner?)
     /// A provider was unlinked, or could not be: the account's screen again either way.
     case unlinked(providerID: String, Result<User, AuthError>)
     /// Back where the flow started (`screenBefore`).

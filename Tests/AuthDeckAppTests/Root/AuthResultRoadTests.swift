@@ -108,4 +108,18 @@ struct AuthResultRoadTests {
             return
         }
     }
+
+    /// A session that ends without a flow of this screen (the backend, an email change, the room's
+    /// reset) lands through `leaveFlow` too: the sign-in methods, the account and its cart gone.
+    @Test func aSessionEndedElsewhereLandsThroughLeaveFlow() {
+        var byEvent = Fixtures.signedIn(Fixtures.passwordUser())
+        byEvent.cart = [CartItem(uid: Fixtures.passwordUser().uid, name: "book", quantity: 1)]
+        var byExit = byEvent
+        _ = byEvent.handle(.authStateChanged(nil, nil, endedBy: .userDisabled))
+        _ = byExit.leaveFlow(.sessionEnded(Banner(.error, ConsoleModel.sessionEndText(.userDisabled))))
+        #expect(byEvent.screen == byExit.screen)
+        #expect(byEvent.banner == byExit.banner)
+        #expect(byEvent.user == nil && byEvent.cart.isEmpty)
+        #expect(byEvent.screen == .signInMethods(SignInMethodsFeature(selection: 0)))
+    }
 }

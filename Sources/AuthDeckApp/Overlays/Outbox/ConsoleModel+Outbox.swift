@@ -84,15 +84,11 @@ extension ConsoleModel {
             case let .success(signedIn):
                 overlay = nil
                 let endedSession = signedIn == nil && user != nil
-                if let signedIn {
-                    adopt(signedIn)
-                } else if endedSession {
-                    // An email change ends every session of the account, this console's too.
-                    user = nil
-                    cart = []
-                    screen = .signInMethods(SignInMethodsFeature(selection: 0))
-                }
-                banner = Banner(.success, email.action.applied(email.to, account: email.account, endedSession: endedSession))
+                let applied = Banner(.success, email.action.applied(email.to, account: email.account, endedSession: endedSession))
+                // An email change ends every session of the account, this console's too.
+                if endedSession { return leaveFlow(.sessionEnded(applied)) + [.verification(.refreshOutbox)] }
+                if let signedIn { adopt(signedIn) }
+                banner = applied
             case let .failure(error):
                 banner = Self.refusedLink(email, error)
             }
