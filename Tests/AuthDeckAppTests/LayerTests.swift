@@ -113,6 +113,22 @@ struct LayerTests {
         }
     }
 
+    /// The teaching pane reads no feature's state: each feature says which step its work or a result
+    /// is (`XFeature+Teaching.swift`), so changing a feature's steps touches only its folder.
+    @Test func theTeachingPaneReadsNoFeaturesState() throws {
+        let features = try Self.features()
+        let stateOnScreen = /case (let )?\.\w+\([^)]*\) = screen/
+        for file in try Self.swiftFiles(in: Self.app.appendingPathComponent("Overlays/Teaching")) {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for feature in features where text.contains(feature.type) {
+                Issue.record("Overlays/Teaching/\(file.lastPathComponent) names \(feature.type)")
+            }
+            for match in text.matches(of: stateOnScreen) { Issue.record("Overlays/Teaching/\(file.lastPathComponent) reads \(match.0)") }
+        }
+        let teaching = features.filter { feature in feature.sources.contains { $0.name == "\(feature.type)+Teaching.swift" } }
+        #expect(teaching.count >= 9)
+    }
+
     /// The tests are arranged as the sources: a feature's or an overlay's tests sit in a folder of the
     /// same name; flows across several features sit in `Journeys/`.
     @Test func theTestsMirrorTheSources() throws {
