@@ -53,6 +53,8 @@ python3 -c 'import paramiko' 2>/dev/null || pip_install paramiko
 # C compiled with -O2 in this debug build: BoringSSL's scrypt at -O0 takes about 320 ms a password (45 ms
 # optimized), and the suites' password sign-ins, queued on one process-wide pool of hashing threads,
 # would make the whole run over twice as long and bring single requests near the client's 30-s timeout.
+# The documents' links and the paths they name, first: it takes seconds.
+python3 -m pytest -q Tests/Documents
 swift build --build-tests --explicit-target-dependency-import-check error -Xcc -O2
 swift test --skip-build
 AUTHDECK_BIN="$(swift build --show-bin-path)/authdeck" python3 -m pytest -q Tests/EndToEnd

@@ -135,6 +135,18 @@ public final class CartStore: Sendable {
         return String(describing: error)
     }
 
+    /// Whether the store at `path` holds any item, read without creating or changing anything. Blocks
+    /// on SQLite. A file that cannot be read counts as holding some: what it holds is not known.
+    public static func holdsItems(at path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return true }
+        defer { try? queue.close() }
+        return (try? queue.read { db in try db.tableExists(CartItem.databaseTableName) && CartItem.fetchCount(db) > 0 }) ?? true
+    }
+
     public func items(of uid: String) async throws -> [CartItem] {
         try await writer().read { db in
             try CartItem.filter(Column("uid") == uid).order(Column("name")).fetchAll(db)

@@ -22,9 +22,11 @@ public final class EmbeddedBackend: WireHandler, Sendable {
 
     public var projectId: String { store.projectId }
 
-    /// Whether a backend has been opened in `dataDirectory` (its database is there); nothing is created.
+    /// Whether a backend has been opened in `dataDirectory` (its database is there, or was: opening it
+    /// then says that it is gone); nothing is created.
     public static func exists(in dataDirectory: URL) -> Bool {
-        FileManager.default.fileExists(atPath: BackendFiles(root: dataDirectory).databasePath)
+        let databasePath = BackendFiles(root: dataDirectory).databasePath
+        return FileManager.default.fileExists(atPath: databasePath) || FirstStartMarker.exists(forDatabaseAt: databasePath)
     }
 
     public init(dataDirectory: URL, configuration: EmbeddedBackendConfiguration = .init(),
@@ -101,7 +103,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         } catch {
             // Storage errors carry SQL, never bound values, so they are safe to log.
             logger.error("request failed", metadata: ["path": "\(Self.pathAndQuery(request.path).path)", "error": "\(error)"])
-            let failure = BackendFailure.internalError
+            let failure = DescriptorBudget.isExhausted() ? BackendFailure.descriptorsExhausted : .internalError
             return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
         }
     }

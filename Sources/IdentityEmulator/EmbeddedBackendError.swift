@@ -12,8 +12,10 @@ public enum EmbeddedBackendError: Error, Equatable, CustomStringConvertible, Loc
     case storageFailure(String)
     /// The database file exists but cannot be opened for reading and writing.
     case databaseNotWritable(String)
-    /// The database file is empty although the backend has run here before (its signing key exists).
+    /// The database file is empty although it completed its first start here (`FirstStartMarker`).
     case emptiedDatabase(String)
+    /// The database file is gone although it completed its first start here; nothing was created.
+    case missingDatabase(String)
     /// The database was made by a newer AuthDeck (migrations this one does not know).
     case newerDatabase(String)
     /// The data belongs to another project than the one asked for; its tokens name that project.
@@ -38,7 +40,9 @@ public enum EmbeddedBackendError: Error, Equatable, CustomStringConvertible, Loc
         case let .databaseNotWritable(path):
             "The account database \(path) cannot be opened for reading and writing. Fix its permissions (chmod 600) or choose another --data."
         case let .emptiedDatabase(path):
-            "The account database \(path) is empty, but this data directory has been used (its signing key exists): every account would be gone. It was left untouched; restore a backup, or move the whole data directory away to start afresh."
+            "The account database \(path) is empty, but this data directory has been used (\(Self.markerName(path)) records its first start): every account would be gone. It was left untouched; restore a backup, or move the whole data directory away to start afresh."
+        case let .missingDatabase(path):
+            "The account database \(path) is missing, but this data directory has been used (\(Self.markerName(path)) records its first start): every account would be gone. Nothing was created; restore a backup, or move the whole data directory away to start afresh."
         case let .newerDatabase(path):
             "The account database \(path) was written by a newer AuthDeck. It was left untouched; use that version, or choose another --data."
         case let .projectMismatch(path, stored, requested):
@@ -53,4 +57,8 @@ public enum EmbeddedBackendError: Error, Equatable, CustomStringConvertible, Loc
     }
 
     public var errorDescription: String? { description }
+
+    private static func markerName(_ databasePath: String) -> String {
+        (FirstStartMarker.path(forDatabaseAt: databasePath) as NSString).lastPathComponent
+    }
 }

@@ -104,10 +104,11 @@ struct BackendResponder: HTTPResponder {
             "method": .string(request.method.rawValue), "path": .string(request.uri.path), "status": .string(String(answer.status)),
             "ms": .string(String(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)),
         ])
-        return Response(
-            status: HTTPResponse.Status(code: answer.status),
-            headers: [.contentType: "application/json; charset=UTF-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        var headers: HTTPFields = [.contentType: "application/json; charset=UTF-8"]
+        // Unavailable (out of file descriptors, say) is worth another try a moment later.
+        if answer.status == 503 { headers[.retryAfter] = "1" }
+        return Response(status: HTTPResponse.Status(code: answer.status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 
     private func answer(_ request: Request) async -> WireResponse {

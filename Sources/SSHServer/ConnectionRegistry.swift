@@ -1,9 +1,14 @@
+import NIOCore
 import Synchronization
 
-/// Counts connections in two pools, each in all and per source address. A connection starts in
-/// the *handshaking* pool (key exchange, login, being told the server is full), which has bounds
-/// of its own, and moves to the *sessions* pool only once it has logged in: connections that never
-/// log in cannot take a visitor's place, and those over the handshake bounds are closed unheard.
+/// Counts connections in two pools, each in all and per source (`SourceAddress`: an IPv6 /64 is
+/// one). A connection starts in the *handshaking* pool (key exchange, login, being told the server
+/// is full), which has bounds of its own, and moves to the *sessions* pool only once it has logged
+/// in: connections that never log in cannot take a visitor's place. A full handshaking pool makes
+/// room for a newcomer by closing the connection that has waited longest without starting to log
+/// in (then the one that has waited longest at all), so a flood of stalled handshakes delays
+/// visitors by at most one handshake. Sources whose connections used up their authentication
+/// attempts are refused for a while (`penalise`), as OpenSSH's PerSourcePenalties do.
 /// Also keeps the consoles' process ids so that a shutdown hangs them all up.
 final class ConnectionRegistry: Sendable {
     enum SessionAdmission: Equatable {
@@ -12,64 +17,124 @@ final class ConnectionRegistry: Sendable {
         case tooManyFromAddress
     }
 
-    private struct Pool {
-        var total = 0
-        var perAddress: [String: Int] = [:]
-
-        func admits(_ address: String, total limit: Int, perAddress addressLimit: Int) -> Bool {
-            total < limit && perAddress[address, default: 0] < addressLimit
-        }
-
-        mutating func add(_ address: String) {
-            total += 1
-            perAddress[address, default: 0] += 1
-        }
-
-        mutating func remove(_ address: String) {
-            total -= 1
-            let left = perAddress[address, default: 1] - 1
-            perAddress[address] = left > 0 ? left : nil
-        }
+    private struct Handshake {
+        let source: String
+        /// Has sent an authentication request: its key exchange is done.
+        var loggingIn = false
+        let close: @Sendable () -> Void
     }
 
     private struct State {
-        var handshaking = Pool()
-        var sessions = Pool()
+        var nextHandshake = 0
+        /// By id, which grows with arrival: the smallest has waited longest.
+        var handshakes: [Int: Handshake] = [:]
+        var handshakesPerSource: [String: Int] = [:]
+        var sessions = 0
+        var visitorsPerSource: [String: Int] = [:]
+        /// When each penalised source's penalty runs out.
+        var penalties: [String: NIODeadline] = [:]
         var consoles: Set<Int32> = []
     }
 
     private let state = Mutex(State())
     private let limits: SSHLimits
+    private let clock: @Sendable () -> NIODeadline
 
-    init(limits: SSHLimits) { self.limits = limits }
+    init(limits: SSHLimits, clock: @escaping @Sendable () -> NIODeadline = { .now() }) {
+        self.limits = limits
+        self.clock = clock
+    }
 
-    /// A new TCP connection: true if it may handshake (then `handshakeEnded` must follow, or
-    /// `sessionEnded` once `claimSession` has admitted it); false means close it now.
-    func admitHandshake(address: String) -> Bool {
-        state.withLock { state in
-            guard state.handshaking.admits(address, total: limits.maxHandshakes, perAddress: limits.maxHandshakesPerAddress) else { return false }
-            state.handshaking.add(address)
-            return true
+    /// A new TCP connection: its handshake's id if it may handshake (then `handshakeEnded` must
+    /// follow, or `sessionEnded` once `claimSession` has admitted it); nil means close it now.
+    /// `close` ends the connection from any thread, when a newcomer needs its place.
+    func admitHandshake(address: String, close: @escaping @Sendable () -> Void) -> Int? {
+        let source = SourceAddress.of(address)
+        let now = clock()
+        let (admitted, evicted): (Int?, Handshake?) = state.withLock { state in
+            if let until = state.penalties[source] {
+                if until - now > limits.penalties.enforcedFrom { return (nil, nil) }
+                if until <= now { state.penalties[source] = nil }
+            }
+            guard state.handshakesPerSource[source, default: 0] < limits.maxHandshakesPerAddress else { return (nil, nil) }
+            var evicted: Handshake?
+            if state.handshakes.count >= limits.maxHandshakes {
+                let oldest = state.handshakes.filter { !$0.value.loggingIn }.keys.min() ?? state.handshakes.keys.min()
+                if let oldest { evicted = Self.remove(oldest, from: &state) }
+            }
+            let id = state.nextHandshake
+            state.nextHandshake += 1
+            state.handshakes[id] = Handshake(source: source, close: close)
+            state.handshakesPerSource[source, default: 0] += 1
+            return (id, evicted)
         }
+        evicted?.close()
+        return admitted
+    }
+
+    /// The connection has sent its first authentication request: it goes after those still in
+    /// their key exchange when room must be made.
+    func handshakeLoggingIn(_ id: Int) {
+        state.withLock { $0.handshakes[id]?.loggingIn = true }
     }
 
     /// A connection that has logged in takes a session's place, leaving the handshakes; refused,
-    /// it stays among them while it is told why.
-    func claimSession(address: String) -> SessionAdmission {
-        state.withLock { state in
-            if state.sessions.total >= limits.maxSessions { return .full }
-            if state.sessions.perAddress[address, default: 0] >= limits.maxSessionsPerAddress { return .tooManyFromAddress }
-            state.handshaking.remove(address)
-            state.sessions.add(address)
+    /// it stays among them while it is told why. Visitors leave `operatorReserve` places free for
+    /// operators, who also have no per-address limit (their key is known).
+    func claimSession(handshake id: Int, address: String, isOperator: Bool) -> SessionAdmission {
+        let source = SourceAddress.of(address)
+        return state.withLock { state in
+            if isOperator {
+                if state.sessions >= limits.maxSessions + limits.operatorReserve { return .full }
+            } else {
+                if state.sessions >= limits.maxSessions { return .full }
+                if state.visitorsPerSource[source, default: 0] >= limits.maxSessionsPerAddress { return .tooManyFromAddress }
+                state.visitorsPerSource[source, default: 0] += 1
+            }
+            _ = Self.remove(id, from: &state)
+            state.sessions += 1
             return .admitted
         }
     }
 
-    func handshakeEnded(address: String) { state.withLock { $0.handshaking.remove(address) } }
-    func sessionEnded(address: String) { state.withLock { $0.sessions.remove(address) } }
+    func handshakeEnded(_ id: Int) { _ = state.withLock { Self.remove(id, from: &$0) } }
+
+    func sessionEnded(address: String, isOperator: Bool) {
+        let source = SourceAddress.of(address)
+        state.withLock { state in
+            state.sessions -= 1
+            guard !isOperator else { return }
+            let left = state.visitorsPerSource[source, default: 1] - 1
+            state.visitorsPerSource[source] = left > 0 ? left : nil
+        }
+    }
+
+    /// A connection from `address` used up its authentication attempts: its source is refused once
+    /// such penalties add up to more than `enforcedFrom`, until they have run out.
+    func penalise(address: String) {
+        let source = SourceAddress.of(address)
+        let now = clock()
+        state.withLock { state in
+            // A flood from ever new sources cannot grow the table without bound: expired penalties go
+            // first, and a full table takes no new source (OpenSSH's `overflow:permissive`).
+            if state.penalties[source] == nil, state.penalties.count >= limits.penalties.maximumSources {
+                state.penalties = state.penalties.filter { $0.value > now }
+                guard state.penalties.count < limits.penalties.maximumSources else { return }
+            }
+            let left = max(.zero, (state.penalties[source] ?? now) - now)
+            state.penalties[source] = now + min(left + limits.penalties.authenticationFailure, limits.penalties.maximum)
+        }
+    }
+
+    private static func remove(_ id: Int, from state: inout State) -> Handshake? {
+        guard let handshake = state.handshakes.removeValue(forKey: id) else { return nil }
+        let left = state.handshakesPerSource[handshake.source, default: 1] - 1
+        state.handshakesPerSource[handshake.source] = left > 0 ? left : nil
+        return handshake
+    }
 
     /// Connections open now, logged in or not.
-    var openConnections: Int { state.withLock { $0.handshaking.total + $0.sessions.total } }
+    var openConnections: Int { state.withLock { $0.handshakes.count + $0.sessions } }
 
     func consoleStarted(_ pid: Int32) { _ = state.withLock { $0.consoles.insert(pid) } }
     func consoleEnded(_ pid: Int32) { _ = state.withLock { $0.consoles.remove(pid) } }

@@ -18,7 +18,9 @@ enum ConsoleEnvironment {
     static func knownTerminal(_ name: String) -> Bool {
         guard let first = name.first, !name.contains("/") else { return false }
         return ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo"].contains { directory in
-            FileManager.default.fileExists(atPath: "\(directory)/\(first)/\(name)")
+            // A description is a file: `.` and `..` name directories (`terminfo/./.`), which curses cannot start with.
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: "\(directory)/\(first)/\(name)", isDirectory: &isDirectory) && !isDirectory.boolValue
         }
     }
 

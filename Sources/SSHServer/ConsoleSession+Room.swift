@@ -15,14 +15,22 @@ extension ConsoleSession {
         let session = NIOLoopBound(self, eventLoop: loop)
         let outlet = RoomOutlet()
         let room = room
-        let id = room.join(user: identity.user ?? "?", address: identity.address, key: identity.keyFingerprint, isOperator: role == .operator,
-                           project: project, link: RoomRegistry.Link(send: { message, droppable in
-                               guard let channel = outlet.channel.withLock({ $0 }) else { return }
-                               RoomLink.send(message, on: channel, droppable: droppable)
-                           }, end: { notice in
-                               loop.execute { session.value.endAsked(notice: notice) }
-                           }))
-        roomId = id
+        let link = RoomRegistry.Link(send: { message, droppable in
+            guard let channel = outlet.channel.withLock({ $0 }) else { return }
+            RoomLink.send(message, on: channel, droppable: droppable)
+        }, end: { notice in
+            loop.execute { session.value.endAsked(notice: notice) }
+        })
+        // The session has been in the room since it logged in; its row now reaches the console.
+        let id: Int
+        if let roomId {
+            id = roomId
+            room.consoleStarted(id, project: project, link: link)
+        } else {
+            id = room.join(user: identity.user ?? "?", address: identity.address, key: identity.keyFingerprint, isOperator: role == .operator,
+                           project: project, link: link)
+            roomId = id
+        }
         let logger = logger
         ClientBootstrap(group: loop)
             .channelInitializer { channel in

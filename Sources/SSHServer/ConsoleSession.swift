@@ -41,12 +41,15 @@ final class ConsoleSession: ChannelInboundHandler {
     var notice: String?
     /// The plan's end, run once the console has exited.
     private var ended: (@Sendable () -> Void)?
-    var lastInput = NIODeadline.now()
+    var lastInput: NIODeadline
     private let started = Date()
     /// The visitor's project, once the plan has named it.
     var project: String?
-    /// This session in the room, while its console runs.
-    var roomId: Int?
+    /// This session in the room, from login until its console exits.
+    var roomId: Int? {
+        get { identity.roomId }
+        set { identity.roomId = newValue }
+    }
     var roomChannel: Channel?
 
     init(identity: ConnectionIdentity, launcher: ConsoleLauncher, forkServer: ConsoleForkServer?, limits: SSHLimits, registry: ConnectionRegistry,
@@ -58,6 +61,7 @@ final class ConsoleSession: ChannelInboundHandler {
         self.registry = registry
         self.room = room
         self.logger = logger
+        lastInput = identity.loggedIn ?? .now()
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -128,7 +132,6 @@ final class ConsoleSession: ChannelInboundHandler {
     private func start(size: WindowSize) {
         guard let context, let role = identity.role else { return }
         phase = .starting
-        identity.sessionOpened = true
         var clientVariables = ConsoleEnvironment.clientVariables(environment, term: term)
         clientVariables[ConsoleProcess.roomVariable] = "3"
         let visit = ConsoleVisit(role: role, user: identity.user ?? "", keyFingerprint: identity.keyFingerprint, keyComment: identity.keyComment,
@@ -160,8 +163,9 @@ final class ConsoleSession: ChannelInboundHandler {
                 session.value.refuse("AuthDeck could not start a console; try again later.")
             }
         }
-        scheduleIdleCheck(in: limits.idleTimeout)
-        loop.assumeIsolated().scheduleTask(in: limits.maxDuration) { [self] in
+        // Both count from login, not from the shell request.
+        scheduleIdleCheck(in: limits.idleTimeout - (NIODeadline.now() - lastInput))
+        loop.assumeIsolated().scheduleTask(deadline: (identity.loggedIn ?? .now()) + limits.maxDuration) { [self] in
             end(notice: "AuthDeck: this session reached its limit of \(SessionLog.describe(limits.maxDuration)).")
         }
     }
@@ -170,6 +174,7 @@ final class ConsoleSession: ChannelInboundHandler {
         guard let context else { return }
         let loop = context.eventLoop
         phase = .running(pid: process.pid)
+        identity.consoleRunning = true
         registry.consoleStarted(process.pid)
         joinRoom(channel: process.room)
         let session = NIOLoopBound(self, eventLoop: loop)

@@ -87,20 +87,45 @@ final class RoomRegistry: Sendable {
 
     // MARK: Members
 
-    /// A console started: its session joins the room. Answers its id in the room.
-    func join(user: String, address: String, key: String?, isOperator: Bool, project: String?, link: Link) -> Int {
+    /// What the room shows of a session that has logged in and has no console running yet.
+    static let loggingIn = ConsoleStatus(screen: "Logging in")
+
+    /// A session joins the room: as its console starts, or `loggingIn` (until `consoleStarted`)
+    /// as it logs in. Answers its id in the room.
+    func join(user: String, address: String, key: String?, isOperator: Bool, project: String?, link: Link, loggingIn: Bool = false) -> Int {
         let now = clock()
         let session = state.withLock { state in
             let id = state.nextId
             state.nextId += 1
             let session = RoomSession(id: id, user: SessionLog.printable(user), address: address, key: key, isOperator: isOperator, project: project,
-                                      connectedSeconds: 0, idleSeconds: 0, status: nil)
+                                      connectedSeconds: 0, idleSeconds: 0, status: loggingIn ? Self.loggingIn : nil)
             state.members[id] = Member(session: session, connected: now, lastInput: now, link: link)
             return session
         }
-        record(isOperator ? "\(Self.name(session)) joined, an operator" : "\(Self.name(session)) joined, project \(session.project ?? "none")")
+        if !loggingIn { recordJoin(session) }
         if isOperator { startSnapshots() }
         return session.id
+    }
+
+    /// The console of a session that was logging in runs: it is reached by `link` from now on.
+    func consoleStarted(_ id: Int, project: String?, link: Link) {
+        let (session, followed) = state.withLock { state -> (RoomSession?, Bool) in
+            state.members[id]?.link = link
+            state.members[id]?.session.project = project
+            if state.members[id]?.session.status == Self.loggingIn { state.members[id]?.session.status = nil }
+            return (state.members[id]?.session, state.members[id]?.followers.isEmpty == false)
+        }
+        guard let session else { return }
+        recordJoin(session)
+        // An operator began following while it was logging in.
+        if followed {
+            link.send(.sendFrames(true), false)
+            if !session.isOperator { link.send(.notice(.watched(true)), false) }
+        }
+    }
+
+    private func recordJoin(_ session: RoomSession) {
+        record(session.isOperator ? "\(Self.name(session)) joined, an operator" : "\(Self.name(session)) joined, project \(session.project ?? "none")")
     }
 
     /// The console has gone: whoever followed it is told, and the one it followed stops sending.

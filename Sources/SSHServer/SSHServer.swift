@@ -69,20 +69,44 @@ public final class SSHServer: Sendable {
     private static func setUp(connection channel: Channel, settings: SSHServerSettings, registry: ConnectionRegistry,
                               room: RoomRegistry, forkServer: ConsoleForkServer?, logger: Logger) throws {
         let address = channel.remoteAddress?.ipAddress ?? "?"
-        guard registry.admitHandshake(address: address) else {
+        guard let handshake = registry.admitHandshake(address: address, close: { [channel] in channel.close(promise: nil) }) else {
             // Telling costs a handshake; a flood is closed before it costs one.
             channel.close(promise: nil)
             return
         }
-        let identity = ConnectionIdentity(address: address)
+        let limits = settings.limits
+        let identity = ConnectionIdentity(address: address, handshake: handshake)
         let loop = channel.eventLoop.assumeIsolated()
         channel.closeFuture.assumeIsolated().whenComplete { _ in
-            if identity.admission == .admitted { registry.sessionEnded(address: address) } else { registry.handshakeEnded(address: address) }
+            // A running console's session leaves the room as its console exits.
+            if !identity.consoleRunning, let roomId = identity.roomId {
+                identity.roomId = nil
+                room.leave(roomId)
+            }
+            if identity.admission == .admitted {
+                registry.sessionEnded(address: address, isOperator: identity.role == .operator)
+            } else {
+                registry.handshakeEnded(handshake)
+                // Gone without logging in after its tries: its source pays, not the others.
+                if identity.admission == nil, identity.authenticationRequests >= limits.maxAuthTries {
+                    registry.penalise(address: address)
+                    logger.notice("ssh connection used up its authentication attempts", metadata: ["address": "\(address)"])
+                }
+            }
         }
         let delegate = UserAuthenticator(identity: identity, visitorNames: settings.visitorNames, operatorKeys: settings.operatorKeys,
-                                         registry: registry)
+                                         registry: registry) {
+            // Until its console runs, the session is in the room as logging in, where the presenter can end it.
+            identity.roomId = room.join(user: identity.user ?? "?", address: address, key: identity.keyFingerprint,
+                                        isOperator: identity.role == .operator, project: nil,
+                                        link: RoomRegistry.Link(send: { _, _ in }, end: { _ in channel.close(promise: nil) }), loggingIn: true)
+        }
+        var configuration = SSHServerConfiguration(hostKeys: [settings.hostKey.privateKey], userAuthDelegate: delegate)
+        // Every request counts here, a key's query too, and a client queries each key before signing
+        // with it: twice the tries, and the first `none`.
+        configuration.maxAuthAttempts = 2 * limits.maxAuthTries + 1
         let ssh = NIOSSHHandler(
-            role: .server(.init(hostKeys: [settings.hostKey.privateKey], userAuthDelegate: delegate)),
+            role: .server(configuration),
             allocator: channel.allocator,
             inboundChildChannelInitializer: { child, type in
                 // One session per connection, and nothing but sessions: no direct-tcpip (-L, -D).
@@ -93,14 +117,14 @@ public final class SSHServer: Sendable {
                 let handler: any ChannelHandler
                 switch admission {
                 case .admitted:
-                    handler = ConsoleSession(identity: identity, launcher: settings.launcher, forkServer: forkServer, limits: settings.limits,
+                    handler = ConsoleSession(identity: identity, launcher: settings.launcher, forkServer: forkServer, limits: limits,
                                              registry: registry, room: room, logger: logger)
                 case .full, .tooManyFromAddress:
                     logger.notice("ssh connection refused", metadata: ["address": "\(address)", "reason": "\(admission == .full ? "full" : "per-address limit")"])
                     handler = Refusal(message: admission == .full
-                        ? "AuthDeck is full (\(settings.limits.maxSessions) sessions); try again later, or ask the presenter to raise `authdeck ssh --max-sessions`."
+                        ? "AuthDeck is full (\(limits.maxSessions) sessions); try again later, or ask the presenter to raise `authdeck ssh --max-sessions`."
                         // A room behind one NAT address meets this limit first: the presenter is told how to lift it.
-                        : "AuthDeck: too many sessions from your address (\(settings.limits.maxSessionsPerAddress)); close one and try again. "
+                        : "AuthDeck: too many sessions from your address (\(limits.maxSessionsPerAddress)); close one and try again. "
                             + "A room behind one address needs the presenter to raise `authdeck ssh --max-sessions-per-address`.")
                 }
                 return child.eventLoop.makeCompletedFuture { try child.pipeline.syncOperations.addHandler(handler) }
@@ -108,13 +132,13 @@ public final class SSHServer: Sendable {
         try channel.pipeline.syncOperations.addHandlers([HandshakeAcknowledgements(identity: identity), ssh, CloseOnError(logger: logger)])
 
         // A client that has not logged in soon gives its handshake place back. Handshake, login and
-        // the session's start must fit in the login time; this also ends connections that log in
-        // and then only ask for forwarding (-N -L).
-        loop.scheduleTask(in: settings.limits.handshakeTimeout) {
+        // the console's start must fit in the login time; this also ends connections that log in
+        // and then open no session, or a session that never asks for a shell.
+        loop.scheduleTask(in: limits.handshakeTimeout) {
             if identity.admission == nil { channel.close(promise: nil) }
         }
-        loop.scheduleTask(in: settings.limits.loginTimeout) {
-            if !identity.sessionOpened { channel.close(promise: nil) }
+        loop.scheduleTask(in: limits.loginTimeout) {
+            if !identity.consoleRunning { channel.close(promise: nil) }
         }
     }
 }

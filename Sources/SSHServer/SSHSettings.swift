@@ -12,6 +12,9 @@ public struct SSHLimits: Sendable, Equatable {
     /// Sessions are consoles: a session's place is taken only once its connection has logged in.
     public var maxSessions = 200
     public var maxSessionsPerAddress = 4
+    /// Places beyond `maxSessions` that only operators may take: a full room of visitors never
+    /// keeps the presenter out.
+    public var operatorReserve = 4
     /// Connections not yet in a session (key exchange, login, being told the server is full), a
     /// pool of their own so that connections which never log in cannot fill the sessions' places;
     /// beyond it a connection is closed unheard.
@@ -19,11 +22,33 @@ public struct SSHLimits: Sendable, Equatable {
     public var maxHandshakesPerAddress = 8
     /// From the TCP connection to logged in; a silent or stalled client goes after this.
     public var handshakeTimeout: TimeAmount = .seconds(10)
-    /// From the TCP connection to an open session channel (handshake, authentication, pty, shell).
+    /// From the TCP connection to a running console (handshake, authentication, pty, shell, the
+    /// console's start), as OpenSSH's LoginGraceTime: a connection that logs in and never starts a
+    /// console gives its place back after this.
     public var loginTimeout: TimeAmount = .seconds(20)
-    /// No input from the visitor for this long ends the session, with a notice.
+    /// No input from the visitor for this long (counted from login) ends the session, with a notice.
     public var idleTimeout: TimeAmount = .minutes(15)
+    /// From login.
     public var maxDuration: TimeAmount = .hours(2)
+    /// Keys or passwords one connection may try, as OpenSSH's MaxAuthTries: it is closed after
+    /// 2N + 1 requests (a key's query and its signature are two, and the first `none`), and one that
+    /// leaves having tried N in vain costs its source a penalty.
+    public var maxAuthTries = 6
+    public var penalties = SourcePenalties()
+
+    public init() {}
+}
+
+/// How long a source whose connections use up their authentication attempts is refused, as
+/// OpenSSH's PerSourcePenalties (`authfail:5s min:15s max:600s`): each such connection adds
+/// `authenticationFailure`; new connections are closed unheard while more than `enforcedFrom` is
+/// left, so that a mistake or two costs nothing.
+public struct SourcePenalties: Sendable, Equatable {
+    public var authenticationFailure: TimeAmount = .seconds(5)
+    public var enforcedFrom: TimeAmount = .seconds(15)
+    public var maximum: TimeAmount = .seconds(600)
+    /// Sources remembered at once, at most.
+    public var maximumSources = 65536
 
     public init() {}
 }

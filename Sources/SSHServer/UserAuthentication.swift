@@ -5,16 +5,29 @@ import NIOSSH
 /// Lives on the connection's event loop only.
 final class ConnectionIdentity {
     let address: String
+    /// Its place in the handshaking pool (`ConnectionRegistry`).
+    let handshake: Int
     var user: String?
     var role: SSHRole?
     var keyFingerprint: String?
     /// The operator key's comment in the operators file.
     var keyComment: String?
     var sessionOpened = false
+    /// Authentication requests answered so far (`none`, passwords, signed keys), successful or not.
+    var authenticationRequests = 0
     /// Set when the client logs in: whether it took a session's place, or why not.
     var admission: ConnectionRegistry.SessionAdmission?
+    /// When it logged in: the idle and duration limits count from here.
+    var loggedIn: NIODeadline?
+    /// Its console has started: the login timeout no longer applies.
+    var consoleRunning = false
+    /// Its row in the room, from login ("Logging in") until the console exits or the connection closes.
+    var roomId: Int?
 
-    init(address: String) { self.address = address }
+    init(address: String, handshake: Int) {
+        self.address = address
+        self.handshake = handshake
+    }
 }
 
 /// One per connection. A stock OpenSSH client tries `none` first; refusing it makes the client
@@ -29,15 +42,26 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
     private let visitorNames: Set<String>
     private let operatorKeys: OperatorKeys
     private let registry: ConnectionRegistry
+    private let loggedIn: () -> Void
 
-    init(identity: ConnectionIdentity, visitorNames: Set<String>, operatorKeys: OperatorKeys, registry: ConnectionRegistry) {
+    /// `loggedIn` runs once the connection has taken a session's place.
+    init(identity: ConnectionIdentity, visitorNames: Set<String>, operatorKeys: OperatorKeys, registry: ConnectionRegistry,
+         loggedIn: @escaping () -> Void) {
         self.identity = identity
         self.visitorNames = visitorNames
         self.operatorKeys = operatorKeys
         self.registry = registry
+        self.loggedIn = loggedIn
     }
 
-    var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods { [.publicKey, .password] }
+    /// swift-nio-ssh reads this once for each request it answers but a key's query (`none`, a
+    /// password, a signed key, however its signature turns out, which it checks before asking
+    /// `requestReceived`): that is where requests are counted.
+    var supportedAuthenticationMethods: NIOSSHAvailableUserAuthenticationMethods {
+        identity.authenticationRequests += 1
+        if identity.authenticationRequests == 1 { registry.handshakeLoggingIn(identity.handshake) }
+        return [.publicKey, .password]
+    }
 
     func requestReceived(request: NIOSSHUserAuthenticationRequest,
                          responsePromise: EventLoopPromise<NIOSSHUserAuthenticationOutcome>) {
@@ -49,7 +73,9 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
             identity.keyFingerprint = decision.keyFingerprint
             identity.keyComment = decision.keyComment
             // A place is taken only now; one refused still logs in, to be told why.
-            identity.admission = registry.claimSession(address: identity.address)
+            identity.admission = registry.claimSession(handshake: identity.handshake, address: identity.address, isOperator: decision.role == .operator)
+            identity.loggedIn = .now()
+            if identity.admission == .admitted { loggedIn() }
             responsePromise.succeed(.success)
         } else {
             responsePromise.succeed(.failure)

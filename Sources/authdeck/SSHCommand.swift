@@ -40,10 +40,16 @@ struct SSHCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Sessions (consoles) open at once, at most: a room's worth; 200 at once reached sign-in within 2.5 s (p99) on 2 cores.", valueName: "N"))
     var maxSessions = 200
 
-    @Option(name: .long, help: ArgumentHelp("Sessions from one address at once, at most.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Sessions from one address (an IPv6 /64) at once, at most; operators are not counted.", valueName: "N"))
     var maxSessionsPerAddress = 4
 
-    @Option(name: .long, help: ArgumentHelp("Connections not yet logged in, at once, at most: their own pool, so that connections which never log in take no session's place; beyond it one is closed unheard.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Places beyond --max-sessions that only operators may take, so that a full room never keeps them out.", valueName: "N"))
+    var operatorReserve = 4
+
+    @Option(name: .long, help: ArgumentHelp("Keys or passwords one connection may try before it is closed (as OpenSSH's MaxAuthTries); an address whose connections keep trying them in vain is refused for a while.", valueName: "N"))
+    var maxAuthTries = 6
+
+    @Option(name: .long, help: ArgumentHelp("Connections not yet logged in, at once, at most: their own pool, so that connections which never log in take no session's place; when it is full, the one that has waited longest without logging in is closed to make room.", valueName: "N"))
     var maxHandshakes = 256
 
     @Option(name: .long, help: ArgumentHelp("Connections not yet logged in from one address, at most (default 8, or --max-sessions-per-address if higher, for a room behind one address).", valueName: "N"))
@@ -52,13 +58,13 @@ struct SSHCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds from connecting to logged in (a visitor without a key presses Enter at the password prompt), so that a silent client soon gives its place back.", valueName: "SECONDS"))
     var handshakeTimeout = 10
 
-    @Option(name: .long, help: ArgumentHelp("Seconds from connecting to a running console, at most.", valueName: "SECONDS"))
+    @Option(name: .long, help: ArgumentHelp("Seconds from connecting to a running console, at most (a session that never starts one gives its place back).", valueName: "SECONDS"))
     var loginTimeout = 20
 
-    @Option(name: .long, help: ArgumentHelp("Seconds without input after which a session is closed, with a notice.", valueName: "SECONDS"))
+    @Option(name: .long, help: ArgumentHelp("Seconds without input, from login, after which a session is closed, with a notice.", valueName: "SECONDS"))
     var idleTimeout = 15 * 60
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a session may last.", valueName: "SECONDS"))
+    @Option(name: .long, help: ArgumentHelp("Seconds a session may last, from login.", valueName: "SECONDS"))
     var maxDuration = 2 * 60 * 60
 
     @Option(name: .long, help: ArgumentHelp("Embedded backend: seconds after a sign-in during which sensitive operations are allowed (default 300); lower it so that the room sees reauthentication without a wait.", valueName: "SECONDS"))
@@ -73,7 +79,7 @@ struct SSHCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Also print the command visitors type as a QR code, for the projector.")
     var qr = false
 
-    @Option(name: .long, help: ArgumentHelp("Visitors' projects kept at once, at most (embedded backend); at the limit the one unused longest goes.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Visitors' projects kept at once, at most (embedded backend); at the limit an empty one makes room, never one holding work.", valueName: "N"))
     var maxVisitorProjects = BackendProjects.defaultMaximumProjects
 
     @Option(name: .long, help: ArgumentHelp("Hours after a visitor without a key leaves that their project is removed.", valueName: "HOURS"))
@@ -93,9 +99,10 @@ struct SSHCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard maxSessions >= 1, maxSessionsPerAddress >= 1, maxHandshakes >= 1, (maxHandshakesPerAddress ?? 1) >= 1 else {
-            throw ValidationError("--max-sessions, --max-sessions-per-address, --max-handshakes and --max-handshakes-per-address must be at least 1.")
+        guard maxSessions >= 1, maxSessionsPerAddress >= 1, maxHandshakes >= 1, (maxHandshakesPerAddress ?? 1) >= 1, maxAuthTries >= 1 else {
+            throw ValidationError("--max-sessions, --max-sessions-per-address, --max-handshakes, --max-handshakes-per-address and --max-auth-tries must be at least 1.")
         }
+        guard operatorReserve >= 0 else { throw ValidationError("--operator-reserve must be 0 or more.") }
         guard loginTimeout >= 1, idleTimeout >= 1, maxDuration >= 1, handshakeTimeout >= 1 else { throw ValidationError("Timeouts must be at least 1 second.") }
         if let recentLoginWindow {
             guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
@@ -132,6 +139,8 @@ struct SSHCommand: AsyncParsableCommand {
         var limits = SSHLimits()
         limits.maxSessions = maxSessions
         limits.maxSessionsPerAddress = maxSessionsPerAddress
+        limits.operatorReserve = operatorReserve
+        limits.maxAuthTries = maxAuthTries
         limits.maxHandshakes = maxHandshakes
         limits.maxHandshakesPerAddress = maxHandshakesPerAddress ?? max(limits.maxHandshakesPerAddress, maxSessionsPerAddress)
         limits.handshakeTimeout = .seconds(Int64(handshakeTimeout))
@@ -248,11 +257,13 @@ struct SSHCommand: AsyncParsableCommand {
 }
 
 /// The embedded backend served to the consoles on loopback. Operators' consoles get the admin
-/// token and work in the data directory's own project; each visitor's console gets the API key of
-/// a project of its own (`VisitorProjects`) and never the token.
+/// token and a key made for this run, and work in the data directory's own project; each visitor's
+/// console gets the API key of a project of its own (`VisitorProjects`) and never the token. The
+/// backend answers nothing else (`ConsoleBackendGate`).
 private final class SharedBackend: Sendable {
     let port: Int
     let adminToken: String
+    let operatorsKey: String
     let visitors: VisitorProjects
     private let task: Task<Void, any Error>
     private let group: ServiceGroup
@@ -260,10 +271,11 @@ private final class SharedBackend: Sendable {
     private let sweeper: Task<Void, Never>
     private let logger: Logger
 
-    private init(port: Int, adminToken: String, visitors: VisitorProjects, task: Task<Void, any Error>, group: ServiceGroup,
+    private init(port: Int, adminToken: String, operatorsKey: String, visitors: VisitorProjects, task: Task<Void, any Error>, group: ServiceGroup,
                  projects: BackendProjects, logger: Logger) {
         self.port = port
         self.adminToken = adminToken
+        self.operatorsKey = operatorsKey
         self.visitors = visitors
         self.task = task
         self.group = group
@@ -282,6 +294,7 @@ private final class SharedBackend: Sendable {
                       maxSessions: Int, logger: Logger) async throws -> SharedBackend {
         var generator = SystemRandomNumberGenerator()
         let adminToken = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
+        let operatorsKey = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
         var configuration = EmbeddedBackendConfiguration()
         configuration.adminToken = adminToken
         if let recentLoginWindow { configuration.recentLoginWindow = recentLoginWindow }
@@ -294,7 +307,8 @@ private final class SharedBackend: Sendable {
         var limits = ConnectionLimits()
         limits.maxConnections = max(limits.maxConnections, 8 * maxSessions)
         limits.maxConnectionsPerAddress = limits.maxConnections
-        let application = IdentityServer(backend: projects, host: "127.0.0.1", port: 0, limits: limits, logger: logger).application { port in
+        let gate = ConsoleBackendGate(backend: projects, adminToken: adminToken, operatorsKey: operatorsKey)
+        let application = IdentityServer(backend: gate, host: "127.0.0.1", port: 0, limits: limits, logger: logger).application { port in
             backend.setActionLinkOrigin(host: "127.0.0.1", port: port)
             continuation.yield(port)
             continuation.finish()
@@ -306,7 +320,7 @@ private final class SharedBackend: Sendable {
             task.cancel()
             throw StartupError("The shared backend did not start: \((try? await task.value).map { "\($0)" } ?? "see the log").")
         }
-        return SharedBackend(port: port, adminToken: adminToken, visitors: visitors, task: task, group: group, projects: projects, logger: logger)
+        return SharedBackend(port: port, adminToken: adminToken, operatorsKey: operatorsKey, visitors: visitors, task: task, group: group, projects: projects, logger: logger)
     }
 
     /// An operator's console: the data directory's own project, with the admin token. A visitor's:
@@ -317,7 +331,7 @@ private final class SharedBackend: Sendable {
         switch visit.role {
         case .operator:
             return ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", "operator"] + backend,
-                               environment: [ServeCommand.adminTokenVariable: adminToken])
+                               environment: [ServeCommand.adminTokenVariable: adminToken, BackendChoice.apiKeyVariable: operatorsKey])
         case .visitor:
             let seat = try visitors.seat(for: visit)
             return ConsolePlan(arguments: ["console", "--data", seat.directory.path, "--ssh-role", "visitor"] + backend

@@ -16,7 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
             Point Firebase SDKs at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT, and consoles with \
             `authdeck --emulator HOST:PORT`. Stops cleanly on SIGINT, SIGTERM or SIGHUP. Administrator calls use \
             the emulator's `Authorization: Bearer owner`, which is safe on loopback only: binding any \
-            other address needs --admin-token, and then only `Bearer <token>` is an administrator.
+            other address needs an admin token (--admin-token-file, AUTHDECK_ADMIN_TOKEN or --admin-token), and then only \
+            `Bearer <token>` is an administrator.
             """)
 
     @Option(name: .long, help: ArgumentHelp("Address to listen on; any other than loopback needs --admin-token.", valueName: "HOST"))
@@ -31,8 +32,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Data directory (default: $XDG_DATA_HOME/authdeck, else ~/.local/share/authdeck).", valueName: "DIR"))
     var data: String?
 
-    @Option(name: .long, help: ArgumentHelp("Administrator secret: admin calls need `Authorization: Bearer SECRET`. Also read from AUTHDECK_ADMIN_TOKEN, which keeps it out of the process list.", valueName: "SECRET"))
+    @Option(name: .long, help: ArgumentHelp("Administrator secret: admin calls need `Authorization: Bearer SECRET`. Every local user can read it in the process list (ps): prefer --admin-token-file or AUTHDECK_ADMIN_TOKEN.", valueName: "SECRET"))
     var adminToken: String?
+
+    @Option(name: .long, help: ArgumentHelp("File whose first line is the administrator secret (as --admin-token, kept out of the process list).", valueName: "PATH"))
+    var adminTokenFile: String?
 
     @Option(name: .long, help: ArgumentHelp("What goes to authdeck.log: trace, debug, info (a line per request; the default), notice (no request lines: lock-outs, imports, failures), warning, error or critical. The log is bounded either way: past 8 MiB it moves to authdeck.log.1.", valueName: "LEVEL"))
     var logLevel: Logger.Level = .info
@@ -46,19 +50,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds a request's body may take to arrive; a client that stops half-way is closed and its memory freed.", valueName: "SECONDS"))
     var bodyTimeout = 20
 
+    @Option(name: .long, help: ArgumentHelp("Seconds a project no request uses keeps its database (and its file descriptors) open; it opens again at its next request.", valueName: "SECONDS"))
+    var projectIdleTimeout = Int(BackendProjects.defaultIdleLifetime.components.seconds)
+
     static let adminTokenVariable = "AUTHDECK_ADMIN_TOKEN"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard maxConnections >= 1, maxConnectionsPerAddress >= 1, bodyTimeout >= 1 else {
-            throw ValidationError("--max-connections, --max-connections-per-address and --body-timeout must be at least 1.")
+        guard maxConnections >= 1, maxConnectionsPerAddress >= 1, bodyTimeout >= 1, projectIdleTimeout >= 1 else {
+            throw ValidationError("--max-connections, --max-connections-per-address, --body-timeout and --project-idle-timeout must be at least 1.")
         }
         if let project, project.isEmpty || project.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-") }) {
             throw ValidationError("--project must be a project id: letters, digits and hyphens.")
         }
-        // The variable is held to the same rule as the flag: it is what guards a reachable server.
-        if let token = resolvedAdminToken(), token.count < 16 || token.unicodeScalars.contains(where: Self.isBlankOrControl) {
-            throw ValidationError("\(adminToken == nil ? Self.adminTokenVariable : "--admin-token") must be at least 16 characters, without spaces or control characters.")
+        guard adminToken == nil || adminTokenFile == nil else {
+            throw ValidationError("Give the admin token once: --admin-token or --admin-token-file, not both.")
+        }
+        // The file and the variable are held to the same rule as the flag: it is what guards a reachable server.
+        if let token = try resolvedAdminToken(), token.count < 16 || token.unicodeScalars.contains(where: Self.isBlankOrControl) {
+            let source = adminToken != nil ? "--admin-token" : adminTokenFile.map { "The token in \($0)" } ?? Self.adminTokenVariable
+            throw ValidationError("\(source) must be at least 16 characters, without spaces or control characters.")
         }
     }
 
@@ -67,16 +78,38 @@ struct ServeCommand: AsyncParsableCommand {
         CharacterSet.whitespacesAndNewlines.contains(scalar) || CharacterSet.controlCharacters.contains(scalar)
     }
 
-    /// `--admin-token`, else `AUTHDECK_ADMIN_TOKEN` when set and not empty.
-    private func resolvedAdminToken() -> String? {
-        adminToken ?? Environment.process[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+    /// `--admin-token`, else the first line of `--admin-token-file`, else `AUTHDECK_ADMIN_TOKEN` when set and not empty.
+    private func resolvedAdminToken() throws -> String? {
+        if let adminToken { return adminToken }
+        if let adminTokenFile {
+            let path = (adminTokenFile as NSString).expandingTildeInPath
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("Cannot read the admin token file \(adminTokenFile): \(String(cString: strerror(errno))).")
+            }
+            return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
+                .map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) } ?? ""
+        }
+        return Environment.process[Self.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Warnings about where the token is kept, on stderr before the server starts.
+    private func warnAboutTokenExposure() {
+        if adminToken != nil {
+            FileHandle.standardError.write(Data(("authdeck serve: warning: --admin-token shows the token to every local user in the process list (ps); "
+                + "use --admin-token-file PATH or \(Self.adminTokenVariable) instead.\n").utf8))
+        }
+        var status = stat()
+        if let adminTokenFile, stat((adminTokenFile as NSString).expandingTildeInPath, &status) == 0, status.st_mode & 0o077 != 0 {
+            FileHandle.standardError.write(Data("authdeck serve: warning: \(adminTokenFile) can be read by other users; chmod 600 it.\n".utf8))
+        }
     }
 
     func run() async throws {
-        let token = resolvedAdminToken()
+        let token = try resolvedAdminToken()
         guard IdentityServer.isLoopback(host) || token != nil else {
-            throw StartupError("Refusing to listen on \(host): without --admin-token anyone who can reach it would be an administrator (`Bearer owner`). Use a loopback address or set --admin-token.")
+            throw StartupError("Refusing to listen on \(host): without an admin token anyone who can reach it would be an administrator (`Bearer owner`). Use a loopback address or give one with --admin-token-file PATH or \(Self.adminTokenVariable).")
         }
+        warnAboutTokenExposure()
         let directory = try StartupSteps.openDataDirectory(explicit: data, logLevel: logLevel)
         let logger = Logger(label: "authdeck.serve")
 
@@ -94,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
         let projectId = backend.projectId
         let shared = configuration.isShared
         // Other projects beside the data directory's own, each in a directory of its own under `projects/`.
-        let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
+        let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url, idleLifetime: .seconds(projectIdleTimeout))
         var limits = ConnectionLimits()
         limits.maxConnections = maxConnections
         limits.maxConnectionsPerAddress = maxConnectionsPerAddress

@@ -30,11 +30,27 @@ enum StartupSteps {
     /// Opens the embedded backend on the data directory; a failure is also logged.
     static func openEmbeddedBackend(in directory: DataDirectory, configuration: EmbeddedBackendConfiguration,
                                     logger: Logger) throws -> EmbeddedBackend {
+        raiseDescriptorLimit()
         do {
             return try EmbeddedBackend(dataDirectory: directory.url, configuration: configuration)
         } catch {
             logger.critical("cannot open the data", metadata: ["error": "\(error)"])
             throw StartupError(String(describing: error))
         }
+    }
+
+    /// The soft limit of open files raised to the hard one, as Go's runtime and most servers do: each
+    /// project a backend serves holds several descriptors (`BackendProjects` keeps within the limit).
+    /// Best effort: a limit that cannot be raised is the budget.
+    private static func raiseDescriptorLimit() {
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
     }
 }

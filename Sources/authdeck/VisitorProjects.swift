@@ -1,3 +1,4 @@
+import AppData
 import Crypto
 import Foundation
 import IdentityEmulator
@@ -84,7 +85,7 @@ final class VisitorProjects: Sendable {
         guard remaining <= 0, var owner = readOwner(id) else { return }
         do {
             let removed = try removals.withLock { _ -> Bool in
-                guard owner.key == nil, !isLive(id), projects.exists(id), try projects.accountCount(of: id) == 0 else { return false }
+                guard owner.key == nil, !isLive(id), projects.exists(id), try !holdsWork(id) else { return false }
                 try remove(id)
                 return true
             }
@@ -138,18 +139,28 @@ final class VisitorProjects: Sendable {
 
     private func visitorProjectIds() -> [String] { projects.projectIds().filter { readOwner($0) != nil } }
 
-    /// At the limit, the project unused the longest goes, a key-less visitor's before a key's; when
-    /// every one is in use, the visitor is turned away with what to do.
+    /// At the limit, a project with nothing in it makes room, keyed or not, the one unused the longest
+    /// first. A project holding work (accounts, app data) is never removed for a newcomer, whose project
+    /// is empty: it goes only when its time is up (`sweepExpired`). When no empty project is free, the
+    /// visitor is turned away with what to do.
     private func makeRoom() throws {
         sweepExpired()
         let ids = projects.projectIds()
         guard ids.count >= settings.maximum else { return }
         let idle = ids.filter { !isLive($0) }.compactMap { id in readOwner(id).map { (id, $0) } }
-        guard let oldest = idle.min(by: { ($0.1.key != nil ? 1 : 0, $0.1.lastSeen, $0.1.createdAt) < ($1.1.key != nil ? 1 : 0, $1.1.lastSeen, $1.1.createdAt) }) else {
-            throw ConsoleRefusal("This demo is full: all \(settings.maximum) visitor projects are in use. Try again in a while, "
+        let empty = try idle.filter { try !holdsWork($0.0) }
+        guard let oldest = empty.min(by: { ($0.1.lastSeen, $0.1.createdAt) < ($1.1.lastSeen, $1.1.createdAt) }) else {
+            throw ConsoleRefusal("This demo is full: all \(settings.maximum) visitor projects are in use or hold work. Try again in a while, "
                 + "or ask the presenter to raise `authdeck ssh --max-visitor-projects`.")
         }
         try remove(oldest.0)
+    }
+
+    /// Whether the project holds a visitor's work: an account, or app data their console kept (items in
+    /// its `appdata.sqlite`). Blocks on SQLite.
+    private func holdsWork(_ id: String) throws -> Bool {
+        try projects.accountCount(of: id) > 0
+            || CartStore.holdsItems(at: projects.projectDirectory(id).appendingPathComponent("appdata.sqlite").path)
     }
 
     private func isLive(_ id: String) -> Bool { live.withLock { ($0[id] ?? 0) > 0 } }

@@ -141,6 +141,44 @@ def test_a_non_loopback_address_needs_an_admin_token(served, tmp_path):
         assert token not in log.read()
 
 
+def test_the_admin_token_comes_from_a_file_and_the_literal_flag_warns(served, tmp_path):
+    token = "a-token-kept-in-a-file-0123"
+    token_file = tmp_path / "admin-token"
+    token_file.write_text(token + "\n")
+    token_file.chmod(0o600)
+    data = str(tmp_path / "data")
+    server = served(["--admin-token-file", str(token_file)], data=data)
+    with open(f"/proc/{server.process.pid}/cmdline", "rb") as cmdline:
+        assert token.encode() not in cmdline.read()
+    assert call(server, LOOKUP, {"localId": ["nobody"]}, {"Authorization": "Bearer owner"})[0] == 401
+    assert call(server, LOOKUP, {"localId": ["nobody"]}, {"Authorization": f"Bearer {token}"})[0] == 200
+    assert server.stop() == 0
+    assert "warning" not in server.process.stderr.read()
+
+    # The literal flag still works, and says that other local users can read it.
+    literal = served(["--admin-token", token], data=data)
+    assert call(literal, LOOKUP, {"localId": ["nobody"]}, {"Authorization": f"Bearer {token}"})[0] == 200
+    assert literal.stop() == 0
+    warning = literal.process.stderr.read()
+    assert "--admin-token shows the token to every local user in the process list (ps)" in warning and "--admin-token-file" in warning
+    assert token not in warning
+
+    # A file others can read works, with a warning.
+    token_file.chmod(0o644)
+    loose = served(["--admin-token-file", str(token_file)], data=data)
+    assert loose.stop() == 0
+    assert "can be read by other users; chmod 600 it" in loose.process.stderr.read()
+
+    def refused(*args):
+        run = subprocess.run([authdeck_binary(), "serve", "--port", "0", "--data", data, *args], capture_output=True, text=True, timeout=20)
+        assert run.returncode != 0
+        return run.stderr
+    assert "Cannot read the admin token file" in refused("--admin-token-file", str(tmp_path / "missing"))
+    (tmp_path / "short").write_text("short\n")
+    assert f"The token in {tmp_path / 'short'} must be at least 16 characters" in refused("--admin-token-file", str(tmp_path / "short"))
+    assert "not both" in refused("--admin-token", token, "--admin-token-file", str(token_file))
+
+
 def test_on_loopback_the_emulator_owner_convention_holds(served):
     server = served()
     status, body = call(server, LOOKUP, {"localId": ["nobody"]}, {"Authorization": "Bearer owner"})

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct HandshakeAcknowledgementsTests {
     @Test func passesEveryReadOnAndLeavesThePipelineOnceTheClientHasLoggedIn() throws {
-        let identity = ConnectionIdentity(address: "127.0.0.1")
+        let identity = ConnectionIdentity(address: "127.0.0.1", handshake: 0)
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(HandshakeAcknowledgements(identity: identity), name: "acknowledgements")
 

@@ -202,6 +202,29 @@ import Testing
         #expect(room.presenter.take() == [.refused("That session has already ended.")])
     }
 
+    /// A session is in the room from login: "Logging in" until its console runs, when its row
+    /// reaches the console (a follower asked for before gets its frames then), and the log says it joined.
+    @Test func aSessionLoggingInIsListedCanBeEndedAndJoinsWhenItsConsoleRuns() {
+        let room = Room()
+        let waiting = Console()
+        let id = room.registry.join(user: "demo", address: "10.0.0.9", key: nil, isOperator: false, project: nil, link: waiting.link, loggingIn: true)
+        let listed = room.registry.snapshot(for: room.presenterId).sessions.first { $0.id == id }
+        #expect(listed?.status == RoomRegistry.loggingIn && listed?.project == nil)
+        #expect(!room.registry.snapshot(for: room.presenterId).log.contains { $0.text.contains("10.0.0.9") })
+        room.registry.received(.command(.follow(session: id)), from: room.presenterId)
+        let console = Console()
+        room.registry.consoleStarted(id, project: "guest-z", link: console.link)
+        #expect(console.take() == [.sendFrames(true), .notice(.watched(true))])
+        let started = room.registry.snapshot(for: room.presenterId)
+        #expect(started.sessions.first { $0.id == id }?.status == nil && started.sessions.first { $0.id == id }?.project == "guest-z")
+        #expect(started.log.last?.text == "demo@10.0.0.9 joined, project guest-z")
+        // Ended while logging in, it is its connection that goes.
+        let other = Console()
+        let pending = room.registry.join(user: "demo", address: "10.0.0.8", key: nil, isOperator: false, project: nil, link: other.link, loggingIn: true)
+        room.registry.received(.command(.end(session: pending)), from: room.presenterId)
+        #expect(other.ended.withLock { $0 } != nil)
+    }
+
     @Test func resetEmptiesTheProjectsAndTellsTheVisitorsInThem() {
         let room = Room()
         room.registry.received(.command(.previewReset), from: room.presenterId)

@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
+import NIOCore
 import NIOSSH
+import Synchronization
 import Testing
 @testable import SSHServer
 
@@ -91,6 +93,12 @@ import Testing
         #expect(!ConsoleEnvironment.acceptsValue("$(reboot)"))
     }
 
+    @Test func dotNamesAreNoTerminalDescription() {
+        #expect(ConsoleEnvironment.knownTerminal("xterm"))
+        for name in [".", "..", "...", "", "x/../xterm"] { #expect(!ConsoleEnvironment.knownTerminal(name)) }
+        #expect(ConsoleEnvironment.clientVariables([:], term: "..")["TERM"] == "xterm-256color")
+    }
+
     @Test func userNamesReachTheLogWithoutControlCharacters() {
         #expect(SessionLog.printable("eve\u{1b}[2J\nroot") == "eve?[2J?root")
     }
@@ -121,38 +129,124 @@ import Testing
 }
 
 @Suite struct ConnectionRegistryTests {
-    func registry(sessions: Int = 2, perAddress: Int = 4, handshakes: Int = 3, handshakesPerAddress: Int = 2) -> ConnectionRegistry {
+    func registry(sessions: Int = 2, perAddress: Int = 4, handshakes: Int = 3, handshakesPerAddress: Int = 2, reserve: Int = 0,
+                  clock: @escaping @Sendable () -> NIODeadline = { .now() }) -> ConnectionRegistry {
         var limits = SSHLimits()
         limits.maxSessions = sessions
         limits.maxSessionsPerAddress = perAddress
         limits.maxHandshakes = handshakes
         limits.maxHandshakesPerAddress = handshakesPerAddress
-        return ConnectionRegistry(limits: limits)
+        limits.operatorReserve = reserve
+        return ConnectionRegistry(limits: limits, clock: clock)
     }
 
-    @Test func handshakesHaveTheirOwnBoundsAndTakeNoSessionsPlace() {
+    /// Which handshakes the registry closed to make room.
+    final class Closed: Sendable {
+        let ids = Mutex<[String]>([])
+        func closer(_ name: String) -> @Sendable () -> Void { { self.ids.withLock { $0.append(name) } } }
+        var names: [String] { ids.withLock { $0 } }
+    }
+
+    @Test func handshakesHaveTheirOwnBoundsAndTakeNoSessionsPlace() throws {
         let registry = registry()
-        #expect(registry.admitHandshake(address: "a") && registry.admitHandshake(address: "a"))
-        #expect(!registry.admitHandshake(address: "a"))
-        #expect(registry.admitHandshake(address: "b"))
-        #expect(!registry.admitHandshake(address: "c"))
+        let closed = Closed()
+        let a1 = try #require(registry.admitHandshake(address: "a", close: closed.closer("a1")))
+        let a2 = try #require(registry.admitHandshake(address: "a", close: closed.closer("a2")))
+        #expect(registry.admitHandshake(address: "a", close: closed.closer("a3")) == nil)
+        let b = try #require(registry.admitHandshake(address: "b", close: closed.closer("b")))
         // Three connections that never log in, and both sessions' places are still free.
-        #expect(registry.claimSession(address: "a") == .admitted)
-        #expect(registry.claimSession(address: "b") == .admitted)
+        #expect(registry.claimSession(handshake: a1, address: "a", isOperator: false) == .admitted)
+        #expect(registry.claimSession(handshake: b, address: "b", isOperator: false) == .admitted)
         // A handshake's place comes back as the connection logs in.
-        #expect(registry.admitHandshake(address: "c"))
-        #expect(registry.claimSession(address: "a") == .full)
-        registry.sessionEnded(address: "b")
-        #expect(registry.claimSession(address: "a") == .admitted)
+        #expect(registry.admitHandshake(address: "c", close: closed.closer("c")) != nil)
+        #expect(registry.claimSession(handshake: a2, address: "a", isOperator: false) == .full)
+        registry.sessionEnded(address: "b", isOperator: false)
+        #expect(registry.claimSession(handshake: a2, address: "a", isOperator: false) == .admitted)
+        #expect(closed.names.isEmpty)
     }
 
-    @Test func aRefusedLoginStaysAHandshakeUntilItCloses() {
-        let registry = registry(sessions: 5, perAddress: 1, handshakes: 2, handshakesPerAddress: 2)
-        #expect(registry.admitHandshake(address: "a") && registry.claimSession(address: "a") == .admitted)
-        #expect(registry.admitHandshake(address: "a") && registry.claimSession(address: "a") == .tooManyFromAddress)
-        #expect(registry.admitHandshake(address: "a") && !registry.admitHandshake(address: "a"))
-        registry.handshakeEnded(address: "a")
-        #expect(registry.admitHandshake(address: "a"))
+    @Test func aRefusedLoginStaysAHandshakeUntilItCloses() throws {
+        let registry = registry(sessions: 5, perAddress: 1, handshakes: 5, handshakesPerAddress: 2)
+        let first = try #require(registry.admitHandshake(address: "a") {})
+        #expect(registry.claimSession(handshake: first, address: "a", isOperator: false) == .admitted)
+        let second = try #require(registry.admitHandshake(address: "a") {})
+        #expect(registry.claimSession(handshake: second, address: "a", isOperator: false) == .tooManyFromAddress)
+        #expect(registry.admitHandshake(address: "a") {} != nil)
+        #expect(registry.admitHandshake(address: "a") {} == nil)
+        registry.handshakeEnded(second)
+        #expect(registry.admitHandshake(address: "a") {} != nil)
         #expect(registry.openConnections == 3)
+    }
+
+    @Test func aFullPoolClosesTheLongestWaitingConnectionThatHasNotStartedToLogIn() throws {
+        let registry = registry(handshakes: 3, handshakesPerAddress: 3)
+        let closed = Closed()
+        let visitor = try #require(registry.admitHandshake(address: "v", close: closed.closer("visitor")))
+        registry.handshakeLoggingIn(visitor)
+        _ = try #require(registry.admitHandshake(address: "s1", close: closed.closer("s1")))
+        _ = try #require(registry.admitHandshake(address: "s2", close: closed.closer("s2")))
+        // However long the flood is renewed, the stalled ones make room for each other and the visitor stays.
+        for round in 3..<300 {
+            #expect(registry.admitHandshake(address: "s\(round)", close: closed.closer("s\(round)")) != nil)
+        }
+        #expect(closed.names == (1..<298).map { "s\($0)" })
+        #expect(registry.claimSession(handshake: visitor, address: "v", isOperator: false) == .admitted)
+        // With every one logging in, the one that has waited longest goes.
+        let others = try (0..<3).map { index in try #require(registry.admitHandshake(address: "l\(index)", close: closed.closer("l\(index)"))) }
+        for id in others { registry.handshakeLoggingIn(id) }
+        #expect(registry.admitHandshake(address: "n", close: closed.closer("n")) != nil)
+        #expect(closed.names.last == "l0")
+        #expect(registry.openConnections == 4)
+    }
+
+    @Test func operatorsHaveAReserveAndNoPerAddressLimit() throws {
+        let registry = registry(sessions: 2, perAddress: 1, handshakes: 10, handshakesPerAddress: 10, reserve: 2)
+        func claim(_ address: String, operator isOperator: Bool) throws -> ConnectionRegistry.SessionAdmission {
+            registry.claimSession(handshake: try #require(registry.admitHandshake(address: address) {}), address: address, isOperator: isOperator)
+        }
+        #expect(try claim("v1", operator: false) == .admitted)
+        #expect(try claim("v2", operator: false) == .admitted)
+        #expect(try claim("v3", operator: false) == .full)
+        #expect(try claim("o", operator: true) == .admitted)
+        #expect(try claim("o", operator: true) == .admitted)
+        #expect(try claim("o", operator: true) == .full)
+        // Operators count among the sessions: a visitor's place comes back once they are N in all again.
+        registry.sessionEnded(address: "o", isOperator: true)
+        registry.sessionEnded(address: "v1", isOperator: false)
+        #expect(try claim("v3", operator: false) == .full)
+        registry.sessionEnded(address: "o", isOperator: true)
+        #expect(try claim("v3", operator: false) == .admitted)
+    }
+
+    @Test func anIPv6SlashSixtyFourIsOneAddress() throws {
+        #expect(SourceAddress.of("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(SourceAddress.of("2001:0db8:0001:0002:ffff:1:2:3") == "2001:db8:1:2::/64")
+        #expect(SourceAddress.of("::ffff:192.0.2.7") == "192.0.2.7")
+        #expect(SourceAddress.of("192.0.2.7") == "192.0.2.7")
+        let registry = registry(sessions: 10, perAddress: 1, handshakes: 10, handshakesPerAddress: 2)
+        #expect(registry.admitHandshake(address: "2001:db8:1:2::1") {} != nil)
+        #expect(registry.admitHandshake(address: "2001:db8:1:2::2") {} != nil)
+        #expect(registry.admitHandshake(address: "2001:db8:1:2:ffff:ffff:ffff:ffff") {} == nil)
+        #expect(registry.admitHandshake(address: "2001:db8:1:3::1") {} != nil)
+        let id = try #require(registry.admitHandshake(address: "2001:db8:9:9::1") {})
+        #expect(registry.claimSession(handshake: id, address: "2001:db8:9:9::1", isOperator: false) == .admitted)
+        let other = try #require(registry.admitHandshake(address: "2001:db8:9:9::2") {})
+        #expect(registry.claimSession(handshake: other, address: "2001:db8:9:9::2", isOperator: false) == .tooManyFromAddress)
+    }
+
+    @Test func penaltiesRefuseOnlyTheOffendingSourceAndRunOut() {
+        let now = Mutex(NIODeadline.uptimeNanoseconds(1_000_000_000_000))
+        let registry = registry(handshakes: 10, handshakesPerAddress: 10, clock: { now.withLock { $0 } })
+        // 5 s each, enforced beyond 15 s: three spent connections cost nothing yet, a fourth does.
+        for _ in 0..<3 { registry.penalise(address: "10.0.0.1") }
+        #expect(registry.admitHandshake(address: "10.0.0.1") {} != nil)
+        registry.penalise(address: "10.0.0.1")
+        #expect(registry.admitHandshake(address: "10.0.0.1") {} == nil)
+        #expect(registry.admitHandshake(address: "10.0.0.2") {} != nil)
+        // A /64 pays as one.
+        for _ in 0..<4 { registry.penalise(address: "2001:db8::\(Int.random(in: 1...9))") }
+        #expect(registry.admitHandshake(address: "2001:db8::ab") {} == nil)
+        now.withLock { $0 = $0 + .seconds(6) }
+        #expect(registry.admitHandshake(address: "10.0.0.1") {} != nil)
     }
 }

@@ -22,20 +22,32 @@ public final class BackendProjects: WireHandler, Sendable {
     /// Projects besides the default, at most.
     public let maximumProjects: Int
     private let directory: URL
-    private let opened = Mutex<[String: EmbeddedBackend]>([:])
-    /// Held while a project's directory or database is made, removed or emptied; never while a
-    /// request looks up a project already open, so that no request waits for another project's
+    private let open = OpenProjects()
+    /// Held while a project's directory or database is made, opened, closed, removed or emptied; never
+    /// while a request looks up a project already open, so that no request waits for another project's
     /// SQLite file to be made (a room of visitors arriving at once makes many).
     private let changes = Mutex<Void>(())
+    /// Closes the projects no request has used for the idle lifetime, until `closeOtherProjects`.
+    /// Unchecked: a dispatch source may be cancelled from any thread.
+    private nonisolated(unsafe) let idleSweep: any DispatchSourceTimer
     private let logger = Logger(label: "authdeck.identity-emulator")
 
     public static let defaultMaximumProjects = 500
+    /// How long a project that no request uses keeps its database open (its file descriptors).
+    public static let defaultIdleLifetime: Duration = .seconds(60)
 
     /// `dataDirectory`: the default project's; the others go in its `projects/`.
-    public init(defaultProject: EmbeddedBackend, dataDirectory: URL, maximumProjects: Int = defaultMaximumProjects) {
+    public init(defaultProject: EmbeddedBackend, dataDirectory: URL, maximumProjects: Int = defaultMaximumProjects,
+                idleLifetime: Duration = defaultIdleLifetime) {
         self.defaultProject = defaultProject
         self.directory = dataDirectory.appendingPathComponent("projects", isDirectory: true)
         self.maximumProjects = maximumProjects
+        // On a queue of its own: closing checkpoints, which blocks on SQLite.
+        idleSweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "authdeck.idle-projects"))
+        let milliseconds = max(1000, Int(idleLifetime.components.seconds * 1000 + idleLifetime.components.attoseconds / 1_000_000_000_000_000) / 2)
+        idleSweep.setEventHandler { [weak self] in self?.closeIdle(unusedFor: idleLifetime) }
+        idleSweep.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
+        idleSweep.activate()
     }
 
     public var preferredExecutor: (any TaskExecutor)? { RequestThreads.shared }
@@ -48,15 +60,22 @@ public final class BackendProjects: WireHandler, Sendable {
                     return WireResponse(status: 200, body: try self.listing(request))
                 }
                 backend = try self.backend(for: request)
-            } catch let failure as BackendFailure {
-                return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
             } catch {
-                self.logger.error("opening a project failed", metadata: ["error": "\(error)"])
-                let failure = BackendFailure.internalError
+                let failure = self.failure(opening: error)
                 return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
             }
+            defer { self.open.release(backend) }
             return await backend.answer(request)
         }
+    }
+
+    /// What a request is told when its project cannot be opened: running out of descriptors, or a
+    /// database refused at its opening (emptied, gone, damaged), is a 503, never a 500.
+    private func failure(opening error: any Error) -> BackendFailure {
+        if let failure = error as? BackendFailure { return failure }
+        logger.error("opening a project failed", metadata: ["error": "\(error)"])
+        if DescriptorBudget.isExhausted() { return .descriptorsExhausted }
+        return error is EmbeddedBackendError ? .projectDataUnavailable : .internalError
     }
 
     // MARK: Choosing the project
@@ -100,7 +119,7 @@ public final class BackendProjects: WireHandler, Sendable {
         if request.method.uppercased() == "GET", !exists(requested) {
             throw BackendFailure.projectNotFound(requested, served: defaultProject.projectId)
         }
-        return try project(requested)
+        return try openProject(requested, keep: false)
     }
 
     private func keys() throws -> ProjectAPIKeys {
@@ -151,10 +170,9 @@ public final class BackendProjects: WireHandler, Sendable {
         var projects = [ListProjectsResponse.Project(projectId: defaultProject.projectId, accounts: try defaultProject.accountCount(),
                                                      messages: try defaultProject.messageCount(), lockouts: try defaultProject.lockoutCount(),
                                                      owner: nil)]
-        for id in projectIds() {
-            let served = try databaseMade(id) ? project(id) : nil
-            projects.append(.init(projectId: id, accounts: try served?.accountCount() ?? 0, messages: try served?.messageCount() ?? 0,
-                                  lockouts: try served?.lockoutCount() ?? 0, owner: owner(of: id)?.wire))
+        for id in try projectIdsOnDisk().sorted() {
+            let counts = try databaseMade(id) ? withLeased(id) { try ($0.accountCount(), $0.messageCount(), $0.lockoutCount()) } : (0, 0, 0)
+            projects.append(.init(projectId: id, accounts: counts.0, messages: counts.1, lockouts: counts.2, owner: owner(of: id)?.wire))
         }
         return try WireCoding.encoder().encode(ListProjectsResponse(projects: projects))
     }
@@ -173,18 +191,53 @@ public final class BackendProjects: WireHandler, Sendable {
         try owner.write(in: projectDirectory(id))
     }
 
-    /// The project, opened (and created, within `maximumProjects`) when needed. Blocks on SQLite:
-    /// call it off Swift's cooperative pool.
+    /// The project, opened (and created, within `maximumProjects`) when needed, and kept open for the
+    /// caller, who holds it. Blocks on SQLite: call it off Swift's cooperative pool.
     public func project(_ id: String) throws -> EmbeddedBackend {
+        try openProject(id, keep: true)
+    }
+
+    /// `body` with the project open; it may be closed once unused.
+    private func withLeased<T>(_ id: String, _ body: (EmbeddedBackend) throws -> T) throws -> T {
+        let backend = try openProject(id, keep: false)
+        defer { open.release(backend) }
+        return try body(backend)
+    }
+
+    /// The project leased (`keep` false: release it) or kept, opened first if needed within the
+    /// descriptor budget: at the budget, the project unused longest is closed to make room.
+    private func openProject(_ id: String, keep: Bool) throws -> EmbeddedBackend {
         if id == defaultProject.projectId { return defaultProject }
         guard ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
-        if let backend = opened.withLock({ $0[id] }) { return backend }
+        if let backend = open.lease(id, keep: keep) { return backend }
         return try changes.withLock { _ in
-            if let backend = opened.withLock({ $0[id] }) { return backend }
+            if let backend = open.lease(id, keep: keep) { return backend }
             try makeDirectory(id)
-            let backend = try EmbeddedBackend(project: id, databasePath: databasePath(id), sharing: defaultProject)
-            opened.withLock { $0[id] = backend }
+            close(open.takeIdle(limit: open.count + 1 - DescriptorBudget.openProjects()))
+            let backend = try openDatabase(id)
+            open.insert(id, backend, keep: keep)
             return backend
+        }
+    }
+
+    private func openDatabase(_ id: String) throws -> EmbeddedBackend {
+        do {
+            return try EmbeddedBackend(project: id, databasePath: databasePath(id), sharing: defaultProject)
+        } catch _ where DescriptorBudget.isExhausted() {
+            // Out of descriptors: the projects no request is using give theirs back, and the opening is tried once more.
+            close(open.takeIdle(limit: .max))
+            return try EmbeddedBackend(project: id, databasePath: databasePath(id), sharing: defaultProject)
+        }
+    }
+
+    /// Closes the projects no request has used for `lifetime`; they open again at their next request.
+    private func closeIdle(unusedFor lifetime: Duration) {
+        changes.withLock { _ in close(open.takeIdle(limit: .max, unusedSince: .now - lifetime)) }
+    }
+
+    private func close(_ backends: [EmbeddedBackend]) {
+        for backend in backends {
+            do { try backend.close() } catch { logger.warning("closing a project failed", metadata: ["project": "\(backend.projectId)", "error": "\(error)"]) }
         }
     }
 
@@ -199,7 +252,7 @@ public final class BackendProjects: WireHandler, Sendable {
     private func makeDirectory(_ id: String) throws {
         let projectDirectory = projectDirectory(id)
         guard !FileManager.default.fileExists(atPath: projectDirectory.path) else { return }
-        guard projectIdsOnDisk().count < maximumProjects else { throw BackendFailure.tooManyProjects(maximumProjects) }
+        guard try projectIdsOnDisk().count < maximumProjects else { throw BackendFailure.tooManyProjects(maximumProjects) }
         try FileManager.default.createDirectory(at: projectDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
@@ -214,11 +267,12 @@ public final class BackendProjects: WireHandler, Sendable {
 
     /// Accounts in a project. One whose database was never made has none, and is not made here.
     public func accountCount(of id: String) throws -> Int {
-        try databaseMade(id) ? project(id).accountCount() : 0
+        try databaseMade(id) ? withLeased(id) { try $0.accountCount() } : 0
     }
 
     private func databaseMade(_ id: String) -> Bool {
-        id == defaultProject.projectId || opened.withLock { $0[id] } != nil || FileManager.default.fileExists(atPath: databasePath(id))
+        id == defaultProject.projectId || open.contains(id) || FileManager.default.fileExists(atPath: databasePath(id))
+            || FirstStartMarker.exists(forDatabaseAt: databasePath(id))
     }
 
     /// Whether the project exists (the default always does).
@@ -234,26 +288,27 @@ public final class BackendProjects: WireHandler, Sendable {
 
     /// Every project but the default, by id.
     public func projectIds() -> [String] {
-        opened.withLock { _ in projectIdsOnDisk() }.sorted()
+        ((try? projectIdsOnDisk()) ?? []).sorted()
     }
 
-    private func projectIdsOnDisk() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter(ProjectId.isValid)
+    /// Thrown when the directory cannot be read (out of descriptors, say), so that no listing passes
+    /// for complete; none before the first project is made.
+    private func projectIdsOnDisk() throws -> [String] {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter(ProjectId.isValid)
     }
 
     /// Removes a project other than the default with everything of it: its database is closed
     /// and its directory deleted.
     public func removeProject(_ id: String) throws {
         guard id != defaultProject.projectId, ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
-        try changes.withLock { _ in try opened.withLock { opened in
-            if let backend = opened.removeValue(forKey: id) {
-                do { try backend.close() } catch { logger.warning("closing a removed project failed", metadata: ["project": "\(id)", "error": "\(error)"]) }
-            }
+        try changes.withLock { _ in
+            close(open.remove(id).map { [$0] } ?? [])
             let projectDirectory = directory.appendingPathComponent(id, isDirectory: true)
             if FileManager.default.fileExists(atPath: projectDirectory.path) {
                 try FileManager.default.removeItem(at: projectDirectory)
             }
-        } }
+        }
     }
 
     /// Empties a project other than the default: its database is closed and deleted, and made anew,
@@ -261,15 +316,15 @@ public final class BackendProjects: WireHandler, Sendable {
     /// for, a console's own files) stays, since a console may be using it.
     public func emptyProject(_ id: String) throws {
         guard id != defaultProject.projectId, ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
-        try changes.withLock { _ in try opened.withLock { opened in
-            if let backend = opened.removeValue(forKey: id) {
-                do { try backend.close() } catch { logger.warning("closing an emptied project failed", metadata: ["project": "\(id)", "error": "\(error)"]) }
-            }
+        try changes.withLock { _ in
+            close(open.remove(id).map { [$0] } ?? [])
             let database = databasePath(id)
+            // The marker first: stopped half-way, the project keeps its data rather than refusing to open.
+            try FirstStartMarker.remove(forDatabaseAt: database)
             for path in [database, database + "-wal", database + "-shm", database + "-journal"] where FileManager.default.fileExists(atPath: path) {
                 try FileManager.default.removeItem(atPath: path)
             }
-        } }
+        }
     }
 
     /// An administrator's transport in process, to every project, as `authdeck serve` reaches them.
@@ -287,12 +342,7 @@ public final class BackendProjects: WireHandler, Sendable {
     /// Closes the databases of the projects other than the default, for an owner of the default
     /// that closes it itself (the console).
     public func closeOtherProjects() {
-        let others = opened.withLock { opened in
-            defer { opened.removeAll() }
-            return Array(opened.values)
-        }
-        for backend in others {
-            do { try backend.close() } catch { logger.warning("closing a project failed", metadata: ["project": "\(backend.projectId)", "error": "\(error)"]) }
-        }
+        idleSweep.cancel()
+        changes.withLock { _ in close(open.removeAll()) }
     }
 }

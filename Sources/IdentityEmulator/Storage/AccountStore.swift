@@ -57,6 +57,10 @@ struct AccountStore: Sendable {
                 // Another process created the project between the check and the write.
                 throw EmbeddedBackendError.projectMismatch(path: path, stored: projectId, requested: requested)
             }
+            // Before anything is answered: from here on, losing this database is refused, never taken for a first start.
+            if !FirstStartMarker.exists(forDatabaseAt: path) {
+                try FirstStartMarker.record(forDatabaseAt: path, projectId: projectId)
+            }
             // Once the start is done (its migrations checkpoint as SQLite does by itself), so that a start that
             // fails never leaves the checkpointer's thread behind.
             checkpointer = LogCheckpointer(path: path)
@@ -84,7 +88,9 @@ struct AccountStore: Sendable {
     /// empty owner-only file when there is none (SQLite gives its WAL and shared-memory files the
     /// mode of the database file).
     private static func inspectExistingFile(at path: String, keysExist: Bool) throws -> String? {
+        let firstStartDone = FirstStartMarker.exists(forDatabaseAt: path)
         guard FileManager.default.fileExists(atPath: path) else {
+            guard !firstStartDone else { throw EmbeddedBackendError.missingDatabase(path) }
             try BackendFiles.createPrivateFile(at: path, contents: Data())
             return nil
         }
@@ -93,9 +99,9 @@ struct AccountStore: Sendable {
         let header = (try? handle.read(upToCount: sqliteHeader.count)) ?? Data()
         try? handle.close()
         if header.isEmpty {
-            // An interrupted first start leaves an empty file and no keys; an empty file beside the
-            // keys of a backend that has run is a database that lost its contents.
-            guard !keysExist else { throw EmbeddedBackendError.emptiedDatabase(path) }
+            // Only a first start that was interrupted leaves an empty file and no marker. The keys count
+            // too for a data directory from before the marker: they were made after its first start.
+            guard !firstStartDone, !keysExist else { throw EmbeddedBackendError.emptiedDatabase(path) }
             return nil
         }
         guard header == sqliteHeader else { throw EmbeddedBackendError.corruptDatabase(path) }

@@ -65,6 +65,7 @@ public enum WireCoding {
         case 404: "NOT_FOUND"
         case 413: "INVALID_ARGUMENT"
         case 501: "NOT_IMPLEMENTED"
+        case 503: "UNAVAILABLE"
         default: status >= 500 ? "INTERNAL" : nil
         }
     }
