@@ -15,13 +15,21 @@ enum RoomScreen {
         case let .message(field): drawMessage(field, on: canvas, in: frame)
         case let .confirmEnd(session, confirmSelected):
             Dialog(title: "End this session?", message: "\(who(session)) (\(session.status?.screen ?? "starting")) is told the presenter ended it, "
-                + "and their console closes. Their project is kept.", buttons: ["Cancel (esc)", "End it (y)"], selection: confirmSelected ? 1 : 0).draw(on: canvas)
+                + "and their console closes. " + afterEnd(session), buttons: ["Cancel (esc)", "End it (y)"], selection: confirmSelected ? 1 : 0).draw(on: canvas)
         case let .confirmReset(counts, confirmSelected):
             Dialog(title: "Reset the demo?", message: resetQuestion(counts), buttons: ["Cancel (esc)", "Reset (y)"],
                    selection: confirmSelected ? 1 : 0).draw(on: canvas)
         case .following, nil:
             break
         }
+    }
+
+    /// What becomes of their work: only a key brings a visitor back to their project.
+    static func afterEnd(_ session: RoomSession) -> String {
+        if session.isOperator { return "Their accounts stay in the server's own project." }
+        return session.key == nil
+            ? "They came without a key, so they cannot come back to their project: its accounts are lost to them."
+            : "Their project is kept: connecting with the same key brings them back to it."
     }
 
     static func resetQuestion(_ counts: ResetCounts) -> String {
@@ -88,10 +96,11 @@ enum RoomScreen {
         }
     }
 
-    /// The selected session whole: what the columns cut.
+    /// The selected session whole: what the columns cut, the key last since it is the longest.
     static func detail(_ session: RoomSession) -> String {
-        var parts = [who(session), session.key ?? "no key", "project \(session.project ?? (session.isOperator ? "the server's own" : "—"))"]
+        var parts = [who(session), "project \(session.project ?? (session.isOperator ? "the server's own" : "—"))"]
         if let uid = session.status?.uid { parts.append("uid \(uid)") }
+        parts.append(session.key ?? "no key")
         return parts.joined(separator: " · ")
     }
 

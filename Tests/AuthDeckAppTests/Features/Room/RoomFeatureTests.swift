@@ -76,7 +76,7 @@ struct RoomFeatureTests {
             #expect(cells.allSatisfy(row(address).contains), "\(row(address))")
         }
         // The selected session whole, under the table.
-        #expect(screen.contains("alice@127.0.0.1 · SHA256:b3BlcmF0b3I · project the server's own"))
+        #expect(screen.contains("alice@127.0.0.1 · project the server's own · SHA256:b3BlcmF0b3I"))
         store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: 0)) }
 
         for model in [F.console(access: nil), F.console(inRoom: false)] {
@@ -147,6 +147,20 @@ struct RoomFeatureTests {
         store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit)) }; $0.banner = nil }
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Type a message first, or esc to cancel.") }
         store.send(.key(.escape)) { $0.room { $0.panel = nil }; $0.banner = nil }
+    }
+
+    /// Only a key brings a visitor back to their project: the dialog says which this one is.
+    @Test func endingSaysWhetherTheVisitorCanComeBackToTheirProject() {
+        func dialog(_ index: Int, size: Size) -> String {
+            var model = F.opened()
+            model.room { $0.panel = .confirmEnd(F.snapshot.sessions[index]) }
+            return render(model, size: size).replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            #expect(dialog(0, size: size).contains("They came without a key, so they cannot come back to their project"))
+            #expect(!dialog(0, size: size).contains("project is kept"))
+            #expect(dialog(1, size: size).contains("Their project is kept: connecting with the same key brings them back to it."))
+        }
     }
 
     @Test func endingASessionAsksFirstAndRefusesTheOperatorsOwn() {
