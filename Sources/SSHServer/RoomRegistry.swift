@@ -215,7 +215,7 @@ final class RoomRegistry: Sendable {
             // What the operators' tables and the log show, kept to one short printable line each.
             status.screen = RoomText.clean(status.screen, limit: 60).text
             status.uid = status.uid.map { RoomText.clean($0, limit: 128).text }
-            status.provider = status.provider.map { RoomText.clean($0, limit: 64).text }
+            status.methods = status.methods.prefix(12).map { RoomText.clean($0, limit: 64).text }
             let logged: RoomSession? = state.withLock { state in
                 guard state.members[id]?.session.status != status else { return nil }
                 state.members[id]?.session.status = status
@@ -223,7 +223,7 @@ final class RoomRegistry: Sendable {
             }
             if let logged, !logged.isOperator {
                 logger.info("room status", metadata: ["session": "\(id)", "project": "\(logged.project ?? "-")", "screen": "\(status.screen)",
-                                                      "uid": "\(status.uid ?? "-")", "provider": "\(status.provider ?? "-")"])
+                                                      "uid": "\(status.uid ?? "-")", "methods": "\(status.methods.joined(separator: ","))"])
             }
         case let .frame(frame):
             let followers = state.withLock { state in

@@ -30,10 +30,10 @@ extension ConsoleModel {
         }
     }
 
-    /// What the room shows of this console: its screen, the account and how it signed in. Never a
-    /// token, code, password or email.
+    /// What the room shows of this console: its screen, the account and the sign-in methods linked
+    /// to it. Never a token, code, password or email.
     public var roomStatus: ConsoleStatus {
-        ConsoleStatus(screen: screen.feature.roomDescription, uid: user?.uid, provider: user == nil ? nil : token?.signInProvider,
+        ConsoleStatus(screen: screen.feature.roomDescription, uid: user?.uid, methods: user?.providerData.map(\.providerID) ?? [],
                       anonymous: user?.isAnonymous ?? false)
     }
 }

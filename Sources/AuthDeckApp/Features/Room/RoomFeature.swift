@@ -132,10 +132,10 @@ public struct RoomFeature: ConsoleFeature {
         }
     }
 
-    /// What the filter matches: name, address, key, screen, uid, provider and project.
+    /// What the filter matches: name, address, key, screen, uid, sign-in methods and project.
     static func searchText(_ session: RoomSession) -> String {
         [session.user, session.address, session.key ?? "no key", session.status?.screen ?? "", session.status?.uid ?? "",
-         session.status?.provider ?? "", session.status?.anonymous == true ? "anonymous" : "", session.project ?? "",
+         session.status?.methods.joined(separator: " ") ?? "", session.status?.anonymous == true ? "anonymous" : "", session.project ?? "",
          session.isOperator ? "operator" : "visitor"].joined(separator: " ").lowercased()
     }
 

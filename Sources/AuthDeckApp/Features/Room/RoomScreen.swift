@@ -51,23 +51,25 @@ enum RoomScreen {
         return parts.joined(separator: " · ")
     }
 
-    /// Widths for 78 cells: marker, who, key, connected, idle, screen; the account takes the rest.
-    static let columns = (mark: 2, who: 20, key: 8, connected: 5, idle: 5, screen: 19)
+    /// Widths for 78 cells: marker, name, screen, sign-in methods, project, idle. The address and
+    /// key are in the detail line: names are unique in the room.
+    static let columns = (mark: 2, who: 12, screen: 25, methods: 16, project: 14, idle: 4)
 
-    /// A wider terminal gives half its extra width to the screen column, the rest to the account.
+    /// A wider terminal gives half its extra width to the screen column, the rest to the methods.
     static func screenWidth(_ width: Int) -> Int { columns.screen + max(0, width - 78) / 2 }
+    static func methodsWidth(_ width: Int) -> Int { columns.methods + max(0, width - 78) - max(0, width - 78) / 2 }
 
     static func headings(width: Int = 78) -> String {
         let c = columns
-        return "  " + cell("name@address", c.who) + cell("key", c.key) + cell("for", c.connected) + cell("idle", c.idle)
-            + cell("screen", screenWidth(width)) + "account"
+        return "  " + cell("name", c.who) + cell("screen", screenWidth(width)) + cell("sign-in methods", methodsWidth(width))
+            + cell("project", c.project) + "idle"
     }
 
     static func row(_ session: RoomSession, selected: Bool, viewer: Int?, width: Int = 78) -> String {
         let c = columns
-        let account = session.isOperator ? (session.id == viewer ? "you (operator)" : "operator") : account(session.status)
-        return (selected ? "> " : "  ") + cell(who(session), c.who) + cell(shortKey(session.key), c.key) + cell(duration(session.connectedSeconds), c.connected)
-            + cell(duration(session.idleSeconds), c.idle) + cell(session.status?.screen ?? "starting…", screenWidth(width)) + account
+        let project = session.isOperator ? (session.id == viewer ? "you (operator)" : "operator") : session.project ?? "—"
+        return (selected ? "> " : "  ") + cell(session.user, c.who) + cell(session.status?.screen ?? "starting…", screenWidth(width))
+            + cell(methods(session.status), methodsWidth(width)) + cell(project, c.project) + duration(session.idleSeconds)
     }
 
     static func drawTable(_ feature: RoomFeature, on canvas: any Canvas, in frame: Rect) {
@@ -167,15 +169,11 @@ enum RoomScreen {
 
     static func who(_ session: RoomSession) -> String { "\(session.user)@\(session.address)" }
 
-    /// Five characters of the fingerprint: enough to tell keys apart in a room (the detail line has it whole).
-    static func shortKey(_ key: String?) -> String {
-        guard let key else { return "no key" }
-        return String(key.replacingOccurrences(of: "SHA256:", with: "").prefix(5)) + "…"
-    }
-
-    static func account(_ status: ConsoleStatus?) -> String {
-        guard let status, let uid = status.uid else { return "signed out" }
-        return status.anonymous ? "anon \(uid.prefix(4))" : "\(status.provider ?? "?") \(uid.prefix(4))"
+    /// The account's linked sign-in methods, `.com` left off so that three fit in the column.
+    static func methods(_ status: ConsoleStatus?) -> String {
+        guard let status, status.uid != nil else { return "signed out" }
+        if status.anonymous && status.methods.isEmpty { return "anonymous" }
+        return status.methods.map { $0.hasSuffix(".com") ? String($0.dropLast(4)) : $0 }.joined(separator: ", ")
     }
 
     static func duration(_ seconds: Int) -> String {

@@ -7,16 +7,16 @@ import TerminalUI
 
 enum RoomFixtures {
     static func session(_ id: Int, _ address: String, connected: Int, idle: Int = 0, screen: String? = nil, uid: String? = nil,
-                        provider: String? = nil, anonymous: Bool = false, isOperator: Bool = false, key: String? = nil) -> RoomSession {
-        RoomSession(id: id, user: isOperator ? "alice" : "demo", address: address, key: key, isOperator: isOperator,
+                        methods: [String] = [], anonymous: Bool = false, isOperator: Bool = false, key: String? = nil) -> RoomSession {
+        RoomSession(id: id, user: isOperator ? "alice" : "v\(id)", address: address, key: key, isOperator: isOperator,
                     project: isOperator ? nil : "guest-\(id)0000000000", connectedSeconds: connected, idleSeconds: idle,
-                    status: screen.map { ConsoleStatus(screen: $0, uid: uid, provider: provider, anonymous: anonymous) })
+                    status: screen.map { ConsoleStatus(screen: $0, uid: uid, methods: methods, anonymous: anonymous) })
     }
 
     /// Three visitors and the presenter, who is viewer 0.
     static let snapshot = RoomSnapshot(sessions: [
         session(1, "10.0.0.1", connected: 300, idle: 2, screen: "Phone sign-in: code sent"),
-        session(2, "10.0.0.2", connected: 120, idle: 40, screen: "Account", uid: "pwUID0001", provider: "password", key: "SHA256:Zm9vYmFyYmF6"),
+        session(2, "10.0.0.2", connected: 120, idle: 40, screen: "Account", uid: "pwUID0001", methods: ["password", "google.com"], key: "SHA256:Zm9vYmFyYmF6"),
         session(3, "10.0.0.3", connected: 60, idle: 7, screen: "Link conflict", uid: "anonUID01", anonymous: true),
         session(0, "127.0.0.1", connected: 600, screen: "Room", isOperator: true, key: "SHA256:b3BlcmF0b3I"),
     ], viewer: 0)
@@ -68,12 +68,14 @@ struct RoomFeatureTests {
         #expect(store.model.roomView?.rows.map(\.id) == [0, 1, 2, 3])
         let screen = render(store.model)
         #expect(screen.contains("4 sessions (3 visitors) · order: connected ↓"))
-        func row(_ address: String) -> String { screen.components(separatedBy: "\n").first { $0.contains("@\(address) ") } ?? "" }
-        #expect(row("127.0.0.1").hasPrefix(" > alice@127.0.0.1"))
-        for (address, cells) in [("127.0.0.1", ["b3Blc…", "10m", "Room", "you (operator)"]), ("10.0.0.1", ["no key", "5m", "2s", "Phone sign-in: cod", "signed out"]),
-                                 ("10.0.0.2", ["Zm9vY…", "2m", "40s", "Account", "password pwUI"]),
-                                 ("10.0.0.3", ["no key", "1m", "7s", "Link conflict", "anon anon"])] {
-            #expect(cells.allSatisfy(row(address).contains), "\(row(address))")
+        func row(_ name: String) -> String { screen.components(separatedBy: "\n").first { $0.contains(" \(name) ") } ?? "" }
+        #expect(row("alice").hasPrefix(" > alice "))
+        #expect(screen.contains("   name         screen                    sign-in methods  project        idle"))
+        // The account's linked methods, .com left off; the project readable.
+        for (name, cells) in [("alice", ["Room", "you (operator)", "0s"]), ("v1", ["Phone sign-in: code sent", "signed out", "guest-1000000…", "2s"]),
+                              ("v2", ["Account", "password, google", "guest-2000000…", "40s"]),
+                              ("v3", ["Link conflict", "anonymous", "7s"])] {
+            #expect(cells.allSatisfy(row(name).contains), "\(row(name))")
         }
         // The selected session whole, under the table.
         #expect(screen.contains("alice@127.0.0.1 · project the server's own · SHA256:b3BlcmF0b3I"))
@@ -184,21 +186,21 @@ struct RoomFeatureTests {
         store.send(.key(.tab)) { $0.room { $0.panel = .confirmEnd(F.snapshot.sessions[0], confirmSelected: true) } }
         store.send(.key(.enter), effects: [.room(.send(.end(session: 1)))]) {
             $0.room { $0.panel = nil }
-            $0.busy = "Ending demo@10.0.0.1…"
+            $0.busy = "Ending v1@10.0.0.1…"
         }
-        store.send(.room(.answered("Ended demo@10.0.0.1."))) {
+        store.send(.room(.answered("Ended v1@10.0.0.1."))) {
             $0.busy = nil
-            $0.banner = Banner(.success, "Ended demo@10.0.0.1.")
+            $0.banner = Banner(.success, "Ended v1@10.0.0.1.")
         }
         // y ends it whichever button is selected.
         store.send(.key(.character("x"))) { $0.room { $0.panel = .confirmEnd(F.snapshot.sessions[0]) }; $0.banner = nil }
         store.send(.key(.character("y")), effects: [.room(.send(.end(session: 1)))]) {
             $0.room { $0.panel = nil }
-            $0.busy = "Ending demo@10.0.0.1…"
+            $0.busy = "Ending v1@10.0.0.1…"
         }
-        store.send(.room(.answered("Ended demo@10.0.0.1."))) {
+        store.send(.room(.answered("Ended v1@10.0.0.1."))) {
             $0.busy = nil
-            $0.banner = Banner(.success, "Ended demo@10.0.0.1.")
+            $0.banner = Banner(.success, "Ended v1@10.0.0.1.")
         }
     }
 
@@ -231,23 +233,23 @@ struct RoomFeatureTests {
         store.send(.key(.down)) { $0.room { $0.selection = 1 } }
         let visitor = F.snapshot.sessions[0]
         store.send(.key(.enter), effects: [.room(.send(.follow(session: 1)))]) { $0.room { $0.panel = .following(visitor, nil) }; $0.banner = nil }
-        #expect(render(store.model).contains("Waiting for demo@10.0.0.1's screen…"))
+        #expect(render(store.model).contains("Waiting for v1@10.0.0.1's screen…"))
         let frame = ScreenFrame(columns: 80, rows: ["AuthDeck · Sign in with a phone number"] + Array(repeating: "", count: 22) + ["enter submit"])
         store.send(.room(.followed(session: 1, frame))) { $0.room { $0.panel = .following(visitor, frame) } }
         var lines = render(store.model).components(separatedBy: "\n")
         #expect(lines[0] == "AuthDeck · Sign in with a phone number")
-        #expect(lines[23].hasPrefix("Their screen is 80×24, cropped to 80×23 · Following demo@10.0.0.1"))
+        #expect(lines[23].hasPrefix("Their screen is 80×24, cropped to 80×23 · Following v1@10.0.0.1"))
         // Frames of another session are not shown.
         store.send(.room(.followed(session: 2, ScreenFrame(columns: 1, rows: ["x"]))))
         // A larger screen is cropped, and says so; one that fits does not.
         let small = ScreenFrame(columns: 60, rows: ["tiny"])
         store.send(.room(.followed(session: 1, small))) { $0.room { $0.panel = .following(visitor, small) } }
         lines = render(store.model).components(separatedBy: "\n")
-        #expect(lines[23].hasPrefix("Following demo@10.0.0.1"))
-        store.send(.room(.followEnded(session: 1, reason: "demo@10.0.0.1 left."))) {
+        #expect(lines[23].hasPrefix("Following v1@10.0.0.1"))
+        store.send(.room(.followEnded(session: 1, reason: "v1@10.0.0.1 left."))) {
             $0.busy = nil
             $0.room { $0.panel = nil }
-            $0.banner = Banner(.info, "demo@10.0.0.1 left.")
+            $0.banner = Banner(.info, "v1@10.0.0.1 left.")
         }
         store.send(.key(.enter), effects: [.room(.send(.follow(session: 1)))]) { $0.room { $0.panel = .following(visitor, nil) }; $0.banner = nil }
         store.send(.key(.escape), effects: [.room(.send(.follow(session: nil)))]) { $0.room { $0.panel = nil } }
@@ -261,8 +263,32 @@ struct RoomFeatureTests {
         store.send(.key(.character("G"))) { $0.room { $0.selection = 199 } }
         let screen = render(store.model)
         #expect(screen.contains("page 15/15"))
-        #expect(screen.contains("> demo@10.0.0.200"))
-        #expect(!screen.contains("demo@10.0.0.1 "))
+        #expect(screen.contains("> v200 "))
+        #expect(!screen.contains(" v1 "))
+    }
+
+    /// The room reads the account's linked methods, not the provider the token was issued for.
+    @Test func theStatusCarriesTheLinkedMethodsNotTheTokensProvider() {
+        var model = Fixtures.signedIn(Fixtures.passwordUser(extraProviders: [UserInfo(providerID: "google.com", uid: "g-1")]))
+        model.token = TokenSummary(shortToken: "eyJ…", signInProvider: "google.com", expirationDate: nil)
+        #expect(model.roomStatus.methods == ["password", "google.com"])
+        // Google unlinked: the token still says google.com, the room no longer does.
+        model.user = Fixtures.passwordUser()
+        #expect(model.roomStatus.methods == ["password"])
+        var row = F.snapshot.sessions[1]
+        row.status?.methods = ["password"]
+        #expect(RoomScreen.row(row, selected: false, viewer: 0).contains("password "))
+        #expect(!RoomScreen.row(row, selected: false, viewer: 0).contains("google"))
+    }
+
+    /// At 132 columns the screen and the methods take the extra width, so that neither is cut.
+    @Test func theTableAt132Columns() {
+        let wide = RoomSnapshot(sessions: [F.session(1, "10.0.0.1", connected: 30, screen: "Second factor: choose how to confirm it is you", uid: "u1",
+                                                     methods: ["password", "google.com", "apple.com", "microsoft.com", "phone"])], viewer: 0)
+        let screen = render(F.opened(wide), size: Size(width: 132, height: 30))
+        #expect(screen.contains("Second factor: choose how to confirm it is you"))
+        #expect(screen.contains("password, google, apple, microsoft, phone"))
+        #expect(screen.contains("guest-10000000000"))
     }
 
     @Test func aVisitorsConsoleShowsTheRoomsNotices() {
@@ -271,7 +297,7 @@ struct RoomFeatureTests {
         model.user = user
         model.screen = .phone(PhoneFeature(purpose: .link))
         var store = FlowStore(model)
-        #expect(store.model.roomStatus == ConsoleStatus(screen: "Phone link: number", uid: user.uid, provider: nil, anonymous: false))
+        #expect(store.model.roomStatus == ConsoleStatus(screen: "Phone link: number", uid: user.uid, methods: user.providerData.map(\.providerID), anonymous: false))
         store.send(.roomNotice(.message("Break\u{1B}[2J in 5"))) { $0.banner = Banner(.info, "From the presenter: Break [2J in 5") }
         store.send(.roomNotice(.watched(true))) { $0.watched = true }
         #expect(render(store.model).contains("The presenter is watching your screen"))

@@ -16,11 +16,11 @@ struct RoomLogTests {
 
     static let log = [
         event(0, "alice@127.0.0.1 joined, an operator"),
-        event(12, "demo@10.0.0.1 joined, project guest-10000000000"),
-        event(30, "demo@10.0.0.2 joined, project guest-20000000000"),
+        event(12, "v1@10.0.0.1 joined, project guest-10000000000"),
+        event(30, "v2@10.0.0.2 joined, project guest-20000000000"),
         event(75, "alice@127.0.0.1 sent to 2 visitors: Open the phone sign-in now and type the number shown on the projector, then wait for the…"),
-        event(90, "demo@10.0.0.2 left after 1m, project guest-20000000000"),
-        event(95, "alice@127.0.0.1 ended demo@10.0.0.1, project guest-10000000000"),
+        event(90, "v2@10.0.0.2 left after 1m, project guest-20000000000"),
+        event(95, "alice@127.0.0.1 ended v1@10.0.0.1, project guest-10000000000"),
         event(120, "alice@127.0.0.1 reset the demo: 2 projects, 5 accounts, 0 visitors told"),
     ]
 
@@ -37,11 +37,11 @@ struct RoomLogTests {
         store.send(.key(.character("l"))) { $0.room { $0.showingLog = true } }
         let screen = render(store.model)
         #expect(screen.contains("Room log · 7 events, newest last"))
-        #expect(screen.contains("14:13:32  demo@10.0.0.1 joined, project guest-10000000000"))
+        #expect(screen.contains("14:13:32  v1@10.0.0.1 joined, project guest-10000000000"))
         // Newest last: the reset is the last line of the log.
         let lines = screen.split(separator: "\n").map(String.init)
         let reset = lines.lastIndex { $0.contains("reset the demo: 2 projects, 5 accounts, 0 visitors") }
-        let ended = lines.lastIndex { $0.contains("ended demo@10.0.0.1") }
+        let ended = lines.lastIndex { $0.contains("ended v1@10.0.0.1") }
         #expect(reset != nil && ended != nil && ended! < reset!)
         store.send(.key(.character("l"))) {
             $0.room { $0.showingLog = false }
@@ -78,7 +78,7 @@ struct RoomLogTests {
         var snapshot = F.snapshot
         snapshot.log = Array(Self.log.prefix(2))
         store.send(.room(.snapshot(snapshot))) { $0.room { $0.snapshot = snapshot } }
-        #expect(render(store.model).contains("demo@10.0.0.1 joined"))
+        #expect(render(store.model).contains("v1@10.0.0.1 joined"))
     }
 
     @Test func theLogAt80x24() {
