@@ -162,8 +162,9 @@ let package = Package(
             "AuthDeckApp", "TerminalUI", "AuthClient", "AuthAdmin", "IdentityEmulator", "IdentityTestSupport", "AppData", "RoomChannel",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
-        ], exclude: ["Console/__Snapshots__", "Federated/__Snapshots__", "Verification/__Snapshots__", "Accounts/__Snapshots__",
-                   "Teaching/__Snapshots__", "Room/__Snapshots__"]),
+        ], exclude: ["Root/__Snapshots__", "Journeys/Federated/__Snapshots__", "Journeys/Verification/__Snapshots__",
+                   "Features/Accounts/__Snapshots__", "Features/EmailLink/__Snapshots__", "Features/Room/__Snapshots__",
+                   "Overlays/Outbox/__Snapshots__", "Overlays/Teaching/__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]
 )

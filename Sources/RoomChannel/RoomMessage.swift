@@ -6,14 +6,15 @@ public struct ConsoleStatus: Codable, Equatable, Sendable {
     /// "Phone sign-in: code sent", "Link conflict", "TOTP enrolment: QR shown".
     public var screen: String
     public var uid: String?
-    /// The provider of the sign-in ("password", "phone", "google.com"…); nil when signed out.
-    public var provider: String?
+    /// The account's linked sign-in methods ("password", "phone", "google.com"…, its `providerData`),
+    /// not the provider its token was issued for: after unlinking Google the room no longer says Google.
+    public var methods: [String]
     public var anonymous: Bool
 
-    public init(screen: String, uid: String? = nil, provider: String? = nil, anonymous: Bool = false) {
+    public init(screen: String, uid: String? = nil, methods: [String] = [], anonymous: Bool = false) {
         self.screen = screen
         self.uid = uid
-        self.provider = provider
+        self.methods = methods
         self.anonymous = anonymous
     }
 }

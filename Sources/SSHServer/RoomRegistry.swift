@@ -91,13 +91,15 @@ final class RoomRegistry: Sendable {
     static let loggingIn = ConsoleStatus(screen: "Logging in")
 
     /// A session joins the room: as its console starts, or `loggingIn` (until `consoleStarted`)
-    /// as it logs in. Answers its id in the room.
+    /// as it logs in, under a name no other member has. Answers its id in the room.
     func join(user: String, address: String, key: String?, isOperator: Bool, project: String?, link: Link, loggingIn: Bool = false) -> Int {
         let now = clock()
         let session = state.withLock { state in
             let id = state.nextId
             state.nextId += 1
-            let session = RoomSession(id: id, user: SessionLog.printable(user), address: address, key: key, isOperator: isOperator, project: project,
+            // Two visitors who type the same name are told apart: the second is name-2.
+            let taken = Set(state.members.values.map(\.session.user))
+            let session = RoomSession(id: id, user: VisitorName.unique(SessionLog.printable(user), among: taken), address: address, key: key, isOperator: isOperator, project: project,
                                       connectedSeconds: 0, idleSeconds: 0, status: loggingIn ? Self.loggingIn : nil)
             state.members[id] = Member(session: session, connected: now, lastInput: now, link: link)
             return session
@@ -213,7 +215,7 @@ final class RoomRegistry: Sendable {
             // What the operators' tables and the log show, kept to one short printable line each.
             status.screen = RoomText.clean(status.screen, limit: 60).text
             status.uid = status.uid.map { RoomText.clean($0, limit: 128).text }
-            status.provider = status.provider.map { RoomText.clean($0, limit: 64).text }
+            status.methods = status.methods.prefix(12).map { RoomText.clean($0, limit: 64).text }
             let logged: RoomSession? = state.withLock { state in
                 guard state.members[id]?.session.status != status else { return nil }
                 state.members[id]?.session.status = status
@@ -221,7 +223,7 @@ final class RoomRegistry: Sendable {
             }
             if let logged, !logged.isOperator {
                 logger.info("room status", metadata: ["session": "\(id)", "project": "\(logged.project ?? "-")", "screen": "\(status.screen)",
-                                                      "uid": "\(status.uid ?? "-")", "provider": "\(status.provider ?? "-")"])
+                                                      "uid": "\(status.uid ?? "-")", "methods": "\(status.methods.joined(separator: ","))"])
             }
         case let .frame(frame):
             let followers = state.withLock { state in

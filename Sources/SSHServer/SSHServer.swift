@@ -30,13 +30,15 @@ public final class SSHServer: Sendable {
             let task = snapshotLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in tick() }
             return { task.cancel() }
         })
+        let reserved = ReservedNames(operatorKeys: settings.operatorKeys)
         let forkServer = settings.forkConsoles ? ConsoleForkServer(executable: settings.launcher.executable, logger: logger) : nil
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try Self.setUp(connection: channel, settings: settings, registry: registry, room: room, forkServer: forkServer, logger: logger)
+                    try Self.setUp(connection: channel, settings: settings, registry: registry, room: room, reserved: reserved,
+                                   forkServer: forkServer, logger: logger)
                 }
             }
             .bind(host: settings.host, port: settings.port)
@@ -67,7 +69,7 @@ public final class SSHServer: Sendable {
     }
 
     private static func setUp(connection channel: Channel, settings: SSHServerSettings, registry: ConnectionRegistry,
-                              room: RoomRegistry, forkServer: ConsoleForkServer?, logger: Logger) throws {
+                              room: RoomRegistry, reserved: ReservedNames, forkServer: ConsoleForkServer?, logger: Logger) throws {
         let address = channel.remoteAddress?.ipAddress ?? "?"
         guard let handshake = registry.admitHandshake(address: address, close: { [channel] in channel.close(promise: nil) }) else {
             // Telling costs a handshake; a flood is closed before it costs one.
@@ -95,7 +97,7 @@ public final class SSHServer: Sendable {
             }
         }
         let delegate = UserAuthenticator(identity: identity, visitorNames: settings.visitorNames, operatorKeys: settings.operatorKeys,
-                                         registry: registry) {
+                                         reserved: reserved, registry: registry) {
             // Until its console runs, the session is in the room as logging in, where the presenter can end it.
             identity.roomId = room.join(user: identity.user ?? "?", address: address, key: identity.keyFingerprint,
                                         isOperator: identity.role == .operator, project: nil,

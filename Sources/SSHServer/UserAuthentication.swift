@@ -32,24 +32,27 @@ final class ConnectionIdentity {
 
 /// One per connection. A stock OpenSSH client tries `none` first; refusing it makes the client
 /// offer its keys, which is how a visitor with a key gets their project back at the next
-/// connection. For the visitor names any key is welcome, and so is any password (an empty one
-/// too): that is how a client with no key gets in, asked for a password it may leave empty
-/// (swift-nio-ssh has no keyboard-interactive method, which would let it in without a prompt).
-/// For any other name only a key from the operators file (whose signature swift-nio-ssh has
-/// already checked) logs in, as an operator.
+/// connection. Whatever name a visitor types is their name in the room (`VisitorName`), with any key
+/// or any password (an empty one too): that is how a client with no key gets in, asked for a
+/// password it may leave empty (swift-nio-ssh has no keyboard-interactive method, which would let
+/// it in without a prompt). A key from the operators file (whose signature swift-nio-ssh has already
+/// checked) logs in as an operator under any name but the visitors' own (`--visitor-user`), and
+/// the names operators use (`ReservedNames`) log in with nothing else.
 final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
     private let identity: ConnectionIdentity
     private let visitorNames: Set<String>
     private let operatorKeys: OperatorKeys
+    private let reserved: ReservedNames
     private let registry: ConnectionRegistry
     private let loggedIn: () -> Void
 
     /// `loggedIn` runs once the connection has taken a session's place.
-    init(identity: ConnectionIdentity, visitorNames: Set<String>, operatorKeys: OperatorKeys, registry: ConnectionRegistry,
-         loggedIn: @escaping () -> Void) {
+    init(identity: ConnectionIdentity, visitorNames: Set<String>, operatorKeys: OperatorKeys, reserved: ReservedNames,
+         registry: ConnectionRegistry, loggedIn: @escaping () -> Void) {
         self.identity = identity
         self.visitorNames = visitorNames
         self.operatorKeys = operatorKeys
+        self.reserved = reserved
         self.registry = registry
         self.loggedIn = loggedIn
     }
@@ -66,9 +69,10 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
     func requestReceived(request: NIOSSHUserAuthenticationRequest,
                          responsePromise: EventLoopPromise<NIOSSHUserAuthenticationOutcome>) {
         let decision = Self.decide(username: request.username, request: request.request,
-                                   visitorNames: visitorNames, operatorKeys: operatorKeys)
+                                   visitorNames: visitorNames, operatorKeys: operatorKeys, reserved: reserved)
         if let decision {
-            identity.user = request.username
+            if decision.role == .operator { reserved.reserve(request.username) }
+            identity.user = decision.name
             identity.role = decision.role
             identity.keyFingerprint = decision.keyFingerprint
             identity.keyComment = decision.keyComment
@@ -84,23 +88,31 @@ final class UserAuthenticator: NIOSSHServerUserAuthenticationDelegate {
 
     struct Decision: Equatable {
         var role: SSHRole
+        /// The name the room knows them by (made unique there): the user name, cleaned.
+        var name: String
         var keyFingerprint: String?
         var keyComment: String?
     }
 
-    /// Visitor names are visitors with whatever key they offer (a key is not recorded as an
-    /// operator's), or with any password when they have none; `none` is refused so that the client
-    /// offers its keys first. Any other name needs an operator key; passwords never make an operator.
+    /// An operator's key under any name but the visitors' own makes an operator; passwords never
+    /// do. Anyone else is a visitor named by what they typed, with whatever key they offer (a key
+    /// is not recorded as an operator's) or any password when they have none, unless the name is
+    /// reserved for operators. `none` is refused so that the client offers its keys first.
     static func decide(username: String, request: NIOSSHUserAuthenticationRequest.Request,
-                       visitorNames: Set<String>, operatorKeys: OperatorKeys) -> Decision? {
-        if visitorNames.contains(username) {
-            switch request {
-            case .none, .hostBased: return nil
-            case let .publicKey(offer): return Decision(role: .visitor, keyFingerprint: KeyFingerprint.sha256(offer.publicKey))
-            case .password: return Decision(role: .visitor)
+                       visitorNames: Set<String>, operatorKeys: OperatorKeys, reserved: ReservedNames) -> Decision? {
+        let name = VisitorName.clean(username)
+        let alwaysVisitor = visitorNames.contains(username)
+        switch request {
+        case .none, .hostBased:
+            return nil
+        case let .publicKey(offer):
+            let fingerprint = KeyFingerprint.sha256(offer.publicKey)
+            if !alwaysVisitor, operatorKeys.contains(offer.publicKey) {
+                return Decision(role: .operator, name: name, keyFingerprint: fingerprint, keyComment: operatorKeys.comments[offer.publicKey])
             }
+            return !alwaysVisitor && reserved.contains(username) ? nil : Decision(role: .visitor, name: name, keyFingerprint: fingerprint)
+        case .password:
+            return !alwaysVisitor && reserved.contains(username) ? nil : Decision(role: .visitor, name: name)
         }
-        guard case let .publicKey(offer) = request, operatorKeys.contains(offer.publicKey) else { return nil }
-        return Decision(role: .operator, keyFingerprint: KeyFingerprint.sha256(offer.publicKey), keyComment: operatorKeys.comments[offer.publicKey])
     }
 }

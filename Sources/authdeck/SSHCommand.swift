@@ -9,15 +9,16 @@ import ServiceLifecycle
 import SSHServer
 import TerminalUI
 
-/// `authdeck ssh`: every visitor who runs `ssh -p 2222 demo@host` gets a console of their own
-/// (a process on its own pty), all on one backend.
+/// `authdeck ssh`: every visitor who runs `ssh -p 2222 ada@host` gets a console of their own
+/// (a process on its own pty), all on one backend, and is ada in the presenter's room.
 struct SSHCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ssh",
         abstract: "Serve the console over SSH: one console per visitor, all on one shared backend.",
         discussion: """
-            Visitors log in as `demo` (see --visitor-user) with no password and no key; operators under \
-            their own name with a key from --operators. The embedded backend is served to the consoles on \
+            Visitors log in under any name, which is how the room names them, with no password and no key; \
+            operators with a key from --operators, under their own name (the names operators use log in only \
+            with an operator's key). The embedded backend is served to the consoles on \
             loopback with an admin token only they receive; --emulator or --project puts them on that backend \
             instead. Stops on SIGINT, SIGTERM or SIGHUP, telling every console first.
             """)
@@ -31,10 +32,10 @@ struct SSHCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Data directory (default: $XDG_DATA_HOME/authdeck, else ~/.local/share/authdeck).", valueName: "DIR"))
     var data: String?
 
-    @Option(name: .long, help: ArgumentHelp("An authorized_keys file: its keys log in as operators under any name but a visitor's.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("An authorized_keys file: its keys log in as operators under any name but --visitor-user's; the local part of each key's comment (alice of alice@laptop) and every name an operator logs in under are then refused to visitors.", valueName: "FILE"))
     var operators: String?
 
-    @Option(name: .long, help: ArgumentHelp("A user name that logs in as a visitor with no password or key (repeatable; default demo).", valueName: "NAME"))
+    @Option(name: .long, help: ArgumentHelp("A user name that is always a visitor's, even with an operator's key, so that an operator can try the visitors' side (repeatable; default demo); the first is the one the printed QR code types. Any other name is a visitor's too unless it comes with an operator's key.", valueName: "NAME"))
     var visitorUser: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Sessions (consoles) open at once, at most: a room's worth; 200 at once reached sign-in within 2.5 s (p99) on 2 cores.", valueName: "N"))
@@ -205,7 +206,8 @@ struct SSHCommand: AsyncParsableCommand {
         let authority = host.contains(":") ? "[\(host)]:\(server.port)" : "\(host):\(server.port)"
         FileHandle.standardOutput.write(Data("authdeck ssh: listening on \(authority), host key 256 \(hostKey.fingerprint) (ED25519)\n".utf8))
         let visitorCommand = "ssh -p \(server.port) \(visitorUser.first ?? "demo")@\(Self.addressForVisitors(host))"
-        var invitation = "authdeck ssh: visitors type `\(visitorCommand)` and check the host key above\n"
+        var invitation = "authdeck ssh: visitors type `ssh -p \(server.port) NAME@\(Self.addressForVisitors(host))` and check the host key above;\n"
+            + "authdeck ssh: NAME is how the room shows them (ada, not a presenter's name; a taken one becomes ada-2), and whoever offers a key gets their project back with it\n"
         if qr, let code = QRCode(encoding: visitorCommand, errorCorrection: .medium) {
             // Dark modules on a light ground whatever the terminal's colours, as scanners expect.
             invitation += code.text().split(separator: "\n").map { "\u{1B}[30;47m\($0)\u{1B}[0m\n" }.joined()

@@ -21,7 +21,8 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     with open(keys["operator"] + ".pub", encoding="utf-8") as f, open(operators, "w", encoding="utf-8") as out:
         out.write(f.read())
     server = ssh_server(["--operators", operators, "--max-sessions-per-address", "8"])
-    visitors = [console(command=server.client(), width=80, height=24) for _ in range(3)]
+    # Named by what they type: the second "ada" is ada-2 in the room, "Bob" is bob.
+    visitors = [console(command=server.client(name), width=80, height=24) for name in ("ada", "ada", "Bob")]
     for v in visitors:
         v.wait_for("Choose a sign-in method", timeout=30)
     # One signed in anonymously, one waiting for a texted code, one on the sign-in methods.
@@ -43,8 +44,8 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     alice.keys("W")
     alice.wait_for(r"4 sessions \(3 visitors\)", timeout=10)
     screen = alice.screen()
-    assert screen.count("demo@127.0.0.1") >= 3, screen
-    assert "Phone sign-in: code sent" in screen and "anon " in screen and "you (operator)" in screen, screen
+    assert all(re.search(rf"^ . {re.escape(name)} ", screen, re.M) for name in ("ada", "ada-2", "bob")), screen
+    assert "Phone sign-in: code sent" in screen and "anonymous" in screen and "you (operator)" in screen, screen
     # A visitor who moves shows in the room within a second or two.
     visitors[2].keys("8")
     alice.wait_for("Phone sign-in: number", timeout=5)
@@ -55,7 +56,7 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     alice.keys("Enter")
     alice.wait_for(r"\(1 shown\)")
     alice.keys("Enter")
-    alice.wait_for(r"Following demo@127\.0\.0\.1", timeout=5)
+    alice.wait_for(r"Following ada-2@127\.0\.0\.1", timeout=5)
     alice.wait_for("Sign in with a phone number", timeout=5)
     visitors[1].wait_for("The presenter is watching your screen", timeout=5)
     visitors[1].keys("Escape")
@@ -121,9 +122,9 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     # The room's log: who joined with their project, the message, the reset, newest last.
     alice.keys("l")
     alice.wait_for(r"Room log · \d+ events, newest last")
-    alice.wait_for(r"demo@127\.0\.0\.1 joined, project (guest|visitor)-")
+    alice.wait_for(r"ada@127\.0\.0\.1 joined, project (guest|visitor)-")
     alice.wait_for(r"alice@127\.0\.0\.1 sent to 3 visitors: Hello room and welcome")
-    alice.wait_for(r"alice@127\.0\.0\.1 ended demo@127\.0\.0\.1, project (guest|visitor)-")
+    alice.wait_for(r"alice@127\.0\.0\.1 ended bob@127\.0\.0\.1, project (guest|visitor)-")
     alice.wait_for(r"alice@127\.0\.0\.1 reset the demo: \d+ projects?, 2 accounts, 2 visitors told\n")
     alice.keys("l")
     alice.wait_for(r"3 sessions \(2 visitors\) · order")
@@ -137,7 +138,7 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     alice.keys("Enter")
     alice.wait_for("Sign in with a phone number", timeout=5)
     visitors[0].kill()
-    alice.wait_for(r"demo@127\.0\.0\.1 left\.", timeout=10)
+    alice.wait_for(r"ada@127\.0\.0\.1 left\.", timeout=10)
     alice.wait_for(r"2 sessions \(1 visitor\)", timeout=5)
 
     alice.keys("q")
@@ -145,3 +146,56 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     log = server.log()
     assert "room message" in log and "room reset" in log and re.search(r"room status.*project=guest-", log)
     assert re.search(r"ssh session .*outcome=closed by the server.*project=guest-|ssh session .*project=guest-.*outcome=closed by the server", log), log
+
+
+def test_visitors_are_named_by_what_they_type_and_operators_names_are_theirs(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    with open(keys["operator"] + ".pub", encoding="utf-8") as f, open(operators, "w", encoding="utf-8") as out:
+        kind, blob = f.read().split()[:2]
+        out.write(f"{kind} {blob} presenter@laptop\n")
+    server = ssh_server(["--operators", operators, "--max-sessions-per-address", "8"])
+    grace = console(command=server.client("Grace.Hopper"), width=80, height=24)
+    keyed = console(command=server.client("ada", key=keys["other"]), width=100, height=30)
+    for v in (grace, keyed):
+        v.wait_for("Choose a sign-in method", timeout=30)
+    grace.keys("Enter")
+    grace.wait_for(UID)
+
+    # The operators file's comment reserves "presenter", and alice's login reserves "alice": without
+    # the operator's key, both are refused, where any other name is a visitor's.
+    for name in ("presenter", "alice"):
+        if name == "alice":
+            alice = console(command=server.client("alice", key=keys["operator"]), width=80, height=24)
+            alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+        refused = subprocess.run(server.client(name, key=keys["other"], extra=["-o", "BatchMode=yes"]),
+                                 stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+        assert refused.returncode == 255 and "Permission denied" in refused.stderr, (name, refused.stderr)
+
+    # At 80x24 the room names them as they typed, cleaned, and the keyed one by their key's project.
+    alice.keys("A")
+    alice.wait_for("Accounts")
+    alice.keys("W")
+    alice.wait_for(r"3 sessions \(2 visitors\)", timeout=10)
+    screen = alice.screen()
+    assert re.search(r"name +screen +sign-in methods +project +idle", screen), screen
+    # Name, screen, the account's sign-in methods and the project, in 80 columns.
+    grace_row = next(line for line in screen.splitlines() if " grace.hopper " in line)
+    assert re.search(r"grace\.hopper +Account.* anonymous +guest-[0-9a-f]+", grace_row), grace_row
+    assert re.search(r" ada +Sign in +signed out +visitor-[0-9a-f]+", screen), screen
+    alice.keys("/")
+    alice.type("ada")
+    alice.keys("Enter")
+    project = alice.wait_for(r"project (visitor-[0-9a-f]{16})").group(1)
+
+    # The keyed visitor comes back under another name: the same project, under the new name.
+    keyed.keys("q")
+    assert keyed.wait_exit(timeout=15) == "0"
+    back = console(command=server.client("lovelace", key=keys["other"]), width=100, height=30)
+    back.wait_for("Choose a sign-in method", timeout=30)
+    alice.keys("Escape")
+    alice.keys("/")
+    alice.type("lovelace")
+    alice.keys("Enter")
+    alice.wait_for(rf"lovelace@127\.0\.0\.1 · project {project} · SHA256:", timeout=10)
+    alice.keys("q")
+    assert alice.wait_exit(timeout=15) == "0"

@@ -70,7 +70,7 @@ import Testing
             registry = RoomRegistry(reset: reset ? demo : nil, logger: Logger(label: "test"), everySecond: { ticker.start($0) },
                                     clock: { clock.now.withLock { $0 } }, offThread: { $0() })
             for (index, console) in visitors.enumerated() {
-                ids.append(registry.join(user: "demo", address: "10.0.0.\(index + 1)", key: index == 0 ? "SHA256:abc" : nil, isOperator: false,
+                ids.append(registry.join(user: ["ada", "ben", "cy"][index], address: "10.0.0.\(index + 1)", key: index == 0 ? "SHA256:abc" : nil, isOperator: false,
                                          project: ["visitor-a", "guest-b", "guest-c"][index], link: console.link))
             }
             presenterId = registry.join(user: "alice", address: "127.0.0.1", key: "SHA256:op", isOperator: true, project: nil, link: presenter.link)
@@ -131,8 +131,8 @@ import Testing
     @Test func theLogTellsWhoCameAndWentAndWhatOperatorsDid() {
         let room = Room()
         let texts = { room.registry.snapshot(for: room.presenterId).log.map(\.text) }
-        #expect(texts() == ["demo@10.0.0.1 joined, project visitor-a", "demo@10.0.0.2 joined, project guest-b",
-                            "demo@10.0.0.3 joined, project guest-c", "alice@127.0.0.1 joined, an operator"])
+        #expect(texts() == ["ada@10.0.0.1 joined, project visitor-a", "ben@10.0.0.2 joined, project guest-b",
+                            "cy@10.0.0.3 joined, project guest-c", "alice@127.0.0.1 joined, an operator"])
         room.registry.received(.command(.message("Look \u{1B}[31mhere\u{07}")), from: room.presenterId)
         room.registry.received(.command(.message("word " + String(repeating: "x", count: 190))), from: room.presenterId)
         let sentence = (0..<30).map { "word\($0)" }.joined(separator: " ")
@@ -146,8 +146,8 @@ import Testing
             "alice@127.0.0.1 sent to 3 visitors: word " + String(repeating: "x", count: RoomRegistry.loggedMessageLimit - 5) + "…",
             // Cut after the last whole word that fits.
             "alice@127.0.0.1 sent to 3 visitors: " + (0..<13).map { "word\($0)" }.joined(separator: " ") + "…",
-            "alice@127.0.0.1 ended demo@10.0.0.2, project guest-b",
-            "demo@10.0.0.2 left after 2m, project guest-b",
+            "alice@127.0.0.1 ended ben@10.0.0.2, project guest-b",
+            "ben@10.0.0.2 left after 2m, project guest-b",
             // The visitor who left is not told.
             "alice@127.0.0.1 reset the demo: 3 projects, 12 accounts, 1 visitor told",
         ])
@@ -194,7 +194,7 @@ import Testing
         #expect(room.visitors[1].take() == [.notice(.ending("The presenter ended this session."))])
         #expect(room.visitors[1].ended.withLock { $0 } == "AuthDeck: the presenter ended this session.")
         #expect(room.visitors[0].ended.withLock { $0 } == nil && room.visitors[2].ended.withLock { $0 } == nil)
-        #expect(room.presenter.take() == [.answered("Ended demo@10.0.0.2.")])
+        #expect(room.presenter.take() == [.answered("Ended ben@10.0.0.2.")])
         room.registry.received(.command(.end(session: room.presenterId)), from: room.presenterId)
         #expect(room.presenter.take() == [.refused("That is your own session: quit it with q.")])
         room.registry.leave(room.ids[1])
@@ -225,6 +225,23 @@ import Testing
         #expect(other.ended.withLock { $0 } != nil)
     }
 
+    /// Visitors are named by what they typed; the same name twice is told apart in the table and the log.
+    @Test func twoVisitorsOfOneNameAreToldApart() {
+        let room = Room()
+        let second = room.registry.join(user: "ada", address: "10.0.0.8", key: nil, isOperator: false, project: "guest-x", link: Console().link)
+        let third = room.registry.join(user: "ada", address: "10.0.0.9", key: nil, isOperator: false, project: "guest-y", link: Console().link)
+        let names = { Dictionary(uniqueKeysWithValues: room.registry.snapshot(for: room.presenterId).sessions.map { ($0.id, $0.user) }) }
+        #expect(names()[room.ids[0]] == "ada" && names()[second] == "ada-2" && names()[third] == "ada-3")
+        #expect(room.registry.snapshot(for: room.presenterId).log.last?.text == "ada-3@10.0.0.9 joined, project guest-y")
+        // A name is free again once its visitor has left.
+        room.registry.leave(second)
+        let fourth = room.registry.join(user: "ada", address: "10.0.0.7", key: nil, isOperator: false, project: "guest-z", link: Console().link)
+        #expect(names()[fourth] == "ada-2")
+        // An operator's name counts too.
+        let visitor = room.registry.join(user: "alice", address: "10.0.0.6", key: nil, isOperator: false, project: "guest-w", link: Console().link)
+        #expect(names()[visitor] == "alice-2")
+    }
+
     @Test func resetEmptiesTheProjectsAndTellsTheVisitorsInThem() {
         let room = Room()
         room.registry.received(.command(.previewReset), from: room.presenterId)
@@ -252,7 +269,7 @@ import Testing
         room.registry.received(.frame(frame), from: room.ids[1])
         #expect(room.presenter.take().isEmpty)
         room.registry.leave(visitor)
-        #expect(room.presenter.take() == [.followEnded(session: visitor, reason: "demo@10.0.0.1 left.")])
+        #expect(room.presenter.take() == [.followEnded(session: visitor, reason: "ada@10.0.0.1 left.")])
         room.registry.received(.command(.follow(session: visitor)), from: room.presenterId)
         #expect(room.presenter.take() == [.followEnded(session: visitor, reason: "That session has ended.")])
     }

@@ -47,8 +47,10 @@ import Testing
     let otherKey = NIOSSHPrivateKey(ed25519Key: Curve25519.Signing.PrivateKey()).publicKey
     var operators: OperatorKeys { OperatorKeys(keys: [operatorKey]) }
 
-    func decide(_ user: String, _ request: NIOSSHUserAuthenticationRequest.Request) -> UserAuthenticator.Decision? {
-        UserAuthenticator.decide(username: user, request: request, visitorNames: ["demo"], operatorKeys: operators)
+    func decide(_ user: String, _ request: NIOSSHUserAuthenticationRequest.Request,
+                reserved: ReservedNames? = nil) -> UserAuthenticator.Decision? {
+        UserAuthenticator.decide(username: user, request: request, visitorNames: ["demo"], operatorKeys: operators,
+                                 reserved: reserved ?? ReservedNames(operatorKeys: operators))
     }
 
     @Test func noneIsRefusedSoThatClientsOfferTheirKeys() {
@@ -56,22 +58,52 @@ import Testing
         #expect(decide("alice", .none) == nil)
         #expect(decide("root", .none) == nil)
         let visitorKey = NIOSSHPrivateKey(ed25519Key: Curve25519.Signing.PrivateKey()).publicKey
-        #expect(decide("demo", .publicKey(.init(publicKey: visitorKey))) == .init(role: .visitor, keyFingerprint: KeyFingerprint.sha256(visitorKey)))
+        #expect(decide("demo", .publicKey(.init(publicKey: visitorKey))) == .init(role: .visitor, name: "demo", keyFingerprint: KeyFingerprint.sha256(visitorKey)))
     }
 
-    @Test func anOperatorKeyMakesAnOperatorUnderAnyOtherName() {
+    @Test func anOperatorKeyMakesAnOperatorUnderAnyNameButTheVisitorsOwn() {
         let fingerprint = KeyFingerprint.sha256(operatorKey)
-        #expect(decide("alice", .publicKey(.init(publicKey: operatorKey))) == .init(role: .operator, keyFingerprint: fingerprint))
-        #expect(decide("alice", .publicKey(.init(publicKey: otherKey))) == nil)
+        #expect(decide("alice", .publicKey(.init(publicKey: operatorKey))) == .init(role: .operator, name: "alice", keyFingerprint: fingerprint))
         // The visitors' name stays a visitor's, even with an operator's key.
-        #expect(decide("demo", .publicKey(.init(publicKey: operatorKey))) == .init(role: .visitor, keyFingerprint: fingerprint))
+        #expect(decide("demo", .publicKey(.init(publicKey: operatorKey))) == .init(role: .visitor, name: "demo", keyFingerprint: fingerprint))
+    }
+
+    /// A visitor is whoever they say, with any key or password, but never under a name operators use.
+    @Test func anyOtherNameIsAVisitorsUnlessOperatorsUseIt() {
+        let otherFingerprint = KeyFingerprint.sha256(otherKey)
+        #expect(decide("Ada", .publicKey(.init(publicKey: otherKey))) == .init(role: .visitor, name: "ada", keyFingerprint: otherFingerprint))
+        #expect(decide("ada", .password(.init(password: "x"))) == .init(role: .visitor, name: "ada"))
+        #expect(decide("root", .password(.init(password: ""))) == .init(role: .visitor, name: "root"))
+        // The operators file's comment reserves its name; an operator's login reserves theirs.
+        let commented = OperatorKeys(keys: [operatorKey], comments: [operatorKey: "Alice@laptop"])
+        let reserved = ReservedNames(operatorKeys: commented)
+        #expect(decide("alice", .publicKey(.init(publicKey: otherKey)), reserved: reserved) == nil)
+        #expect(decide("alice", .password(.init(password: "")), reserved: reserved) == nil)
+        #expect(decide("bob", .password(.init(password: "")), reserved: reserved) == .init(role: .visitor, name: "bob"))
+        reserved.reserve("Bob")
+        #expect(decide("bob", .password(.init(password: "")), reserved: reserved) == nil)
+        #expect(decide("bob", .publicKey(.init(publicKey: operatorKey)), reserved: reserved)?.role == .operator)
+        // The visitors' own names are never reserved.
+        reserved.reserve("demo")
+        #expect(decide("demo", .password(.init(password: "")), reserved: reserved) == .init(role: .visitor, name: "demo"))
     }
 
     @Test func anyPasswordLetsAVisitorWithoutAKeyInAndNeverMakesAnOperator() {
-        #expect(decide("demo", .password(.init(password: ""))) == .init(role: .visitor))
-        #expect(decide("demo", .password(.init(password: "anything"))) == .init(role: .visitor))
-        #expect(decide("alice", .password(.init(password: "x"))) == nil)
-        #expect(decide("root", .password(.init(password: ""))) == nil)
+        #expect(decide("demo", .password(.init(password: ""))) == .init(role: .visitor, name: "demo"))
+        #expect(decide("demo", .password(.init(password: "anything"))) == .init(role: .visitor, name: "demo"))
+        #expect(decide("alice", .password(.init(password: "x")))?.role == .visitor)
+    }
+
+    /// Names as the room shows them: what a table and a log can hold, whatever was typed.
+    @Test func namesAreCleanedAndMadeUnique() {
+        #expect(VisitorName.clean("Ada") == "ada")
+        #expect(VisitorName.clean("ada\u{1B}[2J\u{07}") == "ada2j")
+        #expect(VisitorName.clean("José_O.k-1") == "jos_o.k-1")
+        #expect(VisitorName.clean("漢字") == VisitorName.fallback && VisitorName.clean("") == VisitorName.fallback)
+        #expect(VisitorName.clean(String(repeating: "a", count: 40)).count == VisitorName.maximumLength)
+        #expect(VisitorName.unique("ada", among: []) == "ada")
+        #expect(VisitorName.unique("ada", among: ["ada", "ada-2"]) == "ada-3")
+        #expect(VisitorName.unique("ada", among: ["ada-2"]) == "ada")
     }
 }
 

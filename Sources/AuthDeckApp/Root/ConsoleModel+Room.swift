@@ -1,0 +1,57 @@
+import AuthClient
+import Foundation
+import RoomChannel
+
+/// What every console under `authdeck ssh` does with the room, whatever it shows: the presenter's
+/// messages, that they watch, the end of the session, a reset; and what it tells the room of itself.
+extension ConsoleModel {
+    mutating func roomNotice(_ notice: RoomNotice) -> [ConsoleEffect] {
+        switch notice {
+        case let .message(text):
+            banner = Banner(.info, "From the presenter: \(RoomText.clean(text).text)")
+            return []
+        case let .watched(on):
+            watched = on
+            return []
+        case .ending:
+            // The console quits as when the visitor presses q, giving their terminal back; the server says why.
+            return [.quit]
+        case .accountReset:
+            let wasSignedIn = user != nil
+            token = nil
+            busy = nil
+            typedAhead = []
+            overlay = nil
+            linkAfterSignIn = nil
+            let landed = leaveFlow(.sessionEnded(Banner(.info, wasSignedIn
+                ? "The presenter reset the demo: your account and everything in your project are gone. Sign in again to start afresh."
+                : "The presenter reset the demo: your project is empty again.")))
+            return landed + (wasSignedIn ? [.signOut] : [])
+        }
+    }
+
+    /// What the room shows of this console: its screen, the account and the sign-in methods linked
+    /// to it. Never a token, code, password or email.
+    public var roomStatus: ConsoleStatus {
+        ConsoleStatus(screen: screen.feature.roomDescription, uid: user?.uid, methods: user?.providerData.map(\.providerID) ?? [],
+                      anonymous: user?.isAnonymous ?? false)
+    }
+}
+
+/// A message from the room as the console's event; nil for what only a console sends.
+extension ConsoleEvent {
+    public init?(_ message: RoomMessage) {
+        switch message {
+        case let .notice(notice): self = .roomNotice(notice)
+        case let .sendFrames(wanted): self = .roomFrames(wanted)
+        case let .room(snapshot): self = .room(.snapshot(snapshot))
+        case let .answered(text): self = .room(.answered(text))
+        case let .refused(text): self = .room(.refused(text))
+        case let .resetPreview(counts): self = .room(.resetPreview(counts))
+        case let .resetDone(counts): self = .room(.resetDone(counts))
+        case let .followed(session, frame): self = .room(.followed(session: session, frame))
+        case let .followEnded(session, reason): self = .room(.followEnded(session: session, reason: reason))
+        case .status, .command, .frame: return nil
+        }
+    }
+}
