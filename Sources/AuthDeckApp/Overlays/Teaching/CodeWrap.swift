@@ -72,21 +72,26 @@ enum CodeWrap {
 
     private static func wrapCode(_ code: String, indent: String, width: Int) -> [String] {
         let continuation = String(repeating: " ", count: min(indent.count + 4, width / 2))
-        let pieces = breakablePieces(code)
         var rows: [String] = []
-        var row = indent
-        var rowHasCode = false
-        for piece in pieces {
-            let text = rowHasCode ? piece : String(piece.drop { $0 == " " })
-            if rowHasCode, TextWidth.cells(row) + TextWidth.cells(text.trimmingTrailingSpaces) > width {
-                rows.append(row.trimmingTrailingSpaces)
-                row = continuation + piece.drop { $0 == " " }
-            } else {
-                row += text
+        // The pieces of the row being filled, its indentation first.
+        var row: [String] = [indent]
+        func cells(_ pieces: ArraySlice<String>) -> Int { TextWidth.cells(pieces.joined().trimmingTrailingSpaces) }
+        for piece in breakablePieces(code) {
+            let text = row.count > 1 ? piece : String(piece.drop { $0 == " " })
+            guard row.count > 1, cells(row[...]) + TextWidth.cells(text.trimmingTrailingSpaces) > width else {
+                row.append(text)
+                continue
             }
-            rowHasCode = true
+            // Rather than cut a member chain, go back to the row's last bracket or comma when what follows it fits.
+            let strong = { (text: String) in text.last.map { "([{,=".contains($0) } ?? false }
+            let moved = strong(row[row.count - 1]) ? row.count : (2..<row.count).last { index in
+                strong(row[index - 1]) && continuation.count + cells(row[index...]) + TextWidth.cells(piece.trimmingTrailingSpaces) <= width
+            } ?? row.count
+            rows.append(row[..<moved].joined().trimmingTrailingSpaces)
+            let carried = row[moved...].enumerated().map { $0.offset == 0 ? String($0.element.drop { $0 == " " }) : $0.element }
+            row = [continuation] + carried + [carried.isEmpty ? String(piece.drop { $0 == " " }) : piece]
         }
-        if rowHasCode { rows.append(row.trimmingTrailingSpaces) }
+        if row.count > 1 { rows.append(row.joined().trimmingTrailingSpaces) }
         return rows
     }
 

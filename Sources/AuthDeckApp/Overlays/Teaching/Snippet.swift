@@ -20,10 +20,18 @@ enum Snippet: Sendable, Hashable, ExpressibleByStringLiteral {
     }
 
     /// The template with each `{name}` replaced by the value `name` as `platform` writes it; a
-    /// placeholder without a value stays as it is, where the catalogue's tests find it.
+    /// placeholder without a value stays as it is, where the catalogue's tests find it. A comment line
+    /// that shows a value the run does not have yet (an empty one, before the step is taken) is left out.
     func filled(with values: [String: TeachingValue], for platform: SDKPlatform) -> String {
+        template.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
+            let empty = Self.placeholders(in: String(line)).contains { values[$0]?.isEmpty == true }
+            return empty && line.drop { $0 == " " }.hasPrefix("//") ? nil : Self.fill(line, with: values, for: platform)
+        }.joined(separator: "\n")
+    }
+
+    private static func fill(_ line: Substring, with values: [String: TeachingValue], for platform: SDKPlatform) -> String {
         var out = ""
-        var rest = Substring(template)
+        var rest = line
         while let open = rest.firstIndex(of: "{") {
             out += rest[..<open]
             let afterOpen = rest.index(after: open)

@@ -226,6 +226,15 @@ enum TeachingValue: Hashable, Sendable {
         }
     }
 
+    /// Nothing yet: the screen in front of the user has not given it.
+    var isEmpty: Bool {
+        switch self {
+        case .text(let text), .shortened(let text), .hidden(let text): text.isEmpty
+        case .list(let items): items.isEmpty
+        case .parameters(let parameters): parameters.isEmpty
+        }
+    }
+
     /// `eyJhbGciOi…(812)`, the inspector's form of a shortened secret.
     static func shorten(_ secret: String, keep: Int = 10) -> String {
         secret.count > keep ? String(secret.prefix(keep)) + "…(\(secret.count))" : "…(\(secret.count))"

@@ -69,6 +69,18 @@ struct TeachingCatalogueTests {
         #expect(Snippet.placeholders(in: filled) == ["missing"])
     }
 
+    @Test func beforeTheStepACommentShowsNoValueTheRunDoesNotHave() {
+        for platform in SDKPlatform.allCases {
+            let nonce = TeachingStep.appleNonce(nonce: "").snippet(on: platform).text
+            #expect(!nonce.contains("This run"), "\(platform)")
+            #expect(!TeachingStep.googleCredential(email: "").snippet(on: platform).text.contains("This run's account"), "\(platform)")
+            // With the value, the line is there.
+            #expect(TeachingStep.appleNonce(nonce: TeachingExamples.nonce).snippet(on: platform).text.contains(TeachingExamples.nonce))
+        }
+        // Code keeps its line: an empty map is still the provider's parameters.
+        #expect(TeachingStep.microsoftProvider(parameters: [], scopes: []).snippet(on: .swift).text.contains("provider.customParameters = [:]"))
+    }
+
     @Test func theSDKOptionNamesAPlatform() {
         #expect(SDKPlatform(option: "swift") == .swift)
         #expect(SDKPlatform(option: "kotlin") == .kotlin)
