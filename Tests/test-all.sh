@@ -17,6 +17,8 @@ command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
 command -v dialog >/dev/null || need_apt+=(dialog)
 command -v wrk >/dev/null || need_apt+=(wrk)
 command -v openssl >/dev/null || need_apt+=(openssl)
+# The SDK pane's JavaScript snippets are also parsed by Node's own parser (Tests/Snippets).
+command -v node >/dev/null || need_apt+=(nodejs)
 # Tokens are signed through the system's libcrypto when it is there (SystemRSAKey); its tests expect it.
 ldconfig -p | grep -q 'libcrypto\.so\.3 ' || need_apt+=(libssl3)
 # `authdeck ssh` is tested with Debian's OpenSSH client (ssh, sftp, ssh-keygen, ssh-keyscan), and the
