@@ -117,6 +117,7 @@ final class ConnectionRegistry: Sendable {
     /// such penalties add up to more than `enforcedFrom`, until they have run out.
     func penalise(address: String) {
         let source = SourceAddress.of(address)
+        guard !limits.penalties.exempt.contains(source) else { return }
         let now = clock()
         state.withLock { state in
             // A flood from ever new sources cannot grow the table without bound: expired penalties go

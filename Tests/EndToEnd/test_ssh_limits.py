@@ -14,6 +14,7 @@ import urllib.request
 import paramiko
 from paramiko.common import cMSG_SERVICE_REQUEST, cMSG_USERAUTH_REQUEST, MSG_SERVICE_ACCEPT, MSG_USERAUTH_BANNER, MSG_USERAUTH_FAILURE
 
+from authdeck_binary import authdeck_binary
 from test_room import project_accounts
 from test_ssh import keys, ssh_server, wait_until  # noqa: F401 (fixtures)
 
@@ -221,6 +222,22 @@ def test_a_handshake_flood_keeps_no_visitor_out(ssh_server, console):
     finally:
         stop.set()
         holder.join(30)
+
+
+def test_a_room_behind_an_exempt_address_is_not_closed_by_one_attendees_flood(ssh_server, console):
+    server = ssh_server(["--penalty-exempt", "127.9.1.1"])
+    floods = []
+    for _ in range(8):
+        # Each connection still ends after its tries...
+        f = SignatureFlood(server.port, "127.9.1.1")
+        f.run()
+        wait_until(lambda: not f.transport.is_active(), 60, "a flooding connection was never closed")
+        floods.append(f.failures)
+    assert all(failures <= 13 for failures in floods), floods
+    # ...but the room's address stays open to the others behind it.
+    assert visitor_reaches_sign_in(console, server, "127.9.1.1") < 5
+    bad = subprocess.run([authdeck_binary(), "ssh", "--penalty-exempt", "room.example"], capture_output=True, text=True, timeout=30)
+    assert bad.returncode != 0 and "IPv4 or IPv6 address" in bad.stderr
 
 
 class SlowLink:
