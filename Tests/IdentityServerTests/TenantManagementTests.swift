@@ -101,6 +101,27 @@ struct TenantManagementTests {
         }
     }
 
+    @Test func aListingWhileTenantsAreDeletedIsNeverAServerError() async throws {
+        try await withTestBackend(.http) { served in
+            for _ in 0..<3 {
+                var ids: [String] = []
+                for _ in 0..<40 {
+                    let created = try await served.raw(.POST, Self.tenants(served), json: "{}", headers: Self.owner)
+                    ids.append(try #require(created.json?["tenantId"] as? String))
+                }
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for id in ids {
+                        group.addTask { try await served.raw(.DELETE, Self.tenants(served) + "/" + id, headers: Self.owner).status }
+                        group.addTask { try await served.raw(.GET, Self.tenants(served) + "?pageSize=-1", headers: Self.owner).status }
+                        group.addTask { try await served.raw(.GET, Self.tenants(served) + "?pageSize=-1", headers: Self.owner).status }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+            }
+        }
+    }
+
     @Test func onlyAnAdministratorManagesTenants() async throws {
         try await withTestBackend(.http) { served in
             let byApp = try await served.raw(.POST, Self.tenants(served) + "?key=fake-api-key", json: "{}")

@@ -21,9 +21,17 @@ struct TenantDirectory {
         root.appendingPathComponent(id, isDirectory: true).appendingPathComponent("tenant.json")
     }
 
+    /// The tenant, or nil when there is none: never made, or deleted by another request meanwhile
+    /// (a listing reads unlocked, so a tenant may go between its directory's listing and its reading).
     func read(_ id: String) throws -> TenantSettings? {
-        guard Self.isValidId(id), FileManager.default.fileExists(atPath: file(id).path) else { return nil }
-        return try JSONDecoder().decode(TenantSettings.self, from: Data(contentsOf: file(id)))
+        guard Self.isValidId(id) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file(id))
+        } catch CocoaError.fileReadNoSuchFile {
+            return nil
+        }
+        return try JSONDecoder().decode(TenantSettings.self, from: data)
     }
 
     /// The tenant after `change`, which sees it as it is (nil: none yet) and returns it as it is to be.
