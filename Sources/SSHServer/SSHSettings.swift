@@ -34,8 +34,8 @@ public struct SSHLimits: Sendable, Equatable {
     /// From login.
     public var maxDuration: TimeAmount = .hours(2)
     /// Keys or passwords one connection may try, as OpenSSH's MaxAuthTries: it is closed after
-    /// 2N + 1 requests (a key's query and its signature are two, and the first `none`), and one that
-    /// leaves having tried N in vain costs its source a penalty.
+    /// 2N + 1 requests (a key's query and its signature are two, and the first `none`). One that
+    /// leaves without logging in after a failed try costs its source a penalty.
     public var maxAuthTries = 6
     public var penalties = SourcePenalties()
 

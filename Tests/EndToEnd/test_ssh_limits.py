@@ -177,7 +177,29 @@ def test_a_signature_flood_is_cut_short_and_slows_only_its_address(ssh_server, c
             except ConnectionResetError:
                 greeting = b""
             assert greeting.startswith(b"SSH-2.0-") != refused, (source, greeting)
-    assert "used up its authentication attempts" in server.log()
+    assert "left after failed authentication attempts" in server.log()
+
+
+def refused_unheard(server, source):
+    """Whether a connection from `source` is closed before the server's version line."""
+    with socket.create_connection(("127.0.0.1", server.port), source_address=(source, 0), timeout=10) as s:
+        try:
+            return not s.recv(100).startswith(b"SSH-2.0-")
+        except ConnectionResetError:
+            return True
+
+
+def test_connections_that_stop_short_of_their_tries_still_cost_their_address(ssh_server):
+    server = ssh_server()
+    for _ in range(4):
+        # Four failed signatures each, two short of --max-auth-tries, then the client goes.
+        f = SignatureFlood(server.port, "127.9.2.1")
+        f.run(attempts=4)
+        wait_until(lambda: f.failures >= 4, 30, "the tries were not answered")
+        f.transport.close()
+    # 4 x 5 s is past 15 s: the address is refused for a while, another is not.
+    wait_until(lambda: refused_unheard(server, "127.9.2.1"), 10, "an address whose connections keep failing was never refused")
+    assert not refused_unheard(server, "127.9.2.2")
 
 
 def test_a_handshake_flood_keeps_no_visitor_out(ssh_server, console):
