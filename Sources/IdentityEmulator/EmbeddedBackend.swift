@@ -116,6 +116,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
         let path = LegacyRelyingPartyPaths.v1Path(for: requested) ?? requested
         if let answer = try await routeProjectSettings(path, request: request, query: query) { return answer }
+        if let answer = try routeTenants(path, request: request, query: query) { return answer }
         switch request.method {
         case "POST": break
         case "GET": return try await routeGet(path, query: query)
@@ -124,6 +125,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         guard let answer = Self.postRoutes[path] else { throw BackendFailure.notFound(requested) }
         let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
         try checkTargetProject(of: request.body, context: context)
+        try refuseTenant(in: request.body)
         return try await answer(self, request, context)
     }
 

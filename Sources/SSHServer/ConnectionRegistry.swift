@@ -9,7 +9,7 @@ import Synchronization
 /// in, once it has had `handshakeGrace` for its key exchange (then the one that has waited longest
 /// at all): a flood of stalled handshakes delays visitors by at most one handshake, and a stream of
 /// new ones cannot close a visitor's key exchange as soon as it starts while the flood holds the
-/// rest of the pool logging in. Sources whose connections used up their authentication
+/// rest of the pool logging in. Sources whose connections fail their authentication
 /// attempts are refused for a while (`penalise`), as OpenSSH's PerSourcePenalties do.
 /// Also keeps the consoles' process ids so that a shutdown hangs them all up.
 final class ConnectionRegistry: Sendable {
@@ -113,10 +113,11 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// A connection from `address` used up its authentication attempts: its source is refused once
+    /// A connection from `address` left after failed authentication attempts: its source is refused once
     /// such penalties add up to more than `enforcedFrom`, until they have run out.
     func penalise(address: String) {
         let source = SourceAddress.of(address)
+        guard !limits.penalties.exempt.contains(source) else { return }
         let now = clock()
         state.withLock { state in
             // A flood from ever new sources cannot grow the table without bound: expired penalties go

@@ -89,10 +89,12 @@ public final class SSHServer: Sendable {
                 registry.sessionEnded(address: address, isOperator: identity.role == .operator)
             } else {
                 registry.handshakeEnded(handshake)
-                // Gone without logging in after its tries: its source pays, not the others.
-                if identity.admission == nil, identity.authenticationRequests >= limits.maxAuthTries {
+                // Gone without logging in after a failed try (the first request, `none`, is refused to every
+                // client): its source pays, not the others, as OpenSSH's `authfail`. Counting only connections
+                // that used up their tries would let a flood stop one short of them, and reconnect for free.
+                if identity.admission == nil, identity.authenticationRequests > 1 {
                     registry.penalise(address: address)
-                    logger.notice("ssh connection used up its authentication attempts", metadata: ["address": "\(address)"])
+                    logger.notice("ssh connection left after failed authentication attempts", metadata: ["address": "\(address)"])
                 }
             }
         }

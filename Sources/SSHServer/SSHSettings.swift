@@ -34,8 +34,8 @@ public struct SSHLimits: Sendable, Equatable {
     /// From login.
     public var maxDuration: TimeAmount = .hours(2)
     /// Keys or passwords one connection may try, as OpenSSH's MaxAuthTries: it is closed after
-    /// 2N + 1 requests (a key's query and its signature are two, and the first `none`), and one that
-    /// leaves having tried N in vain costs its source a penalty.
+    /// 2N + 1 requests (a key's query and its signature are two, and the first `none`). One that
+    /// leaves without logging in after a failed try costs its source a penalty.
     public var maxAuthTries = 6
     public var penalties = SourcePenalties()
 
@@ -52,8 +52,18 @@ public struct SourcePenalties: Sendable, Equatable {
     public var maximum: TimeAmount = .seconds(600)
     /// Sources remembered at once, at most.
     public var maximumSources = 65536
+    /// Sources never penalised, as OpenSSH's PerSourcePenaltyExemptList: a room behind one NAT
+    /// address, which one attendee's failed tries would otherwise close to everyone there, the
+    /// presenter too. Their connections still end after their tries. Kept as `SourceAddress` counts
+    /// them (an IPv6 address stands for its /64).
+    public private(set) var exempt: Set<String> = []
 
     public init() {}
+
+    public mutating func exempt(address: String) { exempt.insert(SourceAddress.of(address)) }
+
+    /// Whether `address` is an IPv4 or IPv6 address, as `exempt(address:)` takes one.
+    public static func isAddress(_ address: String) -> Bool { SourceAddress.isAddress(address) }
 }
 
 /// Who a console is being started for.

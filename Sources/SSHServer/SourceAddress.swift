@@ -15,4 +15,9 @@ enum SourceAddress {
         let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
         return groups.joined(separator: ":") + "::/64"
     }
+
+    static func isAddress(_ address: String) -> Bool {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        return inet_pton(AF_INET, address, &bytes) == 1 || inet_pton(AF_INET6, address, &bytes) == 1
+    }
 }

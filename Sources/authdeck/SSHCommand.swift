@@ -50,6 +50,9 @@ struct SSHCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Keys or passwords one connection may try before it is closed (as OpenSSH's MaxAuthTries); an address whose connections keep trying them in vain is refused for a while.", valueName: "N"))
     var maxAuthTries = 6
 
+    @Option(name: .long, help: ArgumentHelp("An address whose connections' failed tries never get it refused (as OpenSSH's PerSourcePenaltyExemptList), for a room behind one NAT address, which one attendee's failed tries would otherwise close to everyone there; repeat for more. Its connections still end after --max-auth-tries.", valueName: "ADDRESS"))
+    var penaltyExempt: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("Connections not yet logged in, at once, at most: their own pool, so that connections which never log in take no session's place; when it is full, the one that has waited longest without logging in is closed to make room.", valueName: "N"))
     var maxHandshakes = 256
 
@@ -104,6 +107,9 @@ struct SSHCommand: AsyncParsableCommand {
             throw ValidationError("--max-sessions, --max-sessions-per-address, --max-handshakes, --max-handshakes-per-address and --max-auth-tries must be at least 1.")
         }
         guard operatorReserve >= 0 else { throw ValidationError("--operator-reserve must be 0 or more.") }
+        for address in penaltyExempt where !SourcePenalties.isAddress(address) {
+            throw ValidationError("--penalty-exempt takes an IPv4 or IPv6 address, not \"\(address)\".")
+        }
         guard loginTimeout >= 1, idleTimeout >= 1, maxDuration >= 1, handshakeTimeout >= 1 else { throw ValidationError("Timeouts must be at least 1 second.") }
         if let recentLoginWindow {
             guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
@@ -142,6 +148,7 @@ struct SSHCommand: AsyncParsableCommand {
         limits.maxSessionsPerAddress = maxSessionsPerAddress
         limits.operatorReserve = operatorReserve
         limits.maxAuthTries = maxAuthTries
+        for address in penaltyExempt { limits.penalties.exempt(address: address) }
         limits.maxHandshakes = maxHandshakes
         limits.maxHandshakesPerAddress = maxHandshakesPerAddress ?? max(limits.maxHandshakesPerAddress, maxSessionsPerAddress)
         limits.handshakeTimeout = .seconds(Int64(handshakeTimeout))

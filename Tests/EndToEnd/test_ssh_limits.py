@@ -14,6 +14,7 @@ import urllib.request
 import paramiko
 from paramiko.common import cMSG_SERVICE_REQUEST, cMSG_USERAUTH_REQUEST, MSG_SERVICE_ACCEPT, MSG_USERAUTH_BANNER, MSG_USERAUTH_FAILURE
 
+from authdeck_binary import authdeck_binary
 from test_room import project_accounts
 from test_ssh import keys, ssh_server, wait_until  # noqa: F401 (fixtures)
 
@@ -176,7 +177,29 @@ def test_a_signature_flood_is_cut_short_and_slows_only_its_address(ssh_server, c
             except ConnectionResetError:
                 greeting = b""
             assert greeting.startswith(b"SSH-2.0-") != refused, (source, greeting)
-    assert "used up its authentication attempts" in server.log()
+    assert "left after failed authentication attempts" in server.log()
+
+
+def refused_unheard(server, source):
+    """Whether a connection from `source` is closed before the server's version line."""
+    with socket.create_connection(("127.0.0.1", server.port), source_address=(source, 0), timeout=10) as s:
+        try:
+            return not s.recv(100).startswith(b"SSH-2.0-")
+        except ConnectionResetError:
+            return True
+
+
+def test_connections_that_stop_short_of_their_tries_still_cost_their_address(ssh_server):
+    server = ssh_server()
+    for _ in range(4):
+        # Four failed signatures each, two short of --max-auth-tries, then the client goes.
+        f = SignatureFlood(server.port, "127.9.2.1")
+        f.run(attempts=4)
+        wait_until(lambda: f.failures >= 4, 30, "the tries were not answered")
+        f.transport.close()
+    # 4 x 5 s is past 15 s: the address is refused for a while, another is not.
+    wait_until(lambda: refused_unheard(server, "127.9.2.1"), 10, "an address whose connections keep failing was never refused")
+    assert not refused_unheard(server, "127.9.2.2")
 
 
 def test_a_handshake_flood_keeps_no_visitor_out(ssh_server, console):
@@ -221,6 +244,22 @@ def test_a_handshake_flood_keeps_no_visitor_out(ssh_server, console):
     finally:
         stop.set()
         holder.join(30)
+
+
+def test_a_room_behind_an_exempt_address_is_not_closed_by_one_attendees_flood(ssh_server, console):
+    server = ssh_server(["--penalty-exempt", "127.9.1.1"])
+    floods = []
+    for _ in range(8):
+        # Each connection still ends after its tries...
+        f = SignatureFlood(server.port, "127.9.1.1")
+        f.run()
+        wait_until(lambda: not f.transport.is_active(), 60, "a flooding connection was never closed")
+        floods.append(f.failures)
+    assert all(failures <= 13 for failures in floods), floods
+    # ...but the room's address stays open to the others behind it.
+    assert visitor_reaches_sign_in(console, server, "127.9.1.1") < 5
+    bad = subprocess.run([authdeck_binary(), "ssh", "--penalty-exempt", "room.example"], capture_output=True, text=True, timeout=30)
+    assert bad.returncode != 0 and "IPv4 or IPv6 address" in bad.stderr
 
 
 class SlowLink:

@@ -307,4 +307,20 @@ import Testing
         now.withLock { $0 = $0 + .seconds(6) }
         #expect(registry.admitHandshake(address: "10.0.0.1") {} != nil)
     }
+
+    @Test func anExemptSourceIsNeverRefusedForItsFailedTries() {
+        var limits = SSHLimits()
+        limits.penalties.exempt(address: "192.0.2.7")
+        limits.penalties.exempt(address: "2001:db8:1:2::1")
+        let registry = ConnectionRegistry(limits: limits)
+        for _ in 0..<20 {
+            registry.penalise(address: "192.0.2.7")
+            registry.penalise(address: "2001:db8:1:2:ffff::9")
+        }
+        #expect(registry.admitHandshake(address: "192.0.2.7") {} != nil)
+        #expect(registry.admitHandshake(address: "::ffff:192.0.2.7") {} != nil)
+        #expect(registry.admitHandshake(address: "2001:db8:1:2::3") {} != nil)
+        #expect(SourcePenalties.isAddress("192.0.2.7") && SourcePenalties.isAddress("2001:db8::1"))
+        #expect(!SourcePenalties.isAddress("room.example") && !SourcePenalties.isAddress("192.0.2.0/24"))
+    }
 }

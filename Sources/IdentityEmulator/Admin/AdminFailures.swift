@@ -4,7 +4,10 @@ import Foundation
 /// the Firebase Auth Emulator marks its own explanations; clients read only the code before ` : `.
 extension BackendFailure {
     static let requiresAdministrator = badRequest("INSUFFICIENT_PERMISSION")
-    static let tenantNotFound = badRequest("TENANT_NOT_FOUND : ((AuthDeck has no tenants))")
+    static let tenantNotFound = badRequest("TENANT_NOT_FOUND : ((accounts in a tenant are not served: a tenant has its settings only))")
+    static func invalidTenantId(_ id: String) -> BackendFailure {
+        invalidArgument("Invalid tenant id '\(id.prefix(70))': 1 to 63 letters, digits and hyphens, not starting with a hyphen.")
+    }
     static let duplicateLocalId = badRequest("DUPLICATE_LOCAL_ID")
     static let localIdTooLong = badRequest("INVALID_LOCAL_ID : The uid must be at most \(StoredAccount.maximumLocalIdLength) characters.")
     static let missingProviderId = badRequest("MISSING_PROVIDER_ID")

@@ -14,18 +14,31 @@ extension EmbeddedBackend {
         try requireServedProject(target)
     }
 
-    private static let targetProjectKey = Array("targetProjectId".utf8)
+    /// A client's `tenantId` (`auth.tenantId` in an SDK) is refused rather than ignored: accounts in a
+    /// tenant are not served, and a sign-in meant for one must not land in the project instead.
+    func refuseTenant(in body: Data) throws {
+        struct Tenant: Decodable { var tenantId: String? }
+        guard Self.mayContain(Self.tenantKey, body) else { return }
+        guard let tenant = (try? WireCoding.decoder().decode(Tenant.self, from: body))?.tenantId, !tenant.isEmpty else { return }
+        throw BackendFailure.tenantNotFound
+    }
 
-    /// C's byte searches: `Data`'s generic ones cost a tenth of a lookup.
-    static func mayNameTarget(_ body: Data) -> Bool {
+    private static let targetProjectKey = Array("targetProjectId".utf8)
+    private static let tenantKey = Array("tenantId".utf8)
+
+    static func mayNameTarget(_ body: Data) -> Bool { mayContain(targetProjectKey, body) }
+
+    /// Whether `key` may be in the body: it is there, or an escape could spell it. C's byte searches:
+    /// `Data`'s generic ones cost a tenth of a lookup.
+    private static func mayContain(_ key: [UInt8], _ body: Data) -> Bool {
         body.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
             if memchr(base, Int32(UInt8(ascii: "\\")), bytes.count) != nil { return true }
             var offset = 0
-            while offset + targetProjectKey.count <= bytes.count,
-                  let found = memchr(base + offset, Int32(targetProjectKey[0]), bytes.count - offset) {
+            while offset + key.count <= bytes.count,
+                  let found = memchr(base + offset, Int32(key[0]), bytes.count - offset) {
                 offset = base.distance(to: found)
-                if offset + targetProjectKey.count <= bytes.count, memcmp(found, targetProjectKey, targetProjectKey.count) == 0 { return true }
+                if offset + key.count <= bytes.count, memcmp(found, key, key.count) == 0 { return true }
                 offset += 1
             }
             return false

@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+
+/// A project's tenants on disk: `tenants/<id>/tenant.json` beside the project's own database, a
+/// directory per tenant so that everything of it (its settings now, its accounts' database beside
+/// them) is removed with it and no query of one tenant can reach another's rows.
+struct TenantDirectory {
+    let root: URL
+
+    /// Every project's tenant changes, one at a time: a create, patch or delete reads and writes a file.
+    private static let changes = Mutex<Void>(())
+
+    static func isValidId(_ id: String) -> Bool {
+        let bytes = id.utf8
+        guard (1...63).contains(bytes.count), bytes.first != UInt8(ascii: "-") else { return false }
+        return bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
+    }
+
+    private func file(_ id: String) -> URL {
+        root.appendingPathComponent(id, isDirectory: true).appendingPathComponent("tenant.json")
+    }
+
+    /// The tenant, or nil when there is none: never made, or deleted by another request meanwhile
+    /// (a listing reads unlocked, so a tenant may go between its directory's listing and its reading).
+    func read(_ id: String) throws -> TenantSettings? {
+        guard Self.isValidId(id) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file(id))
+        } catch CocoaError.fileReadNoSuchFile {
+            return nil
+        }
+        return try JSONDecoder().decode(TenantSettings.self, from: data)
+    }
+
+    /// The tenant after `change`, which sees it as it is (nil: none yet) and returns it as it is to be.
+    func update(_ id: String, _ change: (TenantSettings?) throws -> TenantSettings) throws -> TenantSettings {
+        try Self.changes.withLock { _ in
+            let updated = try change(try read(id))
+            try FileManager.default.createDirectory(at: file(id).deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try JSONEncoder().encode(updated).write(to: file(id), options: .atomic)
+            return updated
+        }
+    }
+
+    /// Creates a tenant under a fresh id, as the emulator names them (28 letters and digits).
+    func create(_ make: (String) -> TenantSettings) throws -> TenantSettings {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        while true {
+            let id = String((0..<28).map { _ in alphabet[Int(generator.next(upperBound: UInt(alphabet.count)))] })
+            var fresh = false
+            let tenant = try update(id) { existing in
+                fresh = existing == nil
+                return existing ?? make(id)
+            }
+            if fresh { return tenant }
+        }
+    }
+
+    func remove(_ id: String) throws {
+        guard Self.isValidId(id) else { return }
+        try Self.changes.withLock { _ in
+            let directory = root.appendingPathComponent(id, isDirectory: true)
+            if FileManager.default.fileExists(atPath: directory.path) { try FileManager.default.removeItem(at: directory) }
+        }
+    }
+
+    /// Every tenant, by id, after `pageToken` (the last id of the page before).
+    func list(after pageToken: String?) throws -> [TenantSettings] {
+        guard FileManager.default.fileExists(atPath: root.path) else { return [] }
+        let after = pageToken ?? ""
+        return try FileManager.default.contentsOfDirectory(atPath: root.path).filter { Self.isValidId($0) && $0 > after }.sorted()
+            .compactMap { try read($0) }
+    }
+}
