@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 configuration=release
-# The binary the demo host runs (README.md): the Swift runtime and Foundation linked in, so a console
+# The binary the demo host runs (docs/guide.md): the Swift runtime and Foundation linked in, so a console
 # starts without the dynamic loader looking up some 40,000 symbols across two dozen shared libraries,
 # and no `$ORIGIN` run path, which only Swift's shared libraries need: with it the loader probes the
 # binary's folder some 40 times for glibc's libraries before each start.

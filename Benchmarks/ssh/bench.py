@@ -22,7 +22,7 @@ the servers' per-address limits apply as they would to a room.
 Usage (as root for the sshd route, which adds a user and starts sshd on a loopback port):
     python3 Benchmarks/ssh/bench.py [--sessions 50] [--next 10] [--idle 30] [--binary PATH]
 The binary defaults to the release build (`swift build -c release --static-swift-stdlib --disable-local-rpath`, as
-README.md builds it for the demo host), else the debug one.
+docs/guide.md builds it for the demo host), else the debug one.
 Not a test: it prints a table, and asserts nothing.
 """
 import argparse
