@@ -37,6 +37,8 @@ final class RoomRegistry: Sendable {
         var session: RoomSession
         var connected: NIODeadline
         var lastInput: NIODeadline
+        /// When its console last moved to another screen or step.
+        var stepSince: NIODeadline
         var link: Link
         /// Operators following this session's screen.
         var followers: Set<Int> = []
@@ -101,7 +103,7 @@ final class RoomRegistry: Sendable {
             let taken = Set(state.members.values.map(\.session.user))
             let session = RoomSession(id: id, user: VisitorName.unique(SessionLog.printable(user), among: taken), address: address, key: key, isOperator: isOperator, project: project,
                                       connectedSeconds: 0, idleSeconds: 0, status: loggingIn ? Self.loggingIn : nil)
-            state.members[id] = Member(session: session, connected: now, lastInput: now, link: link)
+            state.members[id] = Member(session: session, connected: now, lastInput: now, stepSince: now, link: link)
             return session
         }
         if !loggingIn { recordJoin(session) }
@@ -194,6 +196,7 @@ final class RoomRegistry: Sendable {
                 var session = member.session
                 session.connectedSeconds = Int((now - member.connected).nanoseconds / 1_000_000_000)
                 session.idleSeconds = Int((now - member.lastInput).nanoseconds / 1_000_000_000)
+                session.stepSeconds = Int((now - member.stepSince).nanoseconds / 1_000_000_000)
                 return session
             }, state.log)
         }
@@ -216,14 +219,18 @@ final class RoomRegistry: Sendable {
             status.screen = RoomText.clean(status.screen, limit: 60).text
             status.uid = status.uid.map { RoomText.clean($0, limit: 128).text }
             status.methods = status.methods.prefix(12).map { RoomText.clean($0, limit: 64).text }
+            status.failure = status.failure.map { RoomText.clean($0, limit: 64).text }
+            let now = clock()
             let logged: RoomSession? = state.withLock { state in
                 guard state.members[id]?.session.status != status else { return nil }
+                if state.members[id]?.session.status?.screen != status.screen { state.members[id]?.stepSince = now }
                 state.members[id]?.session.status = status
                 return state.members[id]?.session
             }
             if let logged, !logged.isOperator {
                 logger.info("room status", metadata: ["session": "\(id)", "project": "\(logged.project ?? "-")", "screen": "\(status.screen)",
-                                                      "uid": "\(status.uid ?? "-")", "methods": "\(status.methods.joined(separator: ","))"])
+                                                      "uid": "\(status.uid ?? "-")", "methods": "\(status.methods.joined(separator: ","))",
+                                                      "failure": "\(status.failure ?? "-")"])
             }
         case let .frame(frame):
             let followers = state.withLock { state in

@@ -1,6 +1,7 @@
 """The presenter's room in `authdeck ssh`, with Debian's OpenSSH client in tmux: three visitors and an operator."""
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -44,7 +45,7 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     alice.keys("W")
     alice.wait_for(r"4 sessions \(3 visitors\)", timeout=10)
     screen = alice.screen()
-    assert all(re.search(rf"^ . {re.escape(name)} ", screen, re.M) for name in ("ada", "ada-2", "bob")), screen
+    assert all(re.search(rf"^ [> ][! ] {re.escape(name)} ", screen, re.M) for name in ("ada", "ada-2", "bob")), screen
     assert "Phone sign-in: code sent" in screen and "anonymous" in screen and "you (operator)" in screen, screen
     # A visitor who moves shows in the room within a second or two.
     visitors[2].keys("8")
@@ -199,3 +200,42 @@ def test_visitors_are_named_by_what_they_type_and_operators_names_are_theirs(ssh
     alice.wait_for(rf"lovelace@127\.0\.0\.1 · project {project} · SHA256:", timeout=10)
     alice.keys("q")
     assert alice.wait_exit(timeout=15) == "0"
+
+
+def test_a_visitor_whose_request_failed_is_marked_stuck_and_sorted_first(ssh_server, console, keys):
+    from test_console import sign_in_with_email
+
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators, "--max-sessions-per-address", "8"])
+    fine = console(command=server.client("fine"), width=80, height=24)
+    lost = console(command=server.client("lost"), width=80, height=24)
+    fine.wait_for("Choose a sign-in method", timeout=30)
+    sign_in_with_email(lost, "nobody@example.com", "wrong-password")
+    lost.wait_for("INVALID_LOGIN_CREDENTIALS")
+
+    for width, height in ((80, 24), (120, 36)):
+        alice = console(command=server.client("alice", key=keys["operator"]), width=width, height=height)
+        alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+        alice.keys("W")
+        alice.wait_for(r"3 sessions \(2 visitors, 1 stuck !\)", timeout=10)
+        screen = alice.screen()
+        assert re.search(r"^ [> ]! lost ", screen, re.M) and not re.search(r"! fine ", screen), screen
+        # o: the stuck first, and the detail line says why.
+        alice.keys("o")
+        alice.wait_for("order: stuck")
+        alice.keys("g")
+        alice.wait_for(r"lost@127\.0\.0\.1 · stuck: INVALID_LOGIN_CREDENTIALS · project guest-")
+        assert alice.screen().index(" lost ") < alice.screen().index(" fine ")
+        alice.keys("q")
+        assert alice.wait_exit(timeout=15) == "0"
+
+    # Back on their feet: a request that succeeds clears the mark.
+    lost.keys("Escape")
+    lost.wait_for("Choose a sign-in method")
+    lost.keys("Up", "Up", "Enter")
+    lost.wait_for(UID)
+    alice = console(command=server.client("alice", key=keys["operator"]), width=80, height=24)
+    alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+    alice.keys("W")
+    alice.wait_for(r"3 sessions \(2 visitors\) · order", timeout=10)

@@ -225,6 +225,22 @@ import Testing
         #expect(other.ended.withLock { $0 } != nil)
     }
 
+    /// How long a console has shown one screen or step: a new screen starts the count again, a
+    /// new uid or failure on the same one does not; the failure's code reaches the table cleaned.
+    @Test func theRoomCountsTimeOnOneStepAndKeepsTheLastFailure() {
+        let room = Room()
+        let seconds = { room.registry.snapshot(for: room.presenterId).sessions.first { $0.id == room.ids[0] }?.stepSeconds }
+        room.registry.received(.status(ConsoleStatus(screen: "Sign in with email")), from: room.ids[0])
+        room.clock.advance(100)
+        room.registry.received(.status(ConsoleStatus(screen: "Sign in with email", failure: "TOO_MANY\u{1B}[2J_ATTEMPTS")), from: room.ids[0])
+        room.clock.advance(100)
+        #expect(seconds() == 200)
+        #expect(room.registry.snapshot(for: room.presenterId).sessions[0].status?.failure == "TOO_MANY [2J_ATTEMPTS")
+        room.registry.received(.status(ConsoleStatus(screen: "Account", uid: "u1")), from: room.ids[0])
+        room.clock.advance(5)
+        #expect(seconds() == 5)
+    }
+
     /// Visitors are named by what they typed; the same name twice is told apart in the table and the log.
     @Test func twoVisitorsOfOneNameAreToldApart() {
         let room = Room()

@@ -41,7 +41,7 @@ public struct RoomFeature: ConsoleFeature {
     }
 
     public enum Order: String, CaseIterable, Equatable, Sendable {
-        case connected, idle, name, screen, project
+        case connected, stuck, idle, name, screen, project
     }
 
     public enum Panel: Equatable, Sendable {
@@ -125,11 +125,24 @@ public struct RoomFeature: ConsoleFeature {
         // Longest connected first, as people arrived: the room numbers sessions as they start, and
         // seconds would tie for those who came together.
         case .connected: a.id < b.id
+        // The stuck first, those on one step longest first among them.
+        case .stuck: (stuck(a) == nil ? 0 : 1, a.stepSeconds) > (stuck(b) == nil ? 0 : 1, b.stepSeconds)
         case .idle: a.idleSeconds > b.idleSeconds
         case .name: RoomScreen.who(a).lowercased() < RoomScreen.who(b).lowercased()
         case .screen: (a.status?.screen ?? "") < (b.status?.screen ?? "")
         case .project: (a.project ?? "") < (b.project ?? "")
         }
+    }
+
+    /// A visitor on one step this long is marked stuck.
+    static let stuckAfterSeconds = 180
+
+    /// Why a visitor looks stuck: their last request failed (its code), or they have been on one
+    /// step for minutes; nil when they are not (an operator never is).
+    static func stuck(_ session: RoomSession) -> String? {
+        guard !session.isOperator, let status = session.status else { return nil }
+        if let failure = status.failure { return failure }
+        return session.stepSeconds >= stuckAfterSeconds ? "on this step for \(RoomScreen.duration(session.stepSeconds))" : nil
     }
 
     /// What the filter matches: name, address, key, screen, uid, sign-in methods and project.

@@ -69,8 +69,8 @@ struct RoomFeatureTests {
         let screen = render(store.model)
         #expect(screen.contains("4 sessions (3 visitors) · order: connected ↓"))
         func row(_ name: String) -> String { screen.components(separatedBy: "\n").first { $0.contains(" \(name) ") } ?? "" }
-        #expect(row("alice").hasPrefix(" > alice "))
-        #expect(screen.contains("   name         screen                    sign-in methods  project        idle"))
+        #expect(row("alice").hasPrefix(" >  alice "))
+        #expect(screen.contains("    name         screen                    sign-in methods  project        idle"))
         // The account's linked methods, .com left off; the project readable.
         for (name, cells) in [("alice", ["Room", "you (operator)", "0s"]), ("v1", ["Phone sign-in: code sent", "signed out", "guest-1000000…", "2s"]),
                               ("v2", ["Account", "password, google", "guest-2000000…", "40s"]),
@@ -110,14 +110,29 @@ struct RoomFeatureTests {
         #expect(!render(store.model).contains("10.0.0.1 "))
     }
 
+    /// The filter being typed takes the header's row whole, with the count of rows it shows.
+    @Test func theFilterBeingTypedLeavesNoHeaderBehindIt() {
+        var model = F.opened()
+        model.room { $0.typingFilter = true; $0.filterField = TextField(text: "10.0.0.1", maxLength: 64); $0.filter = "10.0.0.1"; $0.arrange() }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let header = render(model, size: size).components(separatedBy: "\n")[2]
+            #expect(header.trimmingCharacters(in: .whitespaces).hasPrefix("/ 10.0.0.1"), "\(header)")
+            #expect(header.hasSuffix(" 1 shown") || header.trimmingCharacters(in: .whitespaces).hasSuffix("1 shown"), "\(header)")
+            #expect(!header.contains("\"") && !header.contains("order") && !header.contains("sessions"), "\(header)")
+        }
+    }
+
     @Test func filterAndOrderAsInTheAccountsView() {
         var store = FlowStore(F.opened())
         store.send(.key(.character("/"))) { $0.room { $0.typingFilter = true } }
         store.type("PHONE") { $0.room { $0.filterField = TextField(text: "PHONE", maxLength: 64); $0.filter = "PHONE"; $0.arrange() } }
         #expect(store.model.roomView?.rows.map(\.id) == [1])
-        #expect(render(store.model).contains("(1 shown)"))
+        #expect(render(store.model).contains(" 1 shown"))
         store.send(.key(.escape)) { $0.room { $0.typingFilter = false; $0.filter = ""; $0.filterField = TextField(maxLength: 64); $0.arrange() } }
         #expect(store.model.roomView?.rows.count == 4)
+        // Stuck first, then idle: nobody is stuck here, so the order stays as they came.
+        store.send(.key(.character("o"))) { $0.room { $0.order = .stuck; $0.arrange() } }
+        #expect(store.model.roomView?.rows.map(\.id) == [0, 1, 2, 3])
         store.send(.key(.character("o"))) { $0.room { $0.order = .idle; $0.arrange() } }
         #expect(store.model.roomView?.rows.map(\.id) == [2, 3, 1, 0])
         store.send(.key(.character("O"))) { $0.room { $0.descending = true; $0.arrange() } }
@@ -263,7 +278,7 @@ struct RoomFeatureTests {
         store.send(.key(.character("G"))) { $0.room { $0.selection = 199 } }
         let screen = render(store.model)
         #expect(screen.contains("page 15/15"))
-        #expect(screen.contains("> v200 "))
+        #expect(screen.contains(">  v200 "))
         #expect(!screen.contains(" v1 "))
     }
 
