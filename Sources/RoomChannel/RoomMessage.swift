@@ -107,8 +107,10 @@ public struct ScreenFrame: Codable, Equatable, Sendable {
 
 /// An operator's command to the room.
 public enum RoomCommand: Codable, Equatable, Sendable {
-    /// A banner on every visitor's console.
+    /// A line on every visitor's console.
     case message(String)
+    /// A line on that visitor's console alone.
+    case messageOne(session: Int, String)
     /// Ends that session, with a notice to its visitor.
     case end(session: Int)
     /// Asks what a reset would empty (answered with `.resetPreview`).

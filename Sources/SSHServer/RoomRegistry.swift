@@ -262,6 +262,16 @@ final class RoomRegistry: Sendable {
             record("\(memberName(operatorId)) sent to \(Self.count(visitors.count, "visitor")): \(Self.shortened(cleaned))")
             let length = cut ? " (cut to \(RoomText.messageLimit) characters)" : ""
             reply(operatorId, .answered("Sent to \(Self.count(visitors.count, "visitor"))\(length): \(cleaned)"))
+        case let .messageOne(target, text):
+            let (cleaned, cut) = RoomText.clean(text)
+            guard !cleaned.isEmpty else { return reply(operatorId, .refused("The message is empty.")) }
+            guard let member = state.withLock({ $0.members[target] }) else { return reply(operatorId, .refused("That session has already ended.")) }
+            guard !member.session.isOperator else { return reply(operatorId, .refused("Messages go to visitors; that is an operator.")) }
+            member.link.send(.notice(.message(cleaned)), false)
+            logger.notice("room message", metadata: ["by": "\(operatorName(operatorId))", "session": "\(target)", "text": "\(cleaned)"])
+            record("\(memberName(operatorId)) sent to \(Self.name(member.session)): \(Self.shortened(cleaned))")
+            let length = cut ? " (cut to \(RoomText.messageLimit) characters)" : ""
+            reply(operatorId, .answered("Sent to \(Self.name(member.session))\(length): \(cleaned)"))
         case let .end(target):
             guard target != operatorId else { return reply(operatorId, .refused("That is your own session: quit it with q.")) }
             guard let member = state.withLock({ $0.members[target] }) else { return reply(operatorId, .refused("That session has already ended.")) }

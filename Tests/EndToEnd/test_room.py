@@ -79,6 +79,35 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     for v in visitors:
         v.wait_for("From the presenter: Hello room and welcome", timeout=5)
 
+    # A message to one visitor, from their row: the one who failed to sign in keeps their error beside it.
+    visitors[2].keys("Escape")
+    visitors[2].wait_for("Choose a sign-in method")
+    visitors[2].keys("2")
+    visitors[2].wait_for("Sign in with email and password")
+    visitors[2].type("nobody@example.com")
+    visitors[2].keys("Tab")
+    visitors[2].type("wrong-password")
+    visitors[2].keys("Enter")
+    visitors[2].wait_for("INVALID_LOGIN_CREDENTIALS")
+    alice.keys("/")
+    alice.type("bob")
+    alice.keys("Enter")
+    alice.wait_for(r"\(1 shown\)")
+    alice.keys("m")
+    alice.wait_for(r"Message bob@127\.0\.0\.1")
+    alice.type("Check the password")
+    alice.keys("Enter")
+    alice.wait_for(r"Sent to bob@127\.0\.0\.1: Check the password")
+    screen = visitors[2].wait_for("From the presenter: Check the password", timeout=5).string
+    assert "INVALID_LOGIN_CREDENTIALS" in screen, screen
+    for v in visitors[:2]:
+        assert "Check the password" not in v.screen()
+    alice.keys("Escape")
+    visitors[2].keys("Escape")
+    visitors[2].wait_for("Choose a sign-in method")
+    visitors[2].keys("8")
+    visitors[2].wait_for("Sign in with a phone number")
+
     # End the third visitor's session: theirs alone ends, their terminal given back with a notice.
     alice.keys("/")
     alice.type("number")

@@ -178,9 +178,25 @@ import Testing
         #expect(room.presenter.take() == [.refused("The message is empty.")])
     }
 
+    /// A message to one visitor reaches them alone; the log and the presenter say to whom.
+    @Test func aMessageToOneVisitorReachesThemAlone() {
+        let room = Room()
+        room.registry.received(.command(.messageOne(session: room.ids[1], "Try\u{07} again")), from: room.presenterId)
+        #expect(room.visitors[1].take() == [.notice(.message("Try again"))])
+        #expect(room.visitors[0].take().isEmpty && room.visitors[2].take().isEmpty)
+        #expect(room.presenter.take() == [.answered("Sent to ben@10.0.0.2: Try again")])
+        #expect(room.registry.snapshot(for: room.presenterId).log.last?.text == "alice@127.0.0.1 sent to ben@10.0.0.2: Try again")
+        room.registry.received(.command(.messageOne(session: room.presenterId, "me")), from: room.presenterId)
+        #expect(room.presenter.take() == [.refused("Messages go to visitors; that is an operator.")])
+        room.registry.leave(room.ids[2])
+        room.registry.received(.command(.messageOne(session: room.ids[2], "hello")), from: room.presenterId)
+        #expect(room.presenter.take() == [.refused("That session has already ended.")])
+    }
+
     @Test func aVisitorsConsoleCannotCommandTheRoom() {
         let room = Room()
         room.registry.received(.command(.message("pwned")), from: room.ids[0])
+        room.registry.received(.command(.messageOne(session: room.ids[1], "pwned")), from: room.ids[0])
         room.registry.received(.command(.end(session: room.presenterId)), from: room.ids[0])
         room.registry.received(.command(.reset), from: room.ids[0])
         #expect(room.visitors.allSatisfy { $0.take().isEmpty })

@@ -8,7 +8,7 @@ extension ConsoleModel {
     mutating func roomNotice(_ notice: RoomNotice) -> [ConsoleEffect] {
         switch notice {
         case let .message(text):
-            banner = Banner(.info, "From the presenter: \(RoomText.clean(text).text)")
+            presenterMessage = "From the presenter: \(RoomText.clean(text).text)"
             return []
         case let .watched(on):
             watched = on

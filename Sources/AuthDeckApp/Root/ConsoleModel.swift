@@ -52,6 +52,9 @@ public struct ConsoleModel: Equatable, Sendable {
     public let inRoom: Bool
     /// The presenter follows this screen: a line says so.
     public var watched = false
+    /// The presenter's last message, on a line of its own: it never takes the banner's place, so an
+    /// error the visitor is reading stays.
+    public var presenterMessage: String?
     /// Someone follows this screen: the console sends it to the room as it changes.
     public var framesWanted = false
     /// The keys of the state `handle` left, for the frame that shows it and the key pressed next. The

@@ -12,6 +12,8 @@ public struct RoomFeature: ConsoleFeature {
         /// enter: follow the selected session; in a panel, submit or confirm.
         case choose
         case back, filter, order, reverse, message, end, reset
+        /// m: a message to the selected visitor alone.
+        case messageOne
         /// In a yes/no dialog: the other button (←/→, tab), and yes whichever is selected (y).
         case toggle, confirm
         /// Shows the room's log instead of the table, or the table again.
@@ -45,8 +47,8 @@ public struct RoomFeature: ConsoleFeature {
     }
 
     public enum Panel: Equatable, Sendable {
-        /// The message being typed for every visitor.
-        case message(TextField)
+        /// The message being typed, for one visitor or (nil) every one.
+        case message(TextField, to: RoomSession?)
         /// A yes/no dialog; it opens on Cancel, as every destructive dialog does, and `confirmSelected`
         /// is the other button selected.
         case confirmEnd(RoomSession, confirmSelected: Bool = false)

@@ -12,7 +12,7 @@ enum RoomScreen {
             drawTable(feature, on: canvas, in: frame)
         }
         switch feature.panel {
-        case let .message(field): drawMessage(field, on: canvas, in: frame)
+        case let .message(field, to): drawMessage(field, to: to, on: canvas, in: frame)
         case let .confirmEnd(session, confirmSelected):
             Dialog(title: "End this session?", message: "\(who(session)) (\(session.status?.screen ?? "starting")) is told the presenter ended it, "
                 + "and their console closes. " + afterEnd(session), buttons: ["Cancel (esc)", "End it (y)"], selection: confirmSelected ? 1 : 0).draw(on: canvas)
@@ -114,12 +114,13 @@ enum RoomScreen {
         return parts.joined(separator: " · ")
     }
 
-    static func drawMessage(_ field: TextField, on canvas: any Canvas, in frame: Rect) {
+    static func drawMessage(_ field: TextField, to: RoomSession?, on canvas: any Canvas, in frame: Rect) {
         let width = min(frame.width, 70)
         let box = Rect(row: frame.row + 3, column: frame.column + (frame.width - width) / 2, width: width, height: 6)
         for row in box.row..<box.row + box.height { canvas.put(String(repeating: " ", count: box.width), row: row, column: box.column, style: .normal) }
-        let inner = Box.draw(on: canvas, frame: box, title: "Message every visitor")
-        canvas.put(TextWidth.truncate("A banner on each visitor's console, at most \(RoomText.messageLimit) characters;", toCells: inner.width),
+        let inner = Box.draw(on: canvas, frame: box, title: to.map { "Message \(who($0))" } ?? "Message every visitor")
+        let whose = to == nil ? "each visitor's console" : "their console alone"
+        canvas.put(TextWidth.truncate("A line on \(whose), at most \(RoomText.messageLimit) characters;", toCells: inner.width),
                    row: inner.row, column: inner.column, style: .dim)
         canvas.put(TextWidth.truncate("control characters become spaces. \(field.text.count)/\(RoomText.messageLimit)", toCells: inner.width),
                    row: inner.row + 1, column: inner.column, style: .dim)

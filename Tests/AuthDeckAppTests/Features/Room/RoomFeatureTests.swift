@@ -145,11 +145,11 @@ struct RoomFeatureTests {
 
     @Test func aMessageIsTypedCappedAndSent() {
         var store = FlowStore(F.opened())
-        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit)) } }
+        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit), to: nil) } }
         #expect(render(store.model).contains("at most 200 characters"))
         // 10 KB pasted: the field keeps the first 200.
         for _ in 0..<10_240 { _ = store.model.handle(.key(.character("x"))) }
-        guard case let .message(field) = store.model.roomView?.panel else { Issue.record("no message panel"); return }
+        guard case let .message(field, _) = store.model.roomView?.panel else { Issue.record("no message panel"); return }
         #expect(field.text.count == 200)
         #expect(render(store.model).contains("200/200"))
         store.send(.key(.enter), effects: [.room(.send(.message(String(repeating: "x", count: 200))))]) {
@@ -161,7 +161,7 @@ struct RoomFeatureTests {
             $0.banner = Banner(.success, "Sent to 3 visitors: xxx")
         }
         // An empty one is not sent.
-        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit)) }; $0.banner = nil }
+        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit), to: nil) }; $0.banner = nil }
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Type a message first, or esc to cancel.") }
         store.send(.key(.escape)) { $0.room { $0.panel = nil }; $0.banner = nil }
     }
@@ -178,6 +178,46 @@ struct RoomFeatureTests {
             #expect(!dialog(0, size: size).contains("project is kept"))
             #expect(dialog(1, size: size).contains("Their project is kept: connecting with the same key brings them back to it."))
         }
+    }
+
+    /// m on a visitor's row writes to them alone; an operator's row has no m.
+    @Test func aMessageToOneVisitorFromTheirRow() {
+        var store = FlowStore(F.opened())
+        #expect(!store.model.bindings.contains { $0.keys.contains(.character("m")) })
+        store.send(.key(.character("m")))
+        store.send(.key(.down)) { $0.room { $0.selection = 1 } }
+        let visitor = F.snapshot.sessions[0]
+        store.send(.key(.character("m"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit), to: visitor) } }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let screen = render(store.model, size: size)
+            #expect(screen.contains("Message v1@10.0.0.1") && screen.contains("A line on their console alone"))
+        }
+        store.type("Try the phone again") { $0.room { $0.panel = .message(TextField(text: "Try the phone again", maxLength: RoomText.messageLimit), to: visitor) } }
+        store.send(.key(.enter), effects: [.room(.send(.messageOne(session: 1, "Try the phone again")))]) {
+            $0.room { $0.panel = nil }
+            $0.busy = "Sending the message…"
+        }
+    }
+
+    /// The presenter's message has a line of its own: the error the visitor reads stays, and help has both whole.
+    @Test func aPresentersMessageNeverReplacesTheErrorTheVisitorReads() {
+        var model = ConsoleModel(backendName: "demo", operatorAccess: nil, inRoom: true)
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+        model.banner = Banner(.error, "Too many attempts: try again later.", detail: "tooManyRequests (17010) · TOO_MANY_ATTEMPTS_TRY_LATER")
+        var store = FlowStore(model)
+        let long = "Everyone: open the phone sign-in and type the number on the projector; the code arrives in the outbox, F3 opens it"
+        store.send(.roomNotice(.message(long))) { $0.presenterMessage = "From the presenter: " + long }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let screen = render(store.model, size: size)
+            #expect(screen.contains("error: Too many attempts: try again later."))
+            #expect(screen.contains("TOO_MANY_ATTEMPTS_TRY_LATER"))
+            #expect(screen.components(separatedBy: "\n")[1].contains("From the presenter: Everyone: open the phone sign-in"))
+        }
+        store.send(.key(.character("?"))) { $0.overlay = .help }
+        let help = render(store.model, size: Size(width: 132, height: 40)).replacingOccurrences(of: "│", with: " ")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("From the presenter: Everyone: open the phone sign-in and") && help.contains("outbox, F3 opens it"))
+        #expect(help.contains("Too many attempts: try again later."))
     }
 
     @Test func endingASessionAsksFirstAndRefusesTheOperatorsOwn() {
@@ -313,7 +353,7 @@ struct RoomFeatureTests {
         model.screen = .phone(PhoneFeature(purpose: .link))
         var store = FlowStore(model)
         #expect(store.model.roomStatus == ConsoleStatus(screen: "Phone link: number", uid: user.uid, methods: user.providerData.map(\.providerID), anonymous: false))
-        store.send(.roomNotice(.message("Break\u{1B}[2J in 5"))) { $0.banner = Banner(.info, "From the presenter: Break [2J in 5") }
+        store.send(.roomNotice(.message("Break\u{1B}[2J in 5"))) { $0.presenterMessage = "From the presenter: Break [2J in 5" }
         store.send(.roomNotice(.watched(true))) { $0.watched = true }
         #expect(render(store.model).contains("The presenter is watching your screen"))
         store.send(.roomFrames(true)) { $0.framesWanted = true }

@@ -66,7 +66,7 @@ struct RoomLogTests {
         #expect(render(store.model).contains("10.0.0.0 joined"))
         store.send(.key(.character("G"))) { $0.room { $0.logScroll = 0 } }
         // The message and the reset work from the log as from the table.
-        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit)) } }
+        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit), to: nil) } }
         store.send(.key(.escape)) { $0.room { $0.panel = nil } }
         store.send(.key(.character("R")), effects: [.room(.send(.previewReset))]) { $0.busy = "Counting what a reset empties…" }
     }
