@@ -4,6 +4,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 from authdeck_binary import authdeck_binary
 from test_ssh import UID, keys, pane_flag, ssh_server, wait_until  # noqa: F401 (fixtures)
@@ -268,3 +269,31 @@ def test_a_visitor_whose_request_failed_is_marked_stuck_and_sorted_first(ssh_ser
     alice.wait_for(r"shared demo server \(operator\)", timeout=30)
     alice.keys("W")
     alice.wait_for(r"3 sessions \(2 visitors\) · order", timeout=10)
+
+
+def test_the_room_opens_at_once_on_the_last_snapshot(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators])
+    visitor = console(command=server.client("ada"), width=80, height=24)
+    visitor.wait_for("Choose a sign-in method", timeout=30)
+    for width, height in ((80, 24), (120, 36)):
+        alice = console(command=server.client("alice", key=keys["operator"]), width=width, height=height)
+        alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+        for _ in range(2):
+            # Snapshots come each second: by now one has arrived while the sign-in screen showed.
+            time.sleep(1.5)
+            alice.keys("W")
+            started = time.monotonic()
+            seen = []
+            while time.monotonic() - started < 2:
+                seen.append(alice.screen())
+                if "2 sessions (1 visitor)" in seen[-1]:
+                    break
+            elapsed = time.monotonic() - started
+            assert not any("Waiting for the room" in s for s in seen), seen[0]
+            assert elapsed < 0.3, f"the room took {elapsed:.2f}s to show"
+            alice.keys("Escape")
+            alice.wait_for("Choose a sign-in method")
+        alice.keys("q")
+        assert alice.wait_exit(timeout=15) == "0"

@@ -96,10 +96,16 @@ public struct RoomFeature: ConsoleFeature {
         context.inRoom && context.operatorAccess != nil ? [.char("W", "room", action, inBar: false)] : []
     }
 
-    /// The room, empty until the next snapshot (within a second).
+    /// The room at once, as the last snapshot had it (the next comes within a second); empty only
+    /// before the first.
     static func open(in context: ConsoleContext) -> [FlowStep] {
         guard context.inRoom, context.operatorAccess != nil else { return [] }
-        return [.banner(nil), .show(.room(RoomFeature()))]
+        var room = RoomFeature()
+        if let snapshot = context.roomSnapshot {
+            room.snapshot = snapshot
+            room.arrange()
+        }
+        return [.banner(nil), .show(.room(room))]
     }
 
     var selected: RoomSession? { rows.indices.contains(selection) ? rows[selection] : nil }

@@ -63,7 +63,7 @@ struct RoomFeatureTests {
         var store = FlowStore(F.console())
         store.send(.key(.character("W"))) { $0.screen = .room(RoomFeature()) }
         #expect(render(store.model).contains("Waiting for the room…"))
-        store.send(.room(.snapshot(F.snapshot))) { $0.screen = .room(F.feature()) }
+        store.send(.room(.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot; $0.screen = .room(F.feature()) }
         // Longest connected first; the presenter's own row says so.
         #expect(store.model.roomView?.rows.map(\.id) == [0, 1, 2, 3])
         let screen = render(store.model)
@@ -88,6 +88,21 @@ struct RoomFeatureTests {
         }
     }
 
+    /// Snapshots arrive each second whatever shows: W opens on the latest at once, never on "Waiting".
+    @Test func wOpensOnTheLastSnapshotAtOnce() {
+        var store = FlowStore(F.console())
+        store.send(.room(.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot }
+        store.send(.key(.character("W"))) { $0.screen = .room(F.feature()) }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let screen = render(store.model, size: size)
+            #expect(screen.contains("4 sessions (3 visitors)") && !screen.contains("Waiting for the room"))
+        }
+        // The next one replaces it, in the room as outside it.
+        var later = F.snapshot
+        later.sessions.removeLast()
+        store.send(.room(.snapshot(later))) { $0.lastRoomSnapshot = later; $0.screen = .room(F.feature(later)) }
+    }
+
     @Test func theAccountsViewOpensTheRoomToo() {
         var model = F.console()
         model.screen = .accounts(AccountsFeature())
@@ -104,7 +119,7 @@ struct RoomFeatureTests {
         var next = F.snapshot
         next.sessions.removeFirst()
         next.sessions.append(F.session(5, "10.0.0.5", connected: 1))
-        store.send(.room(.snapshot(next))) { $0.screen = .room(F.feature(next)); $0.room { $0.selection = 1 } }
+        store.send(.room(.snapshot(next))) { $0.lastRoomSnapshot = next; $0.screen = .room(F.feature(next)); $0.room { $0.selection = 1 } }
         #expect(store.model.roomView?.selected?.id == 2)
         #expect(store.model.roomView?.rows.map(\.id) == [0, 2, 3, 5])
         #expect(!render(store.model).contains("10.0.0.1 "))
@@ -263,7 +278,7 @@ struct RoomFeatureTests {
         var store = FlowStore(F.opened())
         store.send(.key(.character("R")), effects: [.room(.send(.previewReset))]) { $0.busy = "Counting what a reset empties…" }
         // A snapshot meanwhile does not end the wait.
-        store.send(.room(.snapshot(F.snapshot)))
+        store.send(.room(.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot }
         let counts = ResetCounts(sessions: 3, projects: 4, accounts: 12)
         store.send(.room(.resetPreview(counts))) { $0.busy = nil; $0.room { $0.panel = .confirmReset(counts) } }
         let dialog = render(store.model)
