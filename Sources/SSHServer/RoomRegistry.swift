@@ -51,6 +51,8 @@ final class RoomRegistry: Sendable {
         var members: [Int: Member] = [:]
         /// The latest events, oldest first, at most `logLimit`.
         var log: [RoomEvent] = []
+        /// The refusal the log's last line counts, so that a client retrying in a loop takes one line.
+        var repeatedRefusal: (text: String, count: Int)?
         /// Stops the operators' snapshots; nil while none are sent.
         var snapshots: (@Sendable () -> Void)?
     }
@@ -174,6 +176,24 @@ final class RoomRegistry: Sendable {
     }
 
     /// An event for the operators' log, kept among the latest `logLimit`.
+    /// A visitor turned away after logging in (the room full, too many from their address), for the
+    /// presenter to read in the log; the same refusal again is the same line, counted.
+    func refused(user: String, address: String, reason: String) {
+        let text = RoomText.clean("\(SessionLog.printable(user))@\(address) was turned away: \(reason)", limit: 300).text
+        let now = wallClock()
+        state.withLock { state in
+            if let repeated = state.repeatedRefusal, repeated.text == text,
+               state.log.last?.text == (repeated.count == 1 ? text : "\(text) (\(repeated.count) times)") {
+                state.repeatedRefusal = (text, repeated.count + 1)
+                state.log[state.log.count - 1] = RoomEvent(date: now, text: "\(text) (\(repeated.count + 1) times)")
+                return
+            }
+            state.repeatedRefusal = (text, 1)
+            state.log.append(RoomEvent(date: now, text: text))
+            if state.log.count > Self.logLimit { state.log.removeFirst(state.log.count - Self.logLimit) }
+        }
+    }
+
     private func record(_ text: String) {
         let event = RoomEvent(date: wallClock(), text: RoomText.clean(text, limit: 300).text)
         state.withLock { state in

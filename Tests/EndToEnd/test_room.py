@@ -297,3 +297,29 @@ def test_the_room_opens_at_once_on_the_last_snapshot(ssh_server, console, keys):
             alice.wait_for("Choose a sign-in method")
         alice.keys("q")
         assert alice.wait_exit(timeout=15) == "0"
+
+
+def test_refused_visitors_are_in_the_room_log_wrapped(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators, "--max-sessions-per-address", "1"])
+    first = console(command=server.client("ada"), width=80, height=24)
+    first.wait_for("Choose a sign-in method", timeout=30)
+    for _ in range(2):
+        refused = subprocess.run(server.client("grace", extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+        assert refused.returncode == 1 and "too many sessions from your address" in refused.stderr + refused.stdout
+    for width, height in ((80, 24), (120, 36)):
+        alice = console(command=server.client("alice", key=keys["operator"]), width=width, height=height)
+        alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+        alice.keys("W")
+        alice.wait_for(r"2 sessions \(1 visitor\)", timeout=10)
+        alice.keys("l")
+        screen = alice.wait_for("was turned away").string
+        # Wrapped under its time, never cut: the whole sentence reads once the lines are joined.
+        text = " ".join(line.strip() for line in screen.splitlines())
+        text = re.sub(r" \d\d:\d\d:\d\d ", " ", text)
+        assert ("grace@127.0.0.1 was turned away: too many sessions from their address "
+                "(--max-sessions-per-address 1) (2 times)") in text, screen
+        assert "…" not in screen, screen
+        alice.keys("q")
+        assert alice.wait_exit(timeout=15) == "0"

@@ -178,6 +178,21 @@ import Testing
         #expect(room.presenter.take() == [.refused("The message is empty.")])
     }
 
+    /// Refused visitors are in the log, a client retrying in a loop on one line with its count.
+    @Test func refusalsAreLoggedOnceWithTheirCount() {
+        let room = Room()
+        let texts = { room.registry.snapshot(for: room.presenterId).log.map(\.text) }
+        room.registry.refused(user: "eve", address: "10.0.0.9", reason: "the room is full (--max-sessions 3)")
+        room.registry.refused(user: "eve", address: "10.0.0.9", reason: "the room is full (--max-sessions 3)")
+        room.registry.refused(user: "eve", address: "10.0.0.9", reason: "the room is full (--max-sessions 3)")
+        #expect(texts().last == "eve@10.0.0.9 was turned away: the room is full (--max-sessions 3) (3 times)")
+        room.registry.received(.command(.message("hi")), from: room.presenterId)
+        room.registry.refused(user: "eve", address: "10.0.0.9", reason: "the room is full (--max-sessions 3)")
+        #expect(Array(texts().suffix(3)) == ["eve@10.0.0.9 was turned away: the room is full (--max-sessions 3) (3 times)",
+                                             "alice@127.0.0.1 sent to 3 visitors: hi",
+                                             "eve@10.0.0.9 was turned away: the room is full (--max-sessions 3)"])
+    }
+
     /// A message to one visitor reaches them alone; the log and the presenter say to whom.
     @Test func aMessageToOneVisitorReachesThemAlone() {
         let room = Room()
