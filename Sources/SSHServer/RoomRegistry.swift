@@ -176,27 +176,23 @@ final class RoomRegistry: Sendable {
     }
 
     /// An event for the operators' log, kept among the latest `logLimit`.
-    /// A visitor turned away after logging in (the room full, too many from their address), for the
-    /// presenter to read in the log; the same refusal again is the same line, counted.
+    /// A visitor turned away after logging in (room full, too many from one address), for the log; again, the same line counts it.
     func refused(user: String, address: String, reason: String) {
         let text = RoomText.clean("\(SessionLog.printable(user))@\(address) was turned away: \(reason)", limit: 300).text
-        let now = wallClock()
-        state.withLock { state in
-            if let repeated = state.repeatedRefusal, repeated.text == text,
-               state.log.last?.text == (repeated.count == 1 ? text : "\(text) (\(repeated.count) times)") {
-                state.repeatedRefusal = (text, repeated.count + 1)
-                state.log[state.log.count - 1] = RoomEvent(date: now, text: "\(text) (\(repeated.count + 1) times)")
-                return
-            }
-            state.repeatedRefusal = (text, 1)
-            state.log.append(RoomEvent(date: now, text: text))
-            if state.log.count > Self.logLimit { state.log.removeFirst(state.log.count - Self.logLimit) }
+        let repeated = state.withLock { state -> Bool in
+            guard let last = state.repeatedRefusal, last.text == text,
+                  state.log.last?.text == (last.count == 1 ? text : "\(text) (\(last.count) times)") else { return false }
+            state.repeatedRefusal = (text, last.count + 1)
+            state.log[state.log.count - 1] = RoomEvent(date: wallClock(), text: "\(text) (\(last.count + 1) times)")
+            return true
         }
+        if !repeated { record(text, refusal: true) }
     }
 
-    private func record(_ text: String) {
+    private func record(_ text: String, refusal: Bool = false) {
         let event = RoomEvent(date: wallClock(), text: RoomText.clean(text, limit: 300).text)
         state.withLock { state in
+            state.repeatedRefusal = refusal ? (event.text, 1) : nil
             state.log.append(event)
             if state.log.count > Self.logLimit { state.log.removeFirst(state.log.count - Self.logLimit) }
         }
