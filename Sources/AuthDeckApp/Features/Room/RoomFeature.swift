@@ -93,7 +93,7 @@ public struct RoomFeature: ConsoleFeature {
 
     /// `W` on the screens that open it, for an operator's console in a room.
     static func openBinding<Action>(_ action: Action, in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
-        context.inRoom && context.operatorAccess != nil ? [.char("W", "room", action, inBar: false)] : []
+        context.inRoom && context.operatorAccess != nil ? [.char("W", "room", action)] : []
     }
 
     /// The room at once, as the last snapshot had it (the next comes within a second); empty only

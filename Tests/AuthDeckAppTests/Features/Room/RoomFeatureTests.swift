@@ -103,6 +103,19 @@ struct RoomFeatureTests {
         store.send(.room(.snapshot(later))) { $0.lastRoomSnapshot = later; $0.screen = .room(F.feature(later)) }
     }
 
+    /// W is in an operator's key bar, not only in help, at 80 columns as wider.
+    @Test func wIsInTheOperatorsKeyBar() {
+        var accounts = F.console()
+        accounts.screen = .accounts(AccountsFeature())
+        for model in [F.console(), accounts] {
+            for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+                let bar = render(model, size: size).components(separatedBy: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+                #expect(bar.contains("W room"), "\(bar)")
+            }
+        }
+        #expect(!render(F.console(access: nil)).contains("W room"))
+    }
+
     @Test func theAccountsViewOpensTheRoomToo() {
         var model = F.console()
         model.screen = .accounts(AccountsFeature())
