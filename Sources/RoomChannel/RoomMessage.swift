@@ -10,12 +10,15 @@ public struct ConsoleStatus: Codable, Equatable, Sendable {
     /// not the provider its token was issued for: after unlinking Google the room no longer says Google.
     public var methods: [String]
     public var anonymous: Bool
+    /// The backend's error code for the console's last request (`TOO_MANY_ATTEMPTS_TRY_LATER`), when it failed.
+    public var failure: String?
 
-    public init(screen: String, uid: String? = nil, methods: [String] = [], anonymous: Bool = false) {
+    public init(screen: String, uid: String? = nil, methods: [String] = [], anonymous: Bool = false, failure: String? = nil) {
         self.screen = screen
         self.uid = uid
         self.methods = methods
         self.anonymous = anonymous
+        self.failure = failure
     }
 }
 
@@ -33,9 +36,12 @@ public struct RoomSession: Codable, Equatable, Sendable, Identifiable {
     public var idleSeconds: Int
     /// nil until the console has said what it shows.
     public var status: ConsoleStatus?
+    /// Seconds on the screen or step it shows, when the snapshot was taken.
+    public var stepSeconds: Int
 
     public init(id: Int, user: String, address: String, key: String?, isOperator: Bool, project: String?,
-                connectedSeconds: Int, idleSeconds: Int, status: ConsoleStatus?) {
+                connectedSeconds: Int, idleSeconds: Int, status: ConsoleStatus?, stepSeconds: Int = 0) {
+        self.stepSeconds = stepSeconds
         self.id = id
         self.user = user
         self.address = address
@@ -101,8 +107,10 @@ public struct ScreenFrame: Codable, Equatable, Sendable {
 
 /// An operator's command to the room.
 public enum RoomCommand: Codable, Equatable, Sendable {
-    /// A banner on every visitor's console.
+    /// A line on every visitor's console.
     case message(String)
+    /// A line on that visitor's console alone.
+    case messageOne(session: Int, String)
     /// Ends that session, with a notice to its visitor.
     case end(session: Int)
     /// Asks what a reset would empty (answered with `.resetPreview`).

@@ -37,6 +37,8 @@ final class RoomRegistry: Sendable {
         var session: RoomSession
         var connected: NIODeadline
         var lastInput: NIODeadline
+        /// When its console last moved to another screen or step.
+        var stepSince: NIODeadline
         var link: Link
         /// Operators following this session's screen.
         var followers: Set<Int> = []
@@ -49,6 +51,8 @@ final class RoomRegistry: Sendable {
         var members: [Int: Member] = [:]
         /// The latest events, oldest first, at most `logLimit`.
         var log: [RoomEvent] = []
+        /// The refusal the log's last line counts, so that a client retrying in a loop takes one line.
+        var repeatedRefusal: (text: String, count: Int)?
         /// Stops the operators' snapshots; nil while none are sent.
         var snapshots: (@Sendable () -> Void)?
     }
@@ -101,7 +105,7 @@ final class RoomRegistry: Sendable {
             let taken = Set(state.members.values.map(\.session.user))
             let session = RoomSession(id: id, user: VisitorName.unique(SessionLog.printable(user), among: taken), address: address, key: key, isOperator: isOperator, project: project,
                                       connectedSeconds: 0, idleSeconds: 0, status: loggingIn ? Self.loggingIn : nil)
-            state.members[id] = Member(session: session, connected: now, lastInput: now, link: link)
+            state.members[id] = Member(session: session, connected: now, lastInput: now, stepSince: now, link: link)
             return session
         }
         if !loggingIn { recordJoin(session) }
@@ -172,9 +176,23 @@ final class RoomRegistry: Sendable {
     }
 
     /// An event for the operators' log, kept among the latest `logLimit`.
-    private func record(_ text: String) {
+    /// A visitor turned away after logging in (room full, too many from one address), for the log; again, the same line counts it.
+    func refused(user: String, address: String, reason: String) {
+        let text = RoomText.clean("\(SessionLog.printable(user))@\(address) was turned away: \(reason)", limit: 300).text
+        let repeated = state.withLock { state -> Bool in
+            guard let last = state.repeatedRefusal, last.text == text,
+                  state.log.last?.text == (last.count == 1 ? text : "\(text) (\(last.count) times)") else { return false }
+            state.repeatedRefusal = (text, last.count + 1)
+            state.log[state.log.count - 1] = RoomEvent(date: wallClock(), text: "\(text) (\(last.count + 1) times)")
+            return true
+        }
+        if !repeated { record(text, refusal: true) }
+    }
+
+    private func record(_ text: String, refusal: Bool = false) {
         let event = RoomEvent(date: wallClock(), text: RoomText.clean(text, limit: 300).text)
         state.withLock { state in
+            state.repeatedRefusal = refusal ? (event.text, 1) : nil
             state.log.append(event)
             if state.log.count > Self.logLimit { state.log.removeFirst(state.log.count - Self.logLimit) }
         }
@@ -194,6 +212,7 @@ final class RoomRegistry: Sendable {
                 var session = member.session
                 session.connectedSeconds = Int((now - member.connected).nanoseconds / 1_000_000_000)
                 session.idleSeconds = Int((now - member.lastInput).nanoseconds / 1_000_000_000)
+                session.stepSeconds = Int((now - member.stepSince).nanoseconds / 1_000_000_000)
                 return session
             }, state.log)
         }
@@ -216,14 +235,18 @@ final class RoomRegistry: Sendable {
             status.screen = RoomText.clean(status.screen, limit: 60).text
             status.uid = status.uid.map { RoomText.clean($0, limit: 128).text }
             status.methods = status.methods.prefix(12).map { RoomText.clean($0, limit: 64).text }
+            status.failure = status.failure.map { RoomText.clean($0, limit: 64).text }
+            let now = clock()
             let logged: RoomSession? = state.withLock { state in
                 guard state.members[id]?.session.status != status else { return nil }
+                if state.members[id]?.session.status?.screen != status.screen { state.members[id]?.stepSince = now }
                 state.members[id]?.session.status = status
                 return state.members[id]?.session
             }
             if let logged, !logged.isOperator {
                 logger.info("room status", metadata: ["session": "\(id)", "project": "\(logged.project ?? "-")", "screen": "\(status.screen)",
-                                                      "uid": "\(status.uid ?? "-")", "methods": "\(status.methods.joined(separator: ","))"])
+                                                      "uid": "\(status.uid ?? "-")", "methods": "\(status.methods.joined(separator: ","))",
+                                                      "failure": "\(status.failure ?? "-")"])
             }
         case let .frame(frame):
             let followers = state.withLock { state in
@@ -255,6 +278,16 @@ final class RoomRegistry: Sendable {
             record("\(memberName(operatorId)) sent to \(Self.count(visitors.count, "visitor")): \(Self.shortened(cleaned))")
             let length = cut ? " (cut to \(RoomText.messageLimit) characters)" : ""
             reply(operatorId, .answered("Sent to \(Self.count(visitors.count, "visitor"))\(length): \(cleaned)"))
+        case let .messageOne(target, text):
+            let (cleaned, cut) = RoomText.clean(text)
+            guard !cleaned.isEmpty else { return reply(operatorId, .refused("The message is empty.")) }
+            guard let member = state.withLock({ $0.members[target] }) else { return reply(operatorId, .refused("That session has already ended.")) }
+            guard !member.session.isOperator else { return reply(operatorId, .refused("Messages go to visitors; that is an operator.")) }
+            member.link.send(.notice(.message(cleaned)), false)
+            logger.notice("room message", metadata: ["by": "\(operatorName(operatorId))", "session": "\(target)", "text": "\(cleaned)"])
+            record("\(memberName(operatorId)) sent to \(Self.name(member.session)): \(Self.shortened(cleaned))")
+            let length = cut ? " (cut to \(RoomText.messageLimit) characters)" : ""
+            reply(operatorId, .answered("Sent to \(Self.name(member.session))\(length): \(cleaned)"))
         case let .end(target):
             guard target != operatorId else { return reply(operatorId, .refused("That is your own session: quit it with q.")) }
             guard let member = state.withLock({ $0.members[target] }) else { return reply(operatorId, .refused("That session has already ended.")) }

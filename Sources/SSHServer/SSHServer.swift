@@ -125,6 +125,9 @@ public final class SSHServer: Sendable {
                                              registry: registry, room: room, logger: logger)
                 case .full, .tooManyFromAddress:
                     logger.notice("ssh connection refused", metadata: ["address": "\(address)", "reason": "\(admission == .full ? "full" : "per-address limit")"])
+                    room.refused(user: identity.user ?? "?", address: address, reason: admission == .full
+                        ? "the room is full (--max-sessions \(limits.maxSessions))"
+                        : "too many sessions from their address (--max-sessions-per-address \(limits.maxSessionsPerAddress))")
                     handler = Refusal(message: admission == .full
                         ? "AuthDeck is full (\(limits.maxSessions) sessions); try again later, or ask the presenter to raise `authdeck ssh --max-sessions`."
                         // A room behind one NAT address meets this limit first: the presenter is told how to lift it.

@@ -1,8 +1,10 @@
 """The presenter's room in `authdeck ssh`, with Debian's OpenSSH client in tmux: three visitors and an operator."""
 import os
 import re
+import shutil
 import subprocess
 import tempfile
+import time
 
 from authdeck_binary import authdeck_binary
 from test_ssh import UID, keys, pane_flag, ssh_server, wait_until  # noqa: F401 (fixtures)
@@ -44,7 +46,7 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     alice.keys("W")
     alice.wait_for(r"4 sessions \(3 visitors\)", timeout=10)
     screen = alice.screen()
-    assert all(re.search(rf"^ . {re.escape(name)} ", screen, re.M) for name in ("ada", "ada-2", "bob")), screen
+    assert all(re.search(rf"^ [> ][! ] {re.escape(name)} ", screen, re.M) for name in ("ada", "ada-2", "bob")), screen
     assert "Phone sign-in: code sent" in screen and "anonymous" in screen and "you (operator)" in screen, screen
     # A visitor who moves shows in the room within a second or two.
     visitors[2].keys("8")
@@ -77,6 +79,35 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
     alice.wait_for("Sent to 3 visitors")
     for v in visitors:
         v.wait_for("From the presenter: Hello room and welcome", timeout=5)
+
+    # A message to one visitor, from their row: the one who failed to sign in keeps their error beside it.
+    visitors[2].keys("Escape")
+    visitors[2].wait_for("Choose a sign-in method")
+    visitors[2].keys("2")
+    visitors[2].wait_for("Sign in with email and password")
+    visitors[2].type("nobody@example.com")
+    visitors[2].keys("Tab")
+    visitors[2].type("wrong-password")
+    visitors[2].keys("Enter")
+    visitors[2].wait_for("INVALID_LOGIN_CREDENTIALS")
+    alice.keys("/")
+    alice.type("bob")
+    alice.keys("Enter")
+    alice.wait_for(r"\(1 shown\)")
+    alice.keys("m")
+    alice.wait_for(r"Message bob@127\.0\.0\.1")
+    alice.type("Check the password")
+    alice.keys("Enter")
+    alice.wait_for(r"Sent to bob@127\.0\.0\.1: Check the password")
+    screen = visitors[2].wait_for("From the presenter: Check the password", timeout=5).string
+    assert "INVALID_LOGIN_CREDENTIALS" in screen, screen
+    for v in visitors[:2]:
+        assert "Check the password" not in v.screen()
+    alice.keys("Escape")
+    visitors[2].keys("Escape")
+    visitors[2].wait_for("Choose a sign-in method")
+    visitors[2].keys("8")
+    visitors[2].wait_for("Sign in with a phone number")
 
     # End the third visitor's session: theirs alone ends, their terminal given back with a notice.
     alice.keys("/")
@@ -199,3 +230,96 @@ def test_visitors_are_named_by_what_they_type_and_operators_names_are_theirs(ssh
     alice.wait_for(rf"lovelace@127\.0\.0\.1 · project {project} · SHA256:", timeout=10)
     alice.keys("q")
     assert alice.wait_exit(timeout=15) == "0"
+
+
+def test_a_visitor_whose_request_failed_is_marked_stuck_and_sorted_first(ssh_server, console, keys):
+    from test_console import sign_in_with_email
+
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators, "--max-sessions-per-address", "8"])
+    fine = console(command=server.client("fine"), width=80, height=24)
+    lost = console(command=server.client("lost"), width=80, height=24)
+    fine.wait_for("Choose a sign-in method", timeout=30)
+    sign_in_with_email(lost, "nobody@example.com", "wrong-password")
+    lost.wait_for("INVALID_LOGIN_CREDENTIALS")
+
+    for width, height in ((80, 24), (120, 36)):
+        alice = console(command=server.client("alice", key=keys["operator"]), width=width, height=height)
+        alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+        alice.keys("W")
+        alice.wait_for(r"3 sessions \(2 visitors, 1 stuck !\)", timeout=10)
+        screen = alice.screen()
+        assert re.search(r"^ [> ]! lost ", screen, re.M) and not re.search(r"! fine ", screen), screen
+        # o: the stuck first, and the detail line says why.
+        alice.keys("o")
+        alice.wait_for("order: stuck")
+        alice.keys("g")
+        alice.wait_for(r"lost@127\.0\.0\.1 · stuck: INVALID_LOGIN_CREDENTIALS · project guest-")
+        assert alice.screen().index(" lost ") < alice.screen().index(" fine ")
+        alice.keys("q")
+        assert alice.wait_exit(timeout=15) == "0"
+
+    # Back on their feet: a request that succeeds clears the mark.
+    lost.keys("Escape")
+    lost.wait_for("Choose a sign-in method")
+    lost.keys("Up", "Up", "Enter")
+    lost.wait_for(UID)
+    alice = console(command=server.client("alice", key=keys["operator"]), width=80, height=24)
+    alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+    alice.keys("W")
+    alice.wait_for(r"3 sessions \(2 visitors\) · order", timeout=10)
+
+
+def test_the_room_opens_at_once_on_the_last_snapshot(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators])
+    visitor = console(command=server.client("ada"), width=80, height=24)
+    visitor.wait_for("Choose a sign-in method", timeout=30)
+    for width, height in ((80, 24), (120, 36)):
+        alice = console(command=server.client("alice", key=keys["operator"]), width=width, height=height)
+        alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+        for _ in range(2):
+            # Snapshots come each second: by now one has arrived while the sign-in screen showed.
+            time.sleep(1.5)
+            alice.keys("W")
+            started = time.monotonic()
+            seen = []
+            while time.monotonic() - started < 2:
+                seen.append(alice.screen())
+                if "2 sessions (1 visitor)" in seen[-1]:
+                    break
+            elapsed = time.monotonic() - started
+            assert not any("Waiting for the room" in s for s in seen), seen[0]
+            assert elapsed < 0.3, f"the room took {elapsed:.2f}s to show"
+            alice.keys("Escape")
+            alice.wait_for("Choose a sign-in method")
+        alice.keys("q")
+        assert alice.wait_exit(timeout=15) == "0"
+
+
+def test_refused_visitors_are_in_the_room_log_wrapped(ssh_server, console, keys):
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    shutil.copy(keys["operator"] + ".pub", operators)
+    server = ssh_server(["--operators", operators, "--max-sessions-per-address", "1"])
+    first = console(command=server.client("ada"), width=80, height=24)
+    first.wait_for("Choose a sign-in method", timeout=30)
+    for _ in range(2):
+        refused = subprocess.run(server.client("grace", extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+        assert refused.returncode == 1 and "too many sessions from your address" in refused.stderr + refused.stdout
+    for width, height in ((80, 24), (120, 36)):
+        alice = console(command=server.client("alice", key=keys["operator"]), width=width, height=height)
+        alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+        alice.keys("W")
+        alice.wait_for(r"2 sessions \(1 visitor\)", timeout=10)
+        alice.keys("l")
+        screen = alice.wait_for("was turned away").string
+        # Wrapped under its time, never cut: the whole sentence reads once the lines are joined.
+        text = " ".join(line.strip() for line in screen.splitlines())
+        text = re.sub(r" \d\d:\d\d:\d\d ", " ", text)
+        assert ("grace@127.0.0.1 was turned away: too many sessions from their address "
+                "(--max-sessions-per-address 1) (2 times)") in text, screen
+        assert "…" not in screen, screen
+        alice.keys("q")
+        assert alice.wait_exit(timeout=15) == "0"

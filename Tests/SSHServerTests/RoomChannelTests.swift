@@ -6,8 +6,8 @@ import Testing
 /// broken or hostile console writes is skipped without losing the lines after it.
 @Suite struct RoomChannelTests {
     static let messages: [RoomMessage] = [
-        .status(ConsoleStatus(screen: "Phone sign-in: code sent", uid: "u1", methods: ["phone", "google.com"], anonymous: false)),
-        .command(.message("Hello, room")), .command(.end(session: 3)), .command(.previewReset), .command(.reset),
+        .status(ConsoleStatus(screen: "Phone sign-in: code sent", uid: "u1", methods: ["phone", "google.com"], anonymous: false, failure: "INVALID_CODE")),
+        .command(.message("Hello, room")), .command(.messageOne(session: 4, "Try again")), .command(.end(session: 3)), .command(.previewReset), .command(.reset),
         .command(.follow(session: 2)), .command(.follow(session: nil)),
         .frame(ScreenFrame(columns: 80, rows: ["AuthDeck · Sign in", "", "  > Email and password"])),
         .notice(.message("Break in 5 minutes")), .notice(.watched(true)), .notice(.ending("The presenter ended this session.")),

@@ -178,9 +178,40 @@ import Testing
         #expect(room.presenter.take() == [.refused("The message is empty.")])
     }
 
+    /// Refused visitors are in the log, a client retrying in a loop on one line with its count.
+    @Test func refusalsAreLoggedOnceWithTheirCount() {
+        let room = Room()
+        let texts = { room.registry.snapshot(for: room.presenterId).log.map(\.text) }
+        room.registry.refused(user: "eve", address: "10.0.0.9", reason: "the room is full (--max-sessions 3)")
+        room.registry.refused(user: "eve", address: "10.0.0.9", reason: "the room is full (--max-sessions 3)")
+        room.registry.refused(user: "eve", address: "10.0.0.9", reason: "the room is full (--max-sessions 3)")
+        #expect(texts().last == "eve@10.0.0.9 was turned away: the room is full (--max-sessions 3) (3 times)")
+        room.registry.received(.command(.message("hi")), from: room.presenterId)
+        room.registry.refused(user: "eve", address: "10.0.0.9", reason: "the room is full (--max-sessions 3)")
+        #expect(Array(texts().suffix(3)) == ["eve@10.0.0.9 was turned away: the room is full (--max-sessions 3) (3 times)",
+                                             "alice@127.0.0.1 sent to 3 visitors: hi",
+                                             "eve@10.0.0.9 was turned away: the room is full (--max-sessions 3)"])
+    }
+
+    /// A message to one visitor reaches them alone; the log and the presenter say to whom.
+    @Test func aMessageToOneVisitorReachesThemAlone() {
+        let room = Room()
+        room.registry.received(.command(.messageOne(session: room.ids[1], "Try\u{07} again")), from: room.presenterId)
+        #expect(room.visitors[1].take() == [.notice(.message("Try again"))])
+        #expect(room.visitors[0].take().isEmpty && room.visitors[2].take().isEmpty)
+        #expect(room.presenter.take() == [.answered("Sent to ben@10.0.0.2: Try again")])
+        #expect(room.registry.snapshot(for: room.presenterId).log.last?.text == "alice@127.0.0.1 sent to ben@10.0.0.2: Try again")
+        room.registry.received(.command(.messageOne(session: room.presenterId, "me")), from: room.presenterId)
+        #expect(room.presenter.take() == [.refused("Messages go to visitors; that is an operator.")])
+        room.registry.leave(room.ids[2])
+        room.registry.received(.command(.messageOne(session: room.ids[2], "hello")), from: room.presenterId)
+        #expect(room.presenter.take() == [.refused("That session has already ended.")])
+    }
+
     @Test func aVisitorsConsoleCannotCommandTheRoom() {
         let room = Room()
         room.registry.received(.command(.message("pwned")), from: room.ids[0])
+        room.registry.received(.command(.messageOne(session: room.ids[1], "pwned")), from: room.ids[0])
         room.registry.received(.command(.end(session: room.presenterId)), from: room.ids[0])
         room.registry.received(.command(.reset), from: room.ids[0])
         #expect(room.visitors.allSatisfy { $0.take().isEmpty })
@@ -223,6 +254,22 @@ import Testing
         let pending = room.registry.join(user: "demo", address: "10.0.0.8", key: nil, isOperator: false, project: nil, link: other.link, loggingIn: true)
         room.registry.received(.command(.end(session: pending)), from: room.presenterId)
         #expect(other.ended.withLock { $0 } != nil)
+    }
+
+    /// How long a console has shown one screen or step: a new screen starts the count again, a
+    /// new uid or failure on the same one does not; the failure's code reaches the table cleaned.
+    @Test func theRoomCountsTimeOnOneStepAndKeepsTheLastFailure() {
+        let room = Room()
+        let seconds = { room.registry.snapshot(for: room.presenterId).sessions.first { $0.id == room.ids[0] }?.stepSeconds }
+        room.registry.received(.status(ConsoleStatus(screen: "Sign in with email")), from: room.ids[0])
+        room.clock.advance(100)
+        room.registry.received(.status(ConsoleStatus(screen: "Sign in with email", failure: "TOO_MANY\u{1B}[2J_ATTEMPTS")), from: room.ids[0])
+        room.clock.advance(100)
+        #expect(seconds() == 200)
+        #expect(room.registry.snapshot(for: room.presenterId).sessions[0].status?.failure == "TOO_MANY [2J_ATTEMPTS")
+        room.registry.received(.status(ConsoleStatus(screen: "Account", uid: "u1")), from: room.ids[0])
+        room.clock.advance(5)
+        #expect(seconds() == 5)
     }
 
     /// Visitors are named by what they typed; the same name twice is told apart in the table and the log.

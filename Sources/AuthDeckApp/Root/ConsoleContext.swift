@@ -1,6 +1,7 @@
 import AppData
 import AuthClient
 import Foundation
+import RoomChannel
 
 /// What crosses screens, as features read it.
 struct ConsoleContext: Sendable {
@@ -14,6 +15,8 @@ struct ConsoleContext: Sendable {
     var inRoom = false
     /// What the change-password and change-email screens say a recent sign-in is.
     var recentLoginWindow = RecentLoginWindow.firebase
+    /// The room's latest snapshot, on an operator's console in a room.
+    var roomSnapshot: RoomSnapshot? = nil
 
     /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
     var home: Screen { user == nil ? .signInMethods(SignInMethodsFeature(selection: 0)) : .account(AccountFeature()) }

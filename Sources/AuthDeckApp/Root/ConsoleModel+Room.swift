@@ -8,7 +8,7 @@ extension ConsoleModel {
     mutating func roomNotice(_ notice: RoomNotice) -> [ConsoleEffect] {
         switch notice {
         case let .message(text):
-            banner = Banner(.info, "From the presenter: \(RoomText.clean(text).text)")
+            presenterMessage = "From the presenter: \(RoomText.clean(text).text)"
             return []
         case let .watched(on):
             watched = on
@@ -34,7 +34,19 @@ extension ConsoleModel {
     /// to it. Never a token, code, password or email.
     public var roomStatus: ConsoleStatus {
         ConsoleStatus(screen: screen.feature.roomDescription, uid: user?.uid, methods: user?.providerData.map(\.providerID) ?? [],
-                      anonymous: user?.isAnonymous ?? false)
+                      anonymous: user?.isAnonymous ?? false, failure: Self.lastFailure(exchanges))
+    }
+
+    /// The error code of the last call the visitor's own work made, when the backend refused it
+    /// (Identity Toolkit's `{"error": {"message": "CODE : words"}}`); background calls are not theirs.
+    static func lastFailure(_ exchanges: [BackendExchange]) -> String? {
+        guard let last = exchanges.last(where: { !$0.isBackground }), last.status >= 400 else { return nil }
+        guard let body = try? JSONSerialization.jsonObject(with: Data(last.response.utf8)) as? [String: Any],
+              let message = (body["error"] as? [String: Any])?["message"] as? String,
+              let code = message.split(whereSeparator: { $0 == " " || $0 == ":" }).first else {
+            return "HTTP_\(last.status)"
+        }
+        return String(code)
     }
 }
 

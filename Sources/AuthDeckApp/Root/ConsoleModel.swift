@@ -54,6 +54,11 @@ public struct ConsoleModel: Equatable, Sendable {
     public let inRoom: Bool
     /// The presenter follows this screen: a line says so.
     public var watched = false
+    /// The room as the server last sent it to an operator's console (each second).
+    public var lastRoomSnapshot: RoomSnapshot?
+    /// The presenter's last message, on a line of its own: it never takes the banner's place, so an
+    /// error the visitor is reading stays.
+    public var presenterMessage: String?
     /// Someone follows this screen: the console sends it to the room as it changes.
     public var framesWanted = false
     /// The keys of the state `handle` left, for the frame that shows it and the key pressed next. The
@@ -84,7 +89,7 @@ public struct ConsoleModel: Equatable, Sendable {
 
     /// What the features read of the root.
     var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox, operatorAccess: operatorAccess, inRoom: inRoom,
-                                                 recentLoginWindow: recentLoginWindow) }
+                                                 recentLoginWindow: recentLoginWindow, roomSnapshot: lastRoomSnapshot) }
 
     public mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         var effects = handleEvent(event)
@@ -149,7 +154,11 @@ public struct ConsoleModel: Equatable, Sendable {
             framesWanted = wanted
             return []
         // A feature's own result: it decides what follows.
-        case .phone, .passwordReset, .emailLink, .pendingLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict, .accounts, .room:
+        case let .room(roomEvent):
+            // The room's latest snapshot, whatever shows: `W` opens on it at once.
+            if case let .snapshot(snapshot) = roomEvent { lastRoomSnapshot = snapshot }
+            return forward(event)
+        case .phone, .passwordReset, .emailLink, .pendingLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict, .accounts:
             return forward(event)
         }
     }

@@ -19,8 +19,14 @@ public enum ConsoleView {
         }
         let content = Rect(row: 2, column: 1, width: canvas.size.width - 2, height: canvas.size.height - 6)
         model.screen.feature.draw(in: model.context, on: canvas, frame: content)
+        // The row under the title: the presenter's message, and that they watch; help (?) has the message whole.
+        let notice = model.watched ? " The presenter is watching your screen " : ""
+        // A TOTP QR code starts at the top: the message waits in help while it shows.
+        if let message = model.presenterMessage, !model.screen.showsQRCode {
+            let room = canvas.size.width - 2 - TextWidth.cells(notice) - (notice.isEmpty ? 0 : 1)
+            canvas.put(TextWidth.truncate(message, toCells: max(0, room)), row: 1, column: 1, style: .accent)
+        }
         if model.watched {
-            let notice = " The presenter is watching your screen "
             canvas.put(notice, row: 1, column: max(0, canvas.size.width - TextWidth.cells(notice) - 1), style: .badge)
         }
         // The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.

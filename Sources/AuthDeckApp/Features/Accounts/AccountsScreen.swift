@@ -311,13 +311,15 @@ enum AccountsScreen {
         let items = entries.dropFirst(top).prefix(rows).map { entry in
             let failed = entry.failed > 0 ? ", \(entry.failed) failed" : ""
             let what = entry.emails.map { $0.count == 1 ? "1 address" : "\($0.count) addresses" } ?? AccountsFeature.count(entry.uids.count)
-            return ListView.Item(TextWidth.truncate("\(String(ConsoleView.dateText(entry.date).prefix(19)))  \(entry.operator)  \(entry.action)  \(what)\(failed)",
-                                                    toCells: frame.width - 2))
+            // What was done first, who did it last: an operator's name and key fingerprint would push the action off 80 columns.
+            let who = entry.operator.components(separatedBy: " (SHA256:").first ?? entry.operator
+            return ListView.Item(TextWidth.truncate("\(String(ConsoleView.dateText(entry.date).prefix(16)))  \(entry.action)  \(what)\(failed)  "
+                                                    + "\(entry.project.map { "in \($0)  " } ?? "")by \(who)", toCells: frame.width - 2))
         }
         ListView(items: Array(items), selection: selection - top).draw(on: canvas, in: Rect(row: frame.row + 2, column: column, width: frame.width - 2, height: rows), focused: true)
         if entries.indices.contains(selection) {
             let entry = entries[selection]
-            let names = entry.emails.map { "addresses: " + $0.joined(separator: " ") } ?? "uids: " + entry.uids.joined(separator: " ")
+            let names = "by \(entry.operator) · " + (entry.emails.map { "addresses: " + $0.joined(separator: " ") } ?? "uids: " + entry.uids.joined(separator: " "))
             for (index, line) in TextWidth.wrap(names, width: frame.width - 2).prefix(3).enumerated() {
                 canvas.put(line, row: frame.row + frame.height - 3 + index, column: column, style: .dim)
             }

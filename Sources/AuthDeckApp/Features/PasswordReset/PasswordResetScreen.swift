@@ -10,7 +10,7 @@ enum PasswordResetScreen {
         case let .enteringEmail(field):
             canvas.put("Reset a forgotten password", row: frame.row, column: column, style: .title)
             FieldRow.draw(field, label: "Email", on: canvas, frame: frame)
-            EnrollmentScreen.hint("A reset link is emailed to the account. The embedded backend delivers it to the outbox (m); "
+            EnrollmentScreen.hint("A reset link is emailed to the account. The embedded backend delivers it to the outbox (F3: m would type a letter here); "
                                   + "an unknown address gets the same answer (email-enumeration protection).", on: canvas, frame: frame)
         case let .sent(email):
             canvas.put("Reset a forgotten password", row: frame.row, column: column, style: .title)

@@ -6,8 +6,8 @@ import TerminalUI
 extension RoomFeature {
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         switch panel {
-        case .message:
-            return [KeyBinding([.enter], "enter", "send to every visitor", .choose), KeyBinding([.escape], "esc", "cancel", .back), .helpInForm]
+        case let .message(_, to):
+            return [KeyBinding([.enter], "enter", to == nil ? "send to every visitor" : "send", .choose), KeyBinding([.escape], "esc", "cancel", .back), .helpInForm]
         case .confirmEnd, .confirmReset:
             return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle), KeyBinding([.enter], "enter", "confirm choice", .choose),
                     .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .back)]
@@ -35,6 +35,7 @@ extension RoomFeature {
             KeyBinding([.end, .character("G")], "G", "last row", .bottom, inBar: false),
         ]
         if selected != nil { keys.append(KeyBinding([.enter], "enter", "follow", .choose)) }
+        if selected?.isOperator == false { keys.append(.char("m", "message", .messageOne)) }
         keys += [.char("/", "filter", .filter), .char("o", "order by", .order, inBar: false), .char("O", "reverse the order", .reverse, inBar: false),
                  .char("l", "log", .log), .char("M", "message all", .message)]
         if selected != nil { keys.append(.char("x", "end session", .end)) }
@@ -56,7 +57,7 @@ extension RoomFeature {
                 arrange()
             case .up: move(to: selection - 1)
             case .down: move(to: selection + 1)
-            case .pageUp, .pageDown, .top, .bottom, .filter, .order, .reverse, .message, .end, .reset, .log, .toggle, .confirm: break
+            case .pageUp, .pageDown, .top, .bottom, .filter, .order, .reverse, .message, .messageOne, .end, .reset, .log, .toggle, .confirm: break
             }
             return []
         }
@@ -94,7 +95,11 @@ extension RoomFeature {
             descending.toggle()
             arrange()
         case .message:
-            panel = .message(TextField(maxLength: RoomText.messageLimit))
+            panel = .message(TextField(maxLength: RoomText.messageLimit), to: nil)
+            return [.banner(nil)]
+        case .messageOne:
+            guard let session = selected, !session.isOperator else { return [] }
+            panel = .message(TextField(maxLength: RoomText.messageLimit), to: session)
             return [.banner(nil)]
         case .end:
             guard let session = selected else { return [] }
@@ -127,11 +132,11 @@ extension RoomFeature {
             showingLog = false
             return [.banner(nil)]
         case .message:
-            panel = .message(TextField(maxLength: RoomText.messageLimit))
+            panel = .message(TextField(maxLength: RoomText.messageLimit), to: nil)
             return [.banner(nil)]
         case .reset:
             return [.banner(nil), .run(.room(.send(.previewReset)), busy: "Counting what a reset empties…")]
-        case .choose, .filter, .order, .reverse, .end, .toggle, .confirm:
+        case .choose, .filter, .order, .reverse, .end, .messageOne, .toggle, .confirm:
             break
         }
         return []
@@ -139,11 +144,12 @@ extension RoomFeature {
 
     private mutating func performInPanel(_ action: Action, _ panel: Panel) -> [FlowStep] {
         switch (panel, action) {
-        case let (.message(field), .choose):
+        case let (.message(field, to), .choose):
             let (text, _) = RoomText.clean(field.text)
             guard !text.isEmpty else { return [.banner(Banner(.error, "Type a message first, or esc to cancel."))] }
             self.panel = nil
-            return [.banner(nil), .run(.room(.send(.message(text))), busy: "Sending the message…")]
+            let command: RoomCommand = to.map { .messageOne(session: $0.id, text) } ?? .message(text)
+            return [.banner(nil), .run(.room(.send(command)), busy: "Sending the message…")]
         case let (.confirmEnd(session, selected), .toggle):
             self.panel = .confirmEnd(session, confirmSelected: !selected)
             return []
@@ -171,9 +177,9 @@ extension RoomFeature {
     }
 
     mutating func typed(_ key: Key, in context: ConsoleContext) -> [FlowStep] {
-        if case var .message(field) = panel {
+        if case .message(var field, let to) = panel {
             _ = field.handle(key)
-            panel = .message(field)
+            panel = .message(field, to: to)
             return []
         }
         guard typingFilter, filterField.handle(key), filterField.text != filter else { return [] }

@@ -12,6 +12,8 @@ public struct RoomFeature: ConsoleFeature {
         /// enter: follow the selected session; in a panel, submit or confirm.
         case choose
         case back, filter, order, reverse, message, end, reset
+        /// m: a message to the selected visitor alone.
+        case messageOne
         /// In a yes/no dialog: the other button (←/→, tab), and yes whichever is selected (y).
         case toggle, confirm
         /// Shows the room's log instead of the table, or the table again.
@@ -41,12 +43,12 @@ public struct RoomFeature: ConsoleFeature {
     }
 
     public enum Order: String, CaseIterable, Equatable, Sendable {
-        case connected, idle, name, screen, project
+        case connected, stuck, idle, name, screen, project
     }
 
     public enum Panel: Equatable, Sendable {
-        /// The message being typed for every visitor.
-        case message(TextField)
+        /// The message being typed, for one visitor or (nil) every one.
+        case message(TextField, to: RoomSession?)
         /// A yes/no dialog; it opens on Cancel, as every destructive dialog does, and `confirmSelected`
         /// is the other button selected.
         case confirmEnd(RoomSession, confirmSelected: Bool = false)
@@ -91,13 +93,19 @@ public struct RoomFeature: ConsoleFeature {
 
     /// `W` on the screens that open it, for an operator's console in a room.
     static func openBinding<Action>(_ action: Action, in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
-        context.inRoom && context.operatorAccess != nil ? [.char("W", "room", action, inBar: false)] : []
+        context.inRoom && context.operatorAccess != nil ? [.char("W", "room", action)] : []
     }
 
-    /// The room, empty until the next snapshot (within a second).
+    /// The room at once, as the last snapshot had it (the next comes within a second); empty only
+    /// before the first.
     static func open(in context: ConsoleContext) -> [FlowStep] {
         guard context.inRoom, context.operatorAccess != nil else { return [] }
-        return [.banner(nil), .show(.room(RoomFeature()))]
+        var room = RoomFeature()
+        if let snapshot = context.roomSnapshot {
+            room.snapshot = snapshot
+            room.arrange()
+        }
+        return [.banner(nil), .show(.room(room))]
     }
 
     var selected: RoomSession? { rows.indices.contains(selection) ? rows[selection] : nil }
@@ -125,11 +133,24 @@ public struct RoomFeature: ConsoleFeature {
         // Longest connected first, as people arrived: the room numbers sessions as they start, and
         // seconds would tie for those who came together.
         case .connected: a.id < b.id
+        // The stuck first, those on one step longest first among them.
+        case .stuck: (stuck(a) == nil ? 0 : 1, a.stepSeconds) > (stuck(b) == nil ? 0 : 1, b.stepSeconds)
         case .idle: a.idleSeconds > b.idleSeconds
         case .name: RoomScreen.who(a).lowercased() < RoomScreen.who(b).lowercased()
         case .screen: (a.status?.screen ?? "") < (b.status?.screen ?? "")
         case .project: (a.project ?? "") < (b.project ?? "")
         }
+    }
+
+    /// A visitor on one step this long is marked stuck.
+    static let stuckAfterSeconds = 180
+
+    /// Why a visitor looks stuck: their last request failed (its code), or they have been on one
+    /// step for minutes; nil when they are not (an operator never is).
+    static func stuck(_ session: RoomSession) -> String? {
+        guard !session.isOperator, let status = session.status else { return nil }
+        if let failure = status.failure { return failure }
+        return session.stepSeconds >= stuckAfterSeconds ? "on this step for \(RoomScreen.duration(session.stepSeconds))" : nil
     }
 
     /// What the filter matches: name, address, key, screen, uid, sign-in methods and project.

@@ -12,7 +12,7 @@ enum RoomScreen {
             drawTable(feature, on: canvas, in: frame)
         }
         switch feature.panel {
-        case let .message(field): drawMessage(field, on: canvas, in: frame)
+        case let .message(field, to): drawMessage(field, to: to, on: canvas, in: frame)
         case let .confirmEnd(session, confirmSelected):
             Dialog(title: "End this session?", message: "\(who(session)) (\(session.status?.screen ?? "starting")) is told the presenter ended it, "
                 + "and their console closes. " + afterEnd(session), buttons: ["Cancel (esc)", "End it (y)"], selection: confirmSelected ? 1 : 0).draw(on: canvas)
@@ -43,7 +43,8 @@ enum RoomScreen {
     static func header(_ feature: RoomFeature, pageRows: Int) -> String {
         guard let snapshot = feature.snapshot else { return "Waiting for the room…" }
         let visitors = snapshot.sessions.filter { !$0.isOperator }.count
-        var parts = ["\(count(snapshot.sessions.count, "session")) (\(count(visitors, "visitor")))"]
+        let stuck = snapshot.sessions.filter { RoomFeature.stuck($0) != nil }.count
+        var parts = ["\(count(snapshot.sessions.count, "session")) (\(count(visitors, "visitor"))\(stuck > 0 ? ", \(stuck) stuck !" : ""))"]
         if !feature.filter.isEmpty { parts.append("filter: \"\(feature.filter)\" (\(feature.rows.count) shown)") }
         parts.append("order: \(feature.order.rawValue) \(feature.descending ? "↑" : "↓")")
         let pages = max(1, (feature.rows.count + pageRows - 1) / pageRows)
@@ -53,7 +54,7 @@ enum RoomScreen {
 
     /// Widths for 78 cells: marker, name, screen, sign-in methods, project, idle. The address and
     /// key are in the detail line: names are unique in the room.
-    static let columns = (mark: 2, who: 12, screen: 25, methods: 16, project: 14, idle: 4)
+    static let columns = (mark: 3, who: 12, screen: 25, methods: 16, project: 14, idle: 4)
 
     /// A wider terminal gives half its extra width to the screen column, the rest to the methods.
     static func screenWidth(_ width: Int) -> Int { columns.screen + max(0, width - 78) / 2 }
@@ -61,23 +62,29 @@ enum RoomScreen {
 
     static func headings(width: Int = 78) -> String {
         let c = columns
-        return "  " + cell("name", c.who) + cell("screen", screenWidth(width)) + cell("sign-in methods", methodsWidth(width))
+        return String(repeating: " ", count: c.mark) + cell("name", c.who) + cell("screen", screenWidth(width)) + cell("sign-in methods", methodsWidth(width))
             + cell("project", c.project) + "idle"
     }
 
     static func row(_ session: RoomSession, selected: Bool, viewer: Int?, width: Int = 78) -> String {
         let c = columns
         let project = session.isOperator ? (session.id == viewer ? "you (operator)" : "operator") : session.project ?? "—"
-        return (selected ? "> " : "  ") + cell(session.user, c.who) + cell(session.status?.screen ?? "starting…", screenWidth(width))
+        // "!" marks a visitor who looks stuck, beside the selection's ">".
+        return (selected ? ">" : " ") + (RoomFeature.stuck(session) == nil ? "  " : "! ") + cell(session.user, c.who) + cell(session.status?.screen ?? "starting…", screenWidth(width))
             + cell(methods(session.status), methodsWidth(width)) + cell(project, c.project) + duration(session.idleSeconds)
     }
 
     static func drawTable(_ feature: RoomFeature, on canvas: any Canvas, in frame: Rect) {
         let pageRows = max(1, frame.height - 4)
-        canvas.put(TextWidth.truncate(header(feature, pageRows: pageRows), toCells: frame.width), row: frame.row, column: frame.column, style: .dim)
         if feature.typingFilter {
+            // The field replaces the header while it is typed: drawn over it, the header's tail showed through.
+            let fieldWidth = min(40, frame.width - 2)
             canvas.put("/", row: frame.row, column: frame.column, style: .keyHint)
-            feature.filterField.draw(on: canvas, row: frame.row, column: frame.column + 2, width: min(40, frame.width - 2), focused: true)
+            feature.filterField.draw(on: canvas, row: frame.row, column: frame.column + 2, width: fieldWidth, focused: true)
+            canvas.put(TextWidth.truncate(" \(feature.rows.count) shown", toCells: max(0, frame.width - fieldWidth - 2)),
+                       row: frame.row, column: frame.column + 2 + fieldWidth, style: .dim)
+        } else {
+            canvas.put(TextWidth.truncate(header(feature, pageRows: pageRows), toCells: frame.width), row: frame.row, column: frame.column, style: .dim)
         }
         canvas.put(TextWidth.truncate(headings(width: frame.width), toCells: frame.width), row: frame.row + 1, column: frame.column, style: .title)
         guard feature.snapshot != nil else { return }
@@ -101,17 +108,19 @@ enum RoomScreen {
     /// The selected session whole: what the columns cut, the key last since it is the longest.
     static func detail(_ session: RoomSession) -> String {
         var parts = [who(session), "project \(session.project ?? (session.isOperator ? "the server's own" : "—"))"]
+        if let stuck = RoomFeature.stuck(session) { parts.insert("stuck: \(stuck)", at: 1) }
         if let uid = session.status?.uid { parts.append("uid \(uid)") }
         parts.append(session.key ?? "no key")
         return parts.joined(separator: " · ")
     }
 
-    static func drawMessage(_ field: TextField, on canvas: any Canvas, in frame: Rect) {
+    static func drawMessage(_ field: TextField, to: RoomSession?, on canvas: any Canvas, in frame: Rect) {
         let width = min(frame.width, 70)
         let box = Rect(row: frame.row + 3, column: frame.column + (frame.width - width) / 2, width: width, height: 6)
         for row in box.row..<box.row + box.height { canvas.put(String(repeating: " ", count: box.width), row: row, column: box.column, style: .normal) }
-        let inner = Box.draw(on: canvas, frame: box, title: "Message every visitor")
-        canvas.put(TextWidth.truncate("A banner on each visitor's console, at most \(RoomText.messageLimit) characters;", toCells: inner.width),
+        let inner = Box.draw(on: canvas, frame: box, title: to.map { "Message \(who($0))" } ?? "Message every visitor")
+        let whose = to == nil ? "each visitor's console" : "their console alone"
+        canvas.put(TextWidth.truncate("A line on \(whose), at most \(RoomText.messageLimit) characters;", toCells: inner.width),
                    row: inner.row, column: inner.column, style: .dim)
         canvas.put(TextWidth.truncate("control characters become spaces. \(field.text.count)/\(RoomText.messageLimit)", toCells: inner.width),
                    row: inner.row + 1, column: inner.column, style: .dim)

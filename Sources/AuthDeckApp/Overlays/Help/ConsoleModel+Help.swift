@@ -26,6 +26,8 @@ extension ConsoleModel {
 
 extension ConsoleView {
     static func drawHelp(_ model: ConsoleModel, on canvas: any Canvas) {
-        HelpOverlay.draw(on: canvas, title: "Keys: \(model.screen.title)", entries: model.helpEntries, message: bannerText(model.banner))
+        let message = [model.presenterMessage, bannerText(model.banner)].compactMap { $0 }
+        HelpOverlay.draw(on: canvas, title: "Keys: \(model.screen.title)", entries: model.helpEntries,
+                         message: message.isEmpty ? nil : message.joined(separator: "\n"))
     }
 }

@@ -715,7 +715,16 @@ struct AccountsFlowTests {
         store.send(.key(.character("L")), effects: [.accounts(.loadAuditLog)]) { $0.accounts { $0.panel = .auditLog(entries: nil, selection: 0) } }
         let entries = [AuditEntry(date: F.created, operator: "ops", action: "delete", uids: ["u1", "u2"], failed: 1)]
         store.send(.accounts(.auditLogLoaded(.success(entries)))) { $0.accounts { $0.panel = .auditLog(entries: entries, selection: 0) } }
-        #expect(render(store.model).contains("2026-09-21 14:13:20  ops  delete  2 accounts, 1 failed"))
+        #expect(render(store.model).contains("2026-09-21 14:13  delete  2 accounts, 1 failed  by ops"))
+        // At 80 columns an operator named by key comment and fingerprint still leaves the action, its target and project.
+        let named = [AuditEntry(date: F.created, operator: "alice@laptop (SHA256:b3BlcmF0b3JrZXlmaW5nZXJwcmludGhlcmVpc2xvbmc)", action: "disable",
+                                project: "visitor-5bfb13851a6f2559", uids: ["u1"], failed: 0)]
+        store.send(.accounts(.auditLogLoaded(.success(named)))) { $0.accounts { $0.panel = .auditLog(entries: named, selection: 0) } }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let screen = render(store.model, size: size)
+            #expect(screen.contains("2026-09-21 14:13  disable  1 account  in visitor-5bfb13851a6f2559  by ali"))
+            #expect(screen.contains("by alice@laptop (SHA256:b3BlcmF0b3Jr"))
+        }
         store.send(.key(.escape)) { $0.accounts { $0.panel = nil } }
         store.send(.key(.character("H")), effects: [.accounts(.loadHashConfig)]) { $0.accounts { $0.panel = .hashConfig } }
         let hash = PasswordHashParameters(signerKey: "c2lnbmVy", saltSeparator: "Bw==", rounds: 8, memoryCost: 14)

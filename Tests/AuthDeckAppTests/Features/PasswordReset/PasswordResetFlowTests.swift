@@ -6,6 +6,16 @@ import TerminalUI
 
 @Suite("Password-reset flow")
 struct PasswordResetFlowTests {
+    /// In the form m types a letter: the hint names F3, the key that opens the outbox there.
+    @Test func theFormsHintNamesTheKeyThatWorksThere() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.screen = .passwordReset(PasswordResetFeature())
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let screen = render(model, size: size).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(screen.contains("outbox (F3: m would type a letter here)") && !screen.contains("outbox (m)"))
+        }
+    }
+
     @Test func forgotPasswordThroughTheOutbox() {
         var tester = FlowTester(PasswordResetFeature())
         #expect(tester.flow.editsText)

@@ -63,14 +63,14 @@ struct RoomFeatureTests {
         var store = FlowStore(F.console())
         store.send(.key(.character("W"))) { $0.screen = .room(RoomFeature()) }
         #expect(render(store.model).contains("Waiting for the room…"))
-        store.send(.room(.snapshot(F.snapshot))) { $0.screen = .room(F.feature()) }
+        store.send(.room(.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot; $0.screen = .room(F.feature()) }
         // Longest connected first; the presenter's own row says so.
         #expect(store.model.roomView?.rows.map(\.id) == [0, 1, 2, 3])
         let screen = render(store.model)
         #expect(screen.contains("4 sessions (3 visitors) · order: connected ↓"))
         func row(_ name: String) -> String { screen.components(separatedBy: "\n").first { $0.contains(" \(name) ") } ?? "" }
-        #expect(row("alice").hasPrefix(" > alice "))
-        #expect(screen.contains("   name         screen                    sign-in methods  project        idle"))
+        #expect(row("alice").hasPrefix(" >  alice "))
+        #expect(screen.contains("    name         screen                    sign-in methods  project        idle"))
         // The account's linked methods, .com left off; the project readable.
         for (name, cells) in [("alice", ["Room", "you (operator)", "0s"]), ("v1", ["Phone sign-in: code sent", "signed out", "guest-1000000…", "2s"]),
                               ("v2", ["Account", "password, google", "guest-2000000…", "40s"]),
@@ -86,6 +86,34 @@ struct RoomFeatureTests {
             #expect(!other.model.bindings.contains { $0.keys.contains(.character("W")) })
             other.send(.key(.character("W")))
         }
+    }
+
+    /// Snapshots arrive each second whatever shows: W opens on the latest at once, never on "Waiting".
+    @Test func wOpensOnTheLastSnapshotAtOnce() {
+        var store = FlowStore(F.console())
+        store.send(.room(.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot }
+        store.send(.key(.character("W"))) { $0.screen = .room(F.feature()) }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let screen = render(store.model, size: size)
+            #expect(screen.contains("4 sessions (3 visitors)") && !screen.contains("Waiting for the room"))
+        }
+        // The next one replaces it, in the room as outside it.
+        var later = F.snapshot
+        later.sessions.removeLast()
+        store.send(.room(.snapshot(later))) { $0.lastRoomSnapshot = later; $0.screen = .room(F.feature(later)) }
+    }
+
+    /// W is in an operator's key bar, not only in help, at 80 columns as wider.
+    @Test func wIsInTheOperatorsKeyBar() {
+        var accounts = F.console()
+        accounts.screen = .accounts(AccountsFeature())
+        for model in [F.console(), accounts] {
+            for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+                let bar = render(model, size: size).components(separatedBy: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+                #expect(bar.contains("W room"), "\(bar)")
+            }
+        }
+        #expect(!render(F.console(access: nil)).contains("W room"))
     }
 
     @Test func theAccountsViewOpensTheRoomToo() {
@@ -104,10 +132,22 @@ struct RoomFeatureTests {
         var next = F.snapshot
         next.sessions.removeFirst()
         next.sessions.append(F.session(5, "10.0.0.5", connected: 1))
-        store.send(.room(.snapshot(next))) { $0.screen = .room(F.feature(next)); $0.room { $0.selection = 1 } }
+        store.send(.room(.snapshot(next))) { $0.lastRoomSnapshot = next; $0.screen = .room(F.feature(next)); $0.room { $0.selection = 1 } }
         #expect(store.model.roomView?.selected?.id == 2)
         #expect(store.model.roomView?.rows.map(\.id) == [0, 2, 3, 5])
         #expect(!render(store.model).contains("10.0.0.1 "))
+    }
+
+    /// The filter being typed takes the header's row whole, with the count of rows it shows.
+    @Test func theFilterBeingTypedLeavesNoHeaderBehindIt() {
+        var model = F.opened()
+        model.room { $0.typingFilter = true; $0.filterField = TextField(text: "10.0.0.1", maxLength: 64); $0.filter = "10.0.0.1"; $0.arrange() }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let header = render(model, size: size).components(separatedBy: "\n")[2]
+            #expect(header.trimmingCharacters(in: .whitespaces).hasPrefix("/ 10.0.0.1"), "\(header)")
+            #expect(header.hasSuffix(" 1 shown") || header.trimmingCharacters(in: .whitespaces).hasSuffix("1 shown"), "\(header)")
+            #expect(!header.contains("\"") && !header.contains("order") && !header.contains("sessions"), "\(header)")
+        }
     }
 
     @Test func filterAndOrderAsInTheAccountsView() {
@@ -115,9 +155,12 @@ struct RoomFeatureTests {
         store.send(.key(.character("/"))) { $0.room { $0.typingFilter = true } }
         store.type("PHONE") { $0.room { $0.filterField = TextField(text: "PHONE", maxLength: 64); $0.filter = "PHONE"; $0.arrange() } }
         #expect(store.model.roomView?.rows.map(\.id) == [1])
-        #expect(render(store.model).contains("(1 shown)"))
+        #expect(render(store.model).contains(" 1 shown"))
         store.send(.key(.escape)) { $0.room { $0.typingFilter = false; $0.filter = ""; $0.filterField = TextField(maxLength: 64); $0.arrange() } }
         #expect(store.model.roomView?.rows.count == 4)
+        // Stuck first, then idle: nobody is stuck here, so the order stays as they came.
+        store.send(.key(.character("o"))) { $0.room { $0.order = .stuck; $0.arrange() } }
+        #expect(store.model.roomView?.rows.map(\.id) == [0, 1, 2, 3])
         store.send(.key(.character("o"))) { $0.room { $0.order = .idle; $0.arrange() } }
         #expect(store.model.roomView?.rows.map(\.id) == [2, 3, 1, 0])
         store.send(.key(.character("O"))) { $0.room { $0.descending = true; $0.arrange() } }
@@ -130,11 +173,11 @@ struct RoomFeatureTests {
 
     @Test func aMessageIsTypedCappedAndSent() {
         var store = FlowStore(F.opened())
-        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit)) } }
+        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit), to: nil) } }
         #expect(render(store.model).contains("at most 200 characters"))
         // 10 KB pasted: the field keeps the first 200.
         for _ in 0..<10_240 { _ = store.model.handle(.key(.character("x"))) }
-        guard case let .message(field) = store.model.roomView?.panel else { Issue.record("no message panel"); return }
+        guard case let .message(field, _) = store.model.roomView?.panel else { Issue.record("no message panel"); return }
         #expect(field.text.count == 200)
         #expect(render(store.model).contains("200/200"))
         store.send(.key(.enter), effects: [.room(.send(.message(String(repeating: "x", count: 200))))]) {
@@ -146,7 +189,7 @@ struct RoomFeatureTests {
             $0.banner = Banner(.success, "Sent to 3 visitors: xxx")
         }
         // An empty one is not sent.
-        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit)) }; $0.banner = nil }
+        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit), to: nil) }; $0.banner = nil }
         store.send(.key(.enter)) { $0.banner = Banner(.error, "Type a message first, or esc to cancel.") }
         store.send(.key(.escape)) { $0.room { $0.panel = nil }; $0.banner = nil }
     }
@@ -163,6 +206,46 @@ struct RoomFeatureTests {
             #expect(!dialog(0, size: size).contains("project is kept"))
             #expect(dialog(1, size: size).contains("Their project is kept: connecting with the same key brings them back to it."))
         }
+    }
+
+    /// m on a visitor's row writes to them alone; an operator's row has no m.
+    @Test func aMessageToOneVisitorFromTheirRow() {
+        var store = FlowStore(F.opened())
+        #expect(!store.model.bindings.contains { $0.keys.contains(.character("m")) })
+        store.send(.key(.character("m")))
+        store.send(.key(.down)) { $0.room { $0.selection = 1 } }
+        let visitor = F.snapshot.sessions[0]
+        store.send(.key(.character("m"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit), to: visitor) } }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let screen = render(store.model, size: size)
+            #expect(screen.contains("Message v1@10.0.0.1") && screen.contains("A line on their console alone"))
+        }
+        store.type("Try the phone again") { $0.room { $0.panel = .message(TextField(text: "Try the phone again", maxLength: RoomText.messageLimit), to: visitor) } }
+        store.send(.key(.enter), effects: [.room(.send(.messageOne(session: 1, "Try the phone again")))]) {
+            $0.room { $0.panel = nil }
+            $0.busy = "Sending the message…"
+        }
+    }
+
+    /// The presenter's message has a line of its own: the error the visitor reads stays, and help has both whole.
+    @Test func aPresentersMessageNeverReplacesTheErrorTheVisitorReads() {
+        var model = ConsoleModel(backendName: "demo", operatorAccess: nil, inRoom: true)
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+        model.banner = Banner(.error, "Too many attempts: try again later.", detail: "tooManyRequests (17010) · TOO_MANY_ATTEMPTS_TRY_LATER")
+        var store = FlowStore(model)
+        let long = "Everyone: open the phone sign-in and type the number on the projector; the code arrives in the outbox, F3 opens it"
+        store.send(.roomNotice(.message(long))) { $0.presenterMessage = "From the presenter: " + long }
+        for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
+            let screen = render(store.model, size: size)
+            #expect(screen.contains("error: Too many attempts: try again later."))
+            #expect(screen.contains("TOO_MANY_ATTEMPTS_TRY_LATER"))
+            #expect(screen.components(separatedBy: "\n")[1].contains("From the presenter: Everyone: open the phone sign-in"))
+        }
+        store.send(.key(.character("?"))) { $0.overlay = .help }
+        let help = render(store.model, size: Size(width: 132, height: 40)).replacingOccurrences(of: "│", with: " ")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("From the presenter: Everyone: open the phone sign-in and") && help.contains("outbox, F3 opens it"))
+        #expect(help.contains("Too many attempts: try again later."))
     }
 
     @Test func endingASessionAsksFirstAndRefusesTheOperatorsOwn() {
@@ -208,7 +291,7 @@ struct RoomFeatureTests {
         var store = FlowStore(F.opened())
         store.send(.key(.character("R")), effects: [.room(.send(.previewReset))]) { $0.busy = "Counting what a reset empties…" }
         // A snapshot meanwhile does not end the wait.
-        store.send(.room(.snapshot(F.snapshot)))
+        store.send(.room(.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot }
         let counts = ResetCounts(sessions: 3, projects: 4, accounts: 12)
         store.send(.room(.resetPreview(counts))) { $0.busy = nil; $0.room { $0.panel = .confirmReset(counts) } }
         let dialog = render(store.model)
@@ -263,7 +346,7 @@ struct RoomFeatureTests {
         store.send(.key(.character("G"))) { $0.room { $0.selection = 199 } }
         let screen = render(store.model)
         #expect(screen.contains("page 15/15"))
-        #expect(screen.contains("> v200 "))
+        #expect(screen.contains(">  v200 "))
         #expect(!screen.contains(" v1 "))
     }
 
@@ -298,7 +381,7 @@ struct RoomFeatureTests {
         model.screen = .phone(PhoneFeature(purpose: .link))
         var store = FlowStore(model)
         #expect(store.model.roomStatus == ConsoleStatus(screen: "Phone link: number", uid: user.uid, methods: user.providerData.map(\.providerID), anonymous: false))
-        store.send(.roomNotice(.message("Break\u{1B}[2J in 5"))) { $0.banner = Banner(.info, "From the presenter: Break [2J in 5") }
+        store.send(.roomNotice(.message("Break\u{1B}[2J in 5"))) { $0.presenterMessage = "From the presenter: Break [2J in 5" }
         store.send(.roomNotice(.watched(true))) { $0.watched = true }
         #expect(render(store.model).contains("The presenter is watching your screen"))
         store.send(.roomFrames(true)) { $0.framesWanted = true }

@@ -66,7 +66,7 @@ struct RoomLogTests {
         #expect(render(store.model).contains("10.0.0.0 joined"))
         store.send(.key(.character("G"))) { $0.room { $0.logScroll = 0 } }
         // The message and the reset work from the log as from the table.
-        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit)) } }
+        store.send(.key(.character("M"))) { $0.room { $0.panel = .message(TextField(maxLength: RoomText.messageLimit), to: nil) } }
         store.send(.key(.escape)) { $0.room { $0.panel = nil } }
         store.send(.key(.character("R")), effects: [.room(.send(.previewReset))]) { $0.busy = "Counting what a reset empties…" }
     }
@@ -77,7 +77,7 @@ struct RoomLogTests {
         #expect(render(store.model).contains("Nothing has happened yet."))
         var snapshot = F.snapshot
         snapshot.log = Array(Self.log.prefix(2))
-        store.send(.room(.snapshot(snapshot))) { $0.room { $0.snapshot = snapshot } }
+        store.send(.room(.snapshot(snapshot))) { $0.lastRoomSnapshot = snapshot; $0.room { $0.snapshot = snapshot } }
         #expect(render(store.model).contains("v1@10.0.0.1 joined"))
     }
 
