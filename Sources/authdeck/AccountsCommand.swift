@@ -1,15 +1,9 @@
 import ArgumentParser
 import AuthAdmin
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import IdentityEmulator
 import IdentityToolkit
 import Logging
-import Synchronization
 
 /// `authdeck accounts …`: the operator's account administration for scripts, on any backend.
 struct AccountsCommand: AsyncParsableCommand {
@@ -341,106 +335,6 @@ struct AccountsCommand: AsyncParsableCommand {
             for problem in problems { FileHandle.standardError.write(Data("\(file): \(problem)\n".utf8)) }
         }
     }
-
-    struct Projects: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "List the projects of a data directory: its own, and those `authdeck serve` and `authdeck ssh` keep beside it.",
-            discussion: """
-                For a visitor's project: the key it belongs to (or none), the address it was last used from, and when. \
-                --api-key prints the API key that reaches one project of a shared `authdeck serve` and no other \
-                (what a visitor's console is given), for an app or SDK pointed at that project.
-                """)
-
-        @Option(name: .long, help: ArgumentHelp("Data directory (default: $XDG_DATA_HOME/authdeck, else ~/.local/share/authdeck).", valueName: "DIR"))
-        var data: String?
-
-        @Option(name: .customLong("api-key"), help: ArgumentHelp("Print only the API key of this project (made at its first request).", valueName: "PROJECT"))
-        var apiKeyProject: String?
-
-        func run() async throws {
-            let directory = try AccountsCommand.openDataDirectory(explicit: data, creating: false)
-            let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: EmbeddedBackendConfiguration(),
-                                                               logger: Logger(label: "authdeck.accounts"))
-            let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url)
-            defer { try? projects.close() }
-            if let apiKeyProject {
-                guard ProjectId.isValid(apiKeyProject) else { throw StartupError("\(apiKeyProject) is not a project id: 6 to 30 lower-case letters, digits and hyphens, starting with a letter.") }
-                print(try projects.apiKey(of: apiKeyProject))
-                return
-            }
-            var lines = [["project", "accounts", "visitor", "address", "last seen", "left"]]
-            lines.append([backend.projectId, String(try backend.accountCount()), "(the directory's own)", "", "", ""])
-            let format = ISO8601DateFormatter()
-            for id in projects.projectIds() {
-                let owner = projects.owner(of: id)
-                lines.append([id, String(try projects.accountCount(of: id)), owner.map { $0.key ?? "no key" } ?? "",
-                              owner?.address ?? "", owner.map { format.string(from: $0.lastSeen) } ?? "",
-                              owner?.leftAt.map { format.string(from: $0) } ?? (owner == nil ? "" : "connected")])
-            }
-            let widths = (0..<lines[0].count).map { column in lines.map { $0[column].count }.max() ?? 0 }
-            for line in lines {
-                print(zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                    .trimmingCharacters(in: .whitespaces))
-            }
-        }
-    }
-
-    struct HashConfig: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "hash-config",
-            abstract: "Print the password-hash parameters, as the Firebase console's Users menu shows them.")
-
-        @OptionGroup var backend: BackendOptions
-
-        func run() async throws {
-            try await backend.withAdmin { admin in
-                let hash = try await admin.passwordHashParameters()
-                print("""
-                    hash_config {
-                      algorithm: \(hash.algorithm),
-                      base64_signer_key: \(hash.signerKey),
-                      base64_salt_separator: \(hash.saltSeparator),
-                      rounds: \(hash.rounds),
-                      mem_cost: \(hash.memoryCost),
-                    }
-                    """)
-            }
-        }
-    }
-}
-
-/// A running count on standard error. On a terminal it is rewritten in place (`\r`); into a file or
-/// a pipe, where each `\r` would run the counts together on one line, only the final line is written.
-private final class ProgressLine: Sendable {
-    private let isTerminal = isatty(STDERR_FILENO) == 1
-    /// The length of the count on the terminal's line, not yet ended; 0: none.
-    private let shown = Mutex(0)
-
-    func update(_ text: String) {
-        guard isTerminal else { return }
-        let previous = shown.withLock { previous in defer { previous = text.count }; return previous }
-        write((previous > 0 ? "\r" : "") + text + Self.blanks(covering: previous, after: text))
-    }
-
-    /// Ends the count's line, so that what is written next (an error, a refused record) starts its own.
-    func end() {
-        if take() > 0 { write("\n") }
-    }
-
-    /// The last line, over the count on a terminal.
-    func finish(_ text: String) {
-        let previous = take()
-        write((previous > 0 ? "\r" : "") + text + Self.blanks(covering: previous, after: text) + "\n")
-    }
-
-    private func take() -> Int { shown.withLock { shown in defer { shown = 0 }; return shown } }
-
-    /// Spaces over what is left of a longer count.
-    private static func blanks(covering previous: Int, after text: String) -> String {
-        String(repeating: " ", count: max(0, previous - text.count))
-    }
-
-    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 }
 
 private func fileFormat(_ option: String?, file: String) throws -> AccountFileFormat {
