@@ -238,7 +238,7 @@ def test_locked_accounts_are_marked_filtered_and_every_lockout_is_cleared(admin_
 
     # Both clearings are in the audit log, by address.
     c.keys("L")
-    c.wait_for(r"clear password lock-out  2 addresses\n.*clear password lock-out  1 address")
+    c.wait_for(r"clear password lock-out  2 addresses  in authdeck-local.*\n.*clear password lock-out  1 address  in authdeck-local")
 
 
 def run_accounts(*args, cwd, environment=None):
