@@ -55,11 +55,12 @@ python3 -c 'import paramiko' 2>/dev/null || pip_install paramiko
 python3 -c 'import tree_sitter, tree_sitter_swift, tree_sitter_kotlin, tree_sitter_javascript, tree_sitter_cpp' 2>/dev/null \
     || pip_install tree-sitter tree-sitter-swift tree-sitter-kotlin tree-sitter-javascript tree-sitter-cpp
 
+# The documents' links and the paths they name, first: it takes seconds.
+python3 -m pytest -q Tests/Documents
+
 # C compiled with -O2 in this debug build: BoringSSL's scrypt at -O0 takes about 320 ms a password (45 ms
 # optimized), and the suites' password sign-ins, queued on one process-wide pool of hashing threads,
 # would make the whole run over twice as long and bring single requests near the client's 30-s timeout.
-# The documents' links and the paths they name, first: it takes seconds.
-python3 -m pytest -q Tests/Documents
 swift build --build-tests --explicit-target-dependency-import-check error -Xcc -O2
 swift test --skip-build
 # Every SDK snippet as the pane draws it, through the languages' parsers (it runs the export test itself).
