@@ -18,18 +18,21 @@ public struct Outbox: Equatable, Sendable {
     /// Codes of the emails this console opened, and of those the backend refused when it tried.
     public var opened: Set<String>
     public var refused: Set<String>
+    /// Keys of messages this console read that the backend's outbox no longer holds: their code was used.
+    public var gone: Set<String>
     /// The console's own project: a message of another (an operator reading every project's) is
     /// shown, not opened, since its code acts in that project.
     public var project: String
 
     public init(emails: [Email] = [], texts: [TextMessage] = [], problem: OutboxProblem? = nil, firstSeen: [String: Date] = [:],
-                opened: Set<String> = [], refused: Set<String> = [], project: String = "") {
+                opened: Set<String> = [], refused: Set<String> = [], gone: Set<String> = [], project: String = "") {
         self.emails = emails
         self.texts = texts
         self.problem = problem
         self.firstSeen = firstSeen
         self.opened = opened
         self.refused = refused
+        self.gone = gone
         self.project = project
     }
 
@@ -37,7 +40,7 @@ public struct Outbox: Equatable, Sendable {
     public enum Mark: Equatable, Sendable {
         /// A newer email of the same kind went to the same address in the same project: that one is the one to open.
         case superseded
-        /// This console opened it.
+        /// This console opened it, or its code was used (the backend no longer holds it).
         case used
         /// The backend refused its code when this console opened it.
         case noLongerWorks
@@ -53,8 +56,13 @@ public struct Outbox: Equatable, Sendable {
 
     public func mark(_ email: Email) -> Mark? {
         if refused.contains(email.oobCode) { return .noLongerWorks }
-        if opened.contains(email.oobCode) { return .used }
+        if opened.contains(email.oobCode) || gone.contains(email.oobCode) { return .used }
         return isSuperseded(email) ? .superseded : nil
+    }
+
+    public func mark(_ text: TextMessage) -> Mark? {
+        if gone.contains(text.verificationID) { return .used }
+        return isSuperseded(text) ? .superseded : nil
     }
 
     public func isSuperseded(_ email: Email) -> Bool {
@@ -101,31 +109,46 @@ struct MessageTime: Equatable {
 }
 
 /// What this console learnt of the outbox's messages over its reads: when each was first read, which
-/// it opened, which the backend refused.
+/// it opened, which the backend refused, and those the backend dropped once their code was used.
 final class OutboxHistory: Sendable {
     private struct Record {
         var seen: [String: Date] = [:]
         var opened: Set<String> = []
         var refused: Set<String> = []
+        /// Every message read so far, newest first: one the backend drops stays listed, marked used.
+        var emails: [Outbox.Email] = []
+        var texts: [Outbox.TextMessage] = []
     }
 
     private let record = Mutex(Record())
 
-    /// `outbox` with the first-read time of each of its messages and the marks of its emails; messages
-    /// gone from the outbox are forgotten.
+    /// `outbox` with the messages read before that it no longer holds (marked used), the first-read
+    /// time of each, and the marks of its emails.
     func stamp(_ outbox: Outbox, now: Date) -> Outbox {
         var stamped = outbox
         record.withLock { record in
-            let keys = outbox.emails.map(\.oobCode) + outbox.texts.map(\.verificationID)
-            record.seen = Dictionary(keys.map { ($0, record.seen[$0] ?? now) }, uniquingKeysWith: { first, _ in first })
-            let codes = Set(outbox.emails.map(\.oobCode))
-            record.opened.formIntersection(codes)
-            record.refused.formIntersection(codes)
+            record.emails = Self.merge(outbox.emails, into: record.emails, key: \.oobCode)
+            record.texts = Self.merge(outbox.texts, into: record.texts, key: \.verificationID)
+            for key in record.emails.map(\.oobCode) + record.texts.map(\.verificationID) where record.seen[key] == nil {
+                record.seen[key] = now
+            }
+            let held = Set(outbox.emails.map(\.oobCode) + outbox.texts.map(\.verificationID))
+            stamped.emails = record.emails
+            stamped.texts = record.texts
+            stamped.gone = Set(record.emails.map(\.oobCode) + record.texts.map(\.verificationID)).subtracting(held)
             stamped.firstSeen = record.seen
             stamped.opened = record.opened
             stamped.refused = record.refused
         }
         return stamped
+    }
+
+    /// The read's messages (newest first) with those only read before kept in their place.
+    private static func merge<Message>(_ read: [Message], into known: [Message], key: KeyPath<Message, String>) -> [Message] {
+        let knownKeys = Set(known.map { $0[keyPath: key] })
+        let fresh = read.filter { !knownKeys.contains($0[keyPath: key]) }
+        let current = Dictionary(read.map { ($0[keyPath: key], $0) }, uniquingKeysWith: { first, _ in first })
+        return fresh + known.map { current[$0[keyPath: key]] ?? $0 }
     }
 
     func opened(_ email: Outbox.Email) {

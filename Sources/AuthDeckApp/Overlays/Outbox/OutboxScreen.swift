@@ -32,10 +32,10 @@ enum OutboxScreen {
             return ListView.Item("mail \(time(outbox.time(sentAt: email.sentAt, key: email.oobCode))) \(TextWidth.pad(email.to, toCells: 26)) "
                 + (projects ? TextWidth.pad(subject, toCells: 22) : subject) + project(email.project), isDim: mark != nil)
         } + outbox.texts.map { text in
-            let superseded = outbox.isSuperseded(text)
-            let code = "code \(text.code)" + (superseded ? " (superseded)" : "")
+            let mark = outbox.mark(text)
+            let code = "code \(text.code)" + (mark.map { " (\($0.label))" } ?? "")
             return ListView.Item("sms  \(time(outbox.time(sentAt: text.sentAt, key: text.verificationID))) \(TextWidth.pad(text.to, toCells: 26)) "
-                + (projects ? TextWidth.pad(code, toCells: 22) : code) + project(text.project), isDim: superseded)
+                + (projects ? TextWidth.pad(code, toCells: 22) : code) + project(text.project), isDim: mark != nil)
         }
         let listHeight = min(items.count, max(3, inside.height - 5))
         ListView(items: items, selection: selection).draw(on: canvas, in: Rect(row: inside.row, column: inside.column, width: inside.width, height: listHeight))
@@ -48,7 +48,7 @@ enum OutboxScreen {
             let text = outbox.texts[selection - outbox.emails.count]
             detail = "To \(text.to)\(inProject(text.project, of: outbox)): your AuthDeck code is \(text.code). It works once, for a few minutes."
                 + when(outbox.time(sentAt: text.sentAt, key: text.verificationID))
-                + (outbox.isSuperseded(text) ? " Superseded: a newer code went to the same number; type that one." : "")
+                + textMarkDetail(outbox.mark(text))
         } else {
             detail = ""
         }
@@ -73,6 +73,14 @@ enum OutboxScreen {
         // The code is a credential: shortened, as the inspector shortens tokens.
         let code = "code \(email.oobCode.prefix(6))…"
         return detail + (remoteTerminal ? " enter opens it here (\(code))." : " Link: \(email.link)  (enter opens it)")
+    }
+
+    static func textMarkDetail(_ mark: Outbox.Mark?) -> String {
+        switch mark {
+        case .superseded: " Superseded: a newer code went to the same number; type that one."
+        case .used, .noLongerWorks: " Used: the backend no longer takes it."
+        case nil: ""
+        }
     }
 
     static func inProject(_ project: String, of outbox: Outbox) -> String {

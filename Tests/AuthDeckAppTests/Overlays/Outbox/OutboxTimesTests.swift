@@ -26,18 +26,32 @@ struct OutboxTimesTests {
         #expect(!Self.outbox.isSuperseded(Self.otherNumber))
     }
 
-    @Test func aMessageKeepsTheTimeItWasFirstReadAndGoneOnesAreForgotten() {
+    @Test func aMessageKeepsTheTimeItWasFirstRead() {
         let arrivals = OutboxHistory()
         let first = arrivals.stamp(Outbox(emails: [Self.olderReset]), now: Self.t0)
         #expect(first.firstSeen == ["r1": Self.t0])
         let later = Self.t0.addingTimeInterval(65)
         let second = arrivals.stamp(Outbox(emails: [Self.newerReset, Self.olderReset], texts: [Self.newerCode]), now: later)
         #expect(second.firstSeen == ["r1": Self.t0, "r2": later, "s2": later])
-        let third = arrivals.stamp(Outbox(emails: [Self.newerReset]), now: later.addingTimeInterval(5))
-        #expect(third.firstSeen == ["r2": later])
     }
 
-    @Test func anEmailThisConsoleOpenedOrTheBackendRefusedIsMarkedWhileItIsListed() {
+    @Test func aMessageTheBackendDropsOnceItsCodeIsUsedStaysListedAsUsed() {
+        let history = OutboxHistory()
+        _ = history.stamp(Outbox(emails: [Self.olderReset], texts: [Self.olderCode]), now: Self.t0)
+        let later = Self.t0.addingTimeInterval(65)
+        _ = history.stamp(Outbox(emails: [Self.newerReset, Self.olderReset], texts: [Self.newerCode, Self.olderCode]), now: later)
+        // The newer reset link and the newer code were used: the backend no longer holds them.
+        let afterUse = history.stamp(Outbox(emails: [Self.olderReset], texts: [Self.olderCode]), now: later.addingTimeInterval(5))
+        #expect(afterUse == Outbox(emails: [Self.newerReset, Self.olderReset], texts: [Self.newerCode, Self.olderCode],
+                                   firstSeen: ["r1": Self.t0, "s1": Self.t0, "r2": later, "s2": later], gone: ["r2", "s2"]))
+        #expect(afterUse.mark(Self.newerReset) == .used)
+        #expect(afterUse.mark(Self.newerCode) == .used)
+        // The older ones are still not the ones to use.
+        #expect(afterUse.mark(Self.olderReset) == .superseded)
+        #expect(afterUse.mark(Self.olderCode) == .superseded)
+    }
+
+    @Test func anEmailThisConsoleOpenedOrTheBackendRefusedIsMarked() {
         let history = OutboxHistory()
         history.opened(Self.verify)
         history.refused(Self.olderReset)
@@ -45,8 +59,8 @@ struct OutboxTimesTests {
         #expect(stamped.mark(Self.verify) == .used)
         #expect(stamped.mark(Self.olderReset) == .noLongerWorks)
         #expect(stamped.mark(Self.newerReset) == nil)
-        // Gone from the outbox, forgotten: a later message with another code is not marked.
-        #expect(history.stamp(Outbox(emails: [Self.newerReset]), now: Self.t0).refused.isEmpty)
+        // Gone from the outbox, still listed with its mark.
+        #expect(history.stamp(Outbox(emails: [Self.newerReset]), now: Self.t0).mark(Self.olderReset) == .noLongerWorks)
     }
 
     @Test func theSameAddressInTwoProjectsSupersedesNothing() {
@@ -99,5 +113,17 @@ struct OutboxTimesTests {
         #expect(text.contains("Reset your password (superseded)"))
         #expect(text.contains("code 111111 (superseded)"))
         #expect(text.contains("Superseded: a newer one went to"))
+    }
+
+    @Test func usedMessagesAreListedAndMarked() {
+        var model = Fixtures.signedIn(Fixtures.passwordUser())
+        model.outbox = Outbox(emails: [Self.newerReset, Self.olderReset], texts: [Self.newerCode, Self.olderCode], gone: ["r2", "s2"])
+        model.overlay = .outbox(selection: 2)
+        let text = render(model)
+        #expect(text.contains("Reset your password (used)"))
+        #expect(text.contains("Reset your password (superseded)"))
+        #expect(text.contains("code 222222 (used)"))
+        #expect(text.contains("code 111111 (superseded)"))
+        #expect(text.contains("Used: the backend no longer takes it."))
     }
 }
