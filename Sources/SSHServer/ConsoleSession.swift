@@ -206,6 +206,8 @@ final class ConsoleSession: ChannelInboundHandler {
                     session.hangUp()
                 }
             }
+        // Ended while it was starting (its time or idle limit, the presenter): it never gets to run unbounded.
+        if notice != nil { stop(process.pid, with: SIGHUP) }
     }
 
     /// The client is gone: the console ends as a dropped connection would (SIGHUP), with nobody left
@@ -218,10 +220,16 @@ final class ConsoleSession: ChannelInboundHandler {
 
     /// The server ends the session while the client is there: SIGHUP, whose handler gives the
     /// terminal back (the normal screen, the cursor); that output is relayed before the notice.
+    /// A limit reached while the console is still starting ends it as soon as it runs (`attach`).
     func end(notice: String) {
-        guard case let .running(pid) = phase, exitStatus == nil else { return }
-        self.notice = notice
-        stop(pid, with: SIGHUP)
+        switch phase {
+        case .starting: self.notice = notice
+        case let .running(pid):
+            guard exitStatus == nil else { return }
+            self.notice = notice
+            stop(pid, with: SIGHUP)
+        case .setUp, .finished: break
+        }
     }
 
     /// `number` to the console, then SIGKILL if it has not gone within three seconds.

@@ -1,8 +1,10 @@
 """`authdeck ssh` against those who would take the room from everyone else: sessions that never
 start a console, signature floods, handshake floods, local users knocking on the consoles' backend."""
+import contextlib
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import tempfile
@@ -12,6 +14,7 @@ import urllib.error
 import urllib.request
 
 import paramiko
+import pytest
 from paramiko.common import cMSG_SERVICE_REQUEST, cMSG_USERAUTH_REQUEST, MSG_SERVICE_ACCEPT, MSG_USERAUTH_BANNER, MSG_USERAUTH_FAILURE
 
 from authdeck_binary import authdeck_binary
@@ -66,6 +69,36 @@ def test_idle_and_duration_limits_count_from_login(ssh_server, console):
     # Six seconds from login, of which four went before the shell.
     assert time.monotonic() - started < 4.5
     transport.close()
+
+
+@pytest.mark.parametrize("limit, notice", [("--max-duration", "reached its limit"), ("--idle-timeout", "without input")])
+def test_a_limit_reached_while_the_console_starts_ends_it_once_it_runs(ssh_server, limit, notice):
+    server = ssh_server([limit, "1", "--login-timeout", "30"])
+    def fork_server():
+        return subprocess.run(["pgrep", "-P", str(server.process.pid), "-x", "authdeck-forker"], capture_output=True, text=True).stdout.split()
+    # It takes its name once it has drawn a console's first screen and serves.
+    wait_until(lambda: len(fork_server()) == 1, 20, "the fork server did not start")
+    forker = fork_server()
+    transport, channel = logged_in_without_a_console(server.port)
+    channel.get_pty(term="xterm", width=80, height=24)
+    # A stopped fork server holds the console's start for its answer timeout (3 s), past the one-second limit.
+    os.kill(int(forker[0]), signal.SIGSTOP)
+    try:
+        channel.invoke_shell()
+        output = b""
+        deadline = time.monotonic() + 15
+        while not (channel.exit_status_ready() and not channel.recv_ready()) and time.monotonic() < deadline:
+            if channel.recv_ready():
+                output += channel.recv(65536)
+            else:
+                time.sleep(0.05)
+        assert channel.exit_status_ready(), "a console started past its limit ran on"
+        assert notice in output.decode(errors="replace")
+        assert not server.consoles()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(forker[0]), signal.SIGCONT)
+        transport.close()
 
 
 def test_the_room_shows_a_session_logging_in_and_the_presenter_ends_it(ssh_server, console, keys):
