@@ -31,10 +31,14 @@ extension ConsoleModel {
     }
 
     var teachingBindings: [KeyBinding<ConsoleAction>] {
+        // The bar offers paging only while there is more below.
+        let frame = ConsoleView.teachingFrame(terminalSize ?? Size(width: 80, height: 24))
+        let last = teachingPane(scroll: 0)?.maxScroll(in: frame) ?? 0
+        let moreBelow = if case let .teaching(scroll) = overlay { scroll < last } else { last > 0 }
         var keys: [KeyBinding<ConsoleAction>] = [
             KeyBinding([.down, .character("j")], "↓/j", "scroll down", .teaching(.lineDown), inBar: false),
             KeyBinding([.up, .character("k")], "↑/k", "scroll up", .teaching(.lineUp), inBar: false),
-            KeyBinding([.pageDown, .character(" ")], "space", "page down", .teaching(.pageDown)),
+            KeyBinding([.pageDown, .character(" ")], "space", "page down", .teaching(.pageDown), inBar: moreBelow),
             KeyBinding([.pageUp, .character("b")], "b", "page up", .teaching(.pageUp), inBar: false),
             KeyBinding([.character("l"), .tab], "l", "show \(teachingDisplay.next.name)", .teaching(.nextLanguage)),
         ]

@@ -26,11 +26,14 @@ struct TeachingConsoleSnapshotTests {
         #expect(top.contains("Backend: POST /v1/accounts:signUp → 200"))
         #expect(top.contains("lines 1–"))
         #expect(!top.contains("hopper-secret-1"))
+        #expect(top.contains("space page down"))
         assertSnapshot(of: top, as: .lines, named: "top")
         _ = model.handle(.key(.pageDown))
         let next = render(model)
         #expect(next != top)
         #expect(next.contains("JavaScript (web, modular API)"))
+        // At the end the bar no longer offers a page it does not have.
+        #expect(!next.contains("page down"))
         assertSnapshot(of: next, as: .lines, named: "page")
     }
 
@@ -42,6 +45,7 @@ struct TeachingConsoleSnapshotTests {
         let text = render(model)
         #expect(text.contains("Kotlin (Android)"))
         #expect(!text.contains("Swift (Apple platforms)"))
+        #expect(!text.contains("page down"))
         assertSnapshot(of: text, as: .lines)
     }
 
