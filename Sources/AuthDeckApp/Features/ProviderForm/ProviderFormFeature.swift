@@ -126,6 +126,11 @@ public struct ProviderFormFeature: ConsoleFeature {
             }
             return steps
         case .submit:
+            // enter goes to the next field, and sends the request from the last.
+            if focus != fields.last {
+                moveFocus(by: 1)
+                return []
+            }
             switch oauthProvider() {
             case let .success(provider):
                 return [.banner(nil)] + ConsentFeature.open(provider, purpose: purpose)

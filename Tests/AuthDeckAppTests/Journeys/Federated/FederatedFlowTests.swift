@@ -9,11 +9,19 @@ import TerminalUI
 struct FederatedFlowTests {
     typealias F = FederatedFixtures
 
+    static func form(_ provider: FederatedProvider, _ purpose: FederatedPurpose, focus: ProviderFormFeature.Field) -> ProviderFormFeature {
+        var form = ProviderFormFeature(provider: provider, purpose: purpose)
+        form.focus = focus
+        return form
+    }
+
     @Test func signInWithAppleHidingTheEmail() {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .signInMethods(SignInMethodsFeature(selection: 3))
         var store = FlowStore(model)
         store.send(.key(.enter)) { $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signIn)) }
+        // enter on the first field goes to the next; from the last it sends the request.
+        store.send(.key(.enter)) { $0.screen = .providerForm(Self.form(.apple, .signIn, focus: .parameters)) }
         store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
@@ -274,7 +282,7 @@ struct FederatedFlowTests {
     /// takes none before (under load, n for a new identity was lost).
     @Test func aKeyPressedWhileTheAccountsLoadWaitsForThem() {
         var model = ConsoleModel(backendName: "embedded")
-        model.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signIn))
+        model.screen = .providerForm(Self.form(.apple, .signIn, focus: .parameters))
         var store = FlowStore(model)
         store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
@@ -648,6 +656,7 @@ struct FederatedFlowTests {
             $0.screen = .pendingLink(state)
         }
         store.send(.key(.enter)) { $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .signInToLink(pending))) }
+        store.send(.key(.enter)) { $0.screen = .providerForm(Self.form(.apple, .signInToLink(pending), focus: .parameters)) }
         store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signInToLink(pending)))
@@ -690,6 +699,7 @@ struct FederatedFlowTests {
             $0.banner = Banner(.info, "Your last sign-in was too long ago. Sign in with Apple again to delete the account; it then runs by itself.")
             $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .reauthenticate(.deleteAccount)))
         }
+        store.send(.key(.enter)) { $0.screen = .providerForm(Self.form(.apple, .reauthenticate(.deleteAccount), focus: .parameters)) }
         store.send(.key(.enter), effects: [.consent(.loadProviderDirectory(providerID: "apple.com"))]) {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.banner = nil
