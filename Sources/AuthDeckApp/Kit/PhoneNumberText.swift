@@ -14,6 +14,10 @@ enum PhoneNumberText {
     }
 
     static let formatHint = "Use international format: + country code and number, e.g. +1 555 555 0100."
+
+    /// What a number field says when its text is not a number in E.164 form.
+    static let notE164 = "That is not a phone number in E.164 form. \(formatHint)"
+
     /// Under a phone number field, wherever one is asked for.
     static let entryHint = "International (E.164) format: +, country code, number, e.g. +1 555 555 0100. A code is texted to it."
 

@@ -100,7 +100,7 @@ public struct PhoneFeature: ConsoleFeature {
         switch (step, action) {
         case let (.enteringNumber(field), .submit):
             guard let phone = PhoneNumberText.e164(field.text) else {
-                return [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]
+                return [.banner(Banner(.error, PhoneNumberText.notE164))]
             }
             return [.banner(nil), .run(.phone(.verifyPhoneNumber(phone)), busy: "Texting a code to \(phone)…")]
         case (.enteringNumber, .back):

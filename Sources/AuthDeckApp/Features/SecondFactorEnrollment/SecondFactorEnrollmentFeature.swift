@@ -113,7 +113,7 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         switch (step, intent) {
         case let (.enteringNumber(field), .submit):
             guard let phone = PhoneNumberText.e164(field.text) else {
-                return [.banner(Banner(.error, "That is not a phone number in E.164 form. \(PhoneNumberText.formatHint)"))]
+                return [.banner(Banner(.error, PhoneNumberText.notE164))]
             }
             return [.banner(nil), .run(.secondFactorEnrollment(.startPhoneEnrollment(phone)), busy: "Texting a code to \(phone)…")]
         case (.enteringNumber, .back), (.scanning, .back):
