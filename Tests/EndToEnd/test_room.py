@@ -24,9 +24,11 @@ def test_the_presenter_sees_follows_messages_ends_and_resets_the_room(ssh_server
         out.write(f.read())
     server = ssh_server(["--operators", operators, "--max-sessions-per-address", "8"])
     # Named by what they type: the second "ada" is ada-2 in the room, "Bob" is bob.
-    visitors = [console(command=server.client(name), width=80, height=24) for name in ("ada", "ada", "Bob")]
-    for v in visitors:
-        v.wait_for("Choose a sign-in method", timeout=30)
+    # One after another: two "ada"s arriving together would take their names in either order.
+    visitors = []
+    for name in ("ada", "ada", "Bob"):
+        visitors.append(console(command=server.client(name), width=80, height=24))
+        visitors[-1].wait_for("Choose a sign-in method", timeout=30)
     # One signed in anonymously, one waiting for a texted code, one on the sign-in methods.
     visitors[0].keys("Enter")
     visitors[0].wait_for(UID)
@@ -314,7 +316,9 @@ def test_refused_visitors_are_in_the_room_log_wrapped(ssh_server, console, keys)
         alice.keys("W")
         alice.wait_for(r"2 sessions \(1 visitor\)", timeout=10)
         alice.keys("l")
-        screen = alice.wait_for("was turned away").string
+        # The frame is complete once the last event is drawn, not its first line.
+        alice.wait_for(r"\(2\s+times\)")
+        screen = alice.screen()
         # Wrapped under its time, never cut: the whole sentence reads once the lines are joined.
         text = " ".join(line.strip() for line in screen.splitlines())
         text = re.sub(r" \d\d:\d\d:\d\d ", " ", text)
