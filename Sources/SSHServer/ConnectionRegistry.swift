@@ -36,6 +36,9 @@ final class ConnectionRegistry: Sendable {
         var visitorsPerSource: [String: Int] = [:]
         /// When each penalised source's penalty runs out.
         var penalties: [String: NIODeadline] = [:]
+        /// While the table is full of unexpired penalties: when the first of them runs out. Until
+        /// then a new source is turned away without the table being searched again.
+        var penaltiesFullUntil: NIODeadline?
         var consoles: Set<Int32> = []
     }
 
@@ -121,10 +124,16 @@ final class ConnectionRegistry: Sendable {
         let now = clock()
         state.withLock { state in
             // A flood from ever new sources cannot grow the table without bound: expired penalties go
-            // first, and a full table takes no new source (OpenSSH's `overflow:permissive`).
+            // first, and a full table takes no new source (OpenSSH's `overflow:permissive`). The table
+            // is searched once each time a penalty can have run out, not for every new source.
             if state.penalties[source] == nil, state.penalties.count >= limits.penalties.maximumSources {
+                if let full = state.penaltiesFullUntil, now < full { return }
                 state.penalties = state.penalties.filter { $0.value > now }
-                guard state.penalties.count < limits.penalties.maximumSources else { return }
+                guard state.penalties.count < limits.penalties.maximumSources else {
+                    state.penaltiesFullUntil = state.penalties.values.min()
+                    return
+                }
+                state.penaltiesFullUntil = nil
             }
             let left = max(.zero, (state.penalties[source] ?? now) - now)
             state.penalties[source] = now + min(left + limits.penalties.authenticationFailure, limits.penalties.maximum)
