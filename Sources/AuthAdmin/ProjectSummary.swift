@@ -26,12 +26,15 @@ public struct ProjectSummary: Sendable, Equatable, Identifiable {
     public var lockouts: Int?
     /// nil for the backend's own project, or any not made for a visitor.
     public var owner: Owner?
+    /// Why its data cannot be read now (a database refused at opening); nil: it can.
+    public var unavailable: String?
 
-    public init(id: String, accounts: Int, lockouts: Int? = nil, owner: Owner?) {
+    public init(id: String, accounts: Int, lockouts: Int? = nil, owner: Owner?, unavailable: String? = nil) {
         self.id = id
         self.accounts = accounts
         self.lockouts = lockouts
         self.owner = owner
+        self.unavailable = unavailable
     }
 }
 
@@ -48,7 +51,7 @@ extension AccountAdmin {
                 ProjectSummary(id: project.projectId, accounts: project.accounts, lockouts: project.lockouts, owner: project.owner.map { owner in
                     ProjectSummary.Owner(key: owner.key, address: owner.address, lastSeen: owner.lastSeen.flatMap(format.date(from:)),
                                          leftAt: owner.leftAt.flatMap(format.date(from:)))
-                })
+                }, unavailable: project.unavailable)
             }
         } catch {
             throw AuthAdminError.from(error)
@@ -62,7 +65,8 @@ extension AccountAdmin {
     public func rowsInEveryProject(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int) async throws -> AccountPage {
         var rows: [(project: String, user: UserRecord)] = []
         var lockouts: [EmailLockout] = []
-        for project in try await projects() {
+        // A project that cannot be read is marked so in the projects' list, and left out here.
+        for project in try await projects() where project.unavailable == nil {
             let admin = inProject(project.id)
             // A project without accounts may still hold lock-outs: of addresses with no account. The
             // listing counts them, so that a room's many projects are not each asked.

@@ -99,12 +99,11 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         do {
             return WireResponse(status: 200, body: try await route(request))
         } catch let failure as BackendFailure {
-            return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+            return failure.response
         } catch {
             // Storage errors carry SQL, never bound values, so they are safe to log.
             logger.error("request failed", metadata: ["path": "\(Self.pathAndQuery(request.path).path)", "error": "\(error)"])
-            let failure = DescriptorBudget.isExhausted() ? BackendFailure.descriptorsExhausted : .internalError
-            return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+            return (DescriptorBudget.isExhausted() ? BackendFailure.descriptorsExhausted : .internalError).response
         }
     }
 

@@ -105,8 +105,8 @@ struct BackendResponder: HTTPResponder {
             "ms": .string(String(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)),
         ])
         var headers: HTTPFields = [.contentType: "application/json; charset=UTF-8"]
-        // Unavailable (out of file descriptors, say) is worth another try a moment later.
-        if answer.status == 503 { headers[.retryAfter] = "1" }
+        // Out of file descriptors, say: worth another try a moment later (a refused database is not).
+        if let seconds = answer.retryAfter { headers[.retryAfter] = String(seconds) }
         return Response(status: HTTPResponse.Status(code: answer.status), headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }

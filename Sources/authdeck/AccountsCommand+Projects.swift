@@ -9,7 +9,8 @@ extension AccountsCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the projects of a data directory: its own, and those `authdeck serve` and `authdeck ssh` keep beside it.",
             discussion: """
-                For a visitor's project: the key it belongs to (or none), the address it was last used from, and when. \
+                For a visitor's project: the name they chose at their first visit (which a visitor with a key keeps), \
+                the key it belongs to (or none), the address it was last used from, and when. \
                 --api-key prints the API key that reaches one project of a shared `authdeck serve` and no other \
                 (what a visitor's console is given), for an app or SDK pointed at that project.
                 """)
@@ -31,12 +32,21 @@ extension AccountsCommand {
                 print(try projects.apiKey(of: apiKeyProject))
                 return
             }
-            var lines = [["project", "accounts", "visitor", "address", "last seen", "left"]]
-            lines.append([backend.projectId, String(try backend.accountCount()), "(the directory's own)", "", "", ""])
+            var lines = [["project", "accounts", "name", "visitor", "address", "last seen", "left"]]
+            lines.append([backend.projectId, String(try backend.accountCount()), "", "(the directory's own)", "", "", ""])
             let format = ISO8601DateFormatter()
+            var unavailable: [String] = []
             for id in projects.projectIds() {
                 let owner = projects.owner(of: id)
-                lines.append([id, String(try projects.accountCount(of: id)), owner.map { $0.key ?? "no key" } ?? "",
+                // One project that cannot be opened is said so, and the others are still listed.
+                let accounts: String
+                do {
+                    accounts = String(try projects.accountCount(of: id))
+                } catch {
+                    accounts = "unavailable"
+                    unavailable.append("\(id): \(error)")
+                }
+                lines.append([id, accounts, owner?.name ?? "", owner.map { $0.key ?? "no key" } ?? "",
                               owner?.address ?? "", owner.map { format.string(from: $0.lastSeen) } ?? "",
                               owner?.leftAt.map { format.string(from: $0) } ?? (owner == nil ? "" : "connected")])
             }
@@ -45,6 +55,8 @@ extension AccountsCommand {
                 print(zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
                     .trimmingCharacters(in: .whitespaces))
             }
+            for reason in unavailable { FileHandle.standardError.write(Data("authdeck: project \(reason)\n".utf8)) }
+            if !unavailable.isEmpty { throw ExitCode(1) }
         }
     }
 

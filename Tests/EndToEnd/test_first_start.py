@@ -100,11 +100,25 @@ def test_a_served_project_emptied_after_an_admin_import_is_refused_at_every_requ
             for project in projects:
                 for tail, body in [("/accounts", {"email": "new@example.com", "password": "secret-1"}),
                                    ("/accounts:batchCreate", {"users": [{"localId": "again"}]})]:
-                    status, answer, _ = post(server.url, f"/identitytoolkit.googleapis.com/v1/projects/{project}{tail}", body)
+                    status, answer, headers = post(server.url, f"/identitytoolkit.googleapis.com/v1/projects/{project}{tail}", body)
                     assert status == 503 and answer["error"]["status"] == "UNAVAILABLE", (project, status, answer)
+                    # Retrying cannot help until someone repairs it: no Retry-After.
+                    assert "Retry-After" not in headers, headers
+            # The listing still answers: the default project counted, each refused one marked as such.
+            listing = urllib.request.Request(server.url + "/emulator/v1/projects", headers=ADMIN)
+            with urllib.request.urlopen(listing, timeout=30) as response:
+                listed = {entry["projectId"]: entry for entry in json.load(response)["projects"]}
+            assert listed["authdeck-local"]["accounts"] == 0 and "unavailable" not in listed["authdeck-local"], listed
+            assert all("cannot be opened" in listed[project]["unavailable"] for project in projects), listed
         finally:
             assert server.stop() == 0
         assert files(os.path.join(data_dir, "projects")) == before
+        # The command line lists them all, says which cannot be read, and fails.
+        command = subprocess.run([authdeck_binary(), "accounts", "projects", "--data", data_dir], capture_output=True, text=True, timeout=60)
+        assert command.returncode == 1, command
+        rows = {line.split()[0]: line.split()[1] for line in command.stdout.splitlines()[1:]}
+        assert rows["authdeck-local"] == "0" and all(rows[project] == "unavailable" for project in projects), command.stdout
+        assert all(f"project {project}:" in command.stderr for project in projects), command.stderr
         with open(os.path.join(data_dir, "authdeck.log"), encoding="utf-8") as log:
             text = log.read()
         assert all(f"projects/{project}/identity.sqlite is empty, but this data directory has been used" in text for project in projects)

@@ -61,8 +61,7 @@ public final class BackendProjects: WireHandler, Sendable {
                 }
                 backend = try self.backend(for: request)
             } catch {
-                let failure = self.failure(opening: error)
-                return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+                return self.failure(opening: error).response
             }
             // The default project is never leased: its requests, the hot path, take no lock for it.
             defer { if backend !== self.defaultProject { self.open.release(backend) } }
@@ -172,8 +171,16 @@ public final class BackendProjects: WireHandler, Sendable {
                                                      messages: try defaultProject.messageCount(), lockouts: try defaultProject.lockoutCount(),
                                                      owner: nil)]
         for id in try projectIdsOnDisk().sorted() {
-            let counts = try databaseMade(id) ? withLeased(id) { try ($0.accountCount(), $0.messageCount(), $0.lockoutCount()) } : (0, 0, 0)
-            projects.append(.init(projectId: id, accounts: counts.0, messages: counts.1, lockouts: counts.2, owner: owner(of: id)?.wire))
+            // One project refused at opening is listed as such, beside the others; running out of
+            // descriptors refuses the whole listing, which a moment later will succeed.
+            do {
+                let counts = try databaseMade(id) ? withLeased(id) { try ($0.accountCount(), $0.messageCount(), $0.lockoutCount()) } : (0, 0, 0)
+                projects.append(.init(projectId: id, accounts: counts.0, messages: counts.1, lockouts: counts.2, owner: owner(of: id)?.wire))
+            } catch {
+                let failure = failure(opening: error)
+                guard failure.retryAfter == nil else { throw failure }
+                projects.append(.init(projectId: id, accounts: 0, owner: owner(of: id)?.wire, unavailable: failure.message))
+            }
         }
         return try WireCoding.encoder().encode(ListProjectsResponse(projects: projects))
     }

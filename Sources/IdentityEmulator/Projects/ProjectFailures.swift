@@ -11,8 +11,10 @@ extension BackendFailure {
         BackendFailure(status: 404, message: "PROJECT_NOT_FOUND : No project \(projectId) on this server, which is configured for \(served) by default.")
     }
     /// Out of file descriptors (`DescriptorBudget`): a moment later, idle projects have given theirs back.
-    static let descriptorsExhausted = BackendFailure(status: 503, message: "UNAVAILABLE : The server is at its limit of open files; try again in a moment.")
-    /// A project whose database is refused at its opening (emptied, gone, damaged): the server's log says which.
+    static let descriptorsExhausted = BackendFailure(status: 503, message: "UNAVAILABLE : The server is at its limit of open files; try again in a moment.",
+                                                     retryAfter: 1)
+    /// A project whose database is refused at its opening (emptied, gone, damaged): the server's log says
+    /// which. No `Retry-After`: it stays refused until someone repairs it.
     static let projectDataUnavailable = BackendFailure(status: 503, message: "UNAVAILABLE : This project's data cannot be opened; the server's log says why.")
     static func tooManyProjects(_ limit: Int) -> BackendFailure {
         BackendFailure(status: 429, message: "RESOURCE_EXHAUSTED : This server holds its limit of \(limit) projects; remove one first.")

@@ -1,9 +1,17 @@
 import Foundation
+import IdentityToolkit
 
 /// An error answer, with the exact message production Firebase Auth sends.
 struct BackendFailure: Error, Equatable {
     let status: Int
     let message: String
+    /// Seconds after which the request is worth sending again (`WireResponse.retryAfter`).
+    var retryAfter: Int? = nil
+
+    /// The answer that says so.
+    var response: WireResponse {
+        WireResponse(status: status, body: WireCoding.errorBody(status: status, message: message), retryAfter: retryAfter)
+    }
 
     static func badRequest(_ message: String) -> BackendFailure { BackendFailure(status: 400, message: message) }
 

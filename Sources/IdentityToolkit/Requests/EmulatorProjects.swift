@@ -39,13 +39,17 @@ public struct ListProjectsResponse: Codable, Sendable, Equatable {
         /// Addresses locked out by wrong passwords now: which projects' lock-outs are worth reading.
         public var lockouts: Int?
         public var owner: Owner?
+        /// Why the project's data cannot be read now (its database refused at opening, say); its
+        /// counts are then 0. The other projects are listed all the same.
+        public var unavailable: String?
 
-        public init(projectId: String, accounts: Int, messages: Int? = nil, lockouts: Int? = nil, owner: Owner?) {
+        public init(projectId: String, accounts: Int, messages: Int? = nil, lockouts: Int? = nil, owner: Owner?, unavailable: String? = nil) {
             self.projectId = projectId
             self.accounts = accounts
             self.messages = messages
             self.lockouts = lockouts
             self.owner = owner
+            self.unavailable = unavailable
         }
     }
 

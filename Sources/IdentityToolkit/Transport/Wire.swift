@@ -19,10 +19,14 @@ public struct WireRequest: Sendable {
 public struct WireResponse: Sendable {
     public var status: Int
     public var body: Data
+    /// Seconds after which the same request may well succeed (HTTP's `Retry-After`); nil: retrying
+    /// will not help by itself.
+    public var retryAfter: Int?
 
-    public init(status: Int, body: Data) {
+    public init(status: Int, body: Data, retryAfter: Int? = nil) {
         self.status = status
         self.body = body
+        self.retryAfter = retryAfter
     }
 }
 

@@ -347,7 +347,8 @@ extension AccountsScreen {
             } else {
                 "the backend's own"
             }
-            return ListView.Item(TextWidth.truncate("\(TextWidth.pad(project.id, toCells: 24)) \(TextWidth.pad(AccountsFeature.count(project.accounts), toCells: 14)) \(who)",
+            let count = project.unavailable == nil ? AccountsFeature.count(project.accounts) : "unavailable"
+            return ListView.Item(TextWidth.truncate("\(TextWidth.pad(project.id, toCells: 24)) \(TextWidth.pad(count, toCells: 14)) \(who)",
                                                     toCells: frame.width - 2))
         }).dropFirst(top).prefix(rows)
         ListView(items: Array(items), selection: selection - top).draw(on: canvas, in: Rect(row: frame.row + 2, column: column, width: frame.width - 2, height: rows), focused: true)
