@@ -57,6 +57,8 @@ extension TeachingStep.Kind {
 extension TeachingStep {
     /// The wire exchange the step caused, as one line: the inspector's latest call to its method.
     func exchangeLine(in exchanges: [BackendExchange]) -> String {
+        // The code sets the name on the user; this run's consent screen sent it with the sign-in.
+        if kind == .appleFullName { return "Backend: updateProfile → accounts:update; this run sent it with signInWithIdp." }
         guard let endpoint = kind.endpoint else { return "Backend: no Firebase Auth call in this step." }
         guard let exchange = exchanges.last(where: { $0.path.contains(endpoint) }) else { return "Backend: no \(endpoint) call seen yet." }
         // The path without its query (the API key) and host, so that the line fits 80 columns.
