@@ -64,14 +64,14 @@ public struct AccountFeature: ConsoleFeature {
         return keys
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
         guard let user = context.user else { return [] }
-        let clearBanner: [FlowStep] = intent == .up || intent == .down ? [] : [.banner(nil)]
-        switch intent {
+        let clearBanner: [FlowStep] = action == .up || action == .down ? [] : [.banner(nil)]
+        switch action {
         case .nextPane:
             pane = pane == .providers ? .cart : .providers
         case .up, .down:
-            let delta = intent == .up ? -1 : 1
+            let delta = action == .up ? -1 : 1
             if pane == .providers {
                 providerSelection = max(0, min(providerSelection + delta, user.providerData.count - 1))
             } else {

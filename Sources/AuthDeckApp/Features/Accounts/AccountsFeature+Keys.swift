@@ -51,10 +51,10 @@ extension AccountsFeature {
         return [toggle] + actionBindings.filter { $0.intent != .feature(.command(.disable)) && $0.intent != .feature(.command(.enable)) }
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        if panel != nil { return performInPanel(intent, access: context.operatorAccess) }
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        if panel != nil { return performInPanel(action, access: context.operatorAccess) }
         if typingFilter {
-            switch intent {
+            switch action {
             case .submit:
                 typingFilter = false
             case .back:
@@ -69,7 +69,7 @@ extension AccountsFeature {
             }
             return []
         }
-        switch intent {
+        switch action {
         case .up: return move(to: selection - 1)
         case .down: return move(to: selection + 1)
         case .choose:
@@ -95,8 +95,8 @@ extension AccountsFeature {
         }
     }
 
-    private mutating func perform(_ intent: Command, access: OperatorAccess?) -> [FlowStep] {
-        switch intent {
+    private mutating func perform(_ command: Command, access: OperatorAccess?) -> [FlowStep] {
+        switch command {
         case .nextFactor, .removeSecondFactor, .room, .clearAllLockouts: return []
         case .lockouts: return openLockouts()
         case .pageUp: return move(to: selection - Self.visibleRows)
@@ -123,8 +123,8 @@ extension AccountsFeature {
             guard !allProjects else { return [.banner(Banner(.info, "Mark all works in one project: choose it with P."))] }
             return [.banner(nil), .run(.accounts(.findMatching(filter, purpose: .mark)), busy: "Finding every account that matches…")]
         case .disable, .enable, .delete, .revoke, .markVerified, .sendPasswordReset, .sendVerification, .clearLockout:
-            guard access == .full, let action = Self.action(for: intent) else { return [] }
-            return ask(action, on: targets, describing: marked.isEmpty ? selectedUser.map(Self.name) : nil, returnTo: nil)
+            guard access == .full, let accountAction = Self.action(for: command) else { return [] }
+            return ask(accountAction, on: targets, describing: marked.isEmpty ? selectedUser.map(Self.name) : nil, returnTo: nil)
         case .editClaims:
             guard access == .full, let user = selectedUser else { return [] }
             panel = .claims(ClaimsEditor(user: user, returnTo: nil))
@@ -146,8 +146,8 @@ extension AccountsFeature {
         }
     }
 
-    static func action(for intent: Command) -> AccountAction? {
-        switch intent {
+    static func action(for command: Command) -> AccountAction? {
+        switch command {
         case .disable: .disable
         case .enable: .enable
         case .delete: .delete

@@ -57,10 +57,10 @@ extension AccountsFeature {
         panel = .lockouts(list)
     }
 
-    mutating func performInLockouts(_ intent: Action, list: LockoutList, access: OperatorAccess?) -> [FlowStep] {
+    mutating func performInLockouts(_ action: Action, list: LockoutList, access: OperatorAccess?) -> [FlowStep] {
         var list = list
         if list.confirmingAll {
-            switch intent {
+            switch action {
             case .confirm, .choose:
                 list.confirmingAll = false
                 panel = .lockouts(list)
@@ -73,7 +73,7 @@ extension AccountsFeature {
                 return []
             }
         }
-        switch intent {
+        switch action {
         case .up: list.selection = max(list.selection - 1, 0)
         case .down: list.selection = min(list.selection + 1, max(list.rows.count - 1, 0))
         case .back, .cancel:

@@ -162,12 +162,12 @@ public struct AccountsConfirmation: Equatable, Sendable {
 }
 
 extension AccountsFeature {
-    mutating func performInPanel(_ intent: AccountsFeature.Action, access: OperatorAccess?) -> [FlowStep] {
+    mutating func performInPanel(_ action: AccountsFeature.Action, access: OperatorAccess?) -> [FlowStep] {
         guard let current = panel else { return [] }
         switch current {
         case var .chips(menu):
             let chips = ChipMenu.Chip.allCases
-            switch intent {
+            switch action {
             case .up: menu.selection = max(menu.selection - 1, 0)
             case .down: menu.selection = min(menu.selection + 1, chips.count - 1)
             case .toggle:
@@ -183,7 +183,7 @@ extension AccountsFeature {
             return []
         case let .sort(selection):
             let fields = AccountSort.Field.allCases
-            switch intent {
+            switch action {
             case .up: panel = .sort(selection: max(selection - 1, 0))
             case .down: panel = .sort(selection: min(selection + 1, fields.count - 1))
             case .choose:
@@ -198,9 +198,9 @@ extension AccountsFeature {
             }
             return []
         case var .detail(detail):
-            return performInDetail(intent, detail: &detail, access: access)
+            return performInDetail(action, detail: &detail, access: access)
         case var .claims(editor):
-            switch intent {
+            switch action {
             case .back:
                 panel = editor.returnTo
                 return [.banner(nil)]
@@ -216,7 +216,7 @@ extension AccountsFeature {
             case .up, .down, .choose, .confirm, .cancel, .toggle, .command: return []
             }
         case let .cleanUp(days):
-            switch intent {
+            switch action {
             case .back:
                 panel = nil
                 return [.banner(nil)]
@@ -229,7 +229,7 @@ extension AccountsFeature {
             case .up, .down, .choose, .confirm, .cancel, .toggle, .command: return []
             }
         case var .confirm(confirmation):
-            switch intent {
+            switch action {
             case .toggle:
                 confirmation.confirmSelected.toggle()
                 panel = .confirm(confirmation)
@@ -253,7 +253,7 @@ extension AccountsFeature {
             case .up, .down, .back, .submit, .command: return []
             }
         case let .auditLog(entries, selection):
-            switch intent {
+            switch action {
             case .up: panel = .auditLog(entries: entries, selection: max(selection - 1, 0))
             case .down: panel = .auditLog(entries: entries, selection: min(selection + 1, max((entries?.count ?? 0) - 1, 0)))
             case .back: panel = nil
@@ -261,10 +261,10 @@ extension AccountsFeature {
             }
             return []
         case .hashConfig:
-            if intent == .back { panel = nil }
+            if action == .back { panel = nil }
             return []
         case let .projects(projects, selection):
-            switch intent {
+            switch action {
             case .up: panel = .projects(projects, selection: max(selection - 1, 0))
             // "All projects" comes first, then the projects.
             case .down: panel = .projects(projects, selection: min(selection + 1, projects?.count ?? 0))
@@ -282,13 +282,13 @@ extension AccountsFeature {
             }
             return []
         case let .lockouts(list):
-            return performInLockouts(intent, list: list, access: access)
+            return performInLockouts(action, list: list, access: access)
         }
     }
 
-    private mutating func performInDetail(_ intent: AccountsFeature.Action, detail: inout AccountDetail, access: OperatorAccess?) -> [FlowStep] {
+    private mutating func performInDetail(_ action: AccountsFeature.Action, detail: inout AccountDetail, access: OperatorAccess?) -> [FlowStep] {
         let factors = detail.record?.user.multiFactor ?? []
-        switch intent {
+        switch action {
         case .up: detail.scroll = max(detail.scroll - 1, 0)
         case .down: detail.scroll += 1
         case .back:
@@ -306,9 +306,9 @@ extension AccountsFeature {
             guard access == .full, let user = detail.record?.user else { return [] }
             panel = .claims(ClaimsEditor(user: user, returnTo: .detail(detail)))
             return [.banner(nil)]
-        case let .command(intent):
-            guard access == .full, let action = Self.action(for: intent) else { return [] }
-            return ask(action, on: [detail.uid], describing: detail.record.map { Self.name($0.user) } ?? "the account \(detail.uid)",
+        case let .command(command):
+            guard access == .full, let accountAction = Self.action(for: command) else { return [] }
+            return ask(accountAction, on: [detail.uid], describing: detail.record.map { Self.name($0.user) } ?? "the account \(detail.uid)",
                        returnTo: .detail(detail))
         case .choose, .submit, .confirm, .cancel, .toggle:
             return []

@@ -26,8 +26,8 @@ public struct AddCartItemFeature: ConsoleFeature {
         [KeyBinding([.enter], "enter", "add", .submit), .back(), .helpInForm]
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch intent {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch action {
         case .back:
             return [.show(.account(AccountFeature()))]
         case .submit:

@@ -25,8 +25,8 @@ public struct ChangePasswordFeature: ConsoleFeature {
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch intent {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch action {
         case .nextField, .previousField:
             focusOnConfirmation.toggle()
         case .back:

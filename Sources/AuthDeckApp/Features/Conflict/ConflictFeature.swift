@@ -91,8 +91,8 @@ public struct ConflictFeature: ConsoleFeature {
          .help, .inspector]
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch intent {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch action {
         case .up: choice = max(choice - 1, 0)
         case .down: choice = min(choice + 1, options.count - 1)
         case .cancel:

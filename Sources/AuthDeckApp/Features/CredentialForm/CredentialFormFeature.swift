@@ -60,8 +60,8 @@ public struct CredentialFormFeature: ConsoleFeature {
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch intent {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch action {
         case .nextField, .previousField:
             focus = focus == .email ? .password : .email
         case .back:

@@ -99,8 +99,8 @@ public struct EmailLinkFeature: ConsoleFeature {
         }
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch (step, intent) {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch (step, action) {
         case let (.enteringEmail(field), .submit):
             let email = field.text.trimmingCharacters(in: .whitespaces)
             guard !email.isEmpty else { return [.banner(Banner(.error, "Enter an email address."))] }

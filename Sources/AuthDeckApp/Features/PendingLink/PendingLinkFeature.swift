@@ -83,8 +83,8 @@ public struct PendingLinkFeature: ConsoleFeature {
         [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch intent {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch action {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, methods.count - 1)
         case .back:

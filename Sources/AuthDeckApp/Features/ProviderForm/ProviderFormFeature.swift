@@ -115,10 +115,10 @@ public struct ProviderFormFeature: ConsoleFeature {
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch intent {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch action {
         case .nextField, .previousField:
-            moveFocus(by: intent == .nextField ? 1 : -1)
+            moveFocus(by: action == .nextField ? 1 : -1)
         case .back:
             var steps: [FlowStep] = [.banner(nil), .show(screenBefore(in: context))]
             if case let .reauthenticate(operation) = purpose {

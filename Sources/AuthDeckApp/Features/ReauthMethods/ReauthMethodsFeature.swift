@@ -52,10 +52,10 @@ public struct ReauthMethodsFeature: ConsoleFeature {
         [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose), KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector]
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
         let account = Account(operation, user: context.user)
         let methods = account.methods
-        switch intent {
+        switch action {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, max(methods.count - 1, 0))
         case .back:

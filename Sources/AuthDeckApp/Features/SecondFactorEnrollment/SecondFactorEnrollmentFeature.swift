@@ -109,8 +109,8 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         EnrollmentScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch (step, intent) {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch (step, action) {
         case let (.enteringNumber(field), .submit):
             guard let phone = PhoneNumberText.e164(field.text) else {
                 return [.banner(Banner(.error, PhoneNumberText.notE164))]

@@ -120,8 +120,8 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
         SecondFactorChallengeScreen.draw(self, outbox: context.outbox, on: canvas, in: frame)
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
-        switch (step, intent) {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
+        switch (step, action) {
         case let (.choosingFactor(selection), .up):
             step = .choosingFactor(selection: max(selection - 1, 0))
         case let (.choosingFactor(selection), .down):

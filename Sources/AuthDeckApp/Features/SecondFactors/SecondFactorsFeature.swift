@@ -27,11 +27,11 @@ public struct SecondFactorsFeature: ConsoleFeature {
         return keys
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
         guard let user = context.user else { return [] }
         let factors = user.enrolledFactors
         let accountName = user.email ?? user.phoneNumber ?? user.uid
-        switch intent {
+        switch action {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, max(factors.count - 1, 0))
         case .enrollSms:

@@ -54,9 +54,9 @@ public struct SignInMethodsFeature: ConsoleFeature {
         }
     }
 
-    mutating func perform(_ intent: Action, in context: ConsoleContext) -> [FlowStep] {
+    mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
         let methods = SignInMethod.allCases
-        switch intent {
+        switch action {
         case .up: selection = max(selection - 1, 0)
         case .down: selection = min(selection + 1, methods.count - 1)
         case let .number(number):
