@@ -172,6 +172,19 @@ struct LayerTests {
         }
     }
 
+    /// A feature's results reach it as its actions do, through one scope (`ConsoleEvent.feature`): the
+    /// root's events name no feature's `Event`, and no feature picks its results out of the root's.
+    @Test func featuresResultsShareOneScope() throws {
+        let events = try String(contentsOf: Self.app.appendingPathComponent("Root/ConsoleEvent.swift"), encoding: .utf8)
+        #expect(events.contains("case feature(FeatureEvent)"))
+        for feature in try Self.features() {
+            #expect(!events.contains("\(feature.type).Event"), "ConsoleEvent has a case for \(feature.type)")
+            for (name, text) in feature.sources where text.contains("func extract(") {
+                Issue.record("\(feature.folder.lastPathComponent)/\(name) picks its results out of ConsoleEvent")
+            }
+        }
+    }
+
     /// A feature runs only its own effects and handles only its own results; the root routes the rest.
     @Test func noFeatureRunsOrSwitchesOverAnotherFeaturesWork() throws {
         let features = try Self.features()

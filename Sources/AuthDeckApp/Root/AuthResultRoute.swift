@@ -6,7 +6,7 @@ import AuthClient
 /// shows any other failure its own way (`ConsoleFeature.signInFinished`, `linkFinished`).
 enum AuthResultRoute {
     /// Signed in, or the screen the backend's answer leads to; nil: a failure the feature shows.
-    static func signIn(_ result: Result<AuthDataResult, AuthError>) -> [FlowStep]? {
+    static func signIn(_ result: Result<SignedIn, AuthError>) -> [FlowStep]? {
         switch result {
         case let .success(data):
             return [.exit(.signedIn(data))]

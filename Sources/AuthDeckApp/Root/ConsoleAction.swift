@@ -28,7 +28,8 @@ public struct FeatureAction: Equatable, Sendable {
     }
 }
 
-private extension Equatable {
+extension Equatable {
+    /// Whether `other` is of this type and equal: how the lifted actions and results compare.
     func isEqual(to other: any Equatable) -> Bool {
         (other as? Self) == self
     }

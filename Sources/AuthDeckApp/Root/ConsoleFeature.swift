@@ -10,21 +10,21 @@ import TerminalUI
 /// reads from the `ConsoleContext` and never changes itself: it asks the root `ConsoleModel` for
 /// work, a message or another screen with `FlowStep`s, and ends with a `FlowExit`.
 ///
-/// The root lifts every feature's actions into one scope (`ConsoleAction.feature`) and hands the
-/// feature on screen those of its own `Action` type; a feature with work of its own has a case in
-/// `ConsoleEffect` and `ConsoleEvent` (`.phone`), whose events `extract` picks out, so a feature's
-/// `switch` lists only its own cases.
+/// The root lifts every feature's actions into one scope (`ConsoleAction.feature`) and its results
+/// into another (`ConsoleEvent.feature`), and hands the feature on screen those of its own `Action`
+/// and `Event` types, so a feature's `switch` lists only its own cases. A feature with work of its
+/// own has a case in `ConsoleEffect` (`.phone`), which routes it to its performer in the runner.
 ///
 /// A key press, end to end: the terminal's `Key` → `ConsoleModel.handle(.key)` → the binding of
 /// the current feature whose keys contain it → `perform(action)` → `FlowStep.run(effect)` →
 /// `EffectRunner` (on the `Auth` actor or the cart store) → a `ConsoleEvent` back through the
-/// mailbox → `ConsoleModel.handle` → the session's own events there, the feature's own (`Event`)
-/// to `handle` → the next frame from `draw`.
+/// mailbox → `ConsoleModel.handle` → the session's own events there, the feature's own
+/// (`.feature`, of its `Event` type) to `handle` → the next frame from `draw`.
 protocol ConsoleFeature: Equatable, Sendable {
     /// What the feature's keys mean.
     associatedtype Action: Equatable & Sendable
     /// The results of the feature's effects.
-    associatedtype Event: Equatable & Sendable
+    associatedtype Event: FeatureResult
     /// The title bar's name for the screen.
     var title: String { get }
     /// Screens that only make sense with a signed-in user: they give way to the sign-in methods
@@ -57,7 +57,7 @@ protocol ConsoleFeature: Equatable, Sendable {
     mutating func showFailure(_ error: AuthError) -> [FlowStep]
     /// The result of a sign-in this screen asked the session for; the default takes the routes every
     /// sign-in shares (`AuthResultRoute`) and shows any other failure as `showFailure` does.
-    mutating func signInFinished(_ result: Result<AuthDataResult, AuthError>, in context: ConsoleContext) -> [FlowStep]
+    mutating func signInFinished(_ result: Result<SignedIn, AuthError>, in context: ConsoleContext) -> [FlowStep]
     /// The same for a link.
     mutating func linkFinished(_ result: Result<AuthDataResult, AuthError>, in context: ConsoleContext) -> [FlowStep]
     /// The signed-in user's cart changed: a selection in it stays within it.
@@ -81,8 +81,6 @@ protocol ConsoleFeature: Equatable, Sendable {
     func teachingAfterResult(in input: TeachingInput) -> TeachingContext?
     /// Before any step was taken: what enter does on this screen, with what is typed so far; nil: nothing to show.
     var teachingPreview: TeachingStep? { get }
-    /// This feature's result, if `event` is one.
-    static func extract(_ event: ConsoleEvent) -> Event?
 }
 
 extension ConsoleFeature {
@@ -94,7 +92,7 @@ extension ConsoleFeature {
     }
     func screenBefore(in context: ConsoleContext) -> Screen { context.home }
     mutating func showFailure(_ error: AuthError) -> [FlowStep] { [.banner(.error(error))] }
-    mutating func signInFinished(_ result: Result<AuthDataResult, AuthError>, in context: ConsoleContext) -> [FlowStep] {
+    mutating func signInFinished(_ result: Result<SignedIn, AuthError>, in context: ConsoleContext) -> [FlowStep] {
         if let steps = AuthResultRoute.signIn(result) { return steps }
         guard case let .failure(error) = result else { return [] }
         return showFailure(error)
@@ -134,14 +132,13 @@ extension ConsoleFeature {
     }
 
     /// An effect's result, if it is this feature's.
-    mutating func receive(_ event: ConsoleEvent, in context: ConsoleContext) -> [FlowStep] {
-        guard let own = Self.extract(event) else { return [] }
+    mutating func receive(_ event: FeatureEvent, in context: ConsoleContext) -> [FlowStep] {
+        guard let own = event.event(as: Event.self) else { return [] }
         return handle(own, in: context)
     }
 }
 
 /// The features that start no work of their own.
 extension ConsoleFeature where Event == Never {
-    static func extract(_ event: ConsoleEvent) -> Never? { nil }
     mutating func handle(_ event: Never, in context: ConsoleContext) -> [FlowStep] {}
 }

@@ -3,18 +3,18 @@ import Foundation
 
 /// The landings: where each way out of a flow leads, in one table.
 extension ConsoleModel {
-    /// Where every flow ends, whichever screen or session event led there: one banner and one cart
-    /// load per way out.
+    /// Where every flow ends, whichever screen or session event led there: one banner per way out,
+    /// and a sign-in's account adopted once, with the cart that came with it.
     mutating func leaveFlow(_ exit: FlowExit) -> [ConsoleEffect] {
         switch exit {
-        case let .signedIn(result):
+        case let .signedIn(signedIn):
             let withSecondFactor = if case .secondFactorSignIn = screen { true } else { false }
             let pending = screen.pendingLink
-            adopt(result.user)
             screen = .account(AccountFeature())
-            banner = Banner(.success, result.additionalUserInfo?.isNewUser == true
+            banner = Banner(.success, signedIn.result.additionalUserInfo?.isNewUser == true
                 ? "Account created." : (withSecondFactor ? "Signed in with a second factor." : "Signed in."))
-            return continuePendingLink(pending, signedIn: result.user)
+            adopt(signedIn)
+            return continuePendingLink(pending, signedIn: signedIn.user)
         case let .reauthenticated(operation):
             busy = "Retrying: \(operation.title)…"
             return [.perform(operation)]
@@ -31,7 +31,7 @@ extension ConsoleModel {
             banner = Banner(.success, "Linked \(what). The uid and app data are unchanged.")
             return []
         case let .linkedAfterSignIn(result, pending):
-            // The cart was loaded, or the guest's merged in, when the sign-in before the link left its flow.
+            // The cart came with the sign-in before the link, and the guest's was merged in then.
             adopt(result.user)
             screen = .account(AccountFeature())
             let text = "Signed in to \(result.user.email ?? result.user.uid) and linked \(FederatedProvider.displayName(pending.providerID)) to it."

@@ -56,13 +56,13 @@ extension ConsoleEvent {
         switch message {
         case let .notice(notice): self = .roomNotice(notice)
         case let .sendFrames(wanted): self = .roomFrames(wanted)
-        case let .room(snapshot): self = .room(.snapshot(snapshot))
-        case let .answered(text): self = .room(.answered(text))
-        case let .refused(text): self = .room(.refused(text))
-        case let .resetPreview(counts): self = .room(.resetPreview(counts))
-        case let .resetDone(counts): self = .room(.resetDone(counts))
-        case let .followed(session, frame): self = .room(.followed(session: session, frame))
-        case let .followEnded(session, reason): self = .room(.followEnded(session: session, reason: reason))
+        case let .room(snapshot): self = .feature(RoomFeature.Event.snapshot(snapshot))
+        case let .answered(text): self = .feature(RoomFeature.Event.answered(text))
+        case let .refused(text): self = .feature(RoomFeature.Event.refused(text))
+        case let .resetPreview(counts): self = .feature(RoomFeature.Event.resetPreview(counts))
+        case let .resetDone(counts): self = .feature(RoomFeature.Event.resetDone(counts))
+        case let .followed(session, frame): self = .feature(RoomFeature.Event.followed(session: session, frame))
+        case let .followEnded(session, reason): self = .feature(RoomFeature.Event.followEnded(session: session, reason: reason))
         case .status, .command, .frame: return nil
         }
     }

@@ -5,12 +5,11 @@ import Foundation
 /// The session's events: they change who is signed in (or whether an operation ran), so they
 /// decide the next screen whatever screen asked.
 extension ConsoleModel {
-    mutating func sessionRestored(_ result: Result<User?, SessionRestoreError>) -> [ConsoleEffect] {
+    mutating func sessionRestored(_ result: Result<SignedIn?, SessionRestoreError>) -> [ConsoleEffect] {
         switch result {
-        case let .success(user?):
-            adopt(user)
+        case let .success(restored?):
             screen = .account(AccountFeature())
-            return [.loadCart(uid: user.uid)]
+            adopt(restored)
         case .success(nil):
             screen = .signInMethods(SignInMethodsFeature(selection: 0))
         case let .failure(error):
@@ -22,8 +21,8 @@ extension ConsoleModel {
     }
 
     /// A sign-in the session ran: the feature that asked decides what follows.
-    mutating func signInFinished(_ result: Result<AuthDataResult, AuthError>) -> [ConsoleEffect] {
-        if case let .success(data) = result { remember(data.additionalUserInfo) }
+    mutating func signInFinished(_ result: Result<SignedIn, AuthError>) -> [ConsoleEffect] {
+        if case let .success(signedIn) = result { remember(signedIn.result.additionalUserInfo) }
         return update { feature, context in feature.signInFinished(result, in: context) }
     }
 
@@ -111,6 +110,12 @@ extension ConsoleModel {
 
     mutating func cartChanged(_ uid: String, _ result: Result<[CartItem], AppDataError>) -> [ConsoleEffect] {
         guard uid == user?.uid else { return [] }
+        takeCart(result)
+        return []
+    }
+
+    /// The signed-in account's cart as read, or why it could not be.
+    private mutating func takeCart(_ result: Result<[CartItem], AppDataError>) {
         switch result {
         case let .success(items):
             cart = items
@@ -120,7 +125,6 @@ extension ConsoleModel {
         case let .failure(error):
             banner = Banner(.error, "The app data could not be read or changed.", detail: error.reason)
         }
-        return []
     }
 
     /// A failure of the session's work, as the screen that asked for it shows it.
@@ -131,6 +135,13 @@ extension ConsoleModel {
     mutating func adopt(_ user: User) {
         if self.user?.uid != user.uid { cart = [] }
         self.user = user
+    }
+
+    /// The account a sign-in landed on, with the cart read in the same trip; after the landing's
+    /// screen and banner, which an unreadable cart's error replaces.
+    mutating func adopt(_ signedIn: SignedIn) {
+        adopt(signedIn.user)
+        takeCart(signedIn.cart)
     }
 
     /// Only a provider's answer has a profile; a password sign-in leaves the last one shown.
@@ -152,8 +163,8 @@ extension ConsoleModel {
             return leaveFlow(.sessionEnded(saying ? Banner(.error, Self.sessionEndText(reason)) : nil))
         }
         // A fresh copy of the account shown (a token refresh, a change made elsewhere). Another account
-        // arrives through a flow, whose landing (`leaveFlow`) or the session's restore adopts it once and
-        // loads its cart, whether this news comes before or after it.
+        // arrives through a flow, whose landing (`leaveFlow`) or the session's restore adopts it once with
+        // its cart, whether this news comes before or after it.
         if user?.uid == newUser.uid { user = newUser }
         return []
     }
@@ -176,14 +187,14 @@ extension ConsoleModel {
 
     /// The merge is done: the console is on the other account, with the previous one's cart.
     mutating func finishMerge(_ outcome: MergeOutcome, after conflict: ConflictFeature) -> [ConsoleEffect] {
-        adopt(outcome.result.user)
         screen = .account(AccountFeature())
+        adopt(outcome.result)
         let previous = conflict.previous.uid
         // The operator chose to delete it: confirm it is theirs, as the SDKs' requiresRecentLogin flow does, then delete it.
         if outcome.deletionFailure?.code == .requiresRecentLogin, !conflict.previous.isAnonymous {
             let merged = "Signed in to the account that has \(FederatedProvider.displayName(conflict.providerID)); the cart of \(conflict.previous.email ?? previous) was merged into it."
             return requireReauthentication(for: .deletePreviousAccount(conflict.previous),
-                                           lead: merged + " Its own sign-in is too old to delete it.") + [.loadCart(uid: outcome.result.user.uid)]
+                                           lead: merged + " Its own sign-in is too old to delete it.")
         }
         let fate = switch outcome.deletionFailure {
         case nil where conflict.choiceOption == .mergeAndKeep: "\(previous) was kept."
@@ -194,16 +205,16 @@ extension ConsoleModel {
         }
         banner = Banner(outcome.deletionFailure == nil ? .success : .info,
                         "Signed in to the account that has \(FederatedProvider.displayName(conflict.providerID)); the cart of \(previous) was merged into it. \(fate)")
-        return [.loadCart(uid: outcome.result.user.uid)]
+        return []
     }
 
     /// After signing in to the account of a pending credential: link it, and bring the
     /// anonymous account's cart along.
     mutating func continuePendingLink(_ pending: PendingLink?, signedIn user: User) -> [ConsoleEffect] {
-        guard let pending else { return [.loadCart(uid: user.uid)] }
+        guard let pending else { return [] }
         busy = "Linking \(FederatedProvider.displayName(pending.providerID))…"
         linkAfterSignIn = pending
-        let cart: ConsoleEffect = pending.previousAnonymousUid.map { .mergeCart(from: $0, into: user.uid) } ?? .loadCart(uid: user.uid)
-        return [cart, .link(pending.credential)]
+        let guestCart: [ConsoleEffect] = pending.previousAnonymousUid.map { [.mergeCart(from: $0, into: user.uid)] } ?? []
+        return guestCart + [.link(pending.credential)]
     }
 }

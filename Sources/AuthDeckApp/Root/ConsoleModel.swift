@@ -144,28 +144,21 @@ public struct ConsoleModel: Equatable, Sendable {
             return []
         case let .verification(event):
             return handleVerification(event)
-        case let .consent(consentEvent):
-            // The inspector shows the consent that produced the credential.
-            if case let .providerAuthorized(.success(authorization)) = consentEvent, case .consent = screen { lastAuthorization = authorization }
-            return forward(event)
         case let .roomNotice(notice):
             return roomNotice(notice)
         case let .roomFrames(wanted):
             framesWanted = wanted
             return []
         // A feature's own result: it decides what follows.
-        case let .room(roomEvent):
+        case let .feature(event):
+            // The inspector shows the consent that produced the credential.
+            if case let .providerAuthorized(.success(authorization))? = event.event(as: ConsentFeature.Event.self), case .consent = screen {
+                lastAuthorization = authorization
+            }
             // The room's latest snapshot, whatever shows: `W` opens on it at once.
-            if case let .snapshot(snapshot) = roomEvent { lastRoomSnapshot = snapshot }
-            return forward(event)
-        case .phone, .passwordReset, .emailLink, .pendingLink, .secondFactorEnrollment, .secondFactorSignIn, .conflict, .accounts:
-            return forward(event)
+            if case let .snapshot(snapshot)? = event.event(as: RoomFeature.Event.self) { lastRoomSnapshot = snapshot }
+            return update { feature, context in feature.receive(event, in: context) }
         }
-    }
-
-    /// A result of the current feature's own work: it decides what follows.
-    mutating func forward(_ event: ConsoleEvent) -> [ConsoleEffect] {
-        update { feature, context in feature.receive(event, in: context) }
     }
 
     /// Runs `body` on the feature of the current screen, stores it back, then applies its steps.

@@ -13,7 +13,8 @@ public enum FlowStep: Equatable, Sendable {
 
 /// How a flow ends; the console decides which screen comes next.
 public enum FlowExit: Equatable, Sendable {
-    case signedIn(AuthDataResult)
+    /// Signed in: the account and its cart, which the landing adopts together.
+    case signedIn(SignedIn)
     /// The second factor of a reauthentication passed: run the operation that needed it.
     case reauthenticated(SensitiveOperation)
     case enrolled(User, displayName: String)

@@ -111,25 +111,24 @@ public final class EffectRunner: Sendable {
         switch effect {
         case .restoreSession:
             do {
-                let user = try await auth.restoreSession()
+                guard let user = try await auth.restoreSession() else { return .sessionRestored(.success(nil)) }
                 // Check the saved account against the backend (deleted, disabled or revoked
                 // since the last run); the auth-state stream reports whatever changed.
-                if user != nil {
-                    Task { _ = try? await self.auth.reload() }
-                }
-                return .sessionRestored(.success(user))
+                Task { _ = try? await self.auth.reload() }
+                let restored = AuthDataResult(user: user, additionalUserInfo: nil)
+                return .sessionRestored(.success(SignedIn(restored, cart: await cartItems(of: user.uid))))
             } catch {
                 logger.error("saved session unreadable", metadata: ["error": "\(error)"])
                 return .sessionRestored(.failure(SessionRestoreError(reason: String(describing: error))))
             }
         case .signInAnonymously:
-            return .signInFinished(await result { try await self.auth.signInAnonymously() })
+            return .signInFinished(await signedIn { try await self.auth.signInAnonymously() })
         case let .createUser(email, password):
-            return .signInFinished(await result { try await self.auth.createUser(email: email, password: password) })
+            return .signInFinished(await signedIn { try await self.auth.createUser(email: email, password: password) })
         case let .signIn(credential):
             let guest = await auth.currentUser?.isAnonymous == true ? await auth.detachedCurrentUser() : nil
             leftGuest.withLock { $0 = guest }
-            return .signInFinished(await result { try await self.auth.signIn(with: credential) })
+            return .signInFinished(await signedIn { try await self.auth.signIn(with: credential) })
         case let .link(credential):
             return .linkFinished(await result { try await self.auth.link(with: credential) })
         case let .unlink(providerID):
@@ -177,29 +176,29 @@ public final class EffectRunner: Sendable {
         case let .verification(effect):
             return .verification(await perform(effect))
         case let .passwordReset(effect):
-            return .passwordReset(await perform(effect))
+            return .feature(await perform(effect))
         case let .emailLink(effect):
-            return .emailLink(await perform(effect))
+            return .feature(await perform(effect))
         case let .pendingLink(effect):
-            return .pendingLink(await perform(effect))
+            return .feature(await perform(effect))
         case let .secondFactorEnrollment(effect):
-            return .secondFactorEnrollment(await perform(effect))
+            return .feature(await perform(effect))
         case let .secondFactorSignIn(effect):
-            return .secondFactorSignIn(await perform(effect))
+            return .feature(await perform(effect))
         case let .consent(effect):
-            return .consent(await perform(effect))
+            return .feature(await perform(effect))
         case let .conflict(effect):
-            return .conflict(await perform(effect))
+            return .feature(await perform(effect))
         case let .deleteLeftGuest(uid):
             return .leftGuestDeleted(uid: uid, await deleteLeftGuest(uid))
         case let .mergeCart(source, target):
             return await cartEvent(target) { try await self.cart.merge(from: source, into: target) }
         case let .accounts(effect):
-            return await perform(effect).map(ConsoleEvent.accounts)
+            return await perform(effect).map { .feature($0) }
         case let .room(effect):
             return perform(effect)
         case let .phone(effect):
-            return .phone(await perform(effect))
+            return .feature(await perform(effect))
         case .quit:
             return nil
         }
@@ -213,6 +212,7 @@ public final class EffectRunner: Sendable {
             let previous = await self.auth.detachedCurrentUser()
             let signedIn = try await signIn()
             try await self.cart.merge(from: plan.previousUid, into: signedIn.user.uid)
+            let merged = SignedIn(signedIn, cart: .success(try await self.cart.items(of: signedIn.user.uid)))
             var deletionFailure: AuthError?
             if plan.deletePrevious, let previous {
                 do {
@@ -223,7 +223,7 @@ public final class EffectRunner: Sendable {
                     if error.code == .requiresRecentLogin { self.previousAccount.withLock { $0 = previous } }
                 }
             }
-            return MergeOutcome(result: signedIn, deletionFailure: deletionFailure)
+            return MergeOutcome(result: merged, deletionFailure: deletionFailure)
         }
     }
 
@@ -264,14 +264,35 @@ public final class EffectRunner: Sendable {
         }
     }
 
+    /// A sign-in, and the cart of the account it signed in to, read in the same trip: the landing
+    /// adopts both at once. A sign-in that fails, or stops at a second factor, reads nothing.
+    func signedIn(_ signIn: @Sendable () async throws -> AuthDataResult) async -> Result<SignedIn, AuthError> {
+        switch await result(signIn) {
+        case let .success(data): .success(SignedIn(data, cart: await cartItems(of: data.user.uid)))
+        case let .failure(error): .failure(error)
+        }
+    }
+
     private func cartEvent(_ uid: String, _ change: () async throws -> Void) async -> ConsoleEvent {
         do {
             try await change()
-            return .cartChanged(uid: uid, .success(try await cart.items(of: uid)))
         } catch {
-            logger.error("app data", metadata: ["error": "\(error)"])
-            return .cartChanged(uid: uid, .failure(AppDataError(reason: String(describing: error))))
+            return .cartChanged(uid: uid, .failure(appDataError(error)))
         }
+        return .cartChanged(uid: uid, await cartItems(of: uid))
+    }
+
+    private func cartItems(of uid: String) async -> Result<[CartItem], AppDataError> {
+        do {
+            return .success(try await cart.items(of: uid))
+        } catch {
+            return .failure(appDataError(error))
+        }
+    }
+
+    private func appDataError(_ error: any Error) -> AppDataError {
+        logger.error("app data", metadata: ["error": "\(error)"])
+        return AppDataError(reason: String(describing: error))
     }
 
     /// The effect's name without its payload: payloads may hold passwords.

@@ -29,7 +29,7 @@ struct AuthResultRoadTests {
         _ = form.handle(.signInFinished(.failure(Self.secondFactorRequired)))
         var phone = ConsoleModel(backendName: "embedded")
         phone.screen = .phone(Self.phoneScreen(.signIn))
-        _ = phone.handle(.phone(.signInFinished(.failure(Self.secondFactorRequired))))
+        _ = phone.handle(.feature(PhoneFeature.Event.signInFinished(.failure(Self.secondFactorRequired))))
         for model in [form, phone] {
             guard case let .secondFactorSignIn(feature) = model.screen else {
                 Issue.record("\(model.screen.title) instead of the second factor")
@@ -45,7 +45,7 @@ struct AuthResultRoadTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .phone(Self.phoneScreen(.signIn))
         let error = AuthError(.accountExistsWithDifferentCredential, updatedCredential: FederatedFixtures.updatedGoogle, email: "ada@example.com")
-        let effects = model.handle(.phone(.signInFinished(.failure(error))))
+        let effects = model.handle(.feature(PhoneFeature.Event.signInFinished(.failure(error))))
         #expect(model.screen == .pendingLink(PendingLinkFeature(pending: PendingLink(credential: FederatedFixtures.updatedGoogle, email: "ada@example.com",
                                                                                        reason: .accountExists))))
         #expect(effects == [.pendingLink(.fetchSignInMethods(email: "ada@example.com"))])
@@ -55,7 +55,7 @@ struct AuthResultRoadTests {
     @Test func aFailureNoRouteTakesIsShownByTheFeatureThatAsked() {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .phone(Self.phoneScreen(.signIn))
-        _ = model.handle(.phone(.signInFinished(.failure(AuthError(.invalidVerificationCode)))))
+        _ = model.handle(.feature(PhoneFeature.Event.signInFinished(.failure(AuthError(.invalidVerificationCode)))))
         #expect(model.banner?.detail?.contains("Check the text and type the code again.") == true
             || model.banner?.text.contains("Check the text and type the code again.") == true)
         guard case .phone = model.screen else {

@@ -27,7 +27,7 @@ struct TypeAheadTests {
         store.send(.key(.enter), effects: [.signInAnonymously]) { $0.busy = "Signing in anonymously…" }
         store.send(.key(.character("a"))) { $0.typedAhead = [.character("a")] }
         let result = AuthDataResult(user: Fixtures.anonymous, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: true))
-        store.send(.signInFinished(.success(result)), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
+        store.send(.signInFinished(.success(SignedIn(result, cart: .success([]))))) {
             $0.busy = nil
             $0.user = Fixtures.anonymous
             // The key acts as if typed just after the answer: the form replaces the banner.

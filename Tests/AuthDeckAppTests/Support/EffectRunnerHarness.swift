@@ -30,10 +30,18 @@ struct EffectRunnerHarness {
 
     /// An identity at the simulated provider and a consent, through the runner as the console does it.
     func consent(_ provider: OAuthProvider, name: String, email: String) async throws -> ProviderAuthorization {
-        guard case let .consent(.simulatedIdentityAdded(_, .success(identity)))? = await runner.perform(
-            .consent(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email))) else { throw AuthError(.internalError) }
-        guard case let .consent(.providerAuthorized(.success(authorization)))? = await runner.perform(
-            .consent(.authorize(provider, subject: identity.subject, hideEmail: nil))) else { throw AuthError(.internalError) }
+        guard case let .simulatedIdentityAdded(_, .success(identity))? = await runner.perform(
+            .consent(.addSimulatedIdentity(providerID: provider.providerID, name: name, email: email))).feature(ConsentFeature.Event.self) else { throw AuthError(.internalError) }
+        guard case let .providerAuthorized(.success(authorization))? = await runner.perform(
+            .consent(.authorize(provider, subject: identity.subject, hideEmail: nil))).feature(ConsentFeature.Event.self) else { throw AuthError(.internalError) }
         return authorization
+    }
+}
+
+extension Optional where Wrapped == ConsoleEvent {
+    /// The feature's result the runner answered with, if it is of `type`.
+    func feature<Event: FeatureResult>(_ type: Event.Type) -> Event? {
+        guard case let .feature(result)? = self else { return nil }
+        return result.event(as: type)
     }
 }

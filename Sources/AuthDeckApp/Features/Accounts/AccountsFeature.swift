@@ -52,7 +52,7 @@ public struct AccountsFeature: ConsoleFeature {
     }
 
     /// The results of `Effect`s, and the refresh timer's tick.
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         case pageLoaded(AccountsQuery, Result<AccountPage, AccountsFailure>)
         case matchesCounted(AccountFilter, Result<Int, AccountsFailure>)
         case detailLoaded(uid: String, Result<AccountDetailRecord, AccountsFailure>)
@@ -118,9 +118,6 @@ public struct AccountsFeature: ConsoleFeature {
     var title: String { "Accounts" }
     var needsUser: Bool { false }
     var screen: Screen { .accounts(self) }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .accounts(event) = event { event } else { nil }
-    }
     var editsText: Bool { typingFilter || panel?.editsText == true }
 
     // MARK: Opening

@@ -60,7 +60,7 @@ extension EffectRunner {
             let interval = accountsRefreshInterval
             let timer = Task {
                 do { try await Task.sleep(for: interval) } catch { return }
-                send(.accounts(.refreshDue))
+                send(.feature(AccountsFeature.Event.refreshDue))
             }
             refreshTimer.withLock { previous in
                 previous?.cancel()

@@ -20,7 +20,7 @@ public struct ConflictFeature: ConsoleFeature {
     }
 
     /// The outcome of an `Effect`.
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         case conflictAccountLoaded(Result<AccountSnapshot, AuthError>)
         case mergeFinished(Result<MergeOutcome, AuthError>)
     }
@@ -80,9 +80,6 @@ public struct ConflictFeature: ConsoleFeature {
     /// The conflict screen, and the preview of the account that has the identity.
     static func open(_ conflict: ConflictFeature) -> [FlowStep] {
         [.show(.conflict(conflict)), .banner(nil), .run(.conflict(.inspectConflictAccount(conflict.credential)), busy: nil)]
-    }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .conflict(event) = event { event } else { nil }
     }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
@@ -180,11 +177,12 @@ public struct MergePlan: Equatable, Sendable {
 }
 
 public struct MergeOutcome: Equatable, Sendable {
-    public var result: AuthDataResult
+    /// The other account, with its cart once the previous one's was merged in.
+    public var result: SignedIn
     /// Set when the previous account was to be deleted and could not be (it is kept, its cart empty).
     public var deletionFailure: AuthError?
 
-    public init(result: AuthDataResult, deletionFailure: AuthError? = nil) {
+    public init(result: SignedIn, deletionFailure: AuthError? = nil) {
         self.result = result
         self.deletionFailure = deletionFailure
     }

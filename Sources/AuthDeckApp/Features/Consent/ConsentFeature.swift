@@ -18,7 +18,7 @@ public struct ConsentFeature: ConsoleFeature {
     }
 
     /// The outcome of an `Effect`.
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         case providerDirectoryLoaded(providerID: String, Result<SimulatedIdentityProviders.Directory, AuthError>)
         case simulatedIdentityAdded(providerID: String, Result<SimulatedIdentityProviders.Identity, AuthError>)
         case providerAuthorized(Result<ProviderAuthorization, AuthError>)
@@ -76,9 +76,6 @@ public struct ConsentFeature: ConsoleFeature {
         [.show(.consent(ConsentFeature(provider: provider, purpose: purpose))),
          .run(.consent(.loadProviderDirectory(providerID: provider.providerID)),
               busy: "Asking the simulated \(FederatedProvider.displayName(provider.providerID)) for its accounts…")]
-    }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .consent(event) = event { event } else { nil }
     }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {

@@ -18,7 +18,7 @@ public struct EmailLinkFeature: ConsoleFeature {
     }
 
     /// The outcome of an `Effect`.
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         case signInLinkSent(Result<String, AuthError>)
     }
 
@@ -57,9 +57,6 @@ public struct EmailLinkFeature: ConsoleFeature {
         return false
     }
     var screen: Screen { .emailLink(self) }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .emailLink(event) = event { event } else { nil }
-    }
 
     /// What opening a sign-in link does: signed out, it signs in; signed in, it links the address when
     /// this console asked for that link, and otherwise asks which of the two is meant.

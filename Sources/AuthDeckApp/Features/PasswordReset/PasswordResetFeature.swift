@@ -17,7 +17,7 @@ public struct PasswordResetFeature: ConsoleFeature {
     }
 
     /// The outcome of an `Effect`.
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         /// The address the reset email went to.
         case passwordResetSent(Result<String, AuthError>)
         /// The account's email, once the new password is set.
@@ -64,9 +64,6 @@ public struct PasswordResetFeature: ConsoleFeature {
     var title: String { "Reset password" }
     var needsUser: Bool { false }
     var screen: Screen { .passwordReset(self) }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .passwordReset(event) = event { event } else { nil }
-    }
 
     func screenBefore(in context: ConsoleContext) -> Screen {
         context.user == nil ? .signInMethods(.selecting(.resetPassword)) : context.home

@@ -42,9 +42,12 @@ public struct PendingLinkFeature: ConsoleFeature {
     }
 
     /// The outcome of an `Effect`.
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         /// Empty when the backend does not tell (email-enumeration protection).
         case signInMethodsFetched(email: String, Result<[String], AuthError>)
+
+        /// The sign-in methods arrive behind a screen that is not busy.
+        var endsBusyWork: Bool { false }
     }
 
     public var pending: PendingLink
@@ -74,9 +77,6 @@ public struct PendingLinkFeature: ConsoleFeature {
     static func open(_ pending: PendingLink) -> [FlowStep] {
         [.show(.pendingLink(PendingLinkFeature(pending: pending))), .banner(nil)]
             + (pending.email.map { [.run(.pendingLink(.fetchSignInMethods(email: $0)), busy: nil)] } ?? [])
-    }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .pendingLink(event) = event { event } else { nil }
     }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {

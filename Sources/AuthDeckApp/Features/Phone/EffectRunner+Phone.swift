@@ -7,7 +7,7 @@ extension EffectRunner {
         case let .verifyPhoneNumber(phone):
             return .codeSent(await result { try await PhoneAuthProvider.provider(auth: self.auth).verifyPhoneNumber(phone) })
         case let .signIn(credential):
-            return .signInFinished(await result { try await self.auth.signIn(with: .phone(credential)) })
+            return .signInFinished(await signedIn { try await self.auth.signIn(with: .phone(credential)) })
         case let .link(credential):
             return .linkFinished(await result { try await self.auth.link(with: .phone(credential)) })
         }

@@ -26,10 +26,10 @@ public struct PhoneFeature: ConsoleFeature {
     }
 
     /// The outcome of an `Effect`.
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         /// A code was texted; the success value is its verification ID.
         case codeSent(Result<String, AuthError>)
-        case signInFinished(Result<AuthDataResult, AuthError>)
+        case signInFinished(Result<SignedIn, AuthError>)
         case linkFinished(Result<AuthDataResult, AuthError>)
     }
 
@@ -84,9 +84,6 @@ public struct PhoneFeature: ConsoleFeature {
 
     var needsUser: Bool { purpose != .signIn }
     var screen: Screen { .phone(self) }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .phone(event) = event { event } else { nil }
-    }
 
     func screenBefore(in context: ConsoleContext) -> Screen {
         purpose == .signIn ? .signInMethods(.selecting(.phone)) : context.home

@@ -5,7 +5,7 @@ extension EffectRunner {
     func perform(_ effect: RoomFeature.Effect) -> ConsoleEvent? {
         switch effect {
         case let .send(command):
-            guard let room else { return .room(.refused("This console is not in a room.")) }
+            guard let room else { return .feature(RoomFeature.Event.refused("This console is not in a room.")) }
             room.send(.command(command))
             return nil
         }

@@ -24,7 +24,7 @@ public struct RoomFeature: ConsoleFeature {
         case send(RoomCommand)
     }
 
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         case snapshot(RoomSnapshot)
         case answered(String)
         case refused(String)
@@ -84,9 +84,6 @@ public struct RoomFeature: ConsoleFeature {
         if typingFilter { return true }
         if case .message = panel { return true }
         return false
-    }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .room(event) = event { event } else { nil }
     }
 
     // MARK: Opening

@@ -20,7 +20,7 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
     }
 
     /// The outcome of an `Effect`.
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         /// A code was texted; the success value is its verification ID.
         case codeSent(Result<String, AuthError>)
         case totpSecretGenerated(Result<TotpSecret, AuthError>)
@@ -98,9 +98,6 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
     func titleColumn(on canvas: any Canvas) -> Int? {
         guard case let .scanning(secret) = step, let code = QRStep.code(self, secret: secret, on: canvas) else { return nil }
         return code.cells.width + 1
-    }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .secondFactorEnrollment(event) = event { event } else { nil }
     }
 
     func screenBefore(in context: ConsoleContext) -> Screen { .secondFactors(SecondFactorsFeature(selection: 0)) }

@@ -11,7 +11,7 @@ extension EffectRunner {
             })
         case let .resolveSignIn(challenge, assertion):
             let resolver = auth.multiFactorResolver(for: challenge)
-            return .secondFactorSignInFinished(await result { try await resolver.resolveSignIn(with: assertion) })
+            return .secondFactorSignInFinished(await signedIn { try await resolver.resolveSignIn(with: assertion) })
         case let .resolveMerge(challenge, assertion, plan):
             let resolver = auth.multiFactorResolver(for: challenge)
             return .secondFactorMergeFinished(await merge(plan) { try await resolver.resolveSignIn(with: assertion) })

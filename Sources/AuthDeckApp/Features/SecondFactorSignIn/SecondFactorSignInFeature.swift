@@ -20,10 +20,11 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
     }
 
     /// The outcome of an `Effect`.
-    public enum Event: Equatable, Sendable {
+    public enum Event: FeatureResult {
         /// A code was texted; the success value is its verification ID.
         case codeSent(Result<String, AuthError>)
-        case secondFactorSignInFinished(Result<AuthDataResult, AuthError>)
+        /// With the account's cart, which a sign-in lands with; a reauthentication leaves it.
+        case secondFactorSignInFinished(Result<SignedIn, AuthError>)
         case secondFactorMergeFinished(Result<MergeOutcome, AuthError>)
     }
 
@@ -93,9 +94,6 @@ public struct SecondFactorSignInFeature: ConsoleFeature {
     var title: String { "Second factor" }
     var needsUser: Bool { purpose != .signIn }
     var screen: Screen { .secondFactorSignIn(self) }
-    static func extract(_ event: ConsoleEvent) -> Event? {
-        if case let .secondFactorSignIn(event) = event { event } else { nil }
-    }
 
     /// The backend asked for a second factor after a first one: factor selection takes over.
     static func challenge(_ challenge: MultiFactorChallenge, purpose: Purpose) -> [FlowStep] {

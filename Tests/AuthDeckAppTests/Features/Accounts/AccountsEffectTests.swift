@@ -203,7 +203,7 @@ struct AccountsRefreshTimerTests {
             // The first tick, however busy the machine; then well past both deadlines, no second one.
             while events.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
             try await Task.sleep(for: .seconds(1))
-            #expect(events.withLock { $0 } == [.accounts(.refreshDue)])
+            #expect(events.withLock { $0 } == [.feature(AccountsFeature.Event.refreshDue)])
         }
     }
 }

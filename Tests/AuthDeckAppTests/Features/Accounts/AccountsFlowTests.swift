@@ -17,7 +17,7 @@ struct AccountsFlowTests {
             feature.pending = F.firstQuery
             $0.screen = .accounts(feature)
         }
-        store.send(.accounts(.pageLoaded(F.firstQuery, .success(F.page(0..<100, total: 3000))))) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .success(F.page(0..<100, total: 3000))))) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = F.page(0..<100, total: 3000)
@@ -26,7 +26,7 @@ struct AccountsFlowTests {
         #expect(render(store.model).contains("3,000 accounts in all · no filter · sort: created ↓"))
         // esc leaves for where the view was opened from; a late tick of the timer is then dropped.
         store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: 0)) }
-        store.send(.accounts(.refreshDue))
+        store.send(.feature(AccountsFeature.Event.refreshDue))
     }
 
     @Test func aVisitorNeverSeesTheView() {
@@ -66,7 +66,7 @@ struct AccountsFlowTests {
             }
         }
         let last = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 2940, limit: 100)
-        store.send(.accounts(.pageLoaded(last, .success(F.page(2940..<3000, total: 3000))))) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(last, .success(F.page(2940..<3000, total: 3000))))) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = F.page(2940..<3000, total: 3000)
@@ -105,8 +105,8 @@ struct AccountsFlowTests {
             }
         }
         // The first keystroke's page arrives late: it is for a filter since left, and ignored.
-        store.send(.accounts(.pageLoaded(a, .success(F.page(0..<5, total: 5)))))
-        store.send(.accounts(.pageLoaded(ad, .success(AccountPage(users: [], offset: 0, totalCount: 0))))) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(a, .success(F.page(0..<5, total: 5)))))
+        store.send(.feature(AccountsFeature.Event.pageLoaded(ad, .success(AccountPage(users: [], offset: 0, totalCount: 0))))) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = AccountPage(users: [], offset: 0, totalCount: 0)
@@ -246,7 +246,7 @@ struct AccountsFlowTests {
             $0.busy = "Disable: 3 accounts…"
         }
         let outcome = AccountActionOutcome(action: .disable, succeeded: ["u0000", "u0002"], failed: ["u0001": "USER_NOT_FOUND"])
-        store.send(.accounts(.actionFinished(.success(outcome))), effects: [.accounts(.loadPage(F.firstQuery))]) {
+        store.send(.feature(AccountsFeature.Event.actionFinished(.success(outcome))), effects: [.accounts(.loadPage(F.firstQuery))]) {
             $0.busy = nil
             $0.banner = Banner(.error, "Disabled 2 accounts. Written to the audit log. Failed for 1 account.", detail: "u0001: USER_NOT_FOUND")
             $0.accounts {
@@ -262,7 +262,7 @@ struct AccountsFlowTests {
             $0.busy = "Finding every account that matches…"
         }
         let all = (0..<3000).map { String(format: "u%04d", $0) }
-        store.send(.accounts(.matchingFound(.mark, .success(all)))) {
+        store.send(.feature(AccountsFeature.Event.matchingFound(.mark, .success(all)))) {
             $0.busy = nil
             $0.banner = Banner(.info, "Marked 3,000 accounts that match; 3000 marked in all.")
             $0.accounts { $0.marked = Set(all) }
@@ -297,7 +297,7 @@ struct AccountsFlowTests {
         var store = FlowStore(F.opened(total: 3000))
         // Enabling, marking verified and sending emails undo nothing: they run at once.
         store.send(.key(.character("e")), effects: [.accounts(.perform(.enable, uids: ["u0000"]))]) { $0.busy = "Enable: 1 account…" }
-        store.send(.accounts(.actionFinished(.success(AccountActionOutcome(action: .enable, succeeded: ["u0000"], failed: [:])))),
+        store.send(.feature(AccountsFeature.Event.actionFinished(.success(AccountActionOutcome(action: .enable, succeeded: ["u0000"], failed: [:])))),
                    effects: [.accounts(.loadPage(F.firstQuery))]) {
             $0.busy = nil
             $0.banner = Banner(.success, "Enabled 1 account. Written to the audit log.")
@@ -307,7 +307,7 @@ struct AccountsFlowTests {
             $0.busy = "Send password reset: 1 account…"
             $0.banner = nil
         }
-        store.send(.accounts(.actionFinished(.failure(AccountsFailure("network down"))))) {
+        store.send(.feature(AccountsFeature.Event.actionFinished(.failure(AccountsFailure("network down"))))) {
             $0.busy = nil
             $0.banner = Banner(.error, "The action was not done.", detail: "network down")
         }
@@ -334,7 +334,7 @@ struct AccountsFlowTests {
             $0.busy = "Reading the account…"
             $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000")) }
         }
-        store.send(.accounts(.detailLoaded(uid: "u0000", .success(record)))) {
+        store.send(.feature(AccountsFeature.Event.detailLoaded(uid: "u0000", .success(record)))) {
             $0.busy = nil
             $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000", record: record)) }
         }
@@ -356,7 +356,7 @@ struct AccountsFlowTests {
             $0.busy = "Clear password lock-out: 1 account…"
             $0.accounts { $0.panel = .detail(detail) }
         }
-        store.send(.accounts(.actionFinished(.success(AccountActionOutcome(action: .clearLockout, succeeded: ["u0000"], failed: [:])))),
+        store.send(.feature(AccountsFeature.Event.actionFinished(.success(AccountActionOutcome(action: .clearLockout, succeeded: ["u0000"], failed: [:])))),
                    effects: [.accounts(.loadDetail(uid: "u0000")), .accounts(.loadPage(F.firstQuery))]) {
             $0.busy = nil
             $0.banner = Banner(.success, "Cleared the password lock-out of 1 account. Written to the audit log.")
@@ -400,7 +400,7 @@ struct AccountsFlowTests {
             $0.busy = "Remove second factor mfa-2: 1 account…"
             $0.accounts { $0.panel = .detail(detail) }
         }
-        store.send(.accounts(.actionFinished(.success(AccountActionOutcome(action: .removeSecondFactor("mfa-2"), succeeded: ["u0000"], failed: [:])))),
+        store.send(.feature(AccountsFeature.Event.actionFinished(.success(AccountActionOutcome(action: .removeSecondFactor("mfa-2"), succeeded: ["u0000"], failed: [:])))),
                    effects: [.accounts(.loadDetail(uid: "u0000")), .accounts(.loadPage(F.firstQuery))]) {
             $0.busy = nil
             $0.banner = Banner(.success, "Removed the second factor of 1 account. Written to the audit log.")
@@ -415,7 +415,7 @@ struct AccountsFlowTests {
             $0.busy = "Delete: 1 account…"
             $0.accounts { $0.panel = .detail(detail) }
         }
-        store.send(.accounts(.actionFinished(.success(AccountActionOutcome(action: .delete, succeeded: ["u0000"], failed: [:])))),
+        store.send(.feature(AccountsFeature.Event.actionFinished(.success(AccountActionOutcome(action: .delete, succeeded: ["u0000"], failed: [:])))),
                    effects: [.accounts(.loadPage(F.firstQuery))]) {
             $0.busy = nil
             $0.banner = Banner(.success, "Deleted 1 account. Written to the audit log.")
@@ -506,7 +506,7 @@ struct AccountsFlowTests {
         store.send(.key(.enter), effects: [.accounts(.findMatching(thirty, purpose: .cleanUp(days: 30)))]) {
             $0.busy = "Counting anonymous accounts older than 30 days…"
         }
-        store.send(.accounts(.matchingFound(.cleanUp(days: 30), .success([])))) {
+        store.send(.feature(AccountsFeature.Event.matchingFound(.cleanUp(days: 30), .success([])))) {
             $0.busy = nil
             $0.banner = Banner(.info, "No anonymous account is older than 30 days.")
             $0.accounts { $0.panel = nil }
@@ -520,7 +520,7 @@ struct AccountsFlowTests {
         }
         let old = (0..<25).map { "anon\($0)" }
         let confirmation = AccountsConfirmation(action: .delete, uids: old, what: "25 anonymous accounts created more than 30 days ago", returnTo: nil)
-        store.send(.accounts(.matchingFound(.cleanUp(days: 30), .success(old)))) {
+        store.send(.feature(AccountsFeature.Event.matchingFound(.cleanUp(days: 30), .success(old)))) {
             $0.busy = nil
             $0.accounts { $0.panel = .confirm(confirmation) }
         }
@@ -547,7 +547,7 @@ struct AccountsFlowTests {
             $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000")) }
         }
         let record = AccountDetailRecord(user: F.user(0), cart: [])
-        store.send(.accounts(.detailLoaded(uid: "u0000", .success(record)))) {
+        store.send(.feature(AccountsFeature.Event.detailLoaded(uid: "u0000", .success(record)))) {
             $0.busy = nil
             $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0000", record: record)) }
         }
@@ -564,7 +564,7 @@ struct AccountsFlowTests {
         }
         // A backend that counts apart answers the rows alone: they show, and the count is asked after them.
         let rows = AccountPage(users: F.users(0..<100), offset: 0, totalCount: nil)
-        store.send(.accounts(.pageLoaded(F.firstQuery, .success(rows))), effects: [.accounts(.countMatches(AccountFilter()))]) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .success(rows))), effects: [.accounts(.countMatches(AccountFilter()))]) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = rows
@@ -575,7 +575,7 @@ struct AccountsFlowTests {
         #expect(render(store.model).contains("u0000"))
         // Until the count arrives the selection reaches the rows read, no further.
         store.send(.key(.character("G"))) { $0.accounts { $0.selection = 99 } }
-        store.send(.accounts(.matchesCounted(AccountFilter(), .success(3000)))) { $0.accounts { $0.matchCount = 3000 } }
+        store.send(.feature(AccountsFeature.Event.matchesCounted(AccountFilter(), .success(3000)))) { $0.accounts { $0.matchCount = 3000 } }
         #expect(render(store.model).contains("3,000 accounts in all · no filter"))
         store.send(.key(.character("G")), effects: [.accounts(.loadPage(F.query(offset: 2940)))]) {
             $0.accounts {
@@ -600,7 +600,7 @@ struct AccountsFlowTests {
             }
         }
         let rows = AccountPage(users: F.users(0..<100), offset: 0, totalCount: nil)
-        store.send(.accounts(.pageLoaded(qu, .success(rows))), effects: [.accounts(.countMatches(u))]) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(qu, .success(rows))), effects: [.accounts(.countMatches(u))]) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = rows
@@ -615,7 +615,7 @@ struct AccountsFlowTests {
                 $0.pending = qus
             }
         }
-        store.send(.accounts(.pageLoaded(qus, .success(rows))), effects: [.accounts(.countMatches(us))]) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(qus, .success(rows))), effects: [.accounts(.countMatches(us))]) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = rows
@@ -623,9 +623,9 @@ struct AccountsFlowTests {
             }
         }
         // The slow count of `u` arrives after `us` was typed: it is dropped; `us`'s own count shows.
-        store.send(.accounts(.matchesCounted(u, .success(900_000))))
+        store.send(.feature(AccountsFeature.Event.matchesCounted(u, .success(900_000))))
         #expect(render(store.model).contains("counting… · filter: \"us\""))
-        store.send(.accounts(.matchesCounted(us, .success(700_000)))) { $0.accounts { $0.matchCount = 700_000 } }
+        store.send(.feature(AccountsFeature.Event.matchesCounted(us, .success(700_000)))) { $0.accounts { $0.matchCount = 700_000 } }
         #expect(render(store.model).contains("700,000 accounts match · filter: \"us\""))
         // Another character: the old count goes at once, never shown for the new filter.
         let qusx = AccountsQuery(filter: AccountFilter(text: "usx"), sort: AccountSort(), offset: 0, limit: 100)
@@ -638,7 +638,7 @@ struct AccountsFlowTests {
                 $0.matchCount = nil
             }
         }
-        store.send(.accounts(.matchesCounted(us, .success(700_000))))
+        store.send(.feature(AccountsFeature.Event.matchesCounted(us, .success(700_000))))
         #expect(store.model.accountsView?.matchCount == nil)
     }
 
@@ -650,14 +650,14 @@ struct AccountsFlowTests {
             $0.screen = .accounts(feature)
         }
         let rows = AccountPage(users: F.users(0..<100), offset: 0, totalCount: nil)
-        store.send(.accounts(.pageLoaded(F.firstQuery, .success(rows))), effects: [.accounts(.countMatches(AccountFilter()))]) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .success(rows))), effects: [.accounts(.countMatches(AccountFilter()))]) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = rows
                 $0.countedFilter = AccountFilter()
             }
         }
-        store.send(.accounts(.matchesCounted(AccountFilter(), .success(3000)))) { $0.accounts { $0.matchCount = 3000 } }
+        store.send(.feature(AccountsFeature.Event.matchesCounted(AccountFilter(), .success(3000)))) { $0.accounts { $0.matchCount = 3000 } }
         // `r` reads the rows again and then counts again; the old count shows until the new one.
         store.send(.key(.character("r")), effects: [.accounts(.loadPage(F.firstQuery))]) {
             $0.accounts {
@@ -666,13 +666,13 @@ struct AccountsFlowTests {
             }
         }
         #expect(render(store.model).contains("3,000 accounts in all"))
-        store.send(.accounts(.pageLoaded(F.firstQuery, .success(rows))), effects: [.accounts(.countMatches(AccountFilter()))]) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .success(rows))), effects: [.accounts(.countMatches(AccountFilter()))]) {
             $0.accounts {
                 $0.pending = nil
                 $0.countedFilter = AccountFilter()
             }
         }
-        store.send(.accounts(.matchesCounted(AccountFilter(), .failure(AccountsFailure("database is locked"))))) {
+        store.send(.feature(AccountsFeature.Event.matchesCounted(AccountFilter(), .failure(AccountsFailure("database is locked"))))) {
             $0.banner = Banner(.error, "The matching accounts could not be counted.", detail: "database is locked")
             $0.accounts { $0.countedFilter = nil }
         }
@@ -682,7 +682,7 @@ struct AccountsFlowTests {
     @Test func theRefreshKeepsTheSelectedAccountSelected() {
         var store = FlowStore(F.opened(total: 3000))
         store.send(.key(.down)) { $0.accounts { $0.selection = 1 } }
-        store.send(.accounts(.refreshDue), effects: [.accounts(.loadPage(F.firstQuery)), .accounts(.scheduleRefresh)]) {
+        store.send(.feature(AccountsFeature.Event.refreshDue), effects: [.accounts(.loadPage(F.firstQuery)), .accounts(.scheduleRefresh)]) {
             $0.accounts { $0.pending = F.firstQuery }
         }
         // Two new accounts arrived at the top (newest first): u0001 is now the fourth row.
@@ -690,7 +690,7 @@ struct AccountsFlowTests {
         users[0].uid = "new-1"
         users[1].uid = "new-2"
         let newPage = AccountPage(users: users, offset: 0, totalCount: 3002)
-        store.send(.accounts(.pageLoaded(F.firstQuery, .success(newPage)))) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .success(newPage)))) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = newPage
@@ -700,8 +700,8 @@ struct AccountsFlowTests {
         #expect(store.model.accountsView?.selectedUser?.uid == "u0001")
         // While a page is on its way, the tick only schedules the next one.
         store.send(.key(.character("r")), effects: [.accounts(.loadPage(F.firstQuery))]) { $0.accounts { $0.pending = F.firstQuery } }
-        store.send(.accounts(.refreshDue), effects: [.accounts(.scheduleRefresh)])
-        store.send(.accounts(.pageLoaded(F.firstQuery, .failure(AccountsFailure("connection refused"))))) {
+        store.send(.feature(AccountsFeature.Event.refreshDue), effects: [.accounts(.scheduleRefresh)])
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .failure(AccountsFailure("connection refused"))))) {
             $0.banner = Banner(.error, "The accounts could not be read.", detail: "connection refused")
             $0.accounts {
                 $0.pending = nil
@@ -714,12 +714,12 @@ struct AccountsFlowTests {
         var store = FlowStore(F.opened(total: 3000))
         store.send(.key(.character("L")), effects: [.accounts(.loadAuditLog)]) { $0.accounts { $0.panel = .auditLog(entries: nil, selection: 0) } }
         let entries = [AuditEntry(date: F.created, operator: "ops", action: "delete", uids: ["u1", "u2"], failed: 1)]
-        store.send(.accounts(.auditLogLoaded(.success(entries)))) { $0.accounts { $0.panel = .auditLog(entries: entries, selection: 0) } }
+        store.send(.feature(AccountsFeature.Event.auditLogLoaded(.success(entries)))) { $0.accounts { $0.panel = .auditLog(entries: entries, selection: 0) } }
         #expect(render(store.model).contains("2026-09-21 14:13  delete  2 accounts, 1 failed  by ops"))
         // At 80 columns an operator named by key comment and fingerprint still leaves the action, its target and project.
         let named = [AuditEntry(date: F.created, operator: "alice@laptop (SHA256:b3BlcmF0b3JrZXlmaW5nZXJwcmludGhlcmVpc2xvbmc)", action: "disable",
                                 project: "visitor-5bfb13851a6f2559", uids: ["u1"], failed: 0)]
-        store.send(.accounts(.auditLogLoaded(.success(named)))) { $0.accounts { $0.panel = .auditLog(entries: named, selection: 0) } }
+        store.send(.feature(AccountsFeature.Event.auditLogLoaded(.success(named)))) { $0.accounts { $0.panel = .auditLog(entries: named, selection: 0) } }
         for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
             let screen = render(store.model, size: size)
             #expect(screen.contains("2026-09-21 14:13  disable  1 account  in visitor-5bfb13851a6f2559  by ali"))
@@ -728,14 +728,14 @@ struct AccountsFlowTests {
         store.send(.key(.escape)) { $0.accounts { $0.panel = nil } }
         store.send(.key(.character("H")), effects: [.accounts(.loadHashConfig)]) { $0.accounts { $0.panel = .hashConfig } }
         let hash = PasswordHashParameters(signerKey: "c2lnbmVy", saltSeparator: "Bw==", rounds: 8, memoryCost: 14)
-        store.send(.accounts(.hashConfigLoaded(.success(hash)))) { $0.accounts { $0.hashConfig = hash } }
+        store.send(.feature(AccountsFeature.Event.hashConfigLoaded(.success(hash)))) { $0.accounts { $0.hashConfig = hash } }
         let screen = render(store.model)
         #expect(screen.contains("signer key       c2lnbmVy"))
         #expect(screen.contains("memory cost      14"))
         // A real signer key (64 bytes, 88 characters of base64) is longer than the row: it goes on, whole, on the next.
         let key = Data((0..<64).map { UInt8($0 * 7 % 256) }).base64EncodedString()
         let long = PasswordHashParameters(signerKey: key, saltSeparator: "Bw==", rounds: 8, memoryCost: 14)
-        store.send(.accounts(.hashConfigLoaded(.success(long)))) { $0.accounts { $0.hashConfig = long } }
+        store.send(.feature(AccountsFeature.Event.hashConfigLoaded(.success(long)))) { $0.accounts { $0.hashConfig = long } }
         let rows = render(store.model).split(separator: "\n").map(String.init)
         let first = try #require(rows.firstIndex { $0.contains("signer key") })
         let cut = key.index(key.startIndex, offsetBy: 57)
@@ -751,7 +751,7 @@ struct AccountsFlowTests {
         let projects = [ProjectSummary(id: "authdeck-local", accounts: 3000, owner: nil),
                         ProjectSummary(id: "visitor-0123456789abcdef", accounts: 2,
                                        owner: .init(key: "SHA256:abcdefghijklmnopqrstuvwxyz", address: "10.0.0.7", lastSeen: seen, leftAt: nil))]
-        store.send(.accounts(.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(projects, selection: 0) } }
+        store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(projects, selection: 0) } }
         let listed = render(store.model)
         #expect(listed.contains("visitor-0123456789abcdef"))
         #expect(listed.contains("visitor-0123456789abcdef 2 accounts     SHA256:abcd… 10.0.0.7 connected"))
@@ -762,7 +762,7 @@ struct AccountsFlowTests {
         store.send(.key(.down))
         store.send(.key(.enter), effects: [.accounts(.selectProject("visitor-0123456789abcdef"))]) { $0.accounts { $0.panel = nil } }
         let query = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100, project: "visitor-0123456789abcdef")
-        store.send(.accounts(.projectSelected("visitor-0123456789abcdef")), effects: [.accounts(.loadPage(query))]) {
+        store.send(.feature(AccountsFeature.Event.projectSelected("visitor-0123456789abcdef")), effects: [.accounts(.loadPage(query))]) {
             $0.banner = Banner(.info, "Project visitor-0123456789abcdef.", detail: nil)
             $0.accounts {
                 $0.project = "visitor-0123456789abcdef"
@@ -771,8 +771,8 @@ struct AccountsFlowTests {
             }
         }
         // A page of the project left behind is not taken.
-        store.send(.accounts(.pageLoaded(F.firstQuery, .success(F.page(0..<100, total: 3000)))))
-        store.send(.accounts(.pageLoaded(query, .success(F.page(0..<2, total: 2))))) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .success(F.page(0..<100, total: 3000)))))
+        store.send(.feature(AccountsFeature.Event.pageLoaded(query, .success(F.page(0..<2, total: 2))))) {
             $0.accounts {
                 $0.page = F.page(0..<2, total: 2)
                 $0.pending = nil
@@ -786,7 +786,7 @@ struct AccountsFlowTests {
         store.send(.key(.character("P")), effects: [.accounts(.loadProjects)]) { $0.accounts { $0.panel = .projects(nil, selection: 0) } }
         let visitor = "visitor-0123456789abcdef"
         let projects = [ProjectSummary(id: "authdeck-local", accounts: 1, owner: nil), ProjectSummary(id: visitor, accounts: 2, owner: nil)]
-        store.send(.accounts(.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(projects, selection: 0) } }
+        store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(projects, selection: 0) } }
         #expect(render(store.model).contains("▸ All projects (every project's accounts in one table)"))
         let query = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100, allProjects: true)
         store.send(.key(.enter), effects: [.accounts(.loadPage(query))]) {
@@ -799,7 +799,7 @@ struct AccountsFlowTests {
             }
         }
         let page = AccountPage(users: F.users(0..<3), offset: 0, totalCount: 3, projects: ["authdeck-local", visitor, visitor])
-        store.send(.accounts(.pageLoaded(query, .success(page)))) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(query, .success(page)))) {
             $0.accounts {
                 $0.page = page
                 $0.pending = nil
@@ -825,7 +825,7 @@ struct AccountsFlowTests {
             $0.busy = "Enable: 1 account…"
         }
         let outcome = AccountActionOutcome(action: .enable, succeeded: ["u0001"], failed: [:])
-        store.send(.accounts(.actionFinished(.success(outcome))), effects: [.accounts(.loadPage(query))]) {
+        store.send(.feature(AccountsFeature.Event.actionFinished(.success(outcome))), effects: [.accounts(.loadPage(query))]) {
             $0.busy = nil
             $0.banner = Banner(.success, "Enabled 1 account. Written to the audit log.")
             $0.accounts {
@@ -840,7 +840,7 @@ struct AccountsFlowTests {
             $0.busy = "Reading the account…"
             $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0002", project: visitor)) }
         }
-        store.send(.accounts(.detailLoaded(uid: "u0002", .success(AccountDetailRecord(user: F.user(2), cart: []))))) {
+        store.send(.feature(AccountsFeature.Event.detailLoaded(uid: "u0002", .success(AccountDetailRecord(user: F.user(2), cart: []))))) {
             $0.busy = nil
             $0.accounts { $0.panel = .detail(AccountDetail(uid: "u0002", record: AccountDetailRecord(user: F.user(2), cart: []), project: visitor)) }
         }

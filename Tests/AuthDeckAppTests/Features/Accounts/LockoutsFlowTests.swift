@@ -35,7 +35,7 @@ struct LockoutsFlowTests {
         store.send(.key(.character("r")), effects: [.accounts(.loadPage(F.firstQuery))]) {
             $0.accounts { $0.pending = F.firstQuery }
         }
-        store.send(.accounts(.pageLoaded(F.firstQuery, .success(Self.pageWithLockouts([Self.accountLock, Self.strangerLock]))))) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .success(Self.pageWithLockouts([Self.accountLock, Self.strangerLock]))))) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = Self.pageWithLockouts([Self.accountLock, Self.strangerLock])
@@ -50,7 +50,7 @@ struct LockoutsFlowTests {
         #expect(screen.contains("u0002          user0002@example.com  pw       09-23 14:13 09-23 16:13 ··U·L"))
         #expect(screen.contains("L locked"))
         // The next page without them: the marker goes.
-        store.send(.accounts(.pageLoaded(F.firstQuery, .success(F.page(0..<100, total: 3000))))) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .success(F.page(0..<100, total: 3000))))) {
             $0.accounts {
                 $0.page = F.page(0..<100, total: 3000)
                 $0.lockouts = []
@@ -95,7 +95,7 @@ struct LockoutsFlowTests {
         #expect(render(store.model).contains("[x] locked out by wrong passwords"))
         store.send(.key(.escape)) { $0.accounts { $0.panel = nil } }
         let page = AccountPage(users: [F.user(2)], offset: 0, totalCount: nil, lockouts: [Self.accountLock, Self.strangerLock])
-        store.send(.accounts(.pageLoaded(query, .success(page))), effects: [.accounts(.countMatches(locked))]) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(query, .success(page))), effects: [.accounts(.countMatches(locked))]) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = page
@@ -103,7 +103,7 @@ struct LockoutsFlowTests {
                 $0.countedFilter = locked
             }
         }
-        store.send(.accounts(.matchesCounted(locked, .success(1)))) { $0.accounts { $0.matchCount = 1 } }
+        store.send(.feature(AccountsFeature.Event.matchesCounted(locked, .success(1)))) { $0.accounts { $0.matchCount = 1 } }
         let screen = render(store.model)
         #expect(screen.contains("1 account matches · filter: locked · sort: created ↓ · 2 locked out (K)"))
         #expect(AccountsScreen.filterText(locked) == "locked")
@@ -131,12 +131,12 @@ struct LockoutsFlowTests {
         store.send(.key(.character("u")), effects: [.accounts(.clearLockouts([Self.strangerLock], all: false))]) {
             $0.busy = "Clearing the lock-out of nobody@example.com…"
         }
-        store.send(.accounts(.lockoutsCleared(.success(1))), effects: [.accounts(.loadPage(F.firstQuery))]) {
+        store.send(.feature(AccountsFeature.Event.lockoutsCleared(.success(1))), effects: [.accounts(.loadPage(F.firstQuery))]) {
             $0.busy = nil
             $0.banner = Banner(.success, "Cleared 1 password lock-out. Written to the audit log.")
         }
         // The page read again without it: the list follows, the selection moves to the row left.
-        store.send(.accounts(.pageLoaded(F.firstQuery, .success(Self.pageWithLockouts([Self.accountLock]))))) {
+        store.send(.feature(AccountsFeature.Event.pageLoaded(F.firstQuery, .success(Self.pageWithLockouts([Self.accountLock]))))) {
             $0.accounts {
                 $0.pending = nil
                 $0.page = Self.pageWithLockouts([Self.accountLock])
@@ -171,7 +171,7 @@ struct LockoutsFlowTests {
             $0.busy = "Clearing 2 password lock-outs…"
             $0.accounts { $0.panel = .lockouts(LockoutList(rows: [Self.accountLock, Self.strangerLock])) }
         }
-        store.send(.accounts(.lockoutsCleared(.failure(AccountsFailure("backend down"))))) {
+        store.send(.feature(AccountsFeature.Event.lockoutsCleared(.failure(AccountsFailure("backend down"))))) {
             $0.busy = nil
             $0.banner = Banner(.error, "The lock-outs were not cleared.", detail: "backend down")
         }

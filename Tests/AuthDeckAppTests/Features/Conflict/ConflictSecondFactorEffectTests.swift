@@ -26,9 +26,9 @@ struct ConflictSecondFactorEffectTests {
 
             let anonymous = try await auth.signInAnonymously().user
             try await setup.cart.add("apple", to: anonymous.uid)
-            guard case let .consent(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.consent(.loadProviderDirectory(providerID: "microsoft.com"))),
+            guard case let .providerDirectoryLoaded(_, .success(list))? = await setup.runner.perform(.consent(.loadProviderDirectory(providerID: "microsoft.com"))).feature(ConsentFeature.Event.self),
                   let carol = list.identities.first?.subject,
-                  case let .consent(.providerAuthorized(.success(again)))? = await setup.runner.perform(.consent(.authorize(microsoft, subject: carol, hideEmail: nil))),
+                  case let .providerAuthorized(.success(again))? = await setup.runner.perform(.consent(.authorize(microsoft, subject: carol, hideEmail: nil))).feature(ConsentFeature.Event.self),
                   case let .linkFinished(.failure(conflict))? = await setup.runner.perform(.link(again.credential)),
                   let updated = conflict.updatedCredential else {
                 Issue.record("no link conflict")
@@ -36,7 +36,7 @@ struct ConflictSecondFactorEffectTests {
             }
 
             // The preview cannot see past the second factor; it says which factors there are.
-            guard case let .conflict(.conflictAccountLoaded(.failure(preview)))? = await setup.runner.perform(.conflict(.inspectConflictAccount(updated))) else {
+            guard case let .conflictAccountLoaded(.failure(preview))? = await setup.runner.perform(.conflict(.inspectConflictAccount(updated))).feature(ConflictFeature.Event.self) else {
                 Issue.record("the preview signed in without a second factor")
                 return
             }
@@ -46,7 +46,7 @@ struct ConflictSecondFactorEffectTests {
 
             // The switch stops there too, with nothing changed.
             let plan = MergePlan(credential: updated, previousUid: anonymous.uid, deletePrevious: true)
-            guard case let .conflict(.mergeFinished(.failure(stopped)))? = await setup.runner.perform(.conflict(.mergeAccounts(plan))),
+            guard case let .mergeFinished(.failure(stopped))? = await setup.runner.perform(.conflict(.mergeAccounts(plan))).feature(ConflictFeature.Event.self),
                   let challenge = stopped.multiFactorChallenge, case let .phone(hint)? = challenge.hints.first else {
                 Issue.record("the switch did not ask for the second factor")
                 return
@@ -55,14 +55,14 @@ struct ConflictSecondFactorEffectTests {
             #expect(await auth.currentUser?.uid == anonymous.uid)
             #expect(try await setup.cart.items(of: anonymous.uid) == [CartItem(uid: anonymous.uid, name: "apple", quantity: 1)])
 
-            guard case let .secondFactorSignIn(.codeSent(.success(verificationID)))? = await setup.runner.perform(.secondFactorSignIn(.startSecondFactorSignIn(hint, challenge))) else {
+            guard case let .codeSent(.success(verificationID))? = await setup.runner.perform(.secondFactorSignIn(.startSecondFactorSignIn(hint, challenge))).feature(SecondFactorSignInFeature.Event.self) else {
                 Issue.record("no code texted")
                 return
             }
             let outbox = AuthEmulatorOutbox(backend: setup.served.makeTransport(), projectId: setup.backend.projectId)
             let code = try #require(try await outbox.texts().first { $0.verificationID == verificationID }?.code)
             let assertion = PhoneMultiFactorGenerator.assertion(with: PhoneAuthProvider.credential(withVerificationID: verificationID, verificationCode: code))
-            guard case let .secondFactorSignIn(.secondFactorMergeFinished(.success(outcome)))? = await setup.runner.perform(.secondFactorSignIn(.resolveMerge(challenge, assertion, plan))) else {
+            guard case let .secondFactorMergeFinished(.success(outcome))? = await setup.runner.perform(.secondFactorSignIn(.resolveMerge(challenge, assertion, plan))).feature(SecondFactorSignInFeature.Event.self) else {
                 Issue.record("the merge failed")
                 return
             }

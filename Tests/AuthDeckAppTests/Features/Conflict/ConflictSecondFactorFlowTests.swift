@@ -35,7 +35,7 @@ struct ConflictSecondFactorFlowTests {
         model.screen = .conflict(state)
         var store = FlowStore(model)
         // The preview's sign-in (on an Auth of its own) stopped at the second factor.
-        store.send(.conflict(.conflictAccountLoaded(.failure(Self.secondFactorRequired(MfaFixtures.challenge()))))) {
+        store.send(.feature(ConflictFeature.Event.conflictAccountLoaded(.failure(Self.secondFactorRequired(MfaFixtures.challenge()))))) {
             state.other = .needsSecondFactor([MfaFixtures.totpHint, MfaFixtures.phoneHint])
             $0.screen = .conflict(state)
         }
@@ -49,7 +49,7 @@ struct ConflictSecondFactorFlowTests {
         // The console's own sign-in stops there too: its pending challenge (finished on the console's Auth) drives the factor selection.
         let pending = MfaFixtures.challenge()
         let challenge = SecondFactorSignInFeature(challenge: pending, purpose: .mergeAfterConflict(state))
-        store.send(.conflict(.mergeFinished(.failure(Self.secondFactorRequired(pending))))) {
+        store.send(.feature(ConflictFeature.Event.mergeFinished(.failure(Self.secondFactorRequired(pending))))) {
             $0.busy = nil
             $0.screen = .secondFactorSignIn(challenge)
             $0.banner = Banner(.info, "The account that has Microsoft has 2-step verification: choose its second factor.")
@@ -71,7 +71,7 @@ struct ConflictSecondFactorFlowTests {
 
         let bob = Fixtures.passwordUser(uid: "bobUID0000000000000000000001", email: "bob@example.com")
         let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
-        store.send(.secondFactorSignIn(.secondFactorMergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.feature(SecondFactorSignInFeature.Event.secondFactorMergeFinished(.success(MergeOutcome(result: SignedIn(data, cart: .success([]))))))) {
             $0.busy = nil
             $0.user = bob
             $0.screen = .account(AccountFeature())
@@ -91,7 +91,7 @@ struct ConflictSecondFactorFlowTests {
 
         let wrong = AuthError.server("INVALID_CODE")
         challenge.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: codeField())
-        store.send(.secondFactorSignIn(.secondFactorMergeFinished(.failure(wrong)))) {
+        store.send(.feature(SecondFactorSignInFeature.Event.secondFactorMergeFinished(.failure(wrong)))) {
             $0.busy = nil
             $0.screen = .secondFactorSignIn(challenge)
             $0.banner = .error(wrong, advice: "Type the code the app shows now.")
@@ -126,7 +126,7 @@ struct ConflictSecondFactorFlowTests {
         let assertion = PhoneMultiFactorGenerator.assertion(
             with: PhoneAuthProvider.credential(withVerificationID: "verification-1", verificationCode: "654321"))
         tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorSignIn(.resolveMerge(pending, assertion, Self.plan)), busy: "Checking the code, then merging…")])
-        let outcome = MergeOutcome(result: MfaFixtures.signedIn(Fixtures.passwordUser()))
+        let outcome = MergeOutcome(result: SignedIn(MfaFixtures.signedIn(Fixtures.passwordUser()), cart: .success([])))
         tester.handle(.secondFactorMergeFinished(.success(outcome)), steps: [.exit(.merged(outcome, state))])
         // An expired pending credential means starting over from the account.
         let expired = AuthError(.invalidMultiFactorSession, serverMessage: "INVALID_MFA_PENDING_CREDENTIAL")

@@ -27,7 +27,7 @@ struct EmailLinkFlowTests {
         store.send(.key(.enter), effects: [.emailLink(.sendSignInLink(email: "lin@example.com"))]) {
             $0.busy = "Sending a sign-in link to lin@example.com…"
         }
-        store.send(.emailLink(.signInLinkSent(.success("lin@example.com"))), effects: [.verification(.refreshOutbox)]) {
+        store.send(.feature(EmailLinkFeature.Event.signInLinkSent(.success("lin@example.com"))), effects: [.verification(.refreshOutbox)]) {
             $0.busy = nil
             $0.screen = .emailLink(EmailLinkFeature(purpose: .signIn, step: .sent(email: "lin@example.com")))
             $0.banner = Banner(.info, "A sign-in link to lin@example.com is in the outbox: press m and open it.")
@@ -44,7 +44,7 @@ struct EmailLinkFlowTests {
         var user = Fixtures.passwordUser(email: "lin@example.com")
         user.emailVerified = true
         let created = AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: true))
-        store.send(.signInFinished(.success(created)), effects: [.loadCart(uid: user.uid)]) {
+        store.send(.signInFinished(.success(SignedIn(created, cart: .success([]))))) {
             $0.busy = nil
             $0.user = user
             $0.screen = .account(AccountFeature())
@@ -60,7 +60,7 @@ struct EmailLinkFlowTests {
             $0.busy = "Sending a sign-in link to lin@example.com…"
         }
         let refused = AuthError.server("INVALID_EMAIL")
-        store.send(.emailLink(.signInLinkSent(.failure(refused)))) {
+        store.send(.feature(EmailLinkFeature.Event.signInLinkSent(.failure(refused)))) {
             $0.busy = nil
             $0.banner = .error(refused)
         }
@@ -84,7 +84,7 @@ struct EmailLinkFlowTests {
         store.send(.key(.enter), effects: [.emailLink(.sendSignInLink(email: "guest@example.com"))]) {
             $0.busy = "Sending a sign-in link to guest@example.com…"
         }
-        store.send(.emailLink(.signInLinkSent(.success("guest@example.com"))), effects: [.verification(.refreshOutbox)]) {
+        store.send(.feature(EmailLinkFeature.Event.signInLinkSent(.success("guest@example.com"))), effects: [.verification(.refreshOutbox)]) {
             $0.busy = nil
             $0.screen = .emailLink(EmailLinkFeature(purpose: .link, step: .sent(email: "guest@example.com")))
             $0.banner = Banner(.info, "A sign-in link to guest@example.com is in the outbox: press m and open it.")

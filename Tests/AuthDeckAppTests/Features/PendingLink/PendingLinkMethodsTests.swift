@@ -9,7 +9,7 @@ struct PendingLinkMethodsTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .pendingLink(PendingLinkFeature(pending: pending))
         var store = FlowStore(model)
-        store.send(.pendingLink(.signInMethodsFetched(email: "mark@example.com", .success(["password"])))) {
+        store.send(.feature(PendingLinkFeature.Event.signInMethodsFetched(email: "mark@example.com", .success(["password"])))) {
             $0.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: ["password"]))
         }
         var told = pending

@@ -36,7 +36,7 @@ struct PhoneFeatureTests {
             .banner(.error(mfaUser, advice: "Sign in with that account's email and password instead.")), .exit(.cancelled),
         ])
         let result = AuthDataResult(user: Fixtures.passwordUser(), additionalUserInfo: AdditionalUserInfo(providerID: "phone", isNewUser: true))
-        tester.handle(.signInFinished(.success(result)), steps: [.exit(.signedIn(result))])
+        tester.handle(.signInFinished(.success(SignedIn(result, cart: .success([])))), steps: [.exit(.signedIn(SignedIn(result, cart: .success([]))))])
         tester.perform(.back, steps: [.banner(nil)]) { $0.step = .enteringNumber(MfaFixtures.field("+15555550100", maxLength: 24)) }
         tester.perform(.back, steps: [.banner(nil), .exit(.cancelled)])
     }
@@ -57,7 +57,7 @@ struct PhoneFeatureTests {
         tester.perform(.toggle) { $0.step = .conflict(phone: "+15555550100", credential: .phone(proof), signInSelected: true) }
         tester.perform(.choose, steps: [.banner(nil), .run(.phone(.signIn(proof)), busy: "Signing in to the account that owns the number…")])
         let other = AuthDataResult(user: Fixtures.passwordUser(uid: "other"), additionalUserInfo: AdditionalUserInfo(providerID: "phone", isNewUser: false))
-        tester.handle(.signInFinished(.success(other)), steps: [.exit(.signedIn(other))])
+        tester.handle(.signInFinished(.success(SignedIn(other, cart: .success([])))), steps: [.exit(.signedIn(SignedIn(other, cart: .success([]))))])
         tester.perform(.cancel, steps: [.banner(Banner(.info, "The number was not linked.")), .exit(.cancelled)])
         let offline = AuthError(.networkError)
         tester.handle(.signInFinished(.failure(offline)), steps: [.banner(.error(offline))])

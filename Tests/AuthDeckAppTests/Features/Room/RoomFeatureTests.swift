@@ -63,7 +63,7 @@ struct RoomFeatureTests {
         var store = FlowStore(F.console())
         store.send(.key(.character("W"))) { $0.screen = .room(RoomFeature()) }
         #expect(render(store.model).contains("Waiting for the room…"))
-        store.send(.room(.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot; $0.screen = .room(F.feature()) }
+        store.send(.feature(RoomFeature.Event.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot; $0.screen = .room(F.feature()) }
         // Longest connected first; the presenter's own row says so.
         #expect(store.model.roomView?.rows.map(\.id) == [0, 1, 2, 3])
         let screen = render(store.model)
@@ -91,7 +91,7 @@ struct RoomFeatureTests {
     /// Snapshots arrive each second whatever shows: W opens on the latest at once, never on "Waiting".
     @Test func wOpensOnTheLastSnapshotAtOnce() {
         var store = FlowStore(F.console())
-        store.send(.room(.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot }
+        store.send(.feature(RoomFeature.Event.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot }
         store.send(.key(.character("W"))) { $0.screen = .room(F.feature()) }
         for size in [Size(width: 80, height: 24), Size(width: 132, height: 40)] {
             let screen = render(store.model, size: size)
@@ -100,7 +100,7 @@ struct RoomFeatureTests {
         // The next one replaces it, in the room as outside it.
         var later = F.snapshot
         later.sessions.removeLast()
-        store.send(.room(.snapshot(later))) { $0.lastRoomSnapshot = later; $0.screen = .room(F.feature(later)) }
+        store.send(.feature(RoomFeature.Event.snapshot(later))) { $0.lastRoomSnapshot = later; $0.screen = .room(F.feature(later)) }
     }
 
     /// W is in an operator's key bar, not only in help, at 80 columns as wider.
@@ -132,7 +132,7 @@ struct RoomFeatureTests {
         var next = F.snapshot
         next.sessions.removeFirst()
         next.sessions.append(F.session(5, "10.0.0.5", connected: 1))
-        store.send(.room(.snapshot(next))) { $0.lastRoomSnapshot = next; $0.screen = .room(F.feature(next)); $0.room { $0.selection = 1 } }
+        store.send(.feature(RoomFeature.Event.snapshot(next))) { $0.lastRoomSnapshot = next; $0.screen = .room(F.feature(next)); $0.room { $0.selection = 1 } }
         #expect(store.model.roomView?.selected?.id == 2)
         #expect(store.model.roomView?.rows.map(\.id) == [0, 2, 3, 5])
         #expect(!render(store.model).contains("10.0.0.1 "))
@@ -184,7 +184,7 @@ struct RoomFeatureTests {
             $0.room { $0.panel = nil }
             $0.busy = "Sending the message…"
         }
-        store.send(.room(.answered("Sent to 3 visitors: xxx"))) {
+        store.send(.feature(RoomFeature.Event.answered("Sent to 3 visitors: xxx"))) {
             $0.busy = nil
             $0.banner = Banner(.success, "Sent to 3 visitors: xxx")
         }
@@ -271,7 +271,7 @@ struct RoomFeatureTests {
             $0.room { $0.panel = nil }
             $0.busy = "Ending v1@10.0.0.1…"
         }
-        store.send(.room(.answered("Ended v1@10.0.0.1."))) {
+        store.send(.feature(RoomFeature.Event.answered("Ended v1@10.0.0.1."))) {
             $0.busy = nil
             $0.banner = Banner(.success, "Ended v1@10.0.0.1.")
         }
@@ -281,7 +281,7 @@ struct RoomFeatureTests {
             $0.room { $0.panel = nil }
             $0.busy = "Ending v1@10.0.0.1…"
         }
-        store.send(.room(.answered("Ended v1@10.0.0.1."))) {
+        store.send(.feature(RoomFeature.Event.answered("Ended v1@10.0.0.1."))) {
             $0.busy = nil
             $0.banner = Banner(.success, "Ended v1@10.0.0.1.")
         }
@@ -291,19 +291,19 @@ struct RoomFeatureTests {
         var store = FlowStore(F.opened())
         store.send(.key(.character("R")), effects: [.room(.send(.previewReset))]) { $0.busy = "Counting what a reset empties…" }
         // A snapshot meanwhile does not end the wait.
-        store.send(.room(.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot }
+        store.send(.feature(RoomFeature.Event.snapshot(F.snapshot))) { $0.lastRoomSnapshot = F.snapshot }
         let counts = ResetCounts(sessions: 3, projects: 4, accounts: 12)
-        store.send(.room(.resetPreview(counts))) { $0.busy = nil; $0.room { $0.panel = .confirmReset(counts) } }
+        store.send(.feature(RoomFeature.Event.resetPreview(counts))) { $0.busy = nil; $0.room { $0.panel = .confirmReset(counts) } }
         let dialog = render(store.model)
         #expect(dialog.contains("Reset the demo?"))
         #expect(dialog.contains("[>Cancel (esc)<]"))
         // On Cancel, enter resets nothing; y does.
         store.send(.key(.enter)) { $0.room { $0.panel = nil } }
-        store.send(.room(.resetPreview(counts))) { $0.room { $0.panel = .confirmReset(counts) } }
+        store.send(.feature(RoomFeature.Event.resetPreview(counts))) { $0.room { $0.panel = .confirmReset(counts) } }
         #expect(RoomScreen.resetQuestion(counts) == "This empties 4 visitor projects (12 accounts, with their identities, outbox and sessions) "
             + "and sends the 3 visitors connected now back to signing in. Your own project and its accounts are untouched.")
         store.send(.key(.character("y")), effects: [.room(.send(.reset))]) { $0.room { $0.panel = nil }; $0.busy = "Resetting the demo…" }
-        store.send(.room(.resetDone(counts))) {
+        store.send(.feature(RoomFeature.Event.resetDone(counts))) {
             $0.busy = nil
             $0.banner = Banner(.success, "The demo was reset: 4 visitor projects emptied (12 accounts removed), 3 visitors back at signing in. Your own project is untouched.")
         }
@@ -318,18 +318,18 @@ struct RoomFeatureTests {
         store.send(.key(.enter), effects: [.room(.send(.follow(session: 1)))]) { $0.room { $0.panel = .following(visitor, nil) }; $0.banner = nil }
         #expect(render(store.model).contains("Waiting for v1@10.0.0.1's screen…"))
         let frame = ScreenFrame(columns: 80, rows: ["AuthDeck · Sign in with a phone number"] + Array(repeating: "", count: 22) + ["enter submit"])
-        store.send(.room(.followed(session: 1, frame))) { $0.room { $0.panel = .following(visitor, frame) } }
+        store.send(.feature(RoomFeature.Event.followed(session: 1, frame))) { $0.room { $0.panel = .following(visitor, frame) } }
         var lines = render(store.model).components(separatedBy: "\n")
         #expect(lines[0] == "AuthDeck · Sign in with a phone number")
         #expect(lines[23].hasPrefix("Their screen is 80×24, cropped to 80×23 · Following v1@10.0.0.1"))
         // Frames of another session are not shown.
-        store.send(.room(.followed(session: 2, ScreenFrame(columns: 1, rows: ["x"]))))
+        store.send(.feature(RoomFeature.Event.followed(session: 2, ScreenFrame(columns: 1, rows: ["x"]))))
         // A larger screen is cropped, and says so; one that fits does not.
         let small = ScreenFrame(columns: 60, rows: ["tiny"])
-        store.send(.room(.followed(session: 1, small))) { $0.room { $0.panel = .following(visitor, small) } }
+        store.send(.feature(RoomFeature.Event.followed(session: 1, small))) { $0.room { $0.panel = .following(visitor, small) } }
         lines = render(store.model).components(separatedBy: "\n")
         #expect(lines[23].hasPrefix("Following v1@10.0.0.1"))
-        store.send(.room(.followEnded(session: 1, reason: "v1@10.0.0.1 left."))) {
+        store.send(.feature(RoomFeature.Event.followEnded(session: 1, reason: "v1@10.0.0.1 left."))) {
             $0.busy = nil
             $0.room { $0.panel = nil }
             $0.banner = Banner(.info, "v1@10.0.0.1 left.")

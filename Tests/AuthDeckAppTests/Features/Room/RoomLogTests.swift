@@ -77,7 +77,7 @@ struct RoomLogTests {
         #expect(render(store.model).contains("Nothing has happened yet."))
         var snapshot = F.snapshot
         snapshot.log = Array(Self.log.prefix(2))
-        store.send(.room(.snapshot(snapshot))) { $0.lastRoomSnapshot = snapshot; $0.room { $0.snapshot = snapshot } }
+        store.send(.feature(RoomFeature.Event.snapshot(snapshot))) { $0.lastRoomSnapshot = snapshot; $0.room { $0.snapshot = snapshot } }
         #expect(render(store.model).contains("v1@10.0.0.1 joined"))
     }
 

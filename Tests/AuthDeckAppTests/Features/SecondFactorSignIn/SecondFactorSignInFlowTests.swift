@@ -31,7 +31,7 @@ struct SecondFactorSignInFlowTests {
         let assertion = TotpMultiFactorGenerator.assertionForSignIn(withEnrollmentID: MfaFixtures.totpInfo.uid, oneTimePassword: "123456")
         tester.perform(.submit, steps: [.banner(nil), .run(.secondFactorSignIn(.resolveSignIn(challenge, assertion)), busy: "Checking the code…")])
         let result = MfaFixtures.signedIn(MfaFixtures.verifiedUser())
-        tester.handle(.secondFactorSignInFinished(.success(result)), steps: [.exit(.signedIn(result))])
+        tester.handle(.secondFactorSignInFinished(.success(SignedIn(result, cart: .success([])))), steps: [.exit(.signedIn(SignedIn(result, cart: .success([]))))])
     }
 
     @Test func smsTextsACodeThenResolves() {
@@ -58,7 +58,7 @@ struct SecondFactorSignInFlowTests {
         flow.step = .enteringCode(MfaFixtures.totpHint, verificationID: nil, code: MfaFixtures.code("123456"))
         var tester = FlowTester(flow)
         let result = MfaFixtures.signedIn(MfaFixtures.verifiedUser())
-        tester.handle(.secondFactorSignInFinished(.success(result)), steps: [.exit(.reauthenticated(.deleteAccount))])
+        tester.handle(.secondFactorSignInFinished(.success(SignedIn(result, cart: .success([])))), steps: [.exit(.reauthenticated(.deleteAccount))])
     }
 
     @Test func wrongExpiredAndTooManyCodesSayWhatToDo() {
@@ -112,7 +112,7 @@ struct SecondFactorSignInFlowTests {
         // Results that belong to no step are ignored: another feature's (its scope takes only its own), or a
         // code while TOTP is selected.
         var unchanged = tester.flow
-        #expect(unchanged.receive(.secondFactorEnrollment(.enrolled(.success(MfaFixtures.verifiedUser()))), in: Fixtures.signedOut).isEmpty)
+        #expect(unchanged.receive(FeatureEvent(SecondFactorEnrollmentFeature.Event.enrolled(.success(MfaFixtures.verifiedUser()))), in: Fixtures.signedOut).isEmpty)
         #expect(unchanged == tester.flow)
         tester.perform(.up) { $0.step = .choosingFactor(selection: 0) }
         tester.handle(.codeSent(.success("stray")))

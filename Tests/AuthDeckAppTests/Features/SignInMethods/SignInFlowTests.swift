@@ -7,16 +7,20 @@ import TerminalUI
 
 @Suite("Sign-in flow")
 struct SignInFlowTests {
-    @Test func launchRestoresASavedSessionAndLoadsItsCart() {
+    /// The saved account comes back with its cart, in one event.
+    @Test func launchRestoresASavedSessionWithItsCart() {
         let (model, effects) = ConsoleModel.start(backendName: "embedded", sessionSaved: true)
         #expect(effects == [.restoreSession])
         #expect(model.screen == .launching)
         var store = FlowStore(model)
         // Typed while restoring: waits, then acts on the screen that is there.
         store.send(.key(.character("q"))) { $0.typedAhead = [.character("q")] }
-        store.send(.sessionRestored(.success(Fixtures.anonymous)), effects: [.loadCart(uid: Fixtures.anonymous.uid), .quit]) {
+        let cart = [CartItem(uid: Fixtures.anonymous.uid, name: "apple", quantity: 1)]
+        let restored = SignedIn(AuthDataResult(user: Fixtures.anonymous, additionalUserInfo: nil), cart: .success(cart))
+        store.send(.sessionRestored(.success(restored)), effects: [.quit]) {
             $0.busy = nil
             $0.user = Fixtures.anonymous
+            $0.cart = cart
             $0.screen = .account(AccountFeature())
             $0.typedAhead = []
         }
@@ -68,7 +72,7 @@ struct SignInFlowTests {
         var store = FlowStore(model)
         store.send(.key(.enter), effects: [.signInAnonymously]) { $0.busy = "Signing in anonymously…" }
         let result = AuthDataResult(user: Fixtures.anonymous, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: true))
-        store.send(.signInFinished(.success(result)), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
+        store.send(.signInFinished(.success(SignedIn(result, cart: .success([]))))) {
             $0.busy = nil
             $0.user = Fixtures.anonymous
             $0.screen = .account(AccountFeature())
@@ -102,11 +106,14 @@ struct SignInFlowTests {
         store.send(.key(.enter), effects: [.signIn(.password(email: "ada@example.com", password: "hunter22"))]) {
             $0.busy = "Signing in…"
         }
+        // The account and its cart arrive together: nothing more is asked for.
         let user = Fixtures.passwordUser()
-        store.send(.signInFinished(.success(AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false)))),
-                   effects: [.loadCart(uid: user.uid)]) {
+        let cart = [CartItem(uid: user.uid, name: "pear", quantity: 3)]
+        let result = AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false))
+        store.send(.signInFinished(.success(SignedIn(result, cart: .success(cart))))) {
             $0.busy = nil
             $0.user = user
+            $0.cart = cart
             $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in.")
         }

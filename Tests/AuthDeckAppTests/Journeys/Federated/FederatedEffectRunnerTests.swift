@@ -23,7 +23,7 @@ struct FederatedEffectRunnerTests {
             #expect(first.idTokenClaims?["nonce"]?.stringValue == first.hashedNonce)
             let facebook = try await setup.consent(OAuthProvider(providerID: "facebook.com", scopes: ["email"]), name: "Mark", email: "mark@example.com")
             #expect(facebook.rawNonce == nil)
-            guard case let .consent(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.consent(.loadProviderDirectory(providerID: "apple.com"))) else {
+            guard case let .providerDirectoryLoaded(_, .success(list))? = await setup.runner.perform(.consent(.loadProviderDirectory(providerID: "apple.com"))).feature(ConsentFeature.Event.self) else {
                 Issue.record("no directory")
                 return
             }
@@ -45,7 +45,7 @@ struct FederatedEffectRunnerTests {
             try await setup.cart.add("apple", to: anonymous.uid)
             try await setup.cart.add("book", to: anonymous.uid)
             let carol = try #require(await carolSubject(setup))
-            guard case let .consent(.providerAuthorized(.success(again)))? = await setup.runner.perform(.consent(.authorize(microsoft, subject: carol, hideEmail: nil))) else {
+            guard case let .providerAuthorized(.success(again))? = await setup.runner.perform(.consent(.authorize(microsoft, subject: carol, hideEmail: nil))).feature(ConsentFeature.Event.self) else {
                 Issue.record("no consent")
                 return
             }
@@ -56,7 +56,7 @@ struct FederatedEffectRunnerTests {
             #expect(conflict.code == .credentialAlreadyInUse)
             let updated = try #require(conflict.updatedCredential)
 
-            guard case let .conflict(.conflictAccountLoaded(.success(snapshot)))? = await setup.runner.perform(.conflict(.inspectConflictAccount(updated))) else {
+            guard case let .conflictAccountLoaded(.success(snapshot))? = await setup.runner.perform(.conflict(.inspectConflictAccount(updated))).feature(ConflictFeature.Event.self) else {
                 Issue.record("the other account was not shown")
                 return
             }
@@ -66,7 +66,7 @@ struct FederatedEffectRunnerTests {
             #expect(await auth.currentUser?.uid == anonymous.uid)
 
             let plan = MergePlan(credential: updated, previousUid: anonymous.uid, deletePrevious: true)
-            guard case let .conflict(.mergeFinished(.success(outcome)))? = await setup.runner.perform(.conflict(.mergeAccounts(plan))) else {
+            guard case let .mergeFinished(.success(outcome))? = await setup.runner.perform(.conflict(.mergeAccounts(plan))).feature(ConflictFeature.Event.self) else {
                 Issue.record("the merge failed")
                 return
             }
@@ -91,7 +91,7 @@ struct FederatedEffectRunnerTests {
             clock.advance(10 * 60)
             let plan = MergePlan(credential: EmailAuthProvider.credential(withEmail: "bob@example.com", password: "hunter22"),
                                  previousUid: previous.uid, deletePrevious: true)
-            guard case let .conflict(.mergeFinished(.success(outcome)))? = await runner.perform(.conflict(.mergeAccounts(plan))) else {
+            guard case let .mergeFinished(.success(outcome))? = await runner.perform(.conflict(.mergeAccounts(plan))).feature(ConflictFeature.Event.self) else {
                 Issue.record("the merge failed")
                 return
             }
@@ -159,7 +159,7 @@ struct FederatedEffectRunnerTests {
     }
 
     private func carolSubject(_ setup: EffectRunnerHarness) async throws -> String? {
-        guard case let .consent(.providerDirectoryLoaded(_, .success(list)))? = await setup.runner.perform(.consent(.loadProviderDirectory(providerID: "microsoft.com"))) else {
+        guard case let .providerDirectoryLoaded(_, .success(list))? = await setup.runner.perform(.consent(.loadProviderDirectory(providerID: "microsoft.com"))).feature(ConsentFeature.Event.self) else {
             return nil
         }
         return list.identities.first?.subject

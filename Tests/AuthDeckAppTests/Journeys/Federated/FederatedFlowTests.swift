@@ -26,7 +26,7 @@ struct FederatedFlowTests {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
         }
-        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.feature(ConsentFeature.Event.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, F.appleDirectory))
         }
@@ -41,14 +41,14 @@ struct FederatedFlowTests {
         store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: true))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
+        store.send(.feature(ConsentFeature.Event.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Signing in with Apple…"
         }
         let user = F.appleUser()
         let info = AdditionalUserInfo(providerID: "apple.com", isNewUser: true, profile: ["is_private_email": .string("true")])
         let data = AuthDataResult(user: user, additionalUserInfo: info)
-        store.send(.signInFinished(.success(data)), effects: [.loadCart(uid: user.uid)]) {
+        store.send(.signInFinished(.success(SignedIn(data, cart: .success([]))))) {
             $0.busy = nil
             $0.user = user
             $0.screen = .account(AccountFeature())
@@ -60,8 +60,7 @@ struct FederatedFlowTests {
             $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = Banner(.success, "Signed out.")
         }
-        store.send(.signInFinished(.success(AuthDataResult(user: Fixtures.passwordUser(), additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false)))),
-                   effects: [.loadCart(uid: Fixtures.passwordUser().uid)]) {
+        store.send(.signInFinished(.success(SignedIn(AuthDataResult(user: Fixtures.passwordUser(), additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false)), cart: .success([]))))) {
             $0.user = Fixtures.passwordUser()
             $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in.")
@@ -169,7 +168,7 @@ struct FederatedFlowTests {
             $0.screen = .consent(ConsentFeature(provider: provider, purpose: .signIn))
         }
         // login_hint picks Carol, as Microsoft's account chooser does.
-        store.send(.consent(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
+        store.send(.feature(ConsentFeature.Event.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 1))
         }
@@ -230,12 +229,12 @@ struct FederatedFlowTests {
             $0.busy = "Adding the identity…"
             $0.screen = .consent(consent)
         }
-        store.send(.consent(.simulatedIdentityAdded(providerID: "apple.com", .failure(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))))) {
+        store.send(.feature(ConsentFeature.Event.simulatedIdentityAdded(providerID: "apple.com", .failure(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))))) {
             $0.busy = nil
             $0.banner = .error(.server("INVALID_ARGUMENT : apple.com already has an identity with the email grace@example.com."))
         }
         let grace = SimulatedIdentityProviders.Identity(subject: "000999.ffff.0001", displayName: "Grace Hopper?", email: "grace@example.com")
-        store.send(.consent(.simulatedIdentityAdded(providerID: "apple.com", .success(grace)))) {
+        store.send(.feature(ConsentFeature.Event.simulatedIdentityAdded(providerID: "apple.com", .success(grace)))) {
             var list = F.appleDirectory
             list.identities.append(grace)
             $0.screen = .consent(F.consent(F.appleProvider, .signIn, list, selection: 1))
@@ -266,7 +265,7 @@ struct FederatedFlowTests {
         var model = ConsoleModel(backendName: "emulator")
         model.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
         var store = FlowStore(model)
-        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .failure(.server("NOT_FOUND : no endpoint at /emulator/auth/v1/simulatedIdp:list"))))) {
+        store.send(.feature(ConsentFeature.Event.providerDirectoryLoaded(providerID: "apple.com", .failure(.server("NOT_FOUND : no endpoint at /emulator/auth/v1/simulatedIdp:list"))))) {
             var consent = ConsentFeature(provider: F.appleProvider, purpose: .signIn)
             consent.directory = .unavailable("This backend has no simulated providers. They come with the embedded backend and `authdeck serve`; "
                 + "the Firebase Auth Emulator's provider widget works only in a browser, and production needs the real provider in an app.")
@@ -275,7 +274,7 @@ struct FederatedFlowTests {
         #expect(store.model.bindings.map(\.intent) == [.feature(FeatureAction(ConsentFeature.Action.back)), .console(.teaching), .console(.help), .console(.inspector)])
         store.send(.key(.enter))
         // A late answer for another provider changes nothing.
-        store.send(.consent(.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
+        store.send(.feature(ConsentFeature.Event.providerDirectoryLoaded(providerID: "google.com", .success(F.appleDirectory))))
     }
 
     /// A key pressed while the simulated provider's accounts load waits for them: the consent screen
@@ -289,7 +288,7 @@ struct FederatedFlowTests {
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signIn))
         }
         store.send(.key(.character("n"))) { $0.typedAhead = [.character("n")] }
-        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.feature(ConsentFeature.Event.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.typedAhead = []
             var consent = F.consent(F.appleProvider, .signIn, F.appleDirectory)
@@ -304,7 +303,7 @@ struct FederatedFlowTests {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .consent(ConsentFeature(provider: provider, purpose: .signIn))
         var store = FlowStore(model)
-        store.send(.consent(.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
+        store.send(.feature(ConsentFeature.Event.providerDirectoryLoaded(providerID: "microsoft.com", .success(F.microsoftDirectory)))) {
             $0.screen = .consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 2))
         }
         store.send(.key(.enter)) {
@@ -323,7 +322,7 @@ struct FederatedFlowTests {
         var store = FlowStore(model)
         let refusal = AuthError.server("INVALID_IDP_RESPONSE : AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.")
         // The provider's own words, whole, with Firebase's code (never "internalError · unexpected error").
-        store.send(.consent(.providerAuthorized(.failure(refusal)))) {
+        store.send(.feature(ConsentFeature.Event.providerAuthorized(.failure(refusal)))) {
             $0.busy = nil
             $0.banner = Banner(.error, "The identity provider refused: AADSTS50020: User account 'bill@outlook.com' from identity provider does not exist in tenant 'contoso.com' and cannot access the application.",
                                detail: "invalidCredential (17004) · INVALID_IDP_RESPONSE")
@@ -396,7 +395,7 @@ struct FederatedFlowTests {
             $0.busy = "Waiting for the simulated Microsoft…"
         }
         let authorization = ProviderAuthorization(credential: F.microsoftCredential, rawNonce: "n", hashedNonce: "h", idTokenClaims: nil, grantedScopes: [])
-        store.send(.consent(.providerAuthorized(.success(authorization))), effects: [.link(F.microsoftCredential)]) {
+        store.send(.feature(ConsentFeature.Event.providerAuthorized(.success(authorization))), effects: [.link(F.microsoftCredential)]) {
             $0.lastAuthorization = authorization
             $0.busy = "Linking Microsoft…"
         }
@@ -413,7 +412,7 @@ struct FederatedFlowTests {
         store.send(.key(.right))
         let other = AccountSnapshot(uid: "bobUID0000000000000000000001", isAnonymous: false, email: "bob@example.com",
                                     providerIDs: ["microsoft.com", "password"], cart: [CartItem(uid: "bobUID0000000000000000000001", name: "book", quantity: 1)])
-        store.send(.conflict(.conflictAccountLoaded(.success(other)))) {
+        store.send(.feature(ConflictFeature.Event.conflictAccountLoaded(.success(other)))) {
             state.other = .loaded(other)
             $0.screen = .conflict(state)
         }
@@ -428,12 +427,13 @@ struct FederatedFlowTests {
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com",
                                         extraProviders: [UserInfo(providerID: "microsoft.com", uid: F.carol.subject, email: "carol@contoso.com")])
         // The session moves to the other account while the merge runs; the console stays on the previous
-        // one until it is done, and the merge's end alone adopts the other account and loads its cart.
+        // one until it is done, and the merge's end alone adopts the other account, with the merged cart.
         store.send(.authStateChanged(bob, nil))
         let data = AuthDataResult(user: bob, additionalUserInfo: AdditionalUserInfo(providerID: "microsoft.com", isNewUser: false))
-        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+        let merged = [CartItem(uid: bob.uid, name: "apple", quantity: 1)]
+        store.send(.feature(ConflictFeature.Event.mergeFinished(.success(MergeOutcome(result: SignedIn(data, cart: .success(merged))))))) {
             $0.user = bob
-            $0.cart = []
+            $0.cart = merged
             $0.busy = nil
             $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Signed in to the account that has Microsoft; the cart of \(Fixtures.anonymous.uid) was merged into it. \(Fixtures.anonymous.uid) was deleted.")
@@ -459,7 +459,7 @@ struct FederatedFlowTests {
         }
         let bob = Fixtures.passwordUser(uid: other.uid, email: "bob@example.com")
         let data = AuthDataResult(user: bob, additionalUserInfo: nil)
-        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.feature(ConflictFeature.Event.mergeFinished(.success(MergeOutcome(result: SignedIn(data, cart: .success([]))))))) {
             $0.busy = nil
             $0.user = bob
             $0.screen = .account(AccountFeature())
@@ -475,7 +475,7 @@ struct FederatedFlowTests {
         }
         let tooOld = AuthError.server("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
         let operation = SensitiveOperation.deletePreviousAccount(previous)
-        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: data, deletionFailure: tooOld)))), effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.feature(ConflictFeature.Event.mergeFinished(.success(MergeOutcome(result: SignedIn(data, cart: .success([])), deletionFailure: tooOld))))) {
             $0.busy = nil
             $0.user = bob
             $0.screen = .providerForm(ProviderFormFeature(provider: .apple, purpose: .reauthenticate(operation)))
@@ -503,8 +503,7 @@ struct FederatedFlowTests {
         var model = Fixtures.signedIn(previousUser)
         model.screen = .conflict(state)
         var store = FlowStore(model)
-        store.send(.conflict(.mergeFinished(.success(MergeOutcome(result: AuthDataResult(user: bob, additionalUserInfo: nil), deletionFailure: tooOld)))),
-                   effects: [.loadCart(uid: bob.uid)]) {
+        store.send(.feature(ConflictFeature.Event.mergeFinished(.success(MergeOutcome(result: SignedIn(AuthDataResult(user: bob, additionalUserInfo: nil), cart: .success([])), deletionFailure: tooOld))))) {
             $0.user = bob
             $0.screen = .credentialForm(CredentialFormFeature(purpose: .reauthenticate(operation), email: "y@example.com"))
             $0.banner = Banner(.info, "Signed in to the account that has Microsoft; the cart of y@example.com was merged into it. Its own sign-in is too old to delete it. Enter its password to delete y@example.com, the account you switched from; it then runs by itself.")
@@ -539,7 +538,7 @@ struct FederatedFlowTests {
         model.screen = .conflict(state)
         var store = FlowStore(model)
         let failure = AuthError.server("USER_DISABLED")
-        store.send(.conflict(.conflictAccountLoaded(.failure(failure)))) {
+        store.send(.feature(ConflictFeature.Event.conflictAccountLoaded(.failure(failure)))) {
             state.other = .failed(failure)
             $0.screen = .conflict(state)
         }
@@ -557,7 +556,7 @@ struct FederatedFlowTests {
         model.busy = "Merging into the account that has Microsoft…"
         model.user = nil
         store = FlowStore(model)
-        store.send(.conflict(.mergeFinished(.failure(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))))) {
+        store.send(.feature(ConflictFeature.Event.mergeFinished(.failure(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))))) {
             $0.busy = nil
             $0.screen = .signInMethods(SignInMethodsFeature(selection: 0))
             $0.banner = .error(.server("INVALID_PENDING_TOKEN : The pending token is unknown or has expired."))
@@ -589,7 +588,7 @@ struct FederatedFlowTests {
             $0.screen = .credentialForm(Fixtures.form(.signInToLink(pending), email: "alan@gmail.com", password: "hunter22"))
         }
         let alan = Fixtures.passwordUser(uid: "alanUID000000000000000000001", email: "alan@gmail.com")
-        store.send(.signInFinished(.success(AuthDataResult(user: alan, additionalUserInfo: nil))),
+        store.send(.signInFinished(.success(SignedIn(AuthDataResult(user: alan, additionalUserInfo: nil), cart: .success([])))),
                    effects: [.mergeCart(from: Fixtures.anonymous.uid, into: alan.uid), .link(F.updatedGoogle)]) {
             $0.busy = "Linking Google…"
             $0.user = alan
@@ -634,12 +633,12 @@ struct FederatedFlowTests {
             $0.screen = .pendingLink(PendingLinkFeature(pending: pending))
         }
         // With email-enumeration protection the backend does not tell: the list stays as it was.
-        store.send(.pendingLink(.signInMethodsFetched(email: "mark@example.com", .success([])))) {
+        store.send(.feature(PendingLinkFeature.Event.signInMethodsFetched(email: "mark@example.com", .success([])))) {
             $0.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: []))
         }
         // Without it, the methods it names come first (an answer for another email is not this screen's).
-        store.send(.pendingLink(.signInMethodsFetched(email: "other@example.com", .success(["google.com"]))))
-        store.send(.pendingLink(.signInMethodsFetched(email: "mark@example.com", .success(["google.com"])))) {
+        store.send(.feature(PendingLinkFeature.Event.signInMethodsFetched(email: "other@example.com", .success(["google.com"]))))
+        store.send(.feature(PendingLinkFeature.Event.signInMethodsFetched(email: "mark@example.com", .success(["google.com"])))) {
             $0.screen = .pendingLink(PendingLinkFeature(pending: pending, knownMethods: ["google.com"]))
         }
         #expect(PendingLinkFeature(pending: pending, knownMethods: ["google.com"]).methods.first == "google.com")
@@ -661,19 +660,19 @@ struct FederatedFlowTests {
             $0.busy = "Asking the simulated Apple for its accounts…"
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .signInToLink(pending)))
         }
-        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.feature(ConsentFeature.Event.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .signInToLink(pending), F.appleDirectory))
         }
         store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
+        store.send(.feature(ConsentFeature.Event.providerAuthorized(.success(F.appleAuthorization))), effects: [.signIn(F.appleCredential)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Signing in with Apple…"
         }
         let user = F.appleUser()
-        store.send(.signInFinished(.success(AuthDataResult(user: user, additionalUserInfo: nil))), effects: [.loadCart(uid: user.uid), .link(F.updatedFacebook)]) {
+        store.send(.signInFinished(.success(SignedIn(AuthDataResult(user: user, additionalUserInfo: nil), cart: .success([])))), effects: [.link(F.updatedFacebook)]) {
             $0.busy = "Linking Facebook…"
             $0.user = user
             $0.screen = .account(AccountFeature())
@@ -705,14 +704,14 @@ struct FederatedFlowTests {
             $0.banner = nil
             $0.screen = .consent(ConsentFeature(provider: F.appleProvider, purpose: .reauthenticate(.deleteAccount)))
         }
-        store.send(.consent(.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
+        store.send(.feature(ConsentFeature.Event.providerDirectoryLoaded(providerID: "apple.com", .success(F.appleDirectory)))) {
             $0.busy = nil
             $0.screen = .consent(F.consent(F.appleProvider, .reauthenticate(.deleteAccount), F.appleDirectory))
         }
         store.send(.key(.enter), effects: [.consent(.authorize(F.appleProvider, subject: F.ada.subject, hideEmail: false))]) {
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+        store.send(.feature(ConsentFeature.Event.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
             $0.lastAuthorization = F.appleAuthorization
             $0.busy = "Confirming it's you with Apple…"
         }
@@ -724,7 +723,7 @@ struct FederatedFlowTests {
             $0.banner = nil
             $0.busy = "Waiting for the simulated Apple…"
         }
-        store.send(.consent(.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
+        store.send(.feature(ConsentFeature.Event.providerAuthorized(.success(F.appleAuthorization))), effects: [.reauthenticate(F.appleCredential, then: .deleteAccount)]) {
             $0.busy = "Confirming it's you with Apple…"
         }
         store.send(.reauthenticationFinished(.deleteAccount, .success(AuthDataResult(user: F.appleUser(), additionalUserInfo: nil))),

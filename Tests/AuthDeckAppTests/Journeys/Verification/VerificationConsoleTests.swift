@@ -44,7 +44,7 @@ struct VerificationConsoleTests {
             $0.busy = "Checking the code…"
         }
         let user = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint])
-        store.send(.secondFactorSignIn(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))), effects: [.loadCart(uid: user.uid)]) {
+        store.send(.feature(SecondFactorSignInFeature.Event.secondFactorSignInFinished(.success(SignedIn(MfaFixtures.signedIn(user), cart: .success([])))))) {
             $0.busy = nil
             $0.user = user
             $0.screen = .account(AccountFeature())
@@ -64,7 +64,7 @@ struct VerificationConsoleTests {
             $0.screen = .secondFactorSignIn(SecondFactorSignInFeature(challenge: challenge, purpose: .reauthenticate(.unenroll(MfaFixtures.totpHint))))
             $0.banner = Banner(.info, "This account has 2-step verification: choose a second factor.")
         }
-        store.send(.secondFactorSignIn(.secondFactorSignInFinished(.success(MfaFixtures.signedIn(user)))),
+        store.send(.feature(SecondFactorSignInFeature.Event.secondFactorSignInFinished(.success(SignedIn(MfaFixtures.signedIn(user), cart: .success([]))))),
                    effects: [.perform(.unenroll(MfaFixtures.totpHint))]) {
             $0.busy = "Retrying: remove the second factor \"Authenticator app\"…"
         }
@@ -83,7 +83,7 @@ struct VerificationConsoleTests {
         model.busy = "Texting a code to +*******0100…"
         var store = FlowStore(model)
         let expired = AuthError.server("INVALID_MFA_PENDING_CREDENTIAL : The MFA pending credential has expired")
-        store.send(.secondFactorSignIn(.codeSent(.failure(expired)))) {
+        store.send(.feature(SecondFactorSignInFeature.Event.codeSent(.failure(expired)))) {
             $0.busy = nil
             $0.screen = .signInMethods(SignInMethodsFeature(selection: 1))
             $0.banner = .error(expired, advice: "Sign in again.")
@@ -133,7 +133,7 @@ struct VerificationConsoleTests {
             $0.screen = .passwordReset(.choosingPassword(code: "oob-2", email: "ada@example.com"))
             $0.banner = Banner(.info, "Choose a new password for ada@example.com.")
         }
-        store.send(.passwordReset(.passwordResetConfirmed(.success("ada@example.com")))) {
+        store.send(.feature(PasswordResetFeature.Event.passwordResetConfirmed(.success("ada@example.com")))) {
             $0.screen = .credentialForm(CredentialFormFeature(purpose: .signIn, email: "ada@example.com"))
             $0.banner = Banner(.success, "Password changed and every session signed out. Sign in with the new password.")
         }
@@ -211,14 +211,14 @@ struct VerificationConsoleTests {
             $0.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature.totp(accountName: "ada@example.com").0)
             $0.busy = "Asking for a new TOTP secret…"
         }
-        store.send(.secondFactorEnrollment(.totpSecretGenerated(.success(MfaFixtures.secret)))) {
+        store.send(.feature(SecondFactorEnrollmentFeature.Event.totpSecretGenerated(.success(MfaFixtures.secret)))) {
             $0.busy = nil
             $0.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com", step: .scanning(MfaFixtures.secret)))
         }
         store.model.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature(accountName: "ada@example.com", step: .namingApp(
             MfaFixtures.secret, code: "123456", name: MfaFixtures.field("App", maxLength: 40))))
         let enrolled = MfaFixtures.verifiedUser(factors: [MfaFixtures.totpHint, MfaFixtures.phoneHint, MfaFixtures.totpHint])
-        store.send(.secondFactorEnrollment(.enrolled(.success(enrolled)))) {
+        store.send(.feature(SecondFactorEnrollmentFeature.Event.enrolled(.success(enrolled)))) {
             $0.user = enrolled
             $0.screen = .secondFactors(SecondFactorsFeature(selection: 2))
             $0.banner = Banner(.success, "Enrolled \"App\". Signing in now asks for a second factor.")
@@ -248,7 +248,7 @@ struct VerificationConsoleTests {
         var linked = user
         linked.phoneNumber = "+15555550100"
         store.model.screen = .phone(PhoneFeature(purpose: .link))
-        store.send(.phone(.linkFinished(.success(MfaFixtures.signedIn(linked))))) {
+        store.send(.feature(PhoneFeature.Event.linkFinished(.success(MfaFixtures.signedIn(linked))))) {
             $0.user = linked
             $0.screen = .account(AccountFeature())
             $0.banner = Banner(.success, "Linked +15555550100. The uid and app data are unchanged.")

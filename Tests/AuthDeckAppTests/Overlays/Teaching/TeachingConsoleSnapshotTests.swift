@@ -12,7 +12,7 @@ struct TeachingConsoleSnapshotTests {
         model.screen = .credentialForm(Fixtures.form(.createAccount, email: "grace.hopper@example.com", password: "hopper-secret-1"))
         _ = model.handle(.key(.enter))
         let user = Fixtures.passwordUser(email: "grace.hopper@example.com")
-        _ = model.handle(.signInFinished(.success(AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: true)))))
+        _ = model.handle(.signInFinished(.success(SignedIn(AuthDataResult(user: user, additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: true)), cart: .success([])))))
         let exchange = BackendExchange(date: Fixtures.created, method: "POST", path: "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=authdeck",
                                        status: 200, latency: 0.012, requestBody: Data("{}".utf8), responseBody: Data("{}".utf8))
         _ = model.handle(.exchangesChanged([exchange]))
@@ -52,7 +52,7 @@ struct TeachingConsoleSnapshotTests {
     @Test func appleStepsAreWalkedWithTheArrows() {
         var model = ConsoleModel(backendName: "embedded")
         model.screen = .consent(FederatedFixtures.consent(FederatedFixtures.appleProvider, .signIn, FederatedFixtures.appleDirectory))
-        _ = model.handle(.consent(.providerAuthorized(.success(ProviderAuthorization(
+        _ = model.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(ProviderAuthorization(
             credential: .oauth(OAuthCredential(providerID: "apple.com", idToken: "eyJ.apple.sig", rawNonce: TeachingExamples.nonce)),
             rawNonce: TeachingExamples.nonce, hashedNonce: TeachingExamples.nonceSHA256, idTokenClaims: nil, grantedScopes: ["email"])))))
         model.busy = nil

@@ -43,7 +43,7 @@ struct TeachingFlowTests {
         }
         expectPane(store.model, shows: .anonymousSignIn)
         let result = AuthDataResult(user: Fixtures.anonymous, additionalUserInfo: AdditionalUserInfo(providerID: nil, isNewUser: true))
-        store.send(.signInFinished(.success(result)), effects: [.loadCart(uid: Fixtures.anonymous.uid)]) {
+        store.send(.signInFinished(.success(SignedIn(result, cart: .success([]))))) {
             $0.busy = nil
             $0.user = Fixtures.anonymous
             $0.screen = .account(AccountFeature())
@@ -113,7 +113,7 @@ struct TeachingFlowTests {
     @Test func appleSignInIsTheNonceItsHashTheCredentialAndTheSignIn() {
         var model = signedOut(.consent(F.consent(F.appleProvider, .signIn, F.appleDirectory)))
         model.busy = "Waiting for the simulated Apple…"
-        let effects = model.handle(.consent(.providerAuthorized(.success(F.appleAuthorization))))
+        let effects = model.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(F.appleAuthorization))))
         #expect(effects == [.signIn(F.appleCredential)])
         #expect(model.teaching?.steps == [.appleNonce(nonce: "raw-nonce"), .appleNonceHash(nonce: "raw-nonce", sha256: "abc123"),
                                           .appleCredential(nonce: "raw-nonce"), .signInWithCredential(providerID: "apple.com")])
@@ -134,7 +134,7 @@ struct TeachingFlowTests {
                                                          fullName: .init(givenName: "Ada", familyName: "Lovelace")))
         first.credential = named
         var again = signedOut(.consent(F.consent(F.appleProvider, .signIn, F.appleDirectory)))
-        _ = again.handle(.consent(.providerAuthorized(.success(first))))
+        _ = again.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(first))))
         #expect(again.teaching?.steps.last == .appleFullName(givenName: "Ada", familyName: "Lovelace"))
         #expect(again.teaching?.step == .signInWithCredential(providerID: "apple.com"))
     }
@@ -152,7 +152,7 @@ struct TeachingFlowTests {
         var model = signedOut(.consent(F.consent(provider, .signIn, F.microsoftDirectory, selection: 1)))
         let authorization = ProviderAuthorization(credential: F.microsoftCredential, rawNonce: "n", hashedNonce: nil, idTokenClaims: nil,
                                                   grantedScopes: ["openid", "mail.read"])
-        _ = model.handle(.consent(.providerAuthorized(.success(authorization))))
+        _ = model.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(authorization))))
         expectPane(model, shows: .signInWithProvider(providerID: "microsoft.com"))
         let parameters = [TeachingParameter(name: "tenant", value: "contoso.com"), TeachingParameter(name: "prompt", value: "consent"),
                           TeachingParameter(name: "login_hint", value: "carol@contoso.com")]
@@ -168,7 +168,7 @@ struct TeachingFlowTests {
         model.screen = .consent(F.consent(provider, .link, F.microsoftDirectory, selection: 1))
         let authorization = ProviderAuthorization(credential: F.microsoftCredential, rawNonce: nil, hashedNonce: nil, idTokenClaims: nil,
                                                   grantedScopes: ["mail.read"])
-        _ = model.handle(.consent(.providerAuthorized(.success(authorization))))
+        _ = model.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(authorization))))
         #expect(model.teaching?.steps.map(\.kind) == [.microsoftProvider, .linkWithProvider, .microsoftGraph])
         expectPane(model, shows: .linkWithProvider(providerID: "microsoft.com"))
         let setup = model.teaching!.steps[0]
@@ -190,14 +190,14 @@ struct TeachingFlowTests {
                                                              identities: [F.ada])
         var model = signedOut(.consent(F.consent(google, .signIn, directory)))
         let credential = AuthCredential.oauth(OAuthCredential(providerID: "google.com", idToken: "eyJ.g.sig"))
-        _ = model.handle(.consent(.providerAuthorized(.success(ProviderAuthorization(credential: credential, rawNonce: nil, hashedNonce: nil,
+        _ = model.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(ProviderAuthorization(credential: credential, rawNonce: nil, hashedNonce: nil,
                                                                                        idTokenClaims: nil, grantedScopes: [])))))
         expectPane(model, shows: .signInWithCredential(providerID: "google.com"))
         #expect(model.teaching?.steps.first == .googleCredential(email: "ada@example.com"))
 
         let facebook = OAuthProvider(providerID: "facebook.com", scopes: ["email", "public_profile"])
         var other = signedOut(.consent(F.consent(facebook, .signIn, nil)))
-        _ = other.handle(.consent(.providerAuthorized(.success(ProviderAuthorization(credential: F.updatedFacebook, rawNonce: nil, hashedNonce: nil,
+        _ = other.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(ProviderAuthorization(credential: F.updatedFacebook, rawNonce: nil, hashedNonce: nil,
                                                                                        idTokenClaims: nil, grantedScopes: [])))))
         expectPane(other, shows: .signInWithCredential(providerID: "facebook.com"))
         #expect(other.teaching?.steps.first == .facebookCredential(scopes: ["email", "public_profile"]))
@@ -238,13 +238,13 @@ struct TeachingFlowTests {
 
         var model = Fixtures.signedIn(Fixtures.anonymous)
         model.screen = .consent(F.consent(F.appleProvider, .link, F.appleDirectory))
-        _ = model.handle(.consent(.providerAuthorized(.success(F.appleAuthorization))))
+        _ = model.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(F.appleAuthorization))))
         expectPane(model, shows: .upgradeWithProvider(providerID: "apple.com"))
         #expect(model.teaching?.steps.first == .appleNonce(nonce: "raw-nonce"))
 
         var member = Fixtures.signedIn(Fixtures.passwordUser())
         member.screen = .consent(F.consent(F.appleProvider, .link, F.appleDirectory))
-        _ = member.handle(.consent(.providerAuthorized(.success(F.appleAuthorization))))
+        _ = member.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(F.appleAuthorization))))
         expectPane(member, shows: .linkProvider(providerID: "apple.com"))
     }
 
@@ -268,7 +268,7 @@ struct TeachingFlowTests {
         _ = model.handle(.linkFinished(.failure(error)))
         expectPane(model, shows: .linkConflictCredential(providerID: "google.com"))
         let other = AccountSnapshot(uid: "Vq3kT9sLx2", isAnonymous: false, email: "ada@example.com", providerIDs: ["google.com"], cart: [])
-        _ = model.handle(.conflict(.conflictAccountLoaded(.success(other))))
+        _ = model.handle(.feature(ConflictFeature.Event.conflictAccountLoaded(.success(other))))
         // The other account is only looked at: the pane shows no outcome of a choice not yet made.
         expectPane(model, shows: .linkConflictCredential(providerID: "google.com"))
         #expect(model.teaching?.steps.count == 1)
@@ -321,7 +321,7 @@ struct TeachingFlowTests {
         totp.screen = .secondFactors(SecondFactorsFeature(selection: 0))
         _ = totp.handle(.key(.character("t")))
         expectPane(totp, shows: .totpSecret(email: "ada@example.com"))
-        _ = totp.handle(.secondFactorEnrollment(.totpSecretGenerated(.success(MfaFixtures.secret))))
+        _ = totp.handle(.feature(SecondFactorEnrollmentFeature.Event.totpSecretGenerated(.success(MfaFixtures.secret))))
         expectPane(totp, shows: .totpQRCode(accountName: "ada@example.com", issuer: "AuthDeck"))
         #expect(totp.teaching?.steps.first == .totpSecret(email: "ada@example.com"))
         totp.screen = .secondFactorEnrollment(SecondFactorEnrollmentFeature(
@@ -360,7 +360,7 @@ struct TeachingFlowTests {
         expectPane(model, shows: .updateEmail(newEmail: "ada.lovelace@example.com"))
         model.busy = nil
         model.screen = .consent(F.consent(F.appleProvider, .reauthenticate(.deleteAccount), F.appleDirectory))
-        _ = model.handle(.consent(.providerAuthorized(.success(F.appleAuthorization))))
+        _ = model.handle(.feature(ConsentFeature.Event.providerAuthorized(.success(F.appleAuthorization))))
         expectPane(model, shows: .reauthenticateWithCredential(providerID: "apple.com"))
     }
 
