@@ -62,8 +62,6 @@ protocol ConsoleFeature: Equatable, Sendable {
     mutating func linkFinished(_ result: Result<AuthDataResult, AuthError>, in context: ConsoleContext) -> [FlowStep]
     /// The signed-in user's cart changed: a selection in it stays within it.
     mutating func cartChanged(_ cart: [CartItem])
-    /// The column the title starts at when the screen draws into the title row (a QR code); nil: it does not.
-    func titleColumn(on canvas: any Canvas) -> Int?
     /// Whether the screen takes the banner's rows on a short terminal.
     var showsQRCode: Bool { get }
     /// The pending credential a sign-in on this screen is meant to link afterwards.
@@ -103,7 +101,6 @@ extension ConsoleFeature {
         return showFailure(error)
     }
     mutating func cartChanged(_ cart: [CartItem]) {}
-    func titleColumn(on canvas: any Canvas) -> Int? { nil }
     var showsQRCode: Bool { false }
     var pendingLink: PendingLink? { nil }
     var roomDescription: String { title }

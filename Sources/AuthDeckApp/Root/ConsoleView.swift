@@ -9,19 +9,13 @@ public enum ConsoleView {
     public static func draw(_ model: ConsoleModel, on canvas: any Canvas) {
         if TooSmall.drawIfNeeded(on: canvas) { return }
         if model.overlay == nil, model.screen.feature.drawWhole(on: canvas) { return }
-        // The TOTP QR code takes the title row's left part: the title goes beside it, and only there (a bar
-        // drawn across first left one of its letters in the column between the two).
-        if let column = model.screen.feature.titleColumn(on: canvas) {
-            TitleBar.draw(on: canvas, left: model.titleBesideCode(fitting: canvas.size.width - column - 2), column: column)
-        } else {
-            let title = "AuthDeck · \(model.screen.title)"
-            TitleBar.draw(on: canvas, left: title, right: model.statusText(fitting: TitleBar.rightRoom(width: canvas.size.width, left: title)))
-        }
+        let title = "AuthDeck · \(model.screen.title)"
+        TitleBar.draw(on: canvas, left: title, right: model.statusText(fitting: TitleBar.rightRoom(width: canvas.size.width, left: title)))
         let content = Rect(row: 2, column: 1, width: canvas.size.width - 2, height: canvas.size.height - 6)
         model.screen.feature.draw(in: model.context, on: canvas, frame: content)
         // The row under the title: the presenter's message, and that they watch; help (?) has the message whole.
         let notice = model.watched ? " The presenter is watching your screen " : ""
-        // A TOTP QR code starts at the top: the message waits in help while it shows.
+        // A TOTP QR code starts on this row: the message waits in help while it shows.
         if let message = model.presenterMessage, !model.screen.showsQRCode {
             let room = canvas.size.width - 2 - TextWidth.cells(notice) - (notice.isEmpty ? 0 : 1)
             canvas.put(TextWidth.truncate(message, toCells: max(0, room)), row: 1, column: 1, style: .accent)
@@ -138,31 +132,6 @@ extension ConsoleModel {
 
     /// Who is signed in, as the title bar names them.
     var whoText: String { user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.uid) } ?? "signed out" }
-
-    /// The title beside the TOTP QR code, in the third of the row the code leaves: the backend and who is
-    /// signed in, with the app's and the screen's names where there is room (the screen names itself on the
-    /// next row too). Parts go whole, the screen's name first; then the backend's name is cut after a word,
-    /// and who is signed in stays whole.
-    func titleBesideCode(fitting cells: Int) -> String {
-        let who = whoText
-        for parts in [[backendName, "AuthDeck", screen.title, who], [backendName, "AuthDeck", who], [backendName, who]] {
-            let text = parts.joined(separator: " · ")
-            if TextWidth.cells(text) <= cells { return text }
-        }
-        let backendRoom = cells - TextWidth.cells(who) - 3
-        guard backendRoom >= 8 else { return TextWidth.truncate(who, toCells: cells) }
-        return Self.cutAfterWord(backendName, toCells: backendRoom) + " · " + who
-    }
-
-    /// `text` cut to `cells` with an ellipsis, after its last whole word that fits; mid-word only when
-    /// its first word alone does not fit.
-    static func cutAfterWord(_ text: String, toCells cells: Int) -> String {
-        guard TextWidth.cells(text) > cells else { return text }
-        let kept = TextWidth.truncate(text, toCells: cells - 1, ellipsis: false)
-        let words = text.dropFirst(kept.count).first == " " ? Substring(kept) : kept[..<(kept.lastIndex(of: " ") ?? kept.startIndex)]
-        let whole = words.reversed().drop { $0 == " " }.reversed()
-        return (whole.isEmpty ? kept : String(whole)) + "…"
-    }
 
     /// The bar's hints; where `q` types a letter, ctrl-c is the way out and says so.
     var barHints: [(key: String, label: String)] { builtKeys.barHints ?? barHints(of: bindings) }

@@ -2,13 +2,22 @@ import AuthClient
 import Foundation
 import TerminalUI
 
-/// The QR code step: the code on the left at full height (it needs 23 rows for a typical
-/// account), the key and what to do on the right.
+/// The QR code step: the code on the left between the title bar and the key bar (a typical account's
+/// takes all 22 rows of 80×24, in a quiet zone one module narrower than the standard's), the key and
+/// what to do on the right.
 enum QRStep {
+    /// The cells the text beside the code keeps.
+    static let textCells = 34
+
     /// The code as it fits beside the text (nil when it does not, or the terminal cannot draw it).
     static func code(_ flow: SecondFactorEnrollmentFeature, secret: TotpSecret, on canvas: any Canvas) -> QRCode? {
         guard canvas.symbols != .ascii else { return nil }
-        return QRCode.fitting(flow.qrURI(for: secret), in: Size(width: canvas.size.width - 34, height: canvas.size.height - 1))
+        return QRCode.fitting(flow.qrURI(for: secret), in: room(on: canvas))
+    }
+
+    /// Under the title bar, above the key bar, beside the text.
+    static func room(on canvas: any Canvas) -> Size {
+        Size(width: canvas.size.width - textCells, height: canvas.size.height - 2)
     }
 
     static func draw(_ flow: SecondFactorEnrollmentFeature, secret: TotpSecret, on canvas: any Canvas) {
@@ -18,15 +27,14 @@ enum QRStep {
             canvas.put("The QR code needs a UTF-8 terminal: type the key instead.", row: 2, column: 1, style: .warning)
             textColumn = 1
         } else if let code = code(flow, secret: secret, on: canvas) {
-            // From the top row: a typical account's code needs all of 80×24 but the key bar (the title goes beside it).
-            code.draw(on: canvas, row: 0, column: 0)
+            code.draw(on: canvas, row: 1, column: 0)
             textColumn = code.cells.width + 2
         } else if let reason = QRCode.unavailableReason {
             canvas.put(TextWidth.truncate("No QR code: \(reason). Type the key.", toCells: canvas.size.width - 2), row: 2, column: 1,
                        style: .warning)
         } else {
-            let needed = QRCode(encoding: uri, errorCorrection: .low)?.cells
-            let size = needed.map { "\($0.width + 34)×\($0.height + 1)" } ?? "a larger terminal"
+            let needed = QRCode(encoding: uri, errorCorrection: .low, quietZone: QRCode.narrowestQuietZone)?.cells
+            let size = needed.map { "\($0.width + textCells)×\($0.height + 2)" } ?? "a larger terminal"
             canvas.put(TextWidth.truncate("The QR code needs \(size): enlarge the terminal, or type the key.", toCells: canvas.size.width - 2),
                        row: 2, column: 1, style: .warning)
         }

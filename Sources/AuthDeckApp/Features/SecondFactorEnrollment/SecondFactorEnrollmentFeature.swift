@@ -94,12 +94,6 @@ public struct SecondFactorEnrollmentFeature: ConsoleFeature {
         return false
     }
 
-    /// The QR code takes the title row's left part: the title goes beside it.
-    func titleColumn(on canvas: any Canvas) -> Int? {
-        guard case let .scanning(secret) = step, let code = QRStep.code(self, secret: secret, on: canvas) else { return nil }
-        return code.cells.width + 1
-    }
-
     func screenBefore(in context: ConsoleContext) -> Screen { .secondFactors(SecondFactorsFeature(selection: 0)) }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
