@@ -72,7 +72,7 @@ extension KeyBinding where Meaning: ConsoleCommanding {
     static var teachingInForm: KeyBinding { KeyBinding([.function(4)], "F4", "SDK", .console(.teaching)) }
 }
 
-/// A feature's own key, written with its action alone: `KeyBinding([.enter], "enter", "submit", .submit)`.
+/// A feature's own key, written with its action alone: `KeyBinding([.enter], "enter", "add", .submit)`.
 extension KeyBinding {
     init<Action>(_ keys: [Key], _ label: String, _ help: String, _ own: Action, inBar: Bool = true) where Meaning == KeyIntent<Action> {
         self.init(keys, label, help, .feature(own), inBar: inBar)
@@ -94,7 +94,7 @@ protocol BackAction: Equatable, Sendable {
     static var back: Self { get }
 }
 
-/// The actions of a form: enter submits, tab and shift-tab move between fields.
+/// The actions of a form: enter moves on or submits, tab and shift-tab move between fields (keys in `FormFields`).
 protocol FormAction: BackAction {
     static var submit: Self { get }
     static var nextField: Self { get }
@@ -112,15 +112,5 @@ extension KeyBinding {
 
     static func back<Action: BackAction>() -> KeyBinding where Meaning == KeyIntent<Action> {
         KeyBinding([.escape], "esc", "back", .feature(.back))
-    }
-
-    /// A form's keys: printable keys are typed, so commands are on enter, tab, esc and function keys.
-    static func formKeys<Action: FormAction>() -> [KeyBinding] where Meaning == KeyIntent<Action> {
-        [
-            KeyBinding([.enter], "enter", "submit", .feature(.submit)),
-            KeyBinding([.tab, .down], "tab", "next", .feature(.nextField)),
-            KeyBinding([.backTab, .up], "shift-tab", "previous field", .feature(.previousField), inBar: false),
-            .back(), .helpInForm, .inspectorInForm,
-        ]
     }
 }

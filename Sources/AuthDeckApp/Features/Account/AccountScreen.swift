@@ -18,7 +18,8 @@ enum AccountScreen {
         let token = context.token
         let provider = (token?.signInProvider ?? "—") + (token?.signInSecondFactor.map { " + \($0)" } ?? "")
         // An ID token lives an hour: the time of day says when. The expiry and the provider come first, the
-        // token (already shortened) last, where a second factor's name may cut it at 80 columns.
+        // token (already shortened) last; where they do not fit, "expires" becomes "until", then the token
+        // gives way (the inspector, i, shows it with its claims).
         let expires = ConsoleView.timeText(token?.expirationDate)
         let rows: [(String, String)] = [
             ("uid", user.uid),
@@ -27,7 +28,7 @@ enum AccountScreen {
             ("2-step", secondFactorsText(user)),
             ("created", ConsoleView.dateText(user.metadata.creationDate)),
             ("last sign-in", ConsoleView.dateText(user.metadata.lastSignInDate)),
-            ("ID token", token.map { "expires \(expires) · via \(provider) · \($0.shortToken)" } ?? "—"),
+            ("ID token", token.map { tokenText(expires: expires, provider: provider, shortToken: $0.shortToken, width: frame.width - 17) } ?? "—"),
         ]
         for (index, row) in rows.enumerated() {
             canvas.put(TextWidth.pad(row.0, toCells: 14), row: frame.row + 1 + index, column: column + 1, style: .dim)
@@ -67,6 +68,12 @@ enum AccountScreen {
         }
         let names = user.enrolledFactors.map { "\($0.factorID == PhoneMultiFactorGenerator.factorID ? "SMS" : "TOTP") \($0.displayName ?? "")" }
         return "on: " + names.joined(separator: ", ") + " · f to manage"
+    }
+
+    static func tokenText(expires: String, provider: String, shortToken: String, width: Int) -> String {
+        let candidates = ["expires \(expires) · via \(provider) · \(shortToken)", "until \(expires) · via \(provider) · \(shortToken)",
+                          "expires \(expires) · via \(provider)"]
+        return candidates.first { TextWidth.cells($0) <= width } ?? candidates[2]
     }
 
     static func itemCount(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }

@@ -23,7 +23,9 @@ public struct ChangePasswordFeature: ConsoleFeature {
     var editsText: Bool { true }
     var screen: Screen { .changePassword(self) }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        KeyBinding.formKeys(enter: focusOnConfirmation ? .send("change password") : .next)
+    }
 
     mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
         switch action {

@@ -93,8 +93,14 @@ enum ConflictScreen {
             ("cart: \(Self.items(account.cart.reduce(0) { $0 + $1.quantity }))", .dim),
         ]
         lines += account.cart.map { ("  \($0.quantity) × \($0.name)", .normal) }
-        for (index, line) in lines.prefix(box.height).enumerated() {
-            canvas.put(TextWidth.truncate(line.0, toCells: width), row: box.row + index, column: box.column + 1, style: line.1)
+        // Wrapped, not cut: three providers are wider than half of 80 columns. The cart's last items
+        // give way first, and its count says how many there are.
+        let wrapped = lines.flatMap { line in
+            let indent = String(line.0.prefix { $0 == " " })
+            return TextWidth.wrap(String(line.0.dropFirst(indent.count)), width: width - indent.count).map { (indent + $0, line.1) }
+        }
+        for (index, line) in wrapped.prefix(box.height).enumerated() {
+            canvas.put(line.0, row: box.row + index, column: box.column + 1, style: line.1)
         }
     }
 }

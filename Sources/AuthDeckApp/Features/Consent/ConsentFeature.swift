@@ -79,8 +79,10 @@ public struct ConsentFeature: ConsoleFeature {
     }
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
-        if newIdentity != nil {
-            return [KeyBinding([.enter], "enter", "add", .submit), KeyBinding([.tab, .down, .backTab, .up], "tab", "next", .nextField),
+        if let form = newIdentity {
+            // enter on the name moves to the email until the email is one.
+            let enter: FormFields.Enter = form.focusOnEmail || form.email.text.contains("@") ? .send("add") : .next
+            return [.formEnter(enter, .submit), KeyBinding([.tab, .down, .backTab, .up], "tab", "next", .nextField),
                     KeyBinding([.escape], "esc", "back", .back), .helpInForm, .inspectorInForm]
         }
         guard case .loaded = directory else { return [KeyBinding([.escape], "esc", "cancel", .back), .help, .inspector] }

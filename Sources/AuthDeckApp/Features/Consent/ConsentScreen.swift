@@ -45,7 +45,8 @@ enum ConsentScreen {
         let listHeight = min(identities.count + 1, max(frame.height - (top - frame.row) - 2 - reserved, 1))
         let box = Box.draw(on: canvas, frame: Rect(row: top, column: frame.column, width: frame.width, height: listHeight + 2),
                            title: "Choose an account (\(identities.count))", style: .accent)
-        let items = identities.map { ListView.Item(line($0, width: box.width - 2)) } + [ListView.Item("+ Add a new identity")]
+        let emailCells = emailColumn(identities, width: box.width - 2)
+        let items = identities.map { ListView.Item(line($0, emailCells: emailCells, width: box.width - 2)) } + [ListView.Item("+ Add a new identity")]
         ListView(items: items, selection: consent.selection).draw(on: canvas, in: box, focused: consent.newIdentity == nil)
         canvas.placeCursor(row: box.row + min(consent.selection, listHeight - 1), column: box.column)
         let row = box.row + box.height + 1
@@ -65,13 +66,24 @@ enum ConsentScreen {
         }
     }
 
-    static func line(_ identity: SimulatedIdentityProviders.Identity, width: Int) -> String {
-        var parts = [TextWidth.pad(identity.displayName ?? "—", toCells: 18), TextWidth.pad(identity.email ?? "—", toCells: 26)]
+    static func line(_ identity: SimulatedIdentityProviders.Identity, emailCells: Int, width: Int) -> String {
+        let parts = [TextWidth.pad(identity.displayName ?? "—", toCells: 18), TextWidth.pad(identity.email ?? "—", toCells: emailCells), notes(identity)]
+        return TextWidth.truncate(parts.joined(separator: " "), toCells: width)
+    }
+
+    static func notes(_ identity: SimulatedIdentityProviders.Identity) -> String {
         var notes: [String] = []
         if let type = identity.accountType { notes.append(type) }
         if identity.authorized { notes.append("consented before") }
-        parts.append(notes.joined(separator: " · "))
-        return TextWidth.truncate(parts.joined(separator: " "), toCells: width)
+        return notes.joined(separator: " · ")
+    }
+
+    /// The email column: 26 cells, or as wide as the longest email where the row has room beside the
+    /// name and the notes, so the email the identity is chosen by stays whole.
+    static func emailColumn(_ identities: [SimulatedIdentityProviders.Identity], width: Int) -> Int {
+        let longest = identities.map { TextWidth.cells($0.email ?? "—") }.max() ?? 0
+        let longestNotes = identities.map { TextWidth.cells(notes($0)) }.max() ?? 0
+        return max(26, min(longest, width - 18 - 2 - longestNotes))
     }
 
     static func drawNewIdentity(_ form: NewIdentityForm, provider: String, on canvas: any Canvas) {

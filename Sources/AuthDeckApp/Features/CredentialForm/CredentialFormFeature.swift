@@ -39,13 +39,23 @@ public struct CredentialFormFeature: ConsoleFeature {
         self.focus = email.isEmpty ? .email : .password
     }
 
+    /// Short, for the title bar and the room's column; `heading` says it whole on the screen.
     var title: String {
         switch purpose {
-        case .signIn: "Sign in with email and password"
+        case .signIn: "Sign in with a password"
         case .createAccount: "Create an account"
+        case .link: "Link email and password"
+        case .reauthenticate: "Confirm it's you"
+        case let .signInToLink(pending): "Sign in to link \(FederatedProvider.displayName(pending.providerID))"
+        }
+    }
+
+    var heading: String {
+        switch purpose {
+        case .signIn: "Sign in with email and password"
         case .link: "Link email and password to this account"
         case let .reauthenticate(operation): "Confirm it's you to \(operation.title)"
-        case let .signInToLink(pending): "Sign in to link \(FederatedProvider.displayName(pending.providerID))"
+        case .createAccount, .signInToLink: title
         }
     }
 
@@ -58,7 +68,19 @@ public struct CredentialFormFeature: ConsoleFeature {
         return nil
     }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
+    /// enter on the email moves to the password while it is empty, and sends the form otherwise.
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        KeyBinding.formKeys(enter: focus == .email && password.text.isEmpty ? .next : .send(submitLabel))
+    }
+
+    var submitLabel: String {
+        switch purpose {
+        case .signIn, .signInToLink: "sign in"
+        case .createAccount: "create account"
+        case .link: "link"
+        case .reauthenticate: "confirm"
+        }
+    }
 
     mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
         switch action {
@@ -119,7 +141,9 @@ public struct CredentialFormFeature: ConsoleFeature {
     static let labelWidth = 18
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
-        canvas.put(title, row: frame.row, column: frame.column + 1, style: .title)
+        for (index, line) in TextWidth.wrap(heading, width: frame.width - 2).prefix(2).enumerated() {
+            canvas.put(line, row: frame.row + index, column: frame.column + 1, style: .title)
+        }
         let width = min(frame.width, 70)
         let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: width, height: 6))
         email.drawRow(on: canvas, row: inside.row + 1, column: inside.column, width: inside.width - 1,

@@ -46,7 +46,8 @@ public struct EmailLinkFeature: ConsoleFeature {
         self.step = step
     }
 
-    var title: String { purpose == .link ? "Link an email by a sign-in link" : "Sign in with an email link" }
+    /// Short, for the title bar and the room's column; the screen's heading says it whole.
+    var title: String { purpose == .link ? "Link an email address" : "Email link sign-in" }
     var needsUser: Bool {
         if purpose == .link { return true }
         if case .opening = step { return true }

@@ -6,7 +6,7 @@ import TerminalUI
 enum EmailLinkScreen {
     static func draw(_ flow: EmailLinkFeature, context: ConsoleContext, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
-        canvas.put(TextWidth.truncate(flow.title, toCells: frame.width - 2), row: frame.row, column: column, style: .title)
+        canvas.put(flow.purpose == .link ? "Link an email by a sign-in link" : "Sign in with an email link", row: frame.row, column: column, style: .title)
         let width = min(frame.width, 70)
         switch flow.step {
         case let .enteringEmail(field):

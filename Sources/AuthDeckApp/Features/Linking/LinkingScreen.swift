@@ -39,7 +39,10 @@ enum LinkingScreen {
         let hint = user.isAnonymous
             ? "Linking any of them upgrades this anonymous account: the uid and the cart stay."
             : "A method that belongs to another account opens the link-conflict screen."
-        canvas.put(TextWidth.truncate(hint, toCells: frame.width - 2), row: notLinkedBox.row + notLinkedBox.height + 1, column: column, style: .dim)
+        // Wrapped, not cut: at 80 columns the anonymous account's sentence is one line too long.
+        for (index, line) in TextWidth.wrap(hint, width: frame.width - 2).enumerated() {
+            canvas.put(line, row: notLinkedBox.row + notLinkedBox.height + 1 + index, column: column, style: .dim)
+        }
         let selectedRow = state.selection < linked.count ? linkedBox.row + state.selection : notLinkedBox.row + state.selection - linked.count
         canvas.placeCursor(row: selectedRow, column: state.selection < linked.count ? linkedBox.column : notLinkedBox.column)
     }

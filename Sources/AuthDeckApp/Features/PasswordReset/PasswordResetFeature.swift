@@ -54,8 +54,8 @@ public struct PasswordResetFeature: ConsoleFeature {
                     .helpInForm, .messagesInForm]
         case .sent:
             return [.messages, KeyBinding([.escape], "esc", "back", .back), .help]
-        case .choosingPassword:
-            return [KeyBinding([.enter], "enter", "submit", .submit), KeyBinding([.tab, .down], "tab", "next", .nextField),
+        case let .choosingPassword(_, _, form):
+            return [.formEnter(form.focusOnConfirmation ? .send("set password") : .next, .submit), KeyBinding([.tab, .down], "tab", "next", .nextField),
                     KeyBinding([.backTab, .up], "shift-tab", "previous field", .previousField, inBar: false),
                     KeyBinding([.escape], "esc", "cancel", .back), .helpInForm]
         }

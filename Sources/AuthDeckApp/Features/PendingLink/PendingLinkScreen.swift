@@ -17,13 +17,17 @@ enum PendingLinkScreen {
              "The email \(email) of this \(name) identity belongs to another account (emailAlreadyInUse). Sign in to that account; \(name) is then linked to it."
                 + (state.pending.previousAnonymousUid == nil ? "" : " This anonymous account's cart comes along."))
         }
-        canvas.put(TextWidth.truncate(title, toCells: frame.width - 2), row: frame.row, column: column, style: .title)
+        // Wrapped, not cut: a long email address makes the title a second row.
+        let heading = TextWidth.wrap(title, width: frame.width - 2).prefix(2)
+        for (index, line) in heading.enumerated() {
+            canvas.put(line, row: frame.row + index, column: column, style: .title)
+        }
         let lines = TextWidth.wrap(text + knownMethodsSentence(state, email: email), width: frame.width - 2)
         for (index, line) in lines.enumerated() {
-            canvas.put(line, row: frame.row + 1 + index, column: column, style: .normal)
+            canvas.put(line, row: frame.row + heading.count + index, column: column, style: .normal)
         }
         let methods = state.methods
-        let box = Box.draw(on: canvas, frame: Rect(row: frame.row + 2 + lines.count, column: frame.column, width: min(frame.width, 60), height: methods.count + 2),
+        let box = Box.draw(on: canvas, frame: Rect(row: frame.row + heading.count + 1 + lines.count, column: frame.column, width: min(frame.width, 60), height: methods.count + 2),
                            title: "Sign in to that account with", style: .accent)
         ListView(items: methods.map { ListView.Item(FederatedProvider.displayName($0)) }, selection: state.selection).draw(on: canvas, in: box)
         canvas.placeCursor(row: box.row + state.selection, column: box.column)

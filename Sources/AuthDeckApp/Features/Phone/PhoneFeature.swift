@@ -53,11 +53,12 @@ public struct PhoneFeature: ConsoleFeature {
         step = .enteringNumber(TextField(text: number, maxLength: 24))
     }
 
+    /// Short, for the title bar and the room's column; the screen's heading says it whole.
     var title: String {
         switch purpose {
-        case .signIn: "Sign in with a phone number"
-        case .link: "Link a phone number to this account"
-        case let .reauthenticate(operation): "Confirm it's you to \(operation.title)"
+        case .signIn: "Phone sign-in"
+        case .link: "Link a phone number"
+        case .reauthenticate: "Confirm it's you"
         }
     }
 
@@ -201,7 +202,7 @@ extension PhoneFeature {
         let flow = switch purpose {
         case .signIn: "Phone sign-in"
         case .link: "Phone link"
-        case .reauthenticate: "Phone reauthentication"
+        case .reauthenticate: "Phone reauth"
         }
         return switch step {
         case .enteringNumber: "\(flow): number"

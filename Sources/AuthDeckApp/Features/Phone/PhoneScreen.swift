@@ -7,7 +7,10 @@ import TerminalUI
 enum PhoneScreen {
     static func draw(_ flow: PhoneFeature, outbox: Outbox, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
-        canvas.put(flow.title, row: frame.row, column: column, style: .title)
+        // The title bar and the room have the short title; the screen says it whole, on the row under it too.
+        for (index, line) in TextWidth.wrap(heading(flow), width: frame.width - 2).prefix(2).enumerated() {
+            canvas.put(line, row: frame.row + index, column: column, style: .title)
+        }
         switch flow.step {
         case let .enteringNumber(field):
             FieldRow.draw(field, label: "Phone number", on: canvas, frame: frame)
@@ -22,6 +25,14 @@ enum PhoneScreen {
                    message: "The code was right, but \(phone) is already the sign-in of another account, so it was not linked. "
                        + "You can sign in to that account instead (no second code needed).",
                    buttons: ["Cancel", "Sign in to that account"], selection: signInSelected ? 1 : 0).draw(on: canvas)
+        }
+    }
+
+    static func heading(_ flow: PhoneFeature) -> String {
+        switch flow.purpose {
+        case .signIn: "Sign in with a phone number"
+        case .link: "Link a phone number to this account"
+        case let .reauthenticate(operation): "Confirm it's you to \(operation.title)"
         }
     }
 }

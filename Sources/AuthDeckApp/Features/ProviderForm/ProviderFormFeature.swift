@@ -113,7 +113,9 @@ public struct ProviderFormFeature: ConsoleFeature {
     var editsText: Bool { true }
     var screen: Screen { .providerForm(self) }
 
-    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] { KeyBinding.formKeys() }
+    func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        KeyBinding.formKeys(enter: focus == fields.last ? .send("send request") : .next)
+    }
 
     mutating func perform(_ action: Action, in context: ConsoleContext) -> [FlowStep] {
         switch action {

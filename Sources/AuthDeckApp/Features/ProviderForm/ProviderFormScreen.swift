@@ -14,10 +14,15 @@ enum ProviderFormScreen {
         case let .reauthenticate(operation): "Confirm it's you with \(form.provider.name) to \(operation.title)"
         case .signInToLink: "Sign in with \(form.provider.name), then link the pending provider"
         }
-        canvas.put(TextWidth.truncate(purpose, toCells: frame.width - 2), row: frame.row, column: column, style: .title)
-        canvas.put("The request to the simulated \(form.provider.id) (an OAuthProvider):", row: frame.row + 1, column: column, style: .dim)
+        // Wrapped, not cut: a reauthentication names what it is for, an email address and all.
+        let heading = TextWidth.wrap(purpose, width: frame.width - 2).prefix(2)
+        for (index, line) in heading.enumerated() {
+            canvas.put(line, row: frame.row + index, column: column, style: .title)
+        }
+        let top = frame.row + heading.count
+        canvas.put("The request to the simulated \(form.provider.id) (an OAuthProvider):", row: top, column: column, style: .dim)
         let fields = form.fields
-        let inside = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 76), height: fields.count + 2))
+        let inside = Box.draw(on: canvas, frame: Rect(row: top + 1, column: frame.column, width: min(frame.width, 76), height: fields.count + 2))
         for (index, field) in fields.enumerated() {
             form[field].drawRow(on: canvas, row: inside.row + index, column: inside.column, width: inside.width - 1,
                                 label: label(field), labelWidth: labelWidth, focused: form.focus == field)

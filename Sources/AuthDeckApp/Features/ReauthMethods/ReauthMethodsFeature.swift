@@ -106,7 +106,10 @@ public struct ReauthMethodsFeature: ConsoleFeature {
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
         let account = Account(operation, user: context.user)
-        canvas.put(TextWidth.truncate("Confirm it's you to \(operation.title)", toCells: frame.width - 2), row: frame.row, column: frame.column + 1, style: .title)
+        // Wrapped, not cut: what it is for may name an email address.
+        for (index, line) in TextWidth.wrap("Confirm it's you to \(operation.title)", width: frame.width - 2).prefix(2).enumerated() {
+            canvas.put(line, row: frame.row + index, column: frame.column + 1, style: .title)
+        }
         let methods = account.methods
         let box = Box.draw(on: canvas, frame: Rect(row: frame.row + 2, column: frame.column, width: min(frame.width, 60), height: methods.count + 2),
                            title: "Sign in again with", style: .accent)

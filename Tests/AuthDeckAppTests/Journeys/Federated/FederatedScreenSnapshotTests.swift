@@ -93,6 +93,36 @@ struct FederatedScreenSnapshotTests {
         #expect(conflict.contains("second trip to Microsoft."))
         #expect(conflict.contains("anonymous account."))
         #expect(!rows(conflict).contains("…"))
+        // An account with three providers: the list wraps in its half of the screen.
+        state.previous = AccountSnapshot(uid: "adaUID0000000000000000000001", isAnonymous: false, email: "ada@example.com",
+                                         providerIDs: ["apple.com", "microsoft.com", "google.com"], cart: [])
+        model.screen = .conflict(state)
+        let providers = render(model)
+        #expect(!rows(providers).contains("…"))
+        #expect(providers.contains("│ providers: apple.com, "))
+        #expect(providers.contains("│ microsoft.com, google.com "))
+    }
+
+    /// An identity is chosen by its email: a long one stays whole beside the name and the notes.
+    @Test func theConsentListKeepsALongEmailWhole() {
+        var model = ConsoleModel(backendName: "embedded")
+        let ada = SimulatedIdentityProviders.Identity(subject: "001", displayName: "Ada", email: "ada.lovelace@analytical-engine.example")
+        let directory = SimulatedIdentityProviders.Directory(providerID: "microsoft.com", clientID: "c", issuer: "i", identities: [ada, F.carol])
+        model.screen = .consent(F.consent(OAuthProvider(providerID: "microsoft.com"), .signIn, directory))
+        let text = render(model)
+        #expect(text.contains("Ada                ada.lovelace@analytical-engine.example"))
+        #expect(text.contains("Carol Shaw         carol@contoso.com                      work"))
+    }
+
+    /// The sign-in methods of an anonymous account say whole what linking keeps.
+    @Test func theLinkingHintIsWholeAt80By24() {
+        var model = Fixtures.signedIn(Fixtures.anonymous)
+        model.screen = .linking(LinkingFeature(selection: 0))
+        let text = render(model)
+        let rows = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(!rows.contains { $0.contains("…") })
+        #expect(rows.joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            .contains("Linking any of them upgrades this anonymous account: the uid and the cart stay."))
     }
 
     @Test func linkConflictWithBothAccounts() {
