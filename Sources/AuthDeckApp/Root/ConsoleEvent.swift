@@ -79,8 +79,8 @@ extension ConsoleEvent {
         switch self {
         case .key, .resized, .authStateChanged, .cartChanged, .exchangesChanged, .verification(.outboxChanged), .roomNotice, .roomFrames:
             false
-        case let .feature(event):
-            event.event.endsBusyWork
+        case let .feature(result):
+            result.event.endsBusyWork
         case .sessionRestored, .signInFinished, .linkFinished, .unlinkFinished, .reauthenticationFinished, .sensitiveOperationFinished,
              .userReloaded, .leftGuestDeleted, .verification(.emailVerificationSent), .verification(.actionCodeApplied), .verification(.resetCodeChecked):
             true

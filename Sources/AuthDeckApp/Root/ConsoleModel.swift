@@ -150,14 +150,14 @@ public struct ConsoleModel: Equatable, Sendable {
             framesWanted = wanted
             return []
         // A feature's own result: it decides what follows.
-        case let .feature(event):
+        case let .feature(result):
             // The inspector shows the consent that produced the credential.
-            if case let .providerAuthorized(.success(authorization))? = event.event(as: ConsentFeature.Event.self), case .consent = screen {
+            if case let .providerAuthorized(.success(authorization))? = result.event(as: ConsentFeature.Event.self), case .consent = screen {
                 lastAuthorization = authorization
             }
             // The room's latest snapshot, whatever shows: `W` opens on it at once.
-            if case let .snapshot(snapshot)? = event.event(as: RoomFeature.Event.self) { lastRoomSnapshot = snapshot }
-            return update { feature, context in feature.receive(event, in: context) }
+            if case let .snapshot(snapshot)? = result.event(as: RoomFeature.Event.self) { lastRoomSnapshot = snapshot }
+            return update { feature, context in feature.receive(result, in: context) }
         }
     }
 
