@@ -25,7 +25,7 @@ extension ConsoleSession {
         let id: Int
         if let roomId {
             id = roomId
-            room.consoleStarted(id, project: project, link: link)
+            room.consoleStarted(id, project: project, name: keptName, link: link)
         } else {
             id = room.join(user: identity.user ?? "?", address: identity.address, key: identity.keyFingerprint, isOperator: role == .operator,
                            project: project, link: link)

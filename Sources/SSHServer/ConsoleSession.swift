@@ -45,6 +45,8 @@ final class ConsoleSession: ChannelInboundHandler {
     private let started = Date()
     /// The visitor's project, once the plan has named it.
     var project: String?
+    /// The name their project keeps, when it is not the user name they typed this time.
+    var keptName: String?
     /// This session in the room, from login until its console exits.
     var roomId: Int? {
         get { identity.roomId }
@@ -155,6 +157,10 @@ final class ConsoleSession: ChannelInboundHandler {
             case let .success((process, plan)):
                 session.value.ended = plan.ended
                 session.value.project = plan.project
+                if let name = plan.name, name != session.value.identity.user {
+                    session.value.keptName = name
+                    session.value.identity.user = name
+                }
                 session.value.attach(process)
             case let .failure(refusal as ConsoleRefusal):
                 session.value.refuse(refusal.message)

@@ -55,6 +55,8 @@ final class RoomRegistry: Sendable {
         var repeatedRefusal: (text: String, count: Int)?
         /// Stops the operators' snapshots; nil while none are sent.
         var snapshots: (@Sendable () -> Void)?
+        /// `user` as no other member than `id` is named: two visitors who type the same name are told apart, the second is name-2.
+        func name(_ user: String, for id: Int) -> String { VisitorName.unique(SessionLog.printable(user), among: Set(members.filter { $0.key != id }.map(\.value.session.user))) }
     }
 
     /// Events the room keeps for its log; older ones are only in authdeck.log.
@@ -101,9 +103,7 @@ final class RoomRegistry: Sendable {
         let session = state.withLock { state in
             let id = state.nextId
             state.nextId += 1
-            // Two visitors who type the same name are told apart: the second is name-2.
-            let taken = Set(state.members.values.map(\.session.user))
-            let session = RoomSession(id: id, user: VisitorName.unique(SessionLog.printable(user), among: taken), address: address, key: key, isOperator: isOperator, project: project,
+            let session = RoomSession(id: id, user: state.name(user, for: id), address: address, key: key, isOperator: isOperator, project: project,
                                       connectedSeconds: 0, idleSeconds: 0, status: loggingIn ? Self.loggingIn : nil)
             state.members[id] = Member(session: session, connected: now, lastInput: now, stepSince: now, link: link)
             return session
@@ -113,11 +113,12 @@ final class RoomRegistry: Sendable {
         return session.id
     }
 
-    /// The console of a session that was logging in runs: it is reached by `link` from now on.
-    func consoleStarted(_ id: Int, project: String?, link: Link) {
+    /// The console of a session that was logging in runs: reached by `link` from now on, named `name` (their project's) if given.
+    func consoleStarted(_ id: Int, project: String?, name: String? = nil, link: Link) {
         let (session, followed) = state.withLock { state -> (RoomSession?, Bool) in
             state.members[id]?.link = link
             state.members[id]?.session.project = project
+            if let unique = name.map({ state.name($0, for: id) }) { state.members[id]?.session.user = unique }
             if state.members[id]?.session.status == Self.loggingIn { state.members[id]?.session.status = nil }
             return (state.members[id]?.session, state.members[id]?.followers.isEmpty == false)
         }

@@ -84,13 +84,18 @@ public struct ConsolePlan: Sendable {
     public var environment: [String: String]
     /// The visitor's project, as the room shows it.
     public var project: String?
+    /// The name their project keeps, when it keeps one: the room and the log know them by it rather
+    /// than by the user name of this visit.
+    public var name: String?
     /// Runs on a thread of its own after the console exits (it may touch the data directory).
     public var ended: @Sendable () -> Void
 
-    public init(arguments: [String], environment: [String: String], project: String? = nil, ended: @escaping @Sendable () -> Void = {}) {
+    public init(arguments: [String], environment: [String: String], project: String? = nil, name: String? = nil,
+                ended: @escaping @Sendable () -> Void = {}) {
         self.arguments = arguments
         self.environment = environment
         self.project = project
+        self.name = name
         self.ended = ended
     }
 }

@@ -345,7 +345,7 @@ private final class SharedBackend: Sendable {
             let seat = try visitors.seat(for: visit)
             return ConsolePlan(arguments: ["console", "--data", seat.directory.path, "--ssh-role", "visitor"] + backend
                                    + ["--project", seat.projectId] + (seat.keyed ? ["--keep-session"] : []),
-                               environment: [BackendChoice.apiKeyVariable: seat.apiKey], project: seat.projectId,
+                               environment: [BackendChoice.apiKeyVariable: seat.apiKey], project: seat.projectId, name: seat.name,
                                ended: { [visitors] in visitors.leave(seat.projectId) })
         }
     }

@@ -30,6 +30,8 @@ final class VisitorProjects: Sendable {
         let apiKey: String
         let directory: URL
         let keyed: Bool
+        /// The name the room knows the visitor by: the one kept with their project.
+        let name: String
     }
 
     let projects: BackendProjects
@@ -55,6 +57,8 @@ final class VisitorProjects: Sendable {
         do {
             let now = clock()
             var owner = readOwner(id) ?? Owner(key: visit.keyFingerprint, address: visit.address, createdAt: now, lastSeen: now)
+            // A project made before names were kept takes the one of this visit.
+            if owner.name == nil { owner.name = visit.user }
             try removals.withLock { _ in
                 if !projects.exists(id) { try makeRoom() }
                 // The database is made by the project's first request, not here: the console starts without waiting for it.
@@ -65,7 +69,8 @@ final class VisitorProjects: Sendable {
             owner.leftAt = nil
             try writeOwner(owner, of: id)
             logger.info("visitor project", metadata: ["project": "\(id)", "key": "\(visit.keyFingerprint ?? "none")", "address": "\(visit.address)"])
-            return Seat(projectId: id, apiKey: try projects.apiKey(of: id), directory: projects.projectDirectory(id), keyed: visit.keyFingerprint != nil)
+            return Seat(projectId: id, apiKey: try projects.apiKey(of: id), directory: projects.projectDirectory(id), keyed: visit.keyFingerprint != nil,
+                        name: owner.name ?? visit.user)
         } catch {
             leave(id)
             if let refusal = error as? ConsoleRefusal { throw refusal }

@@ -218,18 +218,25 @@ def test_visitors_are_named_by_what_they_type_and_operators_names_are_theirs(ssh
     alice.keys("/")
     alice.type("ada")
     alice.keys("Enter")
-    project = alice.wait_for(r"project (visitor-[0-9a-f]{16})").group(1)
+    project = alice.wait_for(r"ada@127\.0\.0\.1 · (visitor-[0-9a-f]{16})").group(1)
 
-    # The keyed visitor comes back under another name: the same project, under the new name.
+    # The keyed visitor comes back under another name: the same project, and the name they chose
+    # first, which their project keeps, in the room as in the project listing.
     keyed.keys("q")
     assert keyed.wait_exit(timeout=15) == "0"
     back = console(command=server.client("lovelace", key=keys["other"]), width=100, height=30)
     back.wait_for("Choose a sign-in method", timeout=30)
     alice.keys("Escape")
+    alice.wait_for(r"\(1 visitor\)|\(2 visitors\)")
     alice.keys("/")
-    alice.type("lovelace")
+    alice.type(project)
     alice.keys("Enter")
-    alice.wait_for(rf"lovelace@127\.0\.0\.1 · project {project} · SHA256:", timeout=10)
+    alice.wait_for(rf"ada@127\.0\.0\.1 · {project}", timeout=10)
+    assert "lovelace" not in alice.screen(), alice.screen()
+    listed = subprocess.run([authdeck_binary(), "accounts", "projects", "--data", server.data_dir],
+                            capture_output=True, text=True, timeout=60)
+    listing = {line.split()[0]: line.split() for line in listed.stdout.splitlines()[1:] if line.strip()}
+    assert listing[project][2] == "ada" and "lovelace" not in listed.stdout, listed.stdout
     alice.keys("q")
     assert alice.wait_exit(timeout=15) == "0"
 
@@ -257,7 +264,7 @@ def test_a_visitor_whose_request_failed_is_marked_stuck_and_sorted_first(ssh_ser
         alice.keys("o")
         alice.wait_for("order: stuck")
         alice.keys("g")
-        alice.wait_for(r"lost@127\.0\.0\.1 · stuck: INVALID_LOGIN_CREDENTIALS · project guest-")
+        alice.wait_for(r"lost@127\.0\.0\.1 · stuck: INVALID_LOGIN_CREDENTIALS · guest-")
         assert alice.screen().index(" lost ") < alice.screen().index(" fine ")
         alice.keys("q")
         assert alice.wait_exit(timeout=15) == "0"

@@ -11,9 +11,13 @@ public struct ProjectOwner: Codable, Sendable, Equatable {
     public var lastSeen: Date
     /// When the last of its sessions ended; nil while one is open.
     public var leftAt: Date?
+    /// The name the visitor chose at their first visit (their SSH user name); a visitor with a key
+    /// keeps it with the project, whatever user name they come back under.
+    public var name: String?
 
-    public init(key: String?, address: String, createdAt: Date, lastSeen: Date, leftAt: Date? = nil) {
+    public init(key: String?, address: String, createdAt: Date, lastSeen: Date, leftAt: Date? = nil, name: String? = nil) {
         self.key = key
+        self.name = name
         self.address = address
         self.createdAt = createdAt
         self.lastSeen = lastSeen

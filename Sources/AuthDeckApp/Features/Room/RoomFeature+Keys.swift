@@ -11,8 +11,11 @@ extension RoomFeature {
         case .confirmEnd, .confirmReset:
             return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle), KeyBinding([.enter], "enter", "confirm choice", .choose),
                     .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .back)]
-        case .following:
+        case .following(_, _, .some, _):
+            return [KeyBinding([.enter], "enter", "send", .choose), KeyBinding([.escape], "esc", "cancel", .back), .helpInForm]
+        case let .following(session, _, nil, _):
             return [KeyBinding([.escape, .character("q")], "esc", "back to the room", .back)]
+                + (session.isOperator ? [] : [.char("m", "message them", .messageOne)])
         case nil:
             break
         }
@@ -165,9 +168,21 @@ extension RoomFeature {
         case (.confirmReset, .choose), (.confirmReset, .confirm):
             self.panel = nil
             return [.banner(nil), .run(.room(.send(.reset)), busy: "Resetting the demo…")]
+        case let (.following(session, frame, .some, said), .back):
+            self.panel = .following(session, frame, said: said)
+            return []
         case (.following, .back):
             self.panel = nil
             return [.run(.room(.send(.follow(session: nil))), busy: nil)]
+        case let (.following(session, frame, nil, _), .messageOne):
+            self.panel = .following(session, frame, message: TextField(maxLength: RoomText.messageLimit))
+            return []
+        case let (.following(session, frame, field?, said), .choose):
+            let (text, _) = RoomText.clean(field.text)
+            // The bar says it: the banner is not drawn over a followed screen.
+            guard !text.isEmpty else { return [] }
+            self.panel = .following(session, frame, said: said)
+            return [.run(.room(.send(.messageOne(session: session.id, text))), busy: nil)]
         case (_, .back):
             self.panel = nil
             return [.banner(nil)]
@@ -180,6 +195,11 @@ extension RoomFeature {
         if case .message(var field, let to) = panel {
             _ = field.handle(key)
             panel = .message(field, to: to)
+            return []
+        }
+        if case .following(let session, let frame, var field?, let said) = panel {
+            _ = field.handle(key)
+            panel = .following(session, frame, message: field, said: said)
             return []
         }
         guard typingFilter, filterField.handle(key), filterField.text != filter else { return [] }
@@ -195,11 +215,15 @@ extension RoomFeature {
             self.snapshot = snapshot
             arrange()
             // The followed session's row, as it is now (its screen's name, its account).
-            if case let .following(session, frame) = panel, let now = snapshot.sessions.first(where: { $0.id == session.id }) {
-                panel = .following(now, frame)
+            if case let .following(session, frame, message, said) = panel, let now = snapshot.sessions.first(where: { $0.id == session.id }) {
+                panel = .following(now, frame, message: message, said: said)
             }
             return []
         case let .answered(text):
+            // Over a followed screen the banner is not drawn: the presenter's bar says it.
+            if case let .following(session, frame, message, _) = panel {
+                panel = .following(session, frame, message: message, said: text)
+            }
             return [.banner(Banner(.success, text))]
         case let .refused(text):
             if case .following = panel { panel = nil }
@@ -210,11 +234,11 @@ extension RoomFeature {
         case let .resetDone(counts):
             return [.banner(Banner(.success, "The demo was reset: \(Self.describe(counts)). Your own project is untouched."))]
         case let .followed(id, frame):
-            guard case let .following(session, _) = panel, session.id == id else { return [] }
-            panel = .following(session, frame)
+            guard case let .following(session, _, message, said) = panel, session.id == id else { return [] }
+            panel = .following(session, frame, message: message, said: said)
             return []
         case let .followEnded(id, reason):
-            guard case let .following(session, _) = panel, session.id == id else { return [] }
+            guard case let .following(session, _, _, _) = panel, session.id == id else { return [] }
             panel = nil
             return [.banner(Banner(.info, reason))]
         }

@@ -53,8 +53,9 @@ public struct RoomFeature: ConsoleFeature {
         /// is the other button selected.
         case confirmEnd(RoomSession, confirmSelected: Bool = false)
         case confirmReset(ResetCounts, confirmSelected: Bool = false)
-        /// A session's screen, read-only; nil until its first frame.
-        case following(RoomSession, ScreenFrame?)
+        /// A session's screen, read-only; nil until its first frame. `message`: a message to them being
+        /// typed over it; `said`: the room's answer to the last one, on the presenter's bar.
+        case following(RoomSession, ScreenFrame?, message: TextField? = nil, said: String? = nil)
     }
 
     /// Rows the table shows at 80×24; page up and down move by this many.
@@ -83,6 +84,9 @@ public struct RoomFeature: ConsoleFeature {
     var editsText: Bool {
         if typingFilter { return true }
         if case .message = panel { return true }
+        // While following, no key but the room's own is a command: `?` or `s` would open the presenter's
+        // own panes over the screen they show.
+        if isFollowing { return true }
         return false
     }
 
@@ -163,8 +167,8 @@ public struct RoomFeature: ConsoleFeature {
 
     /// A followed screen takes the whole terminal, as the projector should show it.
     func drawWhole(on canvas: any Canvas) -> Bool {
-        guard case let .following(session, frame) = panel else { return false }
-        RoomScreen.drawFollowing(session, frame: frame, on: canvas)
+        guard case let .following(session, frame, message, said) = panel else { return false }
+        RoomScreen.drawFollowing(session, frame: frame, message: message, note: said, on: canvas)
         return true
     }
 }

@@ -101,17 +101,35 @@ enum RoomScreen {
                        row: frame.row + 2 + offset, column: frame.column, style: selected ? .selected : .normal)
         }
         if let session = feature.selected {
-            canvas.put(TextWidth.truncate(detail(session), toCells: frame.width), row: frame.row + frame.height - 1, column: frame.column, style: .accent)
+            let lines = detailLines(session, width: frame.width)
+            for (offset, line) in lines.enumerated() {
+                canvas.put(line, row: frame.row + frame.height - lines.count + offset, column: frame.column, style: .accent)
+            }
         }
     }
 
-    /// The selected session whole: what the columns cut, the key last since it is the longest.
-    static func detail(_ session: RoomSession) -> String {
-        var parts = [who(session), "project \(session.project ?? (session.isOperator ? "the server's own" : "—"))"]
+    /// The selected session whole: what the columns cut, the key last since it is the longest. The project's
+    /// id goes unlabelled (the column above names it) so that a keyed visitor's fits 80 columns on two rows.
+    static func detailParts(_ session: RoomSession) -> [String] {
+        var parts = [who(session), session.project ?? (session.isOperator ? "the server's own project" : "no project")]
         if let stuck = RoomFeature.stuck(session) { parts.insert("stuck: \(stuck)", at: 1) }
         if let uid = session.status?.uid { parts.append("uid \(uid)") }
         parts.append(session.key ?? "no key")
-        return parts.joined(separator: " · ")
+        return parts
+    }
+
+    /// The detail under the table on the two rows below it, broken between its parts; what a third
+    /// row would hold ends the second, cut (at 80 columns, the tail of a key's fingerprint).
+    static func detailLines(_ session: RoomSession, width: Int) -> [String] {
+        var lines: [String] = []
+        for part in detailParts(session) {
+            if let last = lines.last, lines.count == 2 || TextWidth.cells(last + " · " + part) <= width {
+                lines[lines.count - 1] = last + " · " + part
+            } else {
+                lines.append(part)
+            }
+        }
+        return lines.map { TextWidth.truncate($0, toCells: width) }
     }
 
     static func drawMessage(_ field: TextField, to: RoomSession?, on canvas: any Canvas, in frame: Rect) {
@@ -125,24 +143,6 @@ enum RoomScreen {
         canvas.put(TextWidth.truncate("control characters become spaces. \(field.text.count)/\(RoomText.messageLimit)", toCells: inner.width),
                    row: inner.row + 1, column: inner.column, style: .dim)
         field.draw(on: canvas, row: inner.row + 3, column: inner.column, width: inner.width, focused: true)
-    }
-
-    /// The followed screen at its own size from the top left, cropped to this terminal; the last
-    /// row says whose it is and, when cropped, by how much.
-    static func drawFollowing(_ session: RoomSession, frame: ScreenFrame?, on canvas: any Canvas) {
-        let rows = canvas.size.height - 1
-        var note = "Following \(who(session)) · \(session.status?.screen ?? "…") · read-only · esc: back to the room"
-        if let frame {
-            for (index, line) in frame.rows.prefix(rows).enumerated() {
-                canvas.put(TextWidth.truncate(line, toCells: canvas.size.width, ellipsis: false), row: index, column: 0, style: .normal)
-            }
-            if frame.columns > canvas.size.width || frame.rows.count > rows {
-                note = "Their screen is \(frame.columns)×\(frame.rows.count), cropped to \(canvas.size.width)×\(rows) · " + note
-            }
-        } else {
-            canvas.put("Waiting for \(who(session))'s screen…", row: rows / 2, column: 2, style: .dim)
-        }
-        canvas.put(TextWidth.pad(TextWidth.truncate(note, toCells: canvas.size.width), toCells: canvas.size.width), row: rows, column: 0, style: .badge)
     }
 
     /// The room's events, newest at the bottom, each wrapped under its time so none is cut.

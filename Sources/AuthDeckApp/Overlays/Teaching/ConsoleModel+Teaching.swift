@@ -13,10 +13,12 @@ public enum TeachingAction: Equatable, Sendable {
 /// (`XFeature+Teaching`); the session's own work is read here.
 extension ConsoleModel {
     /// The key that opens the pane on the current screen: `s`, or F4 where letters are typed; none
-    /// before the console has started and on the operator's accounts view, which no client SDK drives.
+    /// before the console has started, and on the operator's accounts view and room, which no client SDK
+    /// drives (a visitor's pane shows in the room when the presenter follows them).
     var teachingBinding: KeyBinding<ConsoleAction>? {
         if case .launching = screen { return nil }
         if case .accounts = screen { return nil }
+        if case .room = screen { return nil }
         return screen.editsText ? .teachingInForm : .teaching
     }
 

@@ -78,7 +78,7 @@ struct RoomFeatureTests {
             #expect(cells.allSatisfy(row(name).contains), "\(row(name))")
         }
         // The selected session whole, under the table.
-        #expect(screen.contains("alice@127.0.0.1 · project the server's own · SHA256:b3BlcmF0b3I"))
+        #expect(screen.contains("alice@127.0.0.1 · the server's own project · SHA256:b3BlcmF0b3I"))
         store.send(.key(.escape)) { $0.screen = .signInMethods(SignInMethodsFeature(selection: 0)) }
 
         for model in [F.console(access: nil), F.console(inRoom: false)] {
@@ -320,15 +320,16 @@ struct RoomFeatureTests {
         let frame = ScreenFrame(columns: 80, rows: ["AuthDeck · Sign in with a phone number"] + Array(repeating: "", count: 22) + ["enter submit"])
         store.send(.feature(RoomFeature.Event.followed(session: 1, frame))) { $0.room { $0.panel = .following(visitor, frame) } }
         var lines = render(store.model).components(separatedBy: "\n")
-        #expect(lines[0] == "AuthDeck · Sign in with a phone number")
-        #expect(lines[23].hasPrefix("Their screen is 80×24, cropped to 80×23 · Following v1@10.0.0.1"))
+        // Their screen whole, key bar included: the presenter's bar takes their title row.
+        #expect(lines[0].hasPrefix("Following v1@10.0.0.1 · esc: back to the room"))
+        #expect(lines[23] == "enter submit")
         // Frames of another session are not shown.
         store.send(.feature(RoomFeature.Event.followed(session: 2, ScreenFrame(columns: 1, rows: ["x"]))))
-        // A larger screen is cropped, and says so; one that fits does not.
+        // A smaller screen leaves a row for the bar under it.
         let small = ScreenFrame(columns: 60, rows: ["tiny"])
         store.send(.feature(RoomFeature.Event.followed(session: 1, small))) { $0.room { $0.panel = .following(visitor, small) } }
         lines = render(store.model).components(separatedBy: "\n")
-        #expect(lines[23].hasPrefix("Following v1@10.0.0.1"))
+        #expect(lines[0] == "tiny" && lines[1].hasPrefix("Following v1@10.0.0.1"))
         store.send(.feature(RoomFeature.Event.followEnded(session: 1, reason: "v1@10.0.0.1 left."))) {
             $0.busy = nil
             $0.room { $0.panel = nil }

@@ -45,10 +45,10 @@ struct RoomStuckTests {
         #expect(screen.contains("4 sessions (3 visitors, 2 stuck !) · order: stuck ↓"))
         #expect(screen.contains("  ! v3 ") && screen.contains("  ! v1 ") && !screen.contains("! v2"))
         store.send(.key(.character("g"))) { $0.room { $0.selection = 0 } }
-        #expect(render(store.model).contains("v3@10.0.0.3 · stuck: on this step for 4m · project guest-30000000000"))
+        #expect(render(store.model).contains("v3@10.0.0.3 · stuck: on this step for 4m · guest-30000000000"))
         store.send(.key(.down)) { $0.room { $0.selection = 1 } }
         #expect(render(store.model).contains(" >! v1 "))
-        #expect(render(store.model).contains("v1@10.0.0.1 · stuck: TOO_MANY_ATTEMPTS_TRY_LATER · project"))
+        #expect(render(store.model).contains("v1@10.0.0.1 · stuck: TOO_MANY_ATTEMPTS_TRY_LATER · guest-10000000000 · no key"))
     }
 
     @Test func theStuckAt80x24() {

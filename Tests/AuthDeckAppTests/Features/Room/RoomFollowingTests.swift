@@ -1,0 +1,106 @@
+@testable import AuthDeckApp
+import Foundation
+import RoomChannel
+import Testing
+import TerminalUI
+
+/// Following a visitor: their whole screen with the presenter's bar, what is cut on a smaller
+/// terminal, the presenter's keys only, and the room's footer at 80 columns.
+@Suite("Following a visitor")
+struct RoomFollowingTests {
+    typealias F = RoomFixtures
+
+    /// A visitor's 80×24 screen: title, content, banner, key bar.
+    static func visitorScreen(columns: Int = 80, rows: Int = 24) -> ScreenFrame {
+        ScreenFrame(columns: columns, rows: ["AuthDeck · Sign in with a phone number"] + (1..<rows - 1).map { "their row \($0 + 1)" }
+            + ["enter submit  esc back  s SDK  ? help"])
+    }
+
+    /// The presenter following v1, with `frame` shown.
+    static func following(_ frame: ScreenFrame?) -> ConsoleModel {
+        var model = F.opened()
+        model.room { $0.panel = .following(F.snapshot.sessions[0], frame) }
+        return model
+    }
+
+    @Test func theSameSizeShowsTheirKeyBarAndTheBarTakesTheirTitleRow() {
+        let lines = render(Self.following(Self.visitorScreen())).components(separatedBy: "\n")
+        #expect(lines[0].hasPrefix("Following v1@10.0.0.1 · esc: back to the room · m: message them · Phone sign-in"))
+        #expect(lines[1] == "their row 2")
+        #expect(lines[23] == "enter submit  esc back  s SDK  ? help")
+        #expect(!lines.joined().contains("not shown"))
+    }
+
+    @Test func aLargerTerminalShowsTheirScreenWholeWithTheBarUnderIt() {
+        let lines = render(Self.following(Self.visitorScreen()), size: Size(width: 100, height: 30)).components(separatedBy: "\n")
+        #expect(lines[0] == "AuthDeck · Sign in with a phone number")
+        #expect(lines[23] == "enter submit  esc back  s SDK  ? help")
+        #expect(lines[24].hasPrefix("Following v1@10.0.0.1 · esc: back to the room"))
+    }
+
+    @Test func aSmallerTerminalSaysWhatIsCutAndKeepsTheirBannerAndKeyBar() {
+        let big = Self.visitorScreen(columns: 100, rows: 30)
+        let lines = render(Self.following(big)).components(separatedBy: "\n")
+        #expect(lines[0].hasPrefix("Following v1@10.0.0.1 · esc: back to the room"))
+        #expect(lines[1] == "Not shown: their rows 21–26 and columns 81–100 · resize to 100×31 to see it all")
+        #expect(lines[19] == "their row 20")
+        #expect(lines[20] == "their row 27")
+        #expect(lines[23] == "enter submit  esc back  s SDK  ? help")
+        let layout = FollowedLayout(frame: Size(width: 80, height: 30), terminal: Size(width: 80, height: 24))
+        #expect(layout.hiddenRows == 21...26 && layout.hiddenColumns == nil)
+        #expect(layout.note(frame: Size(width: 80, height: 30)) == "Not shown: their rows 21–26 · resize to 80×31 to see it all")
+        // Wider only: their rows all there, under the bar and the note.
+        let wide = FollowedLayout(frame: Size(width: 120, height: 24), terminal: Size(width: 80, height: 24))
+        #expect(wide.barRow == 0 && wide.noteRow == 1 && wide.sources[2] == 2 && wide.sources[23] == 23 && wide.hiddenRows == nil)
+    }
+
+    @Test func onlyThePresentersKeysWorkWhileFollowing() {
+        var model = Self.following(Self.visitorScreen())
+        // s, i and ? open none of the presenter's own panes over the screen they show.
+        for key in [Key.character("s"), .function(4), .character("?"), .character("i")] {
+            _ = model.handle(.key(key))
+            #expect(model.overlay == nil, "\(key)")
+            #expect(model.roomView?.isFollowing == true)
+        }
+        #expect(!model.bindings.contains { $0.keys.contains(.character("s")) || $0.keys.contains(.function(4)) })
+        // m: a message to them over their screen, which stays; esc cancels it and keeps following.
+        _ = model.handle(.key(.character("m")))
+        guard case .following(_, _, .some, _)? = model.roomView?.panel else { Issue.record("no message field"); return }
+        #expect(render(model).contains("Message v1@10.0.0.1"))
+        #expect(render(model).contains("enter: send · esc: cancel"))
+        _ = model.handle(.key(.escape))
+        guard case .following(_, _, nil, _)? = model.roomView?.panel else { Issue.record("not following"); return }
+        _ = model.handle(.key(.character("m")))
+        for character in "Try F4" { _ = model.handle(.key(.character(character))) }
+        #expect(model.handle(.key(.enter)) == [.room(.send(.messageOne(session: 1, "Try F4")))])
+        // The answer is on the bar: no banner is drawn over their screen.
+        let context = model.context
+        model.room { _ = $0.handle(.answered("Sent to v1@10.0.0.1: Try F4"), in: context) }
+        #expect(render(model, size: Size(width: 132, height: 40)).components(separatedBy: "\n")[24].contains("m: message them · Sent to v1@10.0.0.1: Try F4"))
+        #expect(model.handle(.key(.escape)) == [.room(.send(.follow(session: nil)))])
+        #expect(model.roomView?.panel == nil)
+    }
+
+    @Test func theFooterIsBrokenOverTwoRowsAt80Columns() {
+        var session = F.snapshot.sessions[1]
+        session.status?.uid = "Yk3oQm0vTq1fJb9XcN2sLw8ZpR4d"
+        session.key = "SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8"
+        let lines = RoomScreen.detailLines(session, width: 78)
+        #expect(lines == ["v2@10.0.0.2 · guest-20000000000 · uid Yk3oQm0vTq1fJb9XcN2sLw8ZpR4d",
+                          "SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8"])
+        var model = F.opened(RoomSnapshot(sessions: [session], viewer: 0))
+        model.room { $0.selection = 0 }
+        let screen = render(model).components(separatedBy: "\n")
+        #expect(screen[18].contains(lines[0]) && screen[19].contains(lines[1]), "\(screen[18])\n\(screen[19])")
+        // A keyed visitor's project id and their key fit too, whole.
+        var keyed = session
+        keyed.project = "visitor-0123456789abcdef"
+        keyed.user = "ada"
+        #expect(RoomScreen.detailLines(keyed, width: 78) == ["ada@10.0.0.2 · visitor-0123456789abcdef · uid Yk3oQm0vTq1fJb9XcN2sLw8ZpR4d",
+                                                             "SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8"])
+        // A third row's worth ends the second, cut.
+        session.status?.failure = "TOO_MANY_ATTEMPTS_TRY_LATER"
+        let stuck = RoomScreen.detailLines(session, width: 78)
+        #expect(stuck.count == 2 && stuck.allSatisfy { TextWidth.cells($0) <= 78 } && stuck[1].hasSuffix("…"))
+    }
+}
