@@ -16,6 +16,7 @@ public final class RoomClient: Sendable {
 
     private let descriptor: Int32
     private let outgoing = Mutex(Outgoing())
+    private let resetsTold = Atomic(0)
     private let ready = DispatchSemaphore(value: 0)
 
     /// The channel the variable names, if it names an open socket.
@@ -31,7 +32,7 @@ public final class RoomClient: Sendable {
     /// Starts reading and writing; `receive` gets each message the server sends, on the reading thread.
     public func start(receive: @escaping @Sendable (RoomMessage) -> Void) {
         let descriptor = descriptor
-        let reading = Thread {
+        let reading = Thread { [self] in
             var reader = RoomLineReader()
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
@@ -39,7 +40,10 @@ public final class RoomClient: Sendable {
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return }
                 for item in reader.read(buffer[..<count]) {
-                    if case let .message(message) = item { receive(message) }
+                    guard case let .message(message) = item else { continue }
+                    // Counted before the console hears of it: an outbox read after the reset knows of it.
+                    if Self.tellsOfReset(message) { resetsTold.add(1, ordering: .sequentiallyConsistent) }
+                    receive(message)
                 }
             }
         }
@@ -63,6 +67,18 @@ public final class RoomClient: Sendable {
         writing.name = "room writer"
         writing.stackSize = 256 * 1024
         writing.start()
+    }
+
+    /// How many resets of the demo the server told this console of: its own project emptied (a
+    /// visitor's), or the visitors' projects emptied at its command (an operator's). A message that
+    /// leaves the outbox after one went with its project, unused.
+    public var resets: Int { resetsTold.load(ordering: .sequentiallyConsistent) }
+
+    static func tellsOfReset(_ message: RoomMessage) -> Bool {
+        switch message {
+        case .notice(.accountReset), .resetDone: true
+        case .status, .command, .frame, .notice, .room, .resetPreview, .answered, .refused, .sendFrames, .followed, .followEnded: false
+        }
     }
 
     public func send(_ message: RoomMessage) {

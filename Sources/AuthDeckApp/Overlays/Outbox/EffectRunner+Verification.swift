@@ -41,7 +41,11 @@ extension EffectRunner {
             control.adopt(await auth.currentUser)
             let read = try await messages
             let newestFirst = Outbox(emails: read.emails.reversed(), texts: read.texts.reversed(), project: outbox.projectId)
-            return .success(outboxHistory.stamp(control.filter(newestFirst), now: Date()))
+            // A reset empties the visitors' projects: a visitor's own (a console without the operators' accounts
+            // view is a visitor's), and for an operator every one but the server's.
+            let visitor = accounts == nil
+            return .success(outboxHistory.stamp(control.filter(newestFirst), now: Date(), resets: room?.resets ?? 0,
+                                                emptiedByReset: { visitor || $0 != outbox.projectId }))
         } catch let failure as AuthEmulatorOutbox.ReadFailure {
             return .failure(.unreadable(failure))
         } catch {

@@ -18,7 +18,8 @@ public struct Outbox: Equatable, Sendable {
     /// Codes of the emails this console opened, and of those the backend refused when it tried.
     public var opened: Set<String>
     public var refused: Set<String>
-    /// Keys of messages this console read that the backend's outbox no longer holds: their code was used.
+    /// Keys of messages this console read that the backend's outbox no longer holds, with no reset of
+    /// their project since it did: their code was used.
     public var gone: Set<String>
     /// The console's own project: a message of another (an operator reading every project's) is
     /// shown, not opened, since its code acts in that project.
@@ -110,6 +111,8 @@ struct MessageTime: Equatable {
 
 /// What this console learnt of the outbox's messages over its reads: when each was first read, which
 /// it opened, which the backend refused, and those the backend dropped once their code was used.
+/// A message also leaves the backend when the presenter's reset empties its project: that one was not
+/// used, and goes from the list as it went from the project.
 final class OutboxHistory: Sendable {
     private struct Record {
         var seen: [String: Date] = [:]
@@ -118,13 +121,16 @@ final class OutboxHistory: Sendable {
         /// Every message read so far, newest first: one the backend drops stays listed, marked used.
         var emails: [Outbox.Email] = []
         var texts: [Outbox.TextMessage] = []
+        /// How many resets the room had told of when the backend last held each message.
+        var heldAfterResets: [String: Int] = [:]
     }
 
     private let record = Mutex(Record())
 
     /// `outbox` with the messages read before that it no longer holds (marked used), the first-read
-    /// time of each, and the marks of its emails.
-    func stamp(_ outbox: Outbox, now: Date) -> Outbox {
+    /// time of each, and the marks of its emails. `resets`: how many resets of the demo the room has
+    /// told this console of; `emptiedByReset`: whether a reset empties a message's project.
+    func stamp(_ outbox: Outbox, now: Date, resets: Int = 0, emptiedByReset: (String) -> Bool = { _ in false }) -> Outbox {
         var stamped = outbox
         record.withLock { record in
             record.emails = Self.merge(outbox.emails, into: record.emails, key: \.oobCode)
@@ -133,6 +139,11 @@ final class OutboxHistory: Sendable {
                 record.seen[key] = now
             }
             let held = Set(outbox.emails.map(\.oobCode) + outbox.texts.map(\.verificationID))
+            for key in held { record.heldAfterResets[key] = resets }
+            // Gone since a reset of its project: emptied with it, not used.
+            let goneSinceReset = Set(record.heldAfterResets.filter { !held.contains($0.key) && $0.value < resets }.keys)
+            record.emails.removeAll { goneSinceReset.contains($0.oobCode) && emptiedByReset($0.project) }
+            record.texts.removeAll { goneSinceReset.contains($0.verificationID) && emptiedByReset($0.project) }
             stamped.emails = record.emails
             stamped.texts = record.texts
             stamped.gone = Set(record.emails.map(\.oobCode) + record.texts.map(\.verificationID)).subtracting(held)
