@@ -25,7 +25,7 @@ enum AccountScreen {
             ("uid", user.uid),
             ("email", user.email.map { "\($0) (\(user.emailVerified ? "verified" : "not verified"))" } ?? "—"),
             ("display name", user.displayName ?? "—"),
-            ("2-step", secondFactorsText(user)),
+            ("2-step", secondFactorsText(user, width: frame.width - 17)),
             ("created", ConsoleView.dateText(user.metadata.creationDate)),
             ("last sign-in", ConsoleView.dateText(user.metadata.lastSignInDate)),
             ("ID token", token.map { tokenText(expires: expires, provider: provider, shortToken: $0.shortToken, width: frame.width - 17) } ?? "—"),
@@ -60,14 +60,16 @@ enum AccountScreen {
         canvas.placeCursor(row: focusedBox.row + min(selected, max(focusedBox.height - 1, 0)), column: focusedBox.column)
     }
 
-    static func secondFactorsText(_ user: User) -> String {
+    /// Where two factors' names leave no room for "f to manage", the names stay whole (f is in the key bar).
+    static func secondFactorsText(_ user: User, width: Int) -> String {
         guard user.email != nil else { return "—" }
         guard !user.enrolledFactors.isEmpty else {
             // The backend refuses a second factor on an unverified email (UNVERIFIED_EMAIL).
             return user.emailVerified ? "off · f to add a second factor" : "off · verify the email (v) to add one"
         }
         let names = user.enrolledFactors.map { "\($0.factorID == PhoneMultiFactorGenerator.factorID ? "SMS" : "TOTP") \($0.displayName ?? "")" }
-        return "on: " + names.joined(separator: ", ") + " · f to manage"
+        let factors = "on: " + names.joined(separator: ", ")
+        return TextWidth.cells(factors + " · f to manage") <= width ? factors + " · f to manage" : factors
     }
 
     static func tokenText(expires: String, provider: String, shortToken: String, width: Int) -> String {

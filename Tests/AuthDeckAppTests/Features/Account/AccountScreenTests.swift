@@ -21,4 +21,16 @@ struct AccountScreenTests {
         // Longer still, the token gives way, whole (the inspector has it); the expiry and the provider stay.
         #expect(tokenRow(provider: "microsoft.com", secondFactor: "phone").hasSuffix("ID token       expires 15:13:20 UTC · via microsoft.com + phone"))
     }
+
+    /// Two factors' names stay whole; "f to manage" gives way to them (f is in the key bar).
+    @Test func theSecondFactorsRowKeepsTheirNamesWhole() {
+        func row(_ names: [String]) -> String {
+            var user = Fixtures.passwordUser()
+            user.emailVerified = true
+            user.enrolledFactors = names.map { .phone(PhoneMultiFactorInfo(uid: $0, displayName: $0, enrollmentDate: Fixtures.created, phoneNumber: "+15555550100")) }
+            return render(Fixtures.signedIn(user)).split(separator: "\n").first { $0.contains("2-step") }.map(String.init) ?? ""
+        }
+        #expect(row(["Work phone"]).hasSuffix("2-step         on: SMS Work phone · f to manage"))
+        #expect(row(["Phone ending 0100", "Authenticator app on my phone"]).hasSuffix("on: SMS Phone ending 0100, SMS Authenticator app on my phone"))
+    }
 }
