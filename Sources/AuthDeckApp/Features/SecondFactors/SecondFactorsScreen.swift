@@ -15,7 +15,10 @@ enum SecondFactorsScreen {
         if factors.isEmpty {
             canvas.put(emptyHint, row: inside.row, column: inside.column + 1, style: .dim)
         } else {
-            ListView(items: factors.map { ListView.Item(line($0, width: inside.width - 2)) }, selection: selection)
+            // The name column is as wide as the longest name where the row has room: names tell factors apart.
+            let longest = factors.map { TextWidth.cells($0.displayName ?? "—") }.max() ?? 0
+            let nameCells = max(22, min(longest, inside.width - 2 - 45))
+            ListView(items: factors.map { ListView.Item(line($0, nameCells: nameCells, width: inside.width - 2)) }, selection: selection)
                 .draw(on: canvas, in: inside, focused: true)
         }
         var notes: [(String, Style)] = []
@@ -32,9 +35,9 @@ enum SecondFactorsScreen {
         }
     }
 
-    static func line(_ factor: MultiFactorInfo, width: Int) -> String {
+    static func line(_ factor: MultiFactorInfo, nameCells: Int, width: Int) -> String {
         let kind = factor.factorID == PhoneMultiFactorGenerator.factorID ? "SMS " : "TOTP"
-        let name = TextWidth.pad(TextWidth.truncate(factor.displayName ?? "—", toCells: 22), toCells: 22)
+        let name = TextWidth.pad(TextWidth.truncate(factor.displayName ?? "—", toCells: nameCells), toCells: nameCells)
         let detail: String = switch factor {
         case let .phone(info): PhoneNumberText.masked(info.phoneNumber)
         case .totp: "authenticator app"
