@@ -100,6 +100,10 @@ def test_following_shows_the_visitors_whole_screen_their_sdk_pane_and_the_way_ba
     alice.keys("Escape")
     alice.wait_for(r"sessions \(1 visitor\)", timeout=5)
     wait_until(lambda: "watching" not in ada.screen(), 5, "the visitor still reads that they are watched")
+    # Wider, the selected session is still whole under the table.
+    alice.resize(120, 30)
+    alice.wait_for(r"ada@127\.0\.0\.1 · visitor-[0-9a-f]{16} · uid [A-Za-z0-9]{28}", timeout=5)
+    alice.wait_for(re.escape(fingerprint))
     alice.keys("q")
     assert alice.wait_exit(timeout=15) == "0"
 
