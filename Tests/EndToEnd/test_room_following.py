@@ -63,13 +63,13 @@ def test_following_shows_the_visitors_whole_screen_their_sdk_pane_and_the_way_ba
     same_rows(alice, ada, range(1, 24), range(1, 24))
     assert re.search(r"\bs SDK\b", rows(alice)[23]), alice.screen()
 
-    # Their SDK pane when they open it; the presenter's s and ? open nothing of the presenter's own.
+    # Their SDK pane when they open it; the presenter's s, ?, i and F1 to F4 open nothing of the presenter's own.
     ada.keys("s")
     ada.wait_for("Swift")
     same_rows(alice, ada, range(1, 24), range(1, 24))
     ada.keys("Escape")
     same_rows(alice, ada, range(1, 24), range(1, 24))
-    for key in ("s", "?", "i"):
+    for key in ("s", "?", "i", "F1", "F2", "F3", "F4"):
         alice.keys(key)
         time.sleep(0.5)
         same_rows(alice, ada, range(1, 24), range(1, 24))
@@ -79,6 +79,9 @@ def test_following_shows_the_visitors_whole_screen_their_sdk_pane_and_the_way_ba
     alice.keys("m")
     alice.wait_for(r"Message ada@127\.0\.0\.1")
     alice.wait_for(r"^Following ada@127\.0\.0\.1 · enter: send · esc: cancel")
+    alice.keys("F1")
+    time.sleep(0.5)
+    assert "Keys: Room" not in alice.screen(), alice.screen()
     alice.type("Try Swift")
     alice.keys("Enter")
     ada.wait_for("From the presenter: Try Swift", timeout=5)

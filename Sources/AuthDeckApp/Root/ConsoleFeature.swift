@@ -72,6 +72,10 @@ protocol ConsoleFeature: Equatable, Sendable {
     var secretsOnScreen: [String] { get }
     /// Draws over the whole terminal instead of between the title and key bars; false: it does not.
     func drawWhole(on canvas: any Canvas) -> Bool
+    /// Takes the whole terminal and every key while true: none of the console's panes (help, the
+    /// inspector, the messages, the SDK pane) opens over it, by F1 to F4, `?` or a key of its own;
+    /// ctrl-c and its own quit key still quit.
+    var ownsTerminal: Bool { get }
     /// The teaching pane's step for work this screen just asked for (its own effect, or the session's
     /// with a credential it made), read from its state; nil: none of its own (the session's work says).
     func teaching(for effect: ConsoleEffect, in input: TeachingInput) -> TeachingContext?
@@ -106,6 +110,7 @@ extension ConsoleFeature {
     var roomDescription: String { title }
     var secretsOnScreen: [String] { [] }
     func drawWhole(on canvas: any Canvas) -> Bool { false }
+    var ownsTerminal: Bool { false }
     func teaching(for effect: ConsoleEffect, in input: TeachingInput) -> TeachingContext? { nil }
     func teachingAfterResult(in input: TeachingInput) -> TeachingContext? { nil }
     var teachingPreview: TeachingStep? { nil }

@@ -29,8 +29,15 @@ extension ConsoleModel {
         }
     }
 
-    /// The keys of the screen itself, whatever overlay is open: what the help overlay lists.
-    var screenBindings: [KeyBinding<ConsoleAction>] { withTeachingKey(screen.feature.consoleBindings(in: context)) }
+    /// The keys of the screen itself, whatever overlay is open: what the help overlay lists. A screen
+    /// that owns the terminal keeps none that would open a pane over it.
+    var screenBindings: [KeyBinding<ConsoleAction>] {
+        let own = screen.feature.consoleBindings(in: context)
+        guard screen.ownsTerminal else { return withTeachingKey(own) }
+        return own.filter { binding in
+            if case let .console(command) = binding.intent { command == .quit } else { true }
+        }
+    }
 
     mutating func handleKey(_ key: Key) -> [ConsoleEffect] {
         if key == .control("c") { return [.quit] }
@@ -42,7 +49,7 @@ extension ConsoleModel {
             typedAhead.append(key)
             return []
         }
-        if openInspectorHelp(key) || toggleHelp(key) { return [] }
+        if !screen.ownsTerminal, openInspectorHelp(key) || toggleHelp(key) { return [] }
         if let binding = bindings.first(where: { $0.keys.contains(key) }) {
             return perform(binding.intent)
         }

@@ -65,6 +65,7 @@ public indirect enum Screen: Equatable, Sendable {
     var title: String { feature.title }
     var needsUser: Bool { feature.needsUser }
     var editsText: Bool { feature.editsText }
+    var ownsTerminal: Bool { feature.ownsTerminal }
 
     /// The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
     var showsQRCode: Bool { feature.showsQRCode }

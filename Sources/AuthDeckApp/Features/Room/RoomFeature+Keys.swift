@@ -12,7 +12,7 @@ extension RoomFeature {
             return [KeyBinding([.left, .right, .tab], "←/→", "choose", .toggle), KeyBinding([.enter], "enter", "confirm choice", .choose),
                     .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .back)]
         case .following(_, _, .some, _):
-            return [KeyBinding([.enter], "enter", "send", .choose), KeyBinding([.escape], "esc", "cancel", .back), .helpInForm]
+            return [KeyBinding([.enter], "enter", "send", .choose), KeyBinding([.escape], "esc", "cancel", .back)]
         case let .following(session, _, nil, _):
             return [KeyBinding([.escape, .character("q")], "esc", "back to the room", .back)]
                 + (session.isOperator ? [] : [.char("m", "message them", .messageOne)])

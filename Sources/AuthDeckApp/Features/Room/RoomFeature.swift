@@ -84,11 +84,11 @@ public struct RoomFeature: ConsoleFeature {
     var editsText: Bool {
         if typingFilter { return true }
         if case .message = panel { return true }
-        // While following, no key but the room's own is a command: `?` or `s` would open the presenter's
-        // own panes over the screen they show.
-        if isFollowing { return true }
+        if case .following(_, _, .some, _) = panel { return true }
         return false
     }
+    /// A followed screen is the projector's whole picture: no pane of the presenter's opens over it.
+    var ownsTerminal: Bool { isFollowing }
 
     // MARK: Opening
 

@@ -81,6 +81,24 @@ struct RoomFollowingTests {
         #expect(model.roomView?.panel == nil)
     }
 
+    @Test func theFollowedScreenOwnsEveryKeyButQuit() {
+        var store = FlowStore(Self.following(Self.visitorScreen()))
+        let panes: [Key] = [.function(1), .function(2), .function(3), .function(4), .character("?"), .character("s"), .character("i")]
+        for key in panes { store.send(.key(key)) }
+        #expect(store.model.bindings.allSatisfy { binding in
+            if case let .console(command) = binding.intent { command == .quit } else { true }
+        })
+        // Typing a message to them: the function keys type nothing and open nothing, `?` is a letter.
+        store.send(.key(.character("m"))) { $0.room { $0.panel = .following(F.snapshot.sessions[0], Self.visitorScreen(), message: TextField(maxLength: RoomText.messageLimit)) } }
+        for key in panes.prefix(4) { store.send(.key(key)) }
+        store.send(.key(.character("?"))) { $0.room { $0.panel = .following(F.snapshot.sessions[0], Self.visitorScreen(), message: TextField(text: "?", maxLength: RoomText.messageLimit)) } }
+        store.send(.key(.control("c")), effects: [.quit])
+        // Back at the table, F1 is help again.
+        store.send(.key(.escape)) { $0.room { $0.panel = .following(F.snapshot.sessions[0], Self.visitorScreen()) } }
+        store.send(.key(.escape), effects: [.room(.send(.follow(session: nil)))]) { $0.room { $0.panel = nil } }
+        store.send(.key(.function(1))) { $0.overlay = .help }
+    }
+
     @Test func theFooterIsBrokenOverTwoRowsAt80Columns() {
         var session = F.snapshot.sessions[1]
         session.status?.uid = "Yk3oQm0vTq1fJb9XcN2sLw8ZpR4d"
