@@ -7,13 +7,16 @@ public struct ProjectSummary: Sendable, Equatable, Identifiable {
     public struct Owner: Sendable, Equatable {
         /// The visitor's SSH key fingerprint; nil for a visitor without a key.
         public var key: String?
+        /// The name they chose at their first visit; nil where the backend kept none.
+        public var name: String?
         public var address: String?
         public var lastSeen: Date?
         /// When their last session ended; nil while one is open.
         public var leftAt: Date?
 
-        public init(key: String?, address: String?, lastSeen: Date?, leftAt: Date?) {
+        public init(key: String?, name: String? = nil, address: String?, lastSeen: Date?, leftAt: Date?) {
             self.key = key
+            self.name = name
             self.address = address
             self.lastSeen = lastSeen
             self.leftAt = leftAt
@@ -49,7 +52,7 @@ extension AccountAdmin {
         do {
             return try await backend.call(ListProjectsRequest()).projects.map { project in
                 ProjectSummary(id: project.projectId, accounts: project.accounts, lockouts: project.lockouts, owner: project.owner.map { owner in
-                    ProjectSummary.Owner(key: owner.key, address: owner.address, lastSeen: owner.lastSeen.flatMap(format.date(from:)),
+                    ProjectSummary.Owner(key: owner.key, name: owner.name, address: owner.address, lastSeen: owner.lastSeen.flatMap(format.date(from:)),
                                          leftAt: owner.leftAt.flatMap(format.date(from:)))
                 }, unavailable: project.unavailable)
             }

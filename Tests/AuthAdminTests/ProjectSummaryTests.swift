@@ -17,12 +17,12 @@ struct ProjectSummaryTests {
             _ = try await bravo.createUser(email: "same@example.com", password: "hunter22")
             _ = try await bravo.createUser(phoneNumber: "+15555550101")
             let seen = Date(timeIntervalSince1970: 1_800_000_000)
-            try projects.setOwner(ProjectOwner(key: "SHA256:abc", address: "10.0.0.7", createdAt: seen, lastSeen: seen), of: "room-alpha")
+            try projects.setOwner(ProjectOwner(key: "SHA256:abc", address: "10.0.0.7", createdAt: seen, lastSeen: seen, name: "ada"), of: "room-alpha")
 
             let listed = try await admin.projects()
             #expect(listed.map(\.id) == [served.backend.projectId, "room-alpha", "room-bravo"])
             #expect(listed.map(\.accounts) == [1, 1, 2])
-            #expect(listed[1].owner == .init(key: "SHA256:abc", address: "10.0.0.7", lastSeen: seen, leftAt: nil))
+            #expect(listed[1].owner == .init(key: "SHA256:abc", name: "ada", address: "10.0.0.7", lastSeen: seen, leftAt: nil))
             #expect(listed[0].owner == nil && listed[2].owner == nil)
 
             let page = try await alpha.page(filter: .none, sort: AccountSort(), offset: 0, limit: 10)

@@ -56,7 +56,7 @@ public struct ProjectOwner: Codable, Sendable, Equatable {
 
     var wire: ListProjectsResponse.Owner {
         let format = ISO8601DateFormatter()
-        return .init(key: key, address: address, createdAt: format.string(from: createdAt), lastSeen: format.string(from: lastSeen),
+        return .init(key: key, name: name, address: address, createdAt: format.string(from: createdAt), lastSeen: format.string(from: lastSeen),
                      leftAt: leftAt.map(format.string(from:)))
     }
 }

@@ -15,6 +15,8 @@ public struct ListProjectsResponse: Codable, Sendable, Equatable {
     public struct Owner: Codable, Sendable, Equatable {
         /// The SSH key's `SHA256:…` fingerprint; nil for a visitor without a key.
         public var key: String?
+        /// The name the visitor chose at their first visit (their SSH user name); nil where none was kept.
+        public var name: String?
         public var address: String?
         /// RFC 3339 times.
         public var createdAt: String?
@@ -22,8 +24,9 @@ public struct ListProjectsResponse: Codable, Sendable, Equatable {
         /// When the visitor's last session ended; nil while one is open.
         public var leftAt: String?
 
-        public init(key: String?, address: String?, createdAt: String?, lastSeen: String?, leftAt: String?) {
+        public init(key: String?, name: String? = nil, address: String?, createdAt: String?, lastSeen: String?, leftAt: String?) {
             self.key = key
+            self.name = name
             self.address = address
             self.createdAt = createdAt
             self.lastSeen = lastSeen

@@ -328,8 +328,9 @@ enum AccountsScreen {
 }
 
 extension AccountsScreen {
-    /// The backend's projects: its own first, then each visitor's with their key (or none), address and
-    /// when they were last there.
+    /// The backend's projects: its own first, then each visitor's with their name, when they were last
+    /// there, their address and key (or none). At 80 columns the project id stays whole and what gives
+    /// way is the key, then the address.
     static func drawProjects(_ projects: [ProjectSummary]?, selection: Int, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
         canvas.put("Projects: this backend's own and its visitors'", row: frame.row, column: column, style: .title)
@@ -340,12 +341,18 @@ extension AccountsScreen {
         let all = ListView.Item(TextWidth.truncate("All projects (every project's accounts in one table)", toCells: frame.width - 2))
         let rows = frame.height - 4
         let top = (selection / max(rows, 1)) * max(rows, 1)
+        // The names make a column as wide as the longest, up to a room name's usual length.
+        let nameWidth = min(projects.compactMap { $0.owner.map { TextWidth.cells($0.name ?? "—") } }.max() ?? 0, 12)
+        // After the id and the count, less the selection mark and the list's scroll marks.
+        let whoRoom = frame.width - 5 - 40
         let items = ([all] + projects.map { project in
-            let who: String = if let owner = project.owner {
-                "\(owner.key.map { String($0.prefix(11)) + "…" } ?? "no key") \(owner.address ?? "") "
-                    + (owner.leftAt == nil ? "connected" : "left \(owner.leftAt.map { String(ConsoleView.dateText($0).prefix(16)) } ?? "")")
-            } else {
-                "the backend's own"
+            var who = "the backend's own"
+            if let owner = project.owner {
+                who = TextWidth.pad(TextWidth.truncate(owner.name ?? "—", toCells: nameWidth), toCells: nameWidth) + " "
+                    + (owner.leftAt.map { "left " + ConsoleView.dateText($0).dropFirst(5).prefix(11) } ?? "connected")
+                // The address and the key where they fit whole: half an address would read as another.
+                let parts = [owner.address ?? "", owner.key.map { String($0.prefix(11)) + "…" } ?? "no key"]
+                for part in parts where TextWidth.cells(who) + 1 + TextWidth.cells(part) <= whoRoom { who += " " + part }
             }
             let count = project.unavailable == nil ? AccountsFeature.count(project.accounts) : "unavailable"
             return ListView.Item(TextWidth.truncate("\(TextWidth.pad(project.id, toCells: 24)) \(TextWidth.pad(count, toCells: 14)) \(who)",

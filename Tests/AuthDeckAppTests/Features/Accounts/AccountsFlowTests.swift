@@ -750,16 +750,23 @@ struct AccountsFlowTests {
         let seen = F.created
         let projects = [ProjectSummary(id: "authdeck-local", accounts: 3000, owner: nil),
                         ProjectSummary(id: "visitor-0123456789abcdef", accounts: 2,
-                                       owner: .init(key: "SHA256:abcdefghijklmnopqrstuvwxyz", address: "10.0.0.7", lastSeen: seen, leftAt: nil))]
+                                       owner: .init(key: "SHA256:abcdefghijklmnopqrstuvwxyz", name: "ada", address: "10.0.0.7", lastSeen: seen, leftAt: nil)),
+                        ProjectSummary(id: "visitor-fedcba9876543210", accounts: 1,
+                                       owner: .init(key: nil, name: "grace-hopper", address: "192.168.100.200", lastSeen: seen, leftAt: seen))]
         store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(projects, selection: 0) } }
-        let listed = render(store.model)
-        #expect(listed.contains("visitor-0123456789abcdef"))
-        #expect(listed.contains("visitor-0123456789abcdef 2 accounts     SHA256:abcd… 10.0.0.7 connected"))
-        #expect(listed.contains("authdeck-local           3,000 accounts the backend's own"))
+        let listed = render(store.model).components(separatedBy: "\n")
+        // At 80 columns: the id whole, the name, then whether they are there; the key and the address give way, whole.
+        #expect(listed.contains { $0.trimmingCharacters(in: .whitespaces).hasSuffix("visitor-0123456789abcdef 2 accounts     ada          connected 10.0.0.7") })
+        #expect(listed.contains { $0.trimmingCharacters(in: .whitespaces).hasSuffix("visitor-fedcba9876543210 1 account      grace-hopper left 09-21 14:13") })
+        // Wider, the key's start too.
+        #expect(render(store.model, size: Size(width: 100, height: 24)).contains("ada          connected 10.0.0.7 SHA256:abcd…"))
+        #expect(listed.contains { $0.contains("authdeck-local           3,000 accounts the backend's own") })
         // "All projects" comes first, then the backend's own.
         store.send(.key(.down)) { $0.accounts { $0.panel = .projects(projects, selection: 1) } }
         store.send(.key(.down)) { $0.accounts { $0.panel = .projects(projects, selection: 2) } }
+        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(projects, selection: 3) } }
         store.send(.key(.down))
+        store.send(.key(.up)) { $0.accounts { $0.panel = .projects(projects, selection: 2) } }
         store.send(.key(.enter), effects: [.accounts(.selectProject("visitor-0123456789abcdef"))]) { $0.accounts { $0.panel = nil } }
         let query = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100, project: "visitor-0123456789abcdef")
         store.send(.feature(AccountsFeature.Event.projectSelected("visitor-0123456789abcdef")), effects: [.accounts(.loadPage(query))]) {
