@@ -9,7 +9,8 @@ public actor Auth {
 
     nonisolated let backend: any IdentityBackend
     let store: (any SessionStore)?
-    let clock: @Sendable () -> Date
+    /// The time the client goes by: when tokens expire, and the console's judgement of what else has.
+    public nonisolated let clock: @Sendable () -> Date
     var session: PersistedSession?
     /// Why the backend ended the last session (the account deleted or disabled, its tokens revoked);
     /// nil after a sign-out of the user's own or while signed in.

@@ -82,8 +82,11 @@ public struct AuthEmulatorOutbox: Sendable {
         public var project: String
         /// When the server sent it; nil from a server that does not say (the emulator).
         public var sentAt: Date?
+        /// When its code expires and the outbox drops it; nil from a server that does not say.
+        public var expiresAt: Date?
 
-        public init(to: String, action: Action, oobCode: String, link: String, account: String? = nil, project: String = "", sentAt: Date? = nil) {
+        public init(to: String, action: Action, oobCode: String, link: String, account: String? = nil, project: String = "", sentAt: Date? = nil,
+                    expiresAt: Date? = nil) {
             self.to = to
             self.action = action
             self.oobCode = oobCode
@@ -91,6 +94,7 @@ public struct AuthEmulatorOutbox: Sendable {
             self.account = account
             self.project = project
             self.sentAt = sentAt
+            self.expiresAt = expiresAt
         }
 
         init(_ wire: ListOobCodesResponse.OobCode, project: String) {
@@ -106,7 +110,8 @@ public struct AuthEmulatorOutbox: Sendable {
             // the message goes to the new one.
             let newEmail = wire.newEmail.flatMap { $0.isEmpty ? nil : $0 }
             self.init(to: newEmail ?? wire.email, action: action, oobCode: wire.oobCode, link: wire.oobLink,
-                      account: newEmail == nil ? nil : wire.email, project: project, sentAt: wire.sentAt.flatMap(AuthEmulatorOutbox.date))
+                      account: newEmail == nil ? nil : wire.email, project: project, sentAt: wire.sentAt.flatMap(AuthEmulatorOutbox.date),
+                      expiresAt: wire.expiresAt.flatMap(AuthEmulatorOutbox.date))
         }
     }
 
@@ -119,13 +124,16 @@ public struct AuthEmulatorOutbox: Sendable {
         public var project: String
         /// When the server sent it; nil from a server that does not say (the emulator).
         public var sentAt: Date?
+        /// When its code expires and the outbox drops it; nil from a server that does not say.
+        public var expiresAt: Date?
 
-        public init(to: String, code: String, verificationID: String, project: String = "", sentAt: Date? = nil) {
+        public init(to: String, code: String, verificationID: String, project: String = "", sentAt: Date? = nil, expiresAt: Date? = nil) {
             self.to = to
             self.code = code
             self.verificationID = verificationID
             self.project = project
             self.sentAt = sentAt
+            self.expiresAt = expiresAt
         }
     }
 
@@ -202,7 +210,8 @@ public struct AuthEmulatorOutbox: Sendable {
 
     private func texts(in project: String) async throws -> [TextMessage] {
         try await backend.call(ListVerificationCodesRequest(projectId: project)).verificationCodes.map {
-            TextMessage(to: $0.phoneNumber, code: $0.code, verificationID: $0.sessionInfo, project: project, sentAt: $0.sentAt.flatMap(Self.date))
+            TextMessage(to: $0.phoneNumber, code: $0.code, verificationID: $0.sessionInfo, project: project, sentAt: $0.sentAt.flatMap(Self.date),
+                        expiresAt: $0.expiresAt.flatMap(Self.date))
         }
     }
 

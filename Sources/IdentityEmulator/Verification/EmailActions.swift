@@ -246,14 +246,14 @@ extension EmbeddedBackend {
         return record
     }
 
-    /// `GET /emulator/v1/projects/{id}/oobCodes`: the outbox of emails not yet used, oldest first.
+    /// `GET /emulator/v1/projects/{id}/oobCodes`: the outbox of emails not yet used or expired, oldest first.
     func listOobCodes() throws -> ListOobCodesResponse {
         let records = try store.read { db in
             try OobCodeRecord.filter(OobCodeRecord.Columns.expiresAt > nowSeconds).order(OobCodeRecord.Columns.createdAt, Column.rowID).fetchAll(db)
         }
         return ListOobCodesResponse(oobCodes: records.map {
             .init(email: $0.email, oobCode: $0.oobCode, oobLink: oobLink(for: $0), requestType: $0.requestType, newEmail: $0.newEmail,
-                  sentAt: Self.rfc3339(milliseconds: $0.createdAt))
+                  sentAt: Self.rfc3339(milliseconds: $0.createdAt), expiresAt: Self.rfc3339(seconds: $0.expiresAt))
         })
     }
 }

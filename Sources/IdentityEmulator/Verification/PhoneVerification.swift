@@ -117,7 +117,8 @@ extension EmbeddedBackend {
                 .order(SmsVerificationRecord.Columns.createdAt, Column.rowID).fetchAll(db)
         }
         return ListVerificationCodesResponse(verificationCodes: records.map {
-            .init(code: $0.code, phoneNumber: $0.phoneNumber, sessionInfo: $0.sessionInfo, sentAt: Self.rfc3339(milliseconds: $0.createdAt))
+            .init(code: $0.code, phoneNumber: $0.phoneNumber, sessionInfo: $0.sessionInfo, sentAt: Self.rfc3339(milliseconds: $0.createdAt),
+                  expiresAt: Self.rfc3339(seconds: $0.expiresAt))
         })
     }
 

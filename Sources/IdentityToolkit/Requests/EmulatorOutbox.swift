@@ -31,14 +31,18 @@ public struct ListOobCodesResponse: Codable, Sendable, Equatable {
         /// When it was sent (RFC 3339): AuthDeck's own field, which the emulator's clients ignore
         /// and the emulator does not give.
         public var sentAt: String?
+        /// When its code expires and the outbox drops it (RFC 3339): AuthDeck's own, as `sentAt`.
+        public var expiresAt: String?
 
-        public init(email: String, oobCode: String, oobLink: String, requestType: String, newEmail: String? = nil, sentAt: String? = nil) {
+        public init(email: String, oobCode: String, oobLink: String, requestType: String, newEmail: String? = nil, sentAt: String? = nil,
+                    expiresAt: String? = nil) {
             self.email = email
             self.oobCode = oobCode
             self.oobLink = oobLink
             self.requestType = requestType
             self.newEmail = newEmail
             self.sentAt = sentAt
+            self.expiresAt = expiresAt
         }
     }
 
@@ -66,14 +70,16 @@ public struct ListVerificationCodesResponse: Codable, Sendable, Equatable {
         public var code: String
         public var phoneNumber: String
         public var sessionInfo: String
-        /// When it was sent (RFC 3339), as for email actions: AuthDeck's own field.
+        /// When it was sent and when it expires (RFC 3339), as for email actions: AuthDeck's own fields.
         public var sentAt: String?
+        public var expiresAt: String?
 
-        public init(code: String, phoneNumber: String, sessionInfo: String, sentAt: String? = nil) {
+        public init(code: String, phoneNumber: String, sessionInfo: String, sentAt: String? = nil, expiresAt: String? = nil) {
             self.code = code
             self.phoneNumber = phoneNumber
             self.sessionInfo = sessionInfo
             self.sentAt = sentAt
+            self.expiresAt = expiresAt
         }
     }
 

@@ -44,7 +44,7 @@ extension EffectRunner {
             // A reset empties the visitors' projects: a visitor's own (a console without the operators' accounts
             // view is a visitor's), and for an operator every one but the server's.
             let visitor = accounts == nil
-            return .success(outboxHistory.stamp(control.filter(newestFirst), now: Date(), resets: room?.resets ?? 0,
+            return .success(outboxHistory.stamp(control.filter(newestFirst), now: auth.clock(), resets: room?.resets ?? 0,
                                                 emptiedByReset: { visitor || $0 != outbox.projectId }))
         } catch let failure as AuthEmulatorOutbox.ReadFailure {
             return .failure(.unreadable(failure))

@@ -19,14 +19,16 @@ public struct Outbox: Equatable, Sendable {
     public var opened: Set<String>
     public var refused: Set<String>
     /// Keys of messages this console read that the backend's outbox no longer holds, with no reset of
-    /// their project since it did: their code was used.
+    /// their project since it did: their code was used, or (those in `expired`) it expired.
     public var gone: Set<String>
+    /// Keys of the `gone` whose code had expired when the backend dropped them.
+    public var expired: Set<String>
     /// The console's own project: a message of another (an operator reading every project's) is
     /// shown, not opened, since its code acts in that project.
     public var project: String
 
     public init(emails: [Email] = [], texts: [TextMessage] = [], problem: OutboxProblem? = nil, firstSeen: [String: Date] = [:],
-                opened: Set<String> = [], refused: Set<String> = [], gone: Set<String> = [], project: String = "") {
+                opened: Set<String> = [], refused: Set<String> = [], gone: Set<String> = [], expired: Set<String> = [], project: String = "") {
         self.emails = emails
         self.texts = texts
         self.problem = problem
@@ -34,6 +36,7 @@ public struct Outbox: Equatable, Sendable {
         self.opened = opened
         self.refused = refused
         self.gone = gone
+        self.expired = expired
         self.project = project
     }
 
@@ -43,6 +46,8 @@ public struct Outbox: Equatable, Sendable {
         case superseded
         /// This console opened it, or its code was used (the backend no longer holds it).
         case used
+        /// The backend dropped it unused when its code expired.
+        case expired
         /// The backend refused its code when this console opened it.
         case noLongerWorks
 
@@ -50,6 +55,7 @@ public struct Outbox: Equatable, Sendable {
             switch self {
             case .superseded: "superseded"
             case .used: "used"
+            case .expired: "expired"
             case .noLongerWorks: "no longer works"
             }
         }
@@ -57,12 +63,13 @@ public struct Outbox: Equatable, Sendable {
 
     public func mark(_ email: Email) -> Mark? {
         if refused.contains(email.oobCode) { return .noLongerWorks }
-        if opened.contains(email.oobCode) || gone.contains(email.oobCode) { return .used }
+        if opened.contains(email.oobCode) { return .used }
+        if gone.contains(email.oobCode) { return expired.contains(email.oobCode) ? .expired : .used }
         return isSuperseded(email) ? .superseded : nil
     }
 
     public func mark(_ text: TextMessage) -> Mark? {
-        if gone.contains(text.verificationID) { return .used }
+        if gone.contains(text.verificationID) { return expired.contains(text.verificationID) ? .expired : .used }
         return isSuperseded(text) ? .superseded : nil
     }
 
@@ -110,7 +117,7 @@ struct MessageTime: Equatable {
 }
 
 /// What this console learnt of the outbox's messages over its reads: when each was first read, which
-/// it opened, which the backend refused, and those the backend dropped once their code was used.
+/// it opened, which the backend refused, and those the backend dropped once their code was used or expired.
 /// A message also leaves the backend when the presenter's reset empties its project: that one was not
 /// used, and goes from the list as it went from the project.
 final class OutboxHistory: Sendable {
@@ -123,12 +130,16 @@ final class OutboxHistory: Sendable {
         var texts: [Outbox.TextMessage] = []
         /// How many resets the room had told of when the backend last held each message.
         var heldAfterResets: [String: Int] = [:]
+        /// Messages found gone at or after their expiry: judged once, at the read that found them gone,
+        /// so that a code used in time does not read expired once its hour has passed.
+        var expired: Set<String> = []
+        var judged: Set<String> = []
     }
 
     private let record = Mutex(Record())
 
-    /// `outbox` with the messages read before that it no longer holds (marked used), the first-read
-    /// time of each, and the marks of its emails. `resets`: how many resets of the demo the room has
+    /// `outbox` with the messages read before that it no longer holds (marked used, or expired where
+    /// the backend said their code expired by `now`), the first-read time of each, and the marks of its emails. `resets`: how many resets of the demo the room has
     /// told this console of; `emptiedByReset`: whether a reset empties a message's project.
     func stamp(_ outbox: Outbox, now: Date, resets: Int = 0, emptiedByReset: (String) -> Bool = { _ in false }) -> Outbox {
         var stamped = outbox
@@ -147,6 +158,12 @@ final class OutboxHistory: Sendable {
             stamped.emails = record.emails
             stamped.texts = record.texts
             stamped.gone = Set(record.emails.map(\.oobCode) + record.texts.map(\.verificationID)).subtracting(held)
+            let expiries = record.emails.map { ($0.oobCode, $0.expiresAt) } + record.texts.map { ($0.verificationID, $0.expiresAt) }
+            for (key, expiresAt) in expiries where stamped.gone.contains(key) && !record.judged.contains(key) {
+                record.judged.insert(key)
+                if let expiresAt, expiresAt <= now { record.expired.insert(key) }
+            }
+            stamped.expired = record.expired.intersection(stamped.gone)
             stamped.firstSeen = record.seen
             stamped.opened = record.opened
             stamped.refused = record.refused

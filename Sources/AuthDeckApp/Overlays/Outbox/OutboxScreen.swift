@@ -64,6 +64,7 @@ enum OutboxScreen {
         switch outbox.mark(email) {
         case .superseded: detail += " Superseded: a newer one went to the same address; open that one."
         case .used: detail += " Used: this console opened it."
+        case .expired: detail += " Expired: its code is no longer taken; send a new one."
         case .noLongerWorks: detail += " It no longer works: the backend refused its code."
         case nil: break
         }
@@ -79,6 +80,7 @@ enum OutboxScreen {
         switch mark {
         case .superseded: " Superseded: a newer code went to the same number; type that one."
         case .used, .noLongerWorks: " Used: the backend no longer takes it."
+        case .expired: " Expired: the backend no longer takes it; ask for a new code."
         case nil: ""
         }
     }
