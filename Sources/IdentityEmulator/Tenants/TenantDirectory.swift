@@ -17,6 +17,11 @@ struct TenantDirectory {
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
     }
 
+    /// The tenant's accounts, a database of its own in the tenant's directory.
+    func databasePath(_ id: String) -> String {
+        root.appendingPathComponent(id, isDirectory: true).appendingPathComponent("identity.sqlite").path
+    }
+
     private func file(_ id: String) -> URL {
         root.appendingPathComponent(id, isDirectory: true).appendingPathComponent("tenant.json")
     }

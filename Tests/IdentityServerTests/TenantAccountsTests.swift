@@ -1,0 +1,163 @@
+import Foundation
+import IdentityEmulator
+import IdentityTestSupport
+import IdentityToolkit
+import Testing
+
+/// A tenant's accounts: a database of their own, reached by a client's `tenantId` or an
+/// administrator's tenant path, with tokens that belong to the tenant and the emulator's answers.
+@Suite("Tenant accounts", .timeLimit(.minutes(2)))
+struct TenantAccountsTests {
+    static let owner = ["Content-Type": "application/json", "Authorization": "Bearer owner"]
+
+    private static func tenantsPath(_ served: TestBackend) -> String {
+        "/identitytoolkit.googleapis.com/v2/projects/\(served.backend.projectId)/tenants"
+    }
+
+    /// A tenant made by an administrator with `settings`; its id.
+    private static func makeTenant(_ served: TestBackend, _ settings: String = #"{"allowPasswordSignup":true,"enableAnonymousUser":true}"#)
+        async throws -> String {
+        let created = try await served.raw(.POST, tenantsPath(served), json: settings, headers: owner)
+        return try #require(created.json?["tenantId"] as? String, "\(created.errorMessage ?? "")")
+    }
+
+    private static func signUp(_ served: TestBackend, _ email: String, _ password: String, tenant: String?) async throws -> RawAnswer {
+        let tenantField = tenant.map { #","tenantId":"\#($0)""# } ?? ""
+        return try await served.raw(.POST, SignUpRequest.endpoint.withKey,
+                                    json: #"{"email":"\#(email)","password":"\#(password)","returnSecureToken":true\#(tenantField)}"#)
+    }
+
+    private static func claims(of token: String?) -> [String: Any]? {
+        guard let parts = token?.split(separator: "."), parts.count == 3 else { return nil }
+        var payload = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while payload.count % 4 != 0 { payload += "=" }
+        return Data(base64Encoded: payload).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    }
+
+    @Test func theSameEmailLivesInTwoTenantsAndTheProjectApart() async throws {
+        try await withTestBackend(.http) { served in
+            let (first, second) = (try await Self.makeTenant(served), try await Self.makeTenant(served))
+            let inFirst = try await Self.signUp(served, "same@example.com", "first-secret", tenant: first)
+            let inSecond = try await Self.signUp(served, "same@example.com", "second-secret", tenant: second)
+            let inProject = try await Self.signUp(served, "same@example.com", "project-secret", tenant: nil)
+            #expect([inFirst.status, inSecond.status, inProject.status] == [Int](repeating: 200, count: 3), "\(inFirst.errorMessage ?? "")")
+            let firebase = Self.claims(of: inFirst.json?["idToken"] as? String)?["firebase"] as? [String: Any]
+            #expect(firebase?["tenant"] as? String == first)
+            #expect((Self.claims(of: inProject.json?["idToken"] as? String)?["firebase"] as? [String: Any])?["tenant"] == nil)
+            #expect(try served.backend.accountCount() == 1)
+            let database = served.directory.appendingPathComponent("tenants/\(first)/identity.sqlite").path
+            #expect(FileManager.default.fileExists(atPath: database))
+
+            // Each password opens its own tenant's account only.
+            let crossed = try await served.raw(.POST, SignInWithPasswordRequest.endpoint.withKey,
+                                               json: #"{"email":"same@example.com","password":"second-secret","tenantId":"\#(first)"}"#)
+            #expect(crossed.errorMessage == "INVALID_LOGIN_CREDENTIALS")
+            let own = try await served.raw(.POST, SignInWithPasswordRequest.endpoint.withKey,
+                                           json: #"{"email":"same@example.com","password":"second-secret","tenantId":"\#(second)"}"#)
+            #expect(own.json?["localId"] as? String == inSecond.json?["localId"] as? String)
+        }
+    }
+
+    @Test func tokensBelongToTheirTenant() async throws {
+        try await withTestBackend(.http) { served in
+            let (first, second) = (try await Self.makeTenant(served), try await Self.makeTenant(served))
+            let signedUp = try await Self.signUp(served, "t@example.com", "secret-1", tenant: first)
+            let idToken = try #require(signedUp.json?["idToken"] as? String)
+            let refreshToken = try #require(signedUp.json?["refreshToken"] as? String)
+
+            // Without a tenant in the body the token says whose it is; with another tenant it is refused.
+            let looked = try await served.raw(.POST, AccountsLookupRequest.endpoint.withKey, json: #"{"idToken":"\#(idToken)"}"#)
+            #expect((looked.json?["users"] as? [[String: Any]])?.first?["email"] as? String == "t@example.com")
+            let elsewhere = try await served.raw(.POST, AccountsLookupRequest.endpoint.withKey,
+                                                 json: #"{"idToken":"\#(idToken)","tenantId":"\#(second)"}"#)
+            #expect(elsewhere.errorMessage == "TENANT_ID_MISMATCH")
+
+            let refreshed = try await served.raw(.POST, SecureTokenRequest.endpoint.withKey,
+                                                 json: #"{"grant_type":"refresh_token","refresh_token":"\#(refreshToken)"}"#)
+            #expect(refreshed.status == 200, "\(refreshed.errorMessage ?? "")")
+            let refreshedFirebase = Self.claims(of: refreshed.json?["id_token"] as? String)?["firebase"] as? [String: Any]
+            #expect(refreshedFirebase?["tenant"] as? String == first)
+            let refreshedElsewhere = try await served.raw(.POST, SecureTokenRequest.endpoint.withKey,
+                                                          json: #"{"grant_type":"refresh_token","refresh_token":"\#(refreshToken)","tenantId":"\#(second)"}"#)
+            #expect(refreshedElsewhere.errorMessage == "TENANT_ID_MISMATCH")
+
+            // A custom token made for one tenant signs in there only.
+            let custom = #"{\"uid\":\"u-1\",\"tenant_id\":\"\#(first)\"}"#
+            let customElsewhere = try await served.raw(.POST, SignInWithCustomTokenRequest.endpoint.withKey,
+                                                       json: #"{"token":"\#(custom)","tenantId":"\#(second)"}"#)
+            #expect(customElsewhere.errorMessage == "TENANT_ID_MISMATCH")
+            let customHere = try await served.raw(.POST, SignInWithCustomTokenRequest.endpoint.withKey,
+                                                  json: #"{"token":"\#(custom)","tenantId":"\#(first)"}"#)
+            #expect(customHere.status == 200, "\(customHere.errorMessage ?? "")")
+            #expect(try served.backend.accountCount() == 0, "nothing reached the project's accounts")
+        }
+    }
+
+    @Test func aTenantsSettingsDecideWhatItsAppsMayDo() async throws {
+        try await withTestBackend(.http) { served in
+            let closed = try await Self.makeTenant(served, "{}")
+            let password = try await Self.signUp(served, "c@example.com", "secret-1", tenant: closed)
+            #expect(password.errorMessage == "OPERATION_NOT_ALLOWED")
+            let anonymous = try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: #"{"tenantId":"\#(closed)"}"#)
+            #expect(anonymous.errorMessage == "ADMIN_ONLY_OPERATION")
+            let signIn = try await served.raw(.POST, SignInWithPasswordRequest.endpoint.withKey,
+                                              json: #"{"email":"c@example.com","password":"secret-1","tenantId":"\#(closed)"}"#)
+            #expect(signIn.errorMessage == "PASSWORD_LOGIN_DISABLED")
+            let link = try await served.raw(.POST, SendOobCodeRequest.endpoint.withKey,
+                                            json: #"{"requestType":"EMAIL_SIGNIN","email":"c@example.com","tenantId":"\#(closed)"}"#)
+            #expect(link.errorMessage == "OPERATION_NOT_ALLOWED")
+            // An administrator still creates accounts in it.
+            let created = try await served.raw(.POST, "/identitytoolkit.googleapis.com/v1/projects/\(served.backend.projectId)/tenants/\(closed)/accounts",
+                                               json: #"{"email":"c@example.com","password":"secret-1"}"#, headers: Self.owner)
+            #expect(created.status == 200, "\(created.errorMessage ?? "")")
+
+            _ = try await served.raw(.PATCH, Self.tenantsPath(served) + "/\(closed)?updateMask=disableAuth", json: #"{"disableAuth":true}"#,
+                                     headers: Self.owner)
+            let disabled = try await served.raw(.POST, AccountsLookupRequest.endpoint.withKey, json: #"{"idToken":"x","tenantId":"\#(closed)"}"#)
+            #expect(disabled.errorMessage == "PROJECT_DISABLED")
+        }
+    }
+
+    @Test func aMalformedTenantIsRefusedAndReachesNoAccounts() async throws {
+        try await withTestBackend(.http) { served in
+            let badId = try await Self.signUp(served, "m@example.com", "secret-1", tenant: "no_such/tenant")
+            #expect(badId.status == 400)
+            #expect(badId.errorMessage?.hasPrefix("INVALID_ARGUMENT : Invalid tenant id") == true)
+            let number = try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: #"{"email":"m@example.com","password":"secret-1","tenantId":5}"#)
+            #expect(number.errorMessage == "INVALID_ARGUMENT : Invalid value at 'tenantId'")
+            let escaped = try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: #"{"tenan\u0074Id":"room-1"}"#)
+            #expect(escaped.status == 200, "an escaped key names the tenant all the same")
+            #expect(try served.backend.accountCount() == 0)
+        }
+    }
+
+    @Test func anAdministratorManagesATenantsAccountsAndOutboxByItsPath() async throws {
+        try await withTestBackend(.http) { served in
+            let tenant = try await Self.makeTenant(served)
+            let base = "/identitytoolkit.googleapis.com/v1/projects/\(served.backend.projectId)/tenants/\(tenant)"
+            let imported = try await served.raw(.POST, base + "/accounts:batchCreate",
+                                                json: #"{"users":[{"localId":"u-1","email":"i@example.com"},{"localId":"u-2"}]}"#, headers: Self.owner)
+            #expect(imported.status == 200, "\(imported.errorMessage ?? "")")
+            let counted = try await served.raw(.POST, base + "/accounts:query", json: #"{"returnUserInfo":false}"#, headers: Self.owner)
+            #expect(counted.json?["recordsCount"] as? String == "2")
+            #expect(try served.backend.accountCount() == 0)
+
+            let sent = try await served.raw(.POST, SendOobCodeRequest.endpoint.withKey,
+                                            json: #"{"requestType":"PASSWORD_RESET","email":"i@example.com","tenantId":"\#(tenant)"}"#)
+            #expect(sent.status == 200, "\(sent.errorMessage ?? "")")
+            let outbox = "/emulator/v1/projects/\(served.backend.projectId)"
+            let tenantCodes = try await served.raw(.GET, outbox + "/tenants/\(tenant)/oobCodes", headers: [:])
+            let codes = try #require(tenantCodes.json?["oobCodes"] as? [[String: Any]])
+            #expect(codes.count == 1)
+            #expect((codes.first?["oobLink"] as? String)?.contains("tenantId=\(tenant)") == true)
+            let projectCodes = try await served.raw(.GET, outbox + "/oobCodes", headers: [:])
+            #expect((projectCodes.json?["oobCodes"] as? [Any])?.isEmpty == true)
+
+            // Deleted, the tenant's accounts go with it: a tenant of the same id starts empty.
+            #expect(try await served.raw(.DELETE, Self.tenantsPath(served) + "/\(tenant)", headers: Self.owner).status == 200)
+            #expect(!FileManager.default.fileExists(atPath: served.directory.appendingPathComponent("tenants/\(tenant)").path))
+            let again = try await served.raw(.POST, base + "/accounts:query", json: #"{"returnUserInfo":false}"#, headers: Self.owner)
+            #expect(again.json?["recordsCount"] as? String == "0")
+        }
+    }
+}
