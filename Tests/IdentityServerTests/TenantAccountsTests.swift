@@ -160,4 +160,29 @@ struct TenantAccountsTests {
             #expect(again.json?["recordsCount"] as? String == "0")
         }
     }
+
+    /// Production signs in by phone in a tenant (the emulator refuses it); the code goes to the tenant's outbox.
+    @Test func aPhoneSignsInWithinItsTenant() async throws {
+        try await withTestBackend(.http) { served in
+            let tenant = try await Self.makeTenant(served)
+            let sent = try await served.raw(.POST, SendVerificationCodeRequest.endpoint.withKey,
+                                            json: #"{"phoneNumber":"+15555550123","tenantId":"\#(tenant)"}"#)
+            let sessionInfo = try #require(sent.json?["sessionInfo"] as? String, "\(sent.errorMessage ?? "")")
+            let outbox = "/emulator/v1/projects/\(served.backend.projectId)"
+            let codes = try await served.raw(.GET, outbox + "/tenants/\(tenant)/verificationCodes", headers: [:])
+            let code = try #require((codes.json?["verificationCodes"] as? [[String: Any]])?.first?["code"] as? String)
+            let projectCodes = try await served.raw(.GET, outbox + "/verificationCodes", headers: [:])
+            #expect((projectCodes.json?["verificationCodes"] as? [Any])?.isEmpty == true)
+
+            let inProject = try await served.raw(.POST, SignInWithPhoneNumberRequest.endpoint.withKey,
+                                                 json: #"{"sessionInfo":"\#(sessionInfo)","code":"\#(code)"}"#)
+            #expect(inProject.errorMessage == "INVALID_SESSION_INFO", "a tenant's code is nothing in the project")
+            let signedIn = try await served.raw(.POST, SignInWithPhoneNumberRequest.endpoint.withKey,
+                                                json: #"{"sessionInfo":"\#(sessionInfo)","code":"\#(code)","tenantId":"\#(tenant)"}"#)
+            #expect(signedIn.status == 200, "\(signedIn.errorMessage ?? "")")
+            let firebase = Self.claims(of: signedIn.json?["idToken"] as? String)?["firebase"] as? [String: Any]
+            #expect(firebase?["tenant"] as? String == tenant)
+            #expect(try served.backend.accountCount() == 0)
+        }
+    }
 }
