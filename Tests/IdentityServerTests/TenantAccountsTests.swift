@@ -185,4 +185,21 @@ struct TenantAccountsTests {
             #expect(try served.backend.accountCount() == 0)
         }
     }
+
+    /// On a shared serve an app cannot make tenants by naming them (each would be a database on disk);
+    /// the administrator can, as the emulator makes them.
+    @Test func onASharedServeOnlyTheAdministratorMakesATenantByNamingIt() async throws {
+        try await withTestBackend(.http, configuration: EmbeddedBackendConfiguration(adminToken: "tenant-test-token")) { served in
+            let byApp = try await Self.signUp(served, "s@example.com", "secret-1", tenant: "room-9")
+            #expect(byApp.errorMessage == "TENANT_NOT_FOUND")
+            #expect(!FileManager.default.fileExists(atPath: served.directory.appendingPathComponent("tenants/room-9").path))
+            let byAdministrator = try await served.raw(
+                .POST, "/identitytoolkit.googleapis.com/v1/projects/\(served.backend.projectId)/tenants/room-9/accounts",
+                json: #"{"email":"s@example.com","password":"secret-1"}"#,
+                headers: ["Content-Type": "application/json", "Authorization": "Bearer tenant-test-token"])
+            #expect(byAdministrator.status == 200, "\(byAdministrator.errorMessage ?? "")")
+            #expect(try await Self.signUp(served, "s2@example.com", "secret-1", tenant: "room-9").status == 200)
+            #expect(try served.backend.accountCount() == 0)
+        }
+    }
 }
