@@ -111,6 +111,18 @@ struct TenantAccountsTests {
                                                json: #"{"email":"c@example.com","password":"secret-1"}"#, headers: Self.owner)
             #expect(created.status == 200, "\(created.errorMessage ?? "")")
 
+            let signedUp = try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: #"{"email":"c@example.com","password":"secret-1","tenantId":"\#(closed)"}"#)
+            #expect(signedUp.errorMessage == "OPERATION_NOT_ALLOWED", "the account exists, but the app still may not sign up")
+            let signedIn = try await served.raw(.POST, "/identitytoolkit.googleapis.com/v1/projects/\(served.backend.projectId)/tenants/\(closed)/accounts:lookup",
+                                                json: #"{"email":["c@example.com"]}"#, headers: Self.owner)
+            let localId = try #require((signedIn.json?["users"] as? [[String: Any]])?.first?["localId"] as? String)
+            let custom = try await served.raw(.POST, SignInWithCustomTokenRequest.endpoint.withKey,
+                                              json: #"{"token":"{\"uid\":\"\#(localId)\"}","tenantId":"\#(closed)"}"#)
+            let idToken = try #require(custom.json?["idToken"] as? String, "\(custom.errorMessage ?? "")")
+            let sms = try await served.raw(.POST, StartMfaEnrollmentRequest.endpoint.withKey,
+                                           json: #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"+15555550100"},"tenantId":"\#(closed)"}"#)
+            #expect(sms.errorMessage == "OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
+
             _ = try await served.raw(.PATCH, Self.tenantsPath(served) + "/\(closed)?updateMask=disableAuth", json: #"{"disableAuth":true}"#,
                                      headers: Self.owner)
             let disabled = try await served.raw(.POST, AccountsLookupRequest.endpoint.withKey, json: #"{"idToken":"x","tenantId":"\#(closed)"}"#)
