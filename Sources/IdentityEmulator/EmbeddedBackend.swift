@@ -110,7 +110,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     /// one of a tenant's): a server of tenants (`BackendProjects`) sends it there; without one it is refused.
     func answer(_ request: WireRequest, handOff: ((String) async -> WireResponse)? = nil) async -> WireResponse {
         do {
-            return WireResponse(status: 200, body: try await route(request))
+            return WireResponse(status: 200, body: try await route(request, tenantChosen: handOff != nil))
         } catch let tenant as TenantHandOff {
             if let handOff { return await handOff(tenant.tenantId) }
             let failure = BackendFailure.tenantIdMismatch
@@ -125,8 +125,10 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
     }
 
-    func route(_ request: WireRequest) async throws -> Data {
-        if let rewritten = try LegacyRelyingPartyPaths.projectScopedRequest(for: request) { return try await route(rewritten) }
+    /// `tenantChosen`: a server of tenants found no tenant in the request (`BackendProjects`), so its
+    /// body is not searched for one again.
+    func route(_ request: WireRequest, tenantChosen: Bool = false) async throws -> Data {
+        if let rewritten = try LegacyRelyingPartyPaths.projectScopedRequest(for: request) { return try await route(rewritten, tenantChosen: tenantChosen) }
         let (requested, query) = Self.pathAndQuery(request.path)
         if let scoped = ProjectScopedPath(requested), let answer = try await routeProjectScoped(scoped, request: request, query: query) {
             return answer
@@ -142,7 +144,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         guard let answer = Self.postRoutes[path] else { throw BackendFailure.notFound(requested) }
         let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
         try checkTargetProject(of: request.body, context: context)
-        try checkTenant(in: request.body)
+        if !tenantChosen { try checkTenant(in: request.body) }
         if let tenantId { try checkTenantPolicy(path, request: request, context: context, tenantId: tenantId) }
         return try await answer(self, request, context)
     }
