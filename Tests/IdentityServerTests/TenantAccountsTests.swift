@@ -89,6 +89,13 @@ struct TenantAccountsTests {
             let customHere = try await served.raw(.POST, SignInWithCustomTokenRequest.endpoint.withKey,
                                                   json: #"{"token":"\#(custom)","tenantId":"\#(first)"}"#)
             #expect(customHere.status == 200, "\(customHere.errorMessage ?? "")")
+            let project = "/identitytoolkit.googleapis.com/v1/projects/\(served.backend.projectId)"
+            let cookie = try await served.raw(.POST, project + "/tenants/\(first):createSessionCookie", json: #"{"idToken":"\#(idToken)"}"#,
+                                              headers: Self.owner)
+            #expect((Self.claims(of: cookie.json?["sessionCookie"] as? String)?["firebase"] as? [String: Any])?["tenant"] as? String == first)
+            let cookieElsewhere = try await served.raw(.POST, project + "/tenants/\(second):createSessionCookie",
+                                                       json: #"{"idToken":"\#(idToken)"}"#, headers: Self.owner)
+            #expect(cookieElsewhere.errorMessage == "TENANT_ID_MISMATCH")
             #expect(try served.backend.accountCount() == 0, "nothing reached the project's accounts")
         }
     }
@@ -152,6 +159,8 @@ struct TenantAccountsTests {
             #expect(imported.status == 200, "\(imported.errorMessage ?? "")")
             let counted = try await served.raw(.POST, base + "/accounts:query", json: #"{"returnUserInfo":false}"#, headers: Self.owner)
             #expect(counted.json?["recordsCount"] as? String == "2")
+            let listed = try await served.raw(.GET, base + "/accounts:batchGet?maxResults=10", headers: Self.owner)
+            #expect((listed.json?["users"] as? [[String: Any]])?.compactMap { $0["tenantId"] as? String } == [tenant, tenant])
             #expect(try served.backend.accountCount() == 0)
 
             let sent = try await served.raw(.POST, SendOobCodeRequest.endpoint.withKey,
