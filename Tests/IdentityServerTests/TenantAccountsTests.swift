@@ -170,7 +170,15 @@ struct TenantAccountsTests {
             let tenantCodes = try await served.raw(.GET, outbox + "/tenants/\(tenant)/oobCodes", headers: [:])
             let codes = try #require(tenantCodes.json?["oobCodes"] as? [[String: Any]])
             #expect(codes.count == 1)
-            #expect((codes.first?["oobLink"] as? String)?.contains("tenantId=\(tenant)") == true)
+            let link = try #require(URLComponents(string: codes.first?["oobLink"] as? String ?? ""))
+            #expect(link.queryItems?.contains(URLQueryItem(name: "tenantId", value: tenant)) == true)
+            // The link opens in the tenant's accounts; without its tenant the code is nobody's.
+            let opened = try await served.raw(.GET, link.path + "?" + (link.percentEncodedQuery ?? ""), headers: [:])
+            #expect(opened.status == 200, "\(opened.errorMessage ?? "")")
+            var untenanted = link
+            untenanted.queryItems = link.queryItems?.filter { $0.name != "tenantId" }
+            let nobodys = try await served.raw(.GET, untenanted.path + "?" + (untenanted.percentEncodedQuery ?? ""), headers: [:])
+            #expect(nobodys.errorMessage == "INVALID_OOB_CODE")
             let projectCodes = try await served.raw(.GET, outbox + "/oobCodes", headers: [:])
             #expect((projectCodes.json?["oobCodes"] as? [Any])?.isEmpty == true)
 
