@@ -231,4 +231,24 @@ struct TenantAccountsTests {
             #expect(try served.backend.accountCount() == 0)
         }
     }
+
+    /// Sign-ups racing their tenant's deletion: each is answered, in the tenant or as not found, never with a 5xx.
+    @Test func signUpsRacingTheirTenantsDeletionAreNeverAServerError() async throws {
+        try await withTestBackend(.http) { served in
+            var ids: [String] = []
+            for _ in 0..<20 { ids.append(try await Self.makeTenant(served)) }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for id in ids {
+                    group.addTask { try await served.raw(.DELETE, Self.tenantsPath(served) + "/" + id, headers: Self.owner).status }
+                    for _ in 0..<2 {
+                        group.addTask {
+                            try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: #"{"tenantId":"\#(id)"}"#).status
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 400 }, "\(statuses)")
+        }
+    }
 }

@@ -20,6 +20,9 @@ final class OpenProjects: Sendable {
 
     func contains(_ id: String) -> Bool { entries.withLock { $0[id] != nil } }
 
+    /// Whether `backend` is still the open one of its id: false once removed (a leased one is taken out only so).
+    func holds(_ backend: EmbeddedBackend) -> Bool { entries.withLock { $0[backend.openKey]?.backend === backend } }
+
     /// The open project, leased (`release` it) or kept; nil when it is not open.
     func lease(_ id: String, keep: Bool = false) -> EmbeddedBackend? {
         entries.withLock { entries in

@@ -51,7 +51,14 @@ extension BackendProjects {
             return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
         }
         defer { open.release(backend) }
-        return await backend.answer(request)
+        let response = await backend.answer(request)
+        // A request whose tenant was deleted under it (its database closed, its files gone) failed for that,
+        // even if a tenant of that id has been made again since.
+        if response.status >= 500, !open.holds(backend) {
+            return WireResponse(status: BackendFailure.tenantNotFound.status,
+                                body: WireCoding.errorBody(status: BackendFailure.tenantNotFound.status, message: BackendFailure.tenantNotFound.message))
+        }
+        return response
     }
 
     /// The tenant's database, leased (release it). A tenant named before it was made is made, every
@@ -69,10 +76,11 @@ extension BackendProjects {
         }
         return try changes.withLock { _ in
             if let backend = open.lease(key) { return backend }
-            // Deleted meanwhile: its database is not made again.
-            guard try tenants.read(id) != nil else { throw BackendFailure.tenantNotFound }
             close(open.takeIdle(limit: open.count + 1 - DescriptorBudget.openProjects()))
-            let backend = try EmbeddedBackend(project: project.projectId, databasePath: tenants.databasePath(id), sharing: project, tenantId: id)
+            // Opened while no removal runs; deleted meanwhile, its database is not made again.
+            guard let backend = try tenants.whileExisting(id, {
+                try EmbeddedBackend(project: project.projectId, databasePath: tenants.databasePath(id), sharing: project, tenantId: id)
+            }) else { throw BackendFailure.tenantNotFound }
             open.insert(key, backend)
             return backend
         }
