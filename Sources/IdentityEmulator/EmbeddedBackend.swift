@@ -19,8 +19,16 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     /// The data directory's own project, whose database is `identity.sqlite` at its root; the
     /// other projects of a served backend (`BackendProjects`) live under `projects/`.
     let isDefaultProject: Bool
+    /// The Identity Platform tenant whose accounts this database holds (`tenants/<id>/identity.sqlite`
+    /// beside its project's); nil for the project's own accounts.
+    let tenantId: String?
 
     public var projectId: String { store.projectId }
+    /// How a server of many databases (`OpenProjects`) knows this one: a project by its id, a tenant
+    /// under its project's (no project id has a slash).
+    var openKey: String { Self.openKey(project: projectId, tenant: tenantId) }
+
+    static func openKey(project: String, tenant: String?) -> String { tenant.map { "\(project)/tenants/\($0)" } ?? project }
 
     /// Whether a backend has been opened in `dataDirectory` (its database is there, or was: opening it
     /// then says that it is gone); nothing is created.
@@ -42,14 +50,16 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         self.serviceAccount = ServiceAccountSlot(path: directory.serviceAccountPath, projectId: store.projectId)
         self.actionLinkOrigin = ActionLinkOrigin()
         self.isDefaultProject = true
+        self.tenantId = nil
         _ = try purgeExpiredAnonymousUsers()
     }
 
     /// Another project beside `parent`'s, with its own database at `databasePath`. The keys are the
     /// parent's, as every Firebase project's ID tokens are signed by the same Google keys (the
     /// `aud` and `iss` name the project); so are the simulated providers, the service account
-    /// (whoever holds it administers the whole server) and the address links point to.
-    init(project projectId: String, databasePath: String, sharing parent: EmbeddedBackend) throws {
+    /// (whoever holds it administers the whole server) and the address links point to. With `tenantId`,
+    /// the accounts of that tenant of `parent`'s project, which it is then.
+    init(project projectId: String, databasePath: String, sharing parent: EmbeddedBackend, tenantId: String? = nil) throws {
         var configuration = parent.configuration
         configuration.projectId = projectId
         self.configuration = configuration
@@ -60,7 +70,8 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         self.serviceAccountPath = parent.serviceAccountPath
         self.serviceAccount = parent.serviceAccount
         self.actionLinkOrigin = parent.actionLinkOrigin
-        self.isDefaultProject = false
+        self.isDefaultProject = tenantId == nil ? false : parent.isDefaultProject
+        self.tenantId = tenantId
         _ = try purgeExpiredAnonymousUsers()
     }
 
@@ -95,9 +106,15 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     /// A server's connections run on the backend's threads, so `handle` answers where it is called.
     public var preferredExecutor: (any TaskExecutor)? { RequestThreads.shared }
 
-    func answer(_ request: WireRequest) async -> WireResponse {
+    /// `handOff` answers a request that turns out to belong to a tenant (its ID or refresh token is
+    /// one of a tenant's): a server of tenants (`BackendProjects`) sends it there; without one it is refused.
+    func answer(_ request: WireRequest, handOff: ((String) async -> WireResponse)? = nil) async -> WireResponse {
         do {
-            return WireResponse(status: 200, body: try await route(request))
+            return WireResponse(status: 200, body: try await route(request, tenantChosen: handOff != nil))
+        } catch let tenant as TenantHandOff {
+            if let handOff { return await handOff(tenant.tenantId) }
+            let failure = BackendFailure.tenantIdMismatch
+            return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
         } catch let failure as BackendFailure {
             return failure.response
         } catch {
@@ -107,8 +124,10 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         }
     }
 
-    func route(_ request: WireRequest) async throws -> Data {
-        if let rewritten = try LegacyRelyingPartyPaths.projectScopedRequest(for: request) { return try await route(rewritten) }
+    /// `tenantChosen`: a server of tenants found no tenant in the request (`BackendProjects`), so its
+    /// body is not searched for one again.
+    func route(_ request: WireRequest, tenantChosen: Bool = false) async throws -> Data {
+        if let rewritten = try LegacyRelyingPartyPaths.projectScopedRequest(for: request) { return try await route(rewritten, tenantChosen: tenantChosen) }
         let (requested, query) = Self.pathAndQuery(request.path)
         if let scoped = ProjectScopedPath(requested), let answer = try await routeProjectScoped(scoped, request: request, query: query) {
             return answer
@@ -124,7 +143,8 @@ public final class EmbeddedBackend: WireHandler, Sendable {
         guard let answer = Self.postRoutes[path] else { throw BackendFailure.notFound(requested) }
         let context = try RequestContext(request: request, query: query, adminToken: configuration.adminToken)
         try checkTargetProject(of: request.body, context: context)
-        try refuseTenant(in: request.body)
+        if !tenantChosen { try checkTenant(in: request.body) }
+        if let tenantId { try checkTenantPolicy(path, request: request, context: context, tenantId: tenantId) }
         return try await answer(self, request, context)
     }
 

@@ -133,22 +133,3 @@ struct TenantManagementTests {
         }
     }
 }
-
-/// A client naming a tenant is told that accounts in a tenant are not served, and nothing is made
-/// in the project instead.
-@Suite("A client's tenant", .timeLimit(.minutes(2)))
-struct ClientTenantTests {
-    @Test func aSignUpInATenantIsRefusedAndMakesNoAccount() async throws {
-        try await withTestBackend(.http) { served in
-            let refused = try await served.raw(.POST, SignUpRequest.endpoint.withKey,
-                                               json: #"{"email":"t@example.com","password":"secret-1","tenantId":"room-1","returnSecureToken":true}"#)
-            #expect(refused.status == 400)
-            #expect(refused.errorMessage?.hasPrefix("TENANT_NOT_FOUND") == true)
-            #expect(try served.backend.accountCount() == 0)
-            let escaped = try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: #"{"tenan\u0074Id":"room-1"}"#)
-            #expect(escaped.errorMessage?.hasPrefix("TENANT_NOT_FOUND") == true)
-            let none = try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: #"{"tenantId":null,"returnSecureToken":true}"#)
-            #expect(none.status == 200)
-        }
-    }
-}

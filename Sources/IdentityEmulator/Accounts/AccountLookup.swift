@@ -63,7 +63,7 @@ extension EmbeddedBackend {
             createdAt: String(user.createdAt), lastLoginAt: user.lastLoginAt.map(String.init), lastRefreshAt: lastRefresh,
             customAttributes: user.customAttributes,
             mfaInfo: enrollments.isEmpty ? nil : enrollments.map { $0.wire(maskingPhone: false) },
-            emailLinkSignin: user.emailLinkSignin ? true : nil, initialEmail: user.initialEmail)
+            emailLinkSignin: user.emailLinkSignin ? true : nil, initialEmail: user.initialEmail, tenantId: tenantId)
     }
 }
 

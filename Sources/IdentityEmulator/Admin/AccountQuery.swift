@@ -50,7 +50,7 @@ extension EmbeddedBackend {
     /// `projects/{projectId}/accounts:query`: a page of accounts (or their count) from the database,
     /// sorted and filtered in SQL with indexes, so that a million accounts are never loaded at once.
     func queryAccounts(_ body: QueryAccountsBody) throws -> QueryAccountsResponse {
-        if body.tenantId.map({ !$0.isEmpty }) == true { throw BackendFailure.tenantNotFound }
+        if let named = body.tenantId, !named.isEmpty, named != tenantId { throw tenantId == nil ? BackendFailure.tenantNotFound : .tenantIdMismatch }
         let countOnly = !(body.returnUserInfo ?? true)
         let (sql, arguments) = try Self.accountQuery(body, countOnly: countOnly, now: clock().timeIntervalSince1970)
         return try store.read { db in

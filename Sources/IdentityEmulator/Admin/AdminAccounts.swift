@@ -153,6 +153,7 @@ extension EmbeddedBackend {
             json.key("mfaInfo")
             json.raw(try encode(enrollments.map { $0.wire(maskingPhone: false) }))
         }
+        json.field("tenantId", tenantId)
         json.endObject()
     }
 

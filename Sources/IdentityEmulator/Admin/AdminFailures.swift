@@ -4,7 +4,7 @@ import Foundation
 /// the Firebase Auth Emulator marks its own explanations; clients read only the code before ` : `.
 extension BackendFailure {
     static let requiresAdministrator = badRequest("INSUFFICIENT_PERMISSION")
-    static let tenantNotFound = badRequest("TENANT_NOT_FOUND : ((accounts in a tenant are not served: a tenant has its settings only))")
+    static let tenantNotFound = badRequest("TENANT_NOT_FOUND")
     static func invalidTenantId(_ id: String) -> BackendFailure {
         invalidArgument("Invalid tenant id '\(id.prefix(70))': 1 to 63 letters, digits and hyphens, not starting with a hyphen.")
     }

@@ -26,12 +26,15 @@ extension EmbeddedBackend {
         let now = nowSeconds
         // Signed with the ID-token key, under another issuer: unforgeable, expiring, and never mistaken
         // for an ID token (nor an ID token for it).
-        let credential = try signer.sign(claims: [
+        var claims: [String: Any] = [
             "iss": Self.pendingCredentialIssuer, "aud": projectId, "sub": user.localId,
             // `jti`: two sign-ins in one second get different credentials, each spent on its own.
             "jti": SecureRandom.bytes(16).base64URLEncodedString(), "sign_in_provider": signInProvider, "iat": now,
             "exp": min(now + Int64(configuration.mfaPendingCredentialLifetime), notAfter ?? .max),
-        ])
+        ]
+        // The tenant's only: another tenant's account may have the same uid.
+        if let tenantId { claims["tenant"] = tenantId }
+        let credential = try signer.sign(claims: claims)
         return (credential, enrollments.map { $0.wire(maskingPhone: true) })
     }
 
@@ -42,8 +45,9 @@ extension EmbeddedBackend {
         let iat: Int64
         let exp: Int64
         let signInProvider: String
+        let tenant: String?
         enum CodingKeys: String, CodingKey {
-            case iss, aud, sub, iat, exp
+            case iss, aud, sub, iat, exp, tenant
             case signInProvider = "sign_in_provider"
         }
     }
@@ -53,7 +57,7 @@ extension EmbeddedBackend {
         throws -> (user: StoredAccount, signInProvider: String, expiresAt: Int64, issuedAt: Int64) {
         guard let payload = signer.verifiedPayload(of: credential),
               let claims = try? JSONDecoder().decode(PendingCredentialClaims.self, from: payload),
-              claims.iss == Self.pendingCredentialIssuer, claims.aud == projectId else {
+              claims.iss == Self.pendingCredentialIssuer, claims.aud == projectId, claims.tenant == tenantId else {
             throw BackendFailure.invalidMfaPendingCredential
         }
         guard claims.exp > nowSeconds else { throw BackendFailure.expiredMfaPendingCredential }

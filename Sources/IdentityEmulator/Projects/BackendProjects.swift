@@ -22,11 +22,11 @@ public final class BackendProjects: WireHandler, Sendable {
     /// Projects besides the default, at most.
     public let maximumProjects: Int
     private let directory: URL
-    private let open = OpenProjects()
+    let open = OpenProjects()
     /// Held while a project's directory or database is made, opened, closed, removed or emptied; never
     /// while a request looks up a project already open, so that no request waits for another project's
     /// SQLite file to be made (a room of visitors arriving at once makes many).
-    private let changes = Mutex<Void>(())
+    let changes = Mutex<Void>(())
     /// Closes the projects no request has used for the idle lifetime, until `closeOtherProjects`.
     /// Unchecked: a dispatch source may be cancelled from any thread.
     private nonisolated(unsafe) let idleSweep: any DispatchSourceTimer
@@ -65,13 +65,22 @@ public final class BackendProjects: WireHandler, Sendable {
             }
             // The default project is never leased: its requests, the hot path, take no lock for it.
             defer { if backend !== self.defaultProject { self.open.release(backend) } }
-            return await backend.answer(request)
+            let tenant: String?
+            do {
+                tenant = try Self.tenantNamed(in: request, by: backend)
+            } catch {
+                let failure = self.failure(opening: error)
+                return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+            }
+            if let tenant { return await self.answer(request, inTenant: tenant, of: backend) }
+            if let tenant = Self.tenantDeleted(by: request) { return await self.deleteTenant(tenant, of: backend, request) }
+            return await backend.answer(request) { tenant in await self.answer(request, inTenant: tenant, of: backend, handedOff: true) }
         }
     }
 
     /// What a request is told when its project cannot be opened: running out of descriptors, or a
     /// database refused at its opening (emptied, gone, damaged), is a 503, never a 500.
-    private func failure(opening error: any Error) -> BackendFailure {
+    func failure(opening error: any Error) -> BackendFailure {
         if let failure = error as? BackendFailure { return failure }
         logger.error("opening a project failed", metadata: ["error": "\(error)"])
         if DescriptorBudget.isExhausted() { return .descriptorsExhausted }
@@ -157,7 +166,7 @@ public final class BackendProjects: WireHandler, Sendable {
     }
 
     /// The backend's own rule for who is an administrator (`RequestContext`), asked before the project is chosen.
-    private static func isAdministrator(_ request: WireRequest, adminToken: String?) -> Bool {
+    static func isAdministrator(_ request: WireRequest, adminToken: String?) -> Bool {
         (try? RequestContext(request: request, query: [], adminToken: adminToken))?.isAdmin == true
     }
 
@@ -243,7 +252,7 @@ public final class BackendProjects: WireHandler, Sendable {
         changes.withLock { _ in close(open.takeIdle(limit: .max, unusedSince: .now - lifetime)) }
     }
 
-    private func close(_ backends: [EmbeddedBackend]) {
+    func close(_ backends: [EmbeddedBackend]) {
         for backend in backends {
             do { try backend.close() } catch { logger.warning("closing a project failed", metadata: ["project": "\(backend.projectId)", "error": "\(error)"]) }
         }
@@ -311,7 +320,7 @@ public final class BackendProjects: WireHandler, Sendable {
     public func removeProject(_ id: String) throws {
         guard id != defaultProject.projectId, ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
         try changes.withLock { _ in
-            close(open.remove(id).map { [$0] } ?? [])
+            close((open.remove(id).map { [$0] } ?? []) + open.removeTenants(of: id))
             let projectDirectory = directory.appendingPathComponent(id, isDirectory: true)
             if FileManager.default.fileExists(atPath: projectDirectory.path) {
                 try FileManager.default.removeItem(at: projectDirectory)

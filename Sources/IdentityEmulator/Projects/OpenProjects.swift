@@ -20,6 +20,9 @@ final class OpenProjects: Sendable {
 
     func contains(_ id: String) -> Bool { entries.withLock { $0[id] != nil } }
 
+    /// Whether `backend` is still the open one of its id: false once removed (a leased one is taken out only so).
+    func holds(_ backend: EmbeddedBackend) -> Bool { entries.withLock { $0[backend.openKey]?.backend === backend } }
+
     /// The open project, leased (`release` it) or kept; nil when it is not open.
     func lease(_ id: String, keep: Bool = false) -> EmbeddedBackend? {
         entries.withLock { entries in
@@ -39,15 +42,24 @@ final class OpenProjects: Sendable {
     func release(_ backend: EmbeddedBackend) {
         entries.withLock { entries in
             // A project emptied or removed meanwhile is another entry, or none.
-            guard var entry = entries[backend.projectId], entry.backend === backend else { return }
+            guard var entry = entries[backend.openKey], entry.backend === backend else { return }
             entry.leases -= 1
             entry.lastUsed = .now
-            entries[backend.projectId] = entry
+            entries[backend.openKey] = entry
         }
     }
 
     /// Takes a project out whoever uses it: it is being removed or emptied.
     func remove(_ id: String) -> EmbeddedBackend? { entries.withLock { $0.removeValue(forKey: id)?.backend } }
+
+    /// Takes out every open tenant of a project (`EmbeddedBackend.openKey`): the project is being removed.
+    func removeTenants(of projectId: String) -> [EmbeddedBackend] {
+        entries.withLock { entries in
+            let tenants = entries.filter { $0.value.backend.tenantId != nil && $0.value.backend.projectId == projectId }
+            for key in tenants.keys { entries.removeValue(forKey: key) }
+            return tenants.values.map(\.backend)
+        }
+    }
 
     func removeAll() -> [EmbeddedBackend] {
         entries.withLock { entries in

@@ -13,7 +13,7 @@ struct ProjectScopedPath: Equatable {
     let service: Service
     let projectId: String
     /// What follows the project id, e.g. `/accounts:lookup`, `:createSessionCookie`, `/config`.
-    let tail: String
+    private(set) var tail: String
 
     private static let prefixes: [(String, Service)] = [
         ("/identitytoolkit.googleapis.com/v1/projects/", .identityToolkit),
@@ -29,13 +29,32 @@ struct ProjectScopedPath: Equatable {
         projectId = String(rest[..<end])
         tail = String(rest[end...])
     }
+
+    /// The tenant a tail begins with (`/tenants/{t}/accounts:lookup`, `/tenants/{t}:createSessionCookie`), if any.
+    var tenantId: Substring? {
+        guard tail.hasPrefix("/tenants/") else { return nil }
+        let rest = tail.dropFirst("/tenants/".count)
+        return rest[..<(rest.firstIndex { $0 == "/" || $0 == ":" } ?? rest.endIndex)]
+    }
+
+    /// The path as the tenant's own backend reads it: its tenant's part taken off the tail. A path of
+    /// another tenant is refused (a backend of no tenant serves none).
+    func withinTenant(_ served: String?) throws -> ProjectScopedPath {
+        guard let named = tenantId else { return self }
+        guard let served else { throw BackendFailure.tenantNotFound }
+        guard named == served else { throw BackendFailure.tenantIdMismatch }
+        var path = self
+        path.tail = String(tail.dropFirst("/tenants/".count + named.count))
+        return path
+    }
 }
 
 extension EmbeddedBackend {
     /// Answers a project-scoped request, or returns nil when no handler here knows its tail (the
     /// caller then answers 404). Administrator endpoints need `Bearer owner` (or the admin token);
     /// emulator endpoints, as in the Firebase Auth Emulator, need no credentials on loopback.
-    func routeProjectScoped(_ scoped: ProjectScopedPath, request: WireRequest, query: [URLQueryItem]) async throws -> Data? {
+    func routeProjectScoped(_ named: ProjectScopedPath, request: WireRequest, query: [URLQueryItem]) async throws -> Data? {
+        let scoped = try named.withinTenant(tenantId)
         switch scoped.service {
         case .emulator:
             // Open on loopback, as the emulator's are; with an admin token (a server others can
@@ -58,12 +77,12 @@ extension EmbeddedBackend {
             // As at Google: listing is a GET, every other administrator method a POST. Any other
             // method is no endpoint (a DELETE on `/accounts` must not create an account).
             guard request.method.uppercased() == (scoped.tail == "/accounts:batchGet" ? "GET" : "POST") else { return nil }
+            if let tenantId { try checkTenantAdministration(scoped.tail, tenantId: tenantId) }
             return try await routeAdminEndpoint(scoped.tail, request: request, query: query, context: context)
         }
     }
 
     private func routeAdminEndpoint(_ tail: String, request: WireRequest, query: [URLQueryItem], context: RequestContext) async throws -> Data? {
-        if tail.hasPrefix("/tenants/") { throw BackendFailure.tenantNotFound }
         switch tail {
         case "/accounts":
             return try await encode(createAccount(decode(CreateAccountBody.self, request.body)))

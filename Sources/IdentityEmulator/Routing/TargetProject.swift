@@ -14,19 +14,21 @@ extension EmbeddedBackend {
         try requireServedProject(target)
     }
 
-    /// A client's `tenantId` (`auth.tenantId` in an SDK) is refused rather than ignored: accounts in a
-    /// tenant are not served, and a sign-in meant for one must not land in the project instead.
-    func refuseTenant(in body: Data) throws {
+    /// A body's `tenantId` must name this backend's tenant: a server of tenants (`BackendProjects`) sends
+    /// each request to the database of the tenant it names, so another here is a body that contradicts
+    /// its path; a backend of no tenant serves none.
+    func checkTenant(in body: Data) throws {
         struct Tenant: Decodable { var tenantId: String? }
         guard Self.mayContain(Self.tenantKey, body) else { return }
-        guard let tenant = (try? WireCoding.decoder().decode(Tenant.self, from: body))?.tenantId, !tenant.isEmpty else { return }
-        throw BackendFailure.tenantNotFound
+        guard let named = try decode(Tenant.self, body).tenantId, !named.isEmpty, named != tenantId else { return }
+        throw tenantId == nil ? BackendFailure.tenantNotFound : BackendFailure.tenantIdMismatch
     }
 
     private static let targetProjectKey = Array("targetProjectId".utf8)
     private static let tenantKey = Array("tenantId".utf8)
 
     static func mayNameTarget(_ body: Data) -> Bool { mayContain(targetProjectKey, body) }
+    static func mayNameTenant(_ body: Data) -> Bool { mayContain(tenantKey, body) }
 
     /// Whether `key` may be in the body: it is there, or an escape could spell it. C's byte searches:
     /// `Data`'s generic ones cost a tenth of a lookup.

@@ -68,6 +68,7 @@ extension AccountInfo {
             json.field("photoUrl", photoUrl)
             json.field("providerUserInfo", providerUserInfo) { provider, json in provider.write(to: &json) }
             json.field("salt", salt)
+            json.field("tenantId", tenantId)
             json.field("validSince", validSince)
         }
     }

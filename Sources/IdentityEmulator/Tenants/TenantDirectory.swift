@@ -17,6 +17,11 @@ struct TenantDirectory {
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
     }
 
+    /// The tenant's accounts, a database of its own in the tenant's directory.
+    func databasePath(_ id: String) -> String {
+        root.appendingPathComponent(id, isDirectory: true).appendingPathComponent("identity.sqlite").path
+    }
+
     private func file(_ id: String) -> URL {
         root.appendingPathComponent(id, isDirectory: true).appendingPathComponent("tenant.json")
     }
@@ -60,12 +65,22 @@ struct TenantDirectory {
         }
     }
 
+    /// Renamed out of the way first (a name no tenant can have), then removed: a database still open in
+    /// it can make no file there meanwhile, which would stop the removal.
     func remove(_ id: String) throws {
         guard Self.isValidId(id) else { return }
         try Self.changes.withLock { _ in
             let directory = root.appendingPathComponent(id, isDirectory: true)
-            if FileManager.default.fileExists(atPath: directory.path) { try FileManager.default.removeItem(at: directory) }
+            guard FileManager.default.fileExists(atPath: directory.path) else { return }
+            let removed = root.appendingPathComponent(".removed-\(id)-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.moveItem(at: directory, to: removed)
+            try FileManager.default.removeItem(at: removed)
         }
+    }
+
+    /// `body`'s result while the tenant exists, no removal running meanwhile; nil when it does not exist.
+    func whileExisting<T>(_ id: String, _ body: () throws -> T) throws -> T? {
+        try Self.changes.withLock { _ in try read(id) == nil ? nil : body() }
     }
 
     /// Every tenant, by id, after `pageToken` (the last id of the page before).

@@ -36,6 +36,10 @@ extension EmbeddedBackend {
     func signInWithCustomToken(_ body: CustomTokenBody) async throws -> SignInWithCustomTokenResponse {
         guard let token = body.token, !token.isEmpty else { throw BackendFailure.missingCustomToken }
         let payload = configuration.isShared ? try verifiedCustomTokenPayload(token) : try emulatorCustomTokenPayload(token)
+        // A signed token is for the tenant it names, or the project when it names none; the emulator's
+        // plain JSON claims may leave the tenant out.
+        let namedTenant = payload["tenant_id"] as? String
+        guard namedTenant == tenantId || (namedTenant == nil && token.hasPrefix("{")) else { throw BackendFailure.tenantIdMismatch }
         guard let localId = Self.primitiveText(payload["uid"]) ?? Self.primitiveText(payload["user_id"]), !localId.isEmpty else {
             throw BackendFailure.missingIdentifier
         }

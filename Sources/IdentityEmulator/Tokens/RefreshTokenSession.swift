@@ -20,6 +20,9 @@ struct RefreshTokenSession: Equatable {
     var secondFactor: SecondFactor?
     /// The developer claims of a custom token (a JSON object), in every ID token of the session.
     var extraClaims: String?
+    /// The tenant whose database holds the account; nil for the project's own. Written in the token
+    /// (and MAC'd with it), since the token endpoint's body names no tenant: it is how the server finds the database.
+    var tenantId: String?
 }
 
 extension RefreshTokenSession {
@@ -28,15 +31,18 @@ extension RefreshTokenSession {
     static let macLength = 16
     private static let hasSecondFactor: UInt8 = 1
     private static let hasExtraClaims: UInt8 = 2
+    private static let hasTenant: UInt8 = 4
 
     /// The token: base64url of the fields and their MAC. The project is MAC'd too (not written), so that
     /// a token of one data directory's project is nobody's in another.
     func token(projectId: String, key: SymmetricKey) -> String {
-        var bytes: [UInt8] = [Self.version, (secondFactor == nil ? 0 : Self.hasSecondFactor) | (extraClaims == nil ? 0 : Self.hasExtraClaims)]
+        var bytes: [UInt8] = [Self.version, (secondFactor == nil ? 0 : Self.hasSecondFactor) | (extraClaims == nil ? 0 : Self.hasExtraClaims)
+                                | (tenantId == nil ? 0 : Self.hasTenant)]
         for value in [seal, number, createdAt, authTime] { bytes.appendBigEndian(value) }
         var strings = [localId, signInProvider]
         if let secondFactor { strings += [secondFactor.factor.rawValue, secondFactor.mfaEnrollmentId] }
         if let extraClaims { strings.append(extraClaims) }
+        if let tenantId { strings.append(tenantId) }
         for string in strings { Self.append(string, to: &bytes) }
         bytes += Self.mac(of: bytes, projectId: projectId, key: key)
         return Base64URL.encode(bytes)
@@ -55,7 +61,7 @@ extension RefreshTokenSession {
         guard zip(expected, bytes.suffix(Self.macLength)).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else { return nil }
 
         var reader = Reader(bytes: fields)
-        guard reader.byte() == Self.version, let flags = reader.byte(), flags & ~(Self.hasSecondFactor | Self.hasExtraClaims) == 0,
+        guard reader.byte() == Self.version, let flags = reader.byte(), flags & ~(Self.hasSecondFactor | Self.hasExtraClaims | Self.hasTenant) == 0,
               let seal = reader.int64(), let number = reader.int64(), let createdAt = reader.int64(), let authTime = reader.int64(),
               let localId = reader.string(), let signInProvider = reader.string() else { return nil }
         var secondFactor: SecondFactor?
@@ -70,9 +76,14 @@ extension RefreshTokenSession {
             guard let claims = reader.string() else { return nil }
             extraClaims = claims
         }
+        var tenantId: String?
+        if flags & Self.hasTenant != 0 {
+            guard let tenant = reader.string() else { return nil }
+            tenantId = tenant
+        }
         guard reader.isAtEnd else { return nil }
         self.init(localId: localId, seal: seal, number: number, createdAt: createdAt, authTime: authTime,
-                  signInProvider: signInProvider, secondFactor: secondFactor, extraClaims: extraClaims)
+                  signInProvider: signInProvider, secondFactor: secondFactor, extraClaims: extraClaims, tenantId: tenantId)
     }
 
     private static func mac(of fields: some Collection<UInt8>, projectId: String, key: SymmetricKey) -> [UInt8] {
@@ -130,6 +141,8 @@ struct UnsealedRefreshToken {
 
 extension EmbeddedBackend {
     func unsealedRefreshToken(for session: RefreshTokenSession) -> UnsealedRefreshToken {
-        UnsealedRefreshToken(session: session, projectId: projectId, signer: signer)
+        var session = session
+        session.tenantId = tenantId
+        return UnsealedRefreshToken(session: session, projectId: projectId, signer: signer)
     }
 }

@@ -11,6 +11,10 @@ extension EmbeddedBackend {
         guard let refreshToken = body.refreshToken, !refreshToken.isEmpty else { throw BackendFailure.missingRefreshToken }
         // The MAC is checked before the transaction: the key may still be in the making.
         let carried = RefreshTokenSession(token: refreshToken, projectId: projectId, key: try signer.refreshTokenKey)
+        if let carried, carried.tenantId != tenantId {
+            if tenantId == nil, let tenant = carried.tenantId { throw TenantHandOff(tenantId: tenant) }
+            throw BackendFailure.tenantIdMismatch
+        }
 
         let (user, unsigned) = try await store.write { db -> (StoredAccount, UnsignedIdToken) in
             let session: RefreshTokenSession

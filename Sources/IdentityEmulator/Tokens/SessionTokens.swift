@@ -143,6 +143,7 @@ extension EmbeddedBackend {
         }
         claims.endObject()
         claims.field("sign_in_provider", signInProvider)
+        if let tenantId { claims.field("tenant", tenantId) }
         // The issue time to the millisecond, beside `iat`'s second: a revocation later in the same second ends the token.
         claims.field("iat_ms", issued)
         if let secondFactor {

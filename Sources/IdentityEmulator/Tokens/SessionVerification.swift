@@ -35,6 +35,11 @@ extension EmbeddedBackend {
                   decoded.iss == "https://securetoken.google.com/\(projectId)", decoded.aud == projectId, !decoded.sub.isEmpty else {
                 throw BackendFailure.invalidIdToken
             }
+            // A token is its tenant's only: another tenant's account may have the same uid.
+            if decoded.firebase.tenant != tenantId {
+                if tenantId == nil, let tenant = decoded.firebase.tenant { throw TenantHandOff(tenantId: tenant) }
+                throw BackendFailure.tenantIdMismatch
+            }
             claims = decoded
             verifiedIdTokens[idToken] = claims
         }
@@ -80,7 +85,9 @@ struct IdTokenClaims: Decodable, Sendable {
         let secondFactorIdentifier: String?
         /// When the token was issued, in milliseconds: `iat` alone cannot order it against a revocation in the same second.
         let issuedAtMilliseconds: Int64?
+        let tenant: String?
         enum CodingKeys: String, CodingKey {
+            case tenant
             case issuedAtMilliseconds = "iat_ms"
             case signInProvider = "sign_in_provider"
             case signInSecondFactor = "sign_in_second_factor"

@@ -109,6 +109,8 @@ extension EmbeddedBackend {
         var items = [URLQueryItem(name: "mode", value: mode), URLQueryItem(name: "lang", value: "en"),
                      URLQueryItem(name: "oobCode", value: record.oobCode), URLQueryItem(name: "apiKey", value: linkAPIKey)]
         if let continueUrl = record.continueUrl { items.append(URLQueryItem(name: "continueUrl", value: continueUrl)) }
+        // As the emulator's: the link is opened in the tenant's database, as a client SDK applies its code there.
+        if let tenantId { items.append(URLQueryItem(name: "tenantId", value: tenantId)) }
         components.queryItems = items
         return components.string ?? ""
     }

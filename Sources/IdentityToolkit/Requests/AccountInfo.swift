@@ -29,13 +29,15 @@ public struct AccountInfo: Codable, Sendable, Equatable {
     public var emailLinkSignin: Bool?
     /// The account's email before its first change: where a `RECOVER_EMAIL` message goes.
     public var initialEmail: String?
+    /// The Identity Platform tenant the account belongs to; nil for a project's own.
+    public var tenantId: String?
 
     public init(localId: String, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil,
                 photoUrl: String? = nil, phoneNumber: String? = nil, disabled: Bool? = nil,
                 providerUserInfo: [ProviderUserInfo]? = nil, passwordHash: String? = nil, salt: String? = nil,
                 passwordUpdatedAt: Double? = nil, validSince: String? = nil, createdAt: String? = nil,
                 lastLoginAt: String? = nil, lastRefreshAt: String? = nil, customAttributes: String? = nil,
-                mfaInfo: [MfaEnrollment]? = nil, emailLinkSignin: Bool? = nil, initialEmail: String? = nil) {
+                mfaInfo: [MfaEnrollment]? = nil, emailLinkSignin: Bool? = nil, initialEmail: String? = nil, tenantId: String? = nil) {
         self.localId = localId
         self.email = email
         self.emailVerified = emailVerified
@@ -55,6 +57,7 @@ public struct AccountInfo: Codable, Sendable, Equatable {
         self.mfaInfo = mfaInfo
         self.emailLinkSignin = emailLinkSignin
         self.initialEmail = initialEmail
+        self.tenantId = tenantId
     }
 }
 

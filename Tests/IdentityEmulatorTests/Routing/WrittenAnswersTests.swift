@@ -41,7 +41,7 @@ struct WrittenAnswersTests {
                 MfaEnrollment(mfaEnrollmentId: "m1", displayName: "phone", enrolledAt: "2026-11-25T12:00:00.000Z", phoneInfo: "+15555550102",
                               unobfuscatedPhoneInfo: "+15555550102"),
                 MfaEnrollment(mfaEnrollmentId: "m2", enrolledAt: "2026-11-25T12:00:01.000Z", totpInfo: MfaEnrollment.TotpInfo()),
-            ])
+            ], tenantId: "room-1")
         let bare = AccountInfo(localId: "u2", createdAt: "1764000000000")
         for answer in [AccountsLookupResponse(users: [full, bare]), AccountsLookupResponse(users: [bare]), AccountsLookupResponse(users: nil),
                        AccountsLookupResponse(users: [])] {

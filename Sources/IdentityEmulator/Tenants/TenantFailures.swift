@@ -1,0 +1,17 @@
+import Foundation
+
+/// The emulator's answers about tenants: a token or body of another tenant, a tenant switched off,
+/// a sign-in method the tenant does not allow.
+extension BackendFailure {
+    static let tenantIdMismatch = badRequest("TENANT_ID_MISMATCH")
+    static let projectDisabled = badRequest("PROJECT_DISABLED")
+    static let passwordLoginDisabled = badRequest("PASSWORD_LOGIN_DISABLED")
+    static let adminOnlyOperation = badRequest("ADMIN_ONLY_OPERATION")
+    static let smsMultiFactorDisabled = badRequest("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
+}
+
+/// Thrown by a backend handed a token of one of its project's tenants (an ID or refresh token whose
+/// tenant the body did not name): the server answers the request in that tenant's database instead.
+struct TenantHandOff: Error {
+    let tenantId: String
+}
