@@ -13,6 +13,7 @@ extension BackendProjects {
     /// `tenantId`, else a GET's `tenantId` parameter (an email action link, `accounts:batchGet`). nil:
     /// the project's own accounts, unless its token is a tenant's (`TenantHandOff`). A `tenantId` that is
     /// not a string is refused, never taken for none: the request would act on the project's accounts.
+    /// Managing tenants (`v2/projects/{p}/tenants`) is the project's, whatever tenant the request names.
     static func tenantNamed(in request: WireRequest, by project: EmbeddedBackend) throws -> String? {
         let path = request.path
         if path.hasPrefix(scopedPrefixes[0]) || path.hasPrefix(scopedPrefixes[1]) {
@@ -23,7 +24,8 @@ extension BackendProjects {
             struct Tenant: Decodable { var tenantId: String? }
             if let tenant = try project.decode(Tenant.self, request.body).tenantId, !tenant.isEmpty { return tenant }
         }
-        if request.method.utf8.count == 3, request.method.uppercased() == "GET", let mark = path.firstIndex(of: "?") {
+        if request.method.utf8.count == 3, request.method.uppercased() == "GET", !path.hasPrefix(tenantManagementPrefix),
+           let mark = path.firstIndex(of: "?") {
             let query = FormEncoding.items(String(path[path.index(after: mark)...]))
             if let tenant = query.first(where: { $0.name == "tenantId" })?.value, !tenant.isEmpty { return tenant }
         }
@@ -47,16 +49,14 @@ extension BackendProjects {
         do {
             backend = try tenant(tenantId, of: project, request: request, mayCreate: !handedOff)
         } catch {
-            let failure = failure(opening: error)
-            return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+            return failure(opening: error).response
         }
         defer { open.release(backend) }
         let response = await backend.answer(request)
         // A request whose tenant was deleted under it (its database closed, its files gone) failed for that,
         // even if a tenant of that id has been made again since.
         if response.status >= 500, !open.holds(backend) {
-            return WireResponse(status: BackendFailure.tenantNotFound.status,
-                                body: WireCoding.errorBody(status: BackendFailure.tenantNotFound.status, message: BackendFailure.tenantNotFound.message))
+            return BackendFailure.tenantNotFound.response
         }
         return response
     }
@@ -88,7 +88,10 @@ extension BackendProjects {
 
     /// A tenant's deletion: its database is closed before its directory goes, and once more after, in
     /// case a request opened it in between, so that no later tenant of that id finds the old one open.
+    /// Anyone else's is refused with nothing closed: closing would fail the tenant's requests under way.
     func deleteTenant(_ id: String, of project: EmbeddedBackend, _ request: WireRequest) async -> WireResponse {
+        let adminToken = project.configuration.adminToken
+        guard adminToken == nil || Self.isAdministrator(request, adminToken: adminToken) else { return await project.answer(request) }
         let key = Self.openKey(of: id, in: project)
         changes.withLock { _ in close(open.remove(key).map { [$0] } ?? []) }
         let response = await project.answer(request)
