@@ -16,8 +16,9 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     let actionLinkOrigin: ActionLinkOrigin
     let verifiedIdTokens = VerifiedIdTokens()
     let logger = Logger(label: "authdeck.identity-emulator")
-    /// The data directory's own project, whose database is `identity.sqlite` at its root; the
-    /// other projects of a served backend (`BackendProjects`) live under `projects/`.
+    /// The data directory's own project, whose database is `identity.sqlite` at its root, or a tenant
+    /// of it (which follows its project's rules for API keys); the other projects of a served backend
+    /// (`BackendProjects`) live under `projects/`.
     let isDefaultProject: Bool
     /// The Identity Platform tenant whose accounts this database holds (`tenants/<id>/identity.sqlite`
     /// beside its project's); nil for the project's own accounts.
@@ -58,7 +59,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
     /// parent's, as every Firebase project's ID tokens are signed by the same Google keys (the
     /// `aud` and `iss` name the project); so are the simulated providers, the service account
     /// (whoever holds it administers the whole server) and the address links point to. With `tenantId`,
-    /// the accounts of that tenant of `parent`'s project, which it is then.
+    /// the accounts of that tenant of `parent`'s project (`projectId` is then the parent's).
     init(project projectId: String, databasePath: String, sharing parent: EmbeddedBackend, tenantId: String? = nil) throws {
         var configuration = parent.configuration
         configuration.projectId = projectId
