@@ -114,8 +114,7 @@ public final class EmbeddedBackend: WireHandler, Sendable {
             return WireResponse(status: 200, body: try await route(request, tenantChosen: handOff != nil))
         } catch let tenant as TenantHandOff {
             if let handOff { return await handOff(tenant.tenantId) }
-            let failure = BackendFailure.tenantIdMismatch
-            return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+            return BackendFailure.tenantIdMismatch.response
         } catch let failure as BackendFailure {
             return failure.response
         } catch {

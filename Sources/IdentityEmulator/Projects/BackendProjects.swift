@@ -69,8 +69,7 @@ public final class BackendProjects: WireHandler, Sendable {
             do {
                 tenant = try Self.tenantNamed(in: request, by: backend)
             } catch {
-                let failure = self.failure(opening: error)
-                return WireResponse(status: failure.status, body: WireCoding.errorBody(status: failure.status, message: failure.message))
+                return self.failure(opening: error).response
             }
             if let tenant { return await self.answer(request, inTenant: tenant, of: backend) }
             if let tenant = Self.tenantDeleted(by: request) { return await self.deleteTenant(tenant, of: backend, request) }
