@@ -13,15 +13,15 @@ public enum ConsoleView {
         TitleBar.draw(on: canvas, left: title, right: model.statusText(fitting: TitleBar.rightRoom(width: canvas.size.width, left: title)))
         let content = Rect(row: 2, column: 1, width: canvas.size.width - 2, height: canvas.size.height - 6)
         model.screen.feature.draw(in: model.context, on: canvas, frame: content)
-        // The row under the title: the presenter's message, and that they watch; help (?) has the message whole.
-        let notice = model.watched ? " The presenter is watching your screen " : ""
         // A TOTP QR code starts on this row: the message waits in help while it shows.
-        if let message = model.presenterMessage, !model.screen.showsQRCode {
-            let room = canvas.size.width - 2 - TextWidth.cells(notice) - (notice.isEmpty ? 0 : 1)
-            canvas.put(TextWidth.truncate(message, toCells: max(0, room)), row: 1, column: 1, style: .accent)
+        let message = model.screen.showsQRCode ? nil : model.presenterMessage
+        let row = noticeRow(message: message, watched: model.watched, width: canvas.size.width - 2)
+        if let shown = row.message {
+            canvas.put(shown, row: 1, column: 1, style: .accent)
+            if row.cut { canvas.put(Self.moreHint, row: 1, column: 1 + TextWidth.cells(shown), style: .keyHint) }
         }
-        if model.watched {
-            canvas.put(notice, row: 1, column: max(0, canvas.size.width - TextWidth.cells(notice) - 1), style: .badge)
+        if !row.notice.isEmpty {
+            canvas.put(row.notice, row: 1, column: max(0, canvas.size.width - TextWidth.cells(row.notice) - 1), style: .badge)
         }
         // The QR code of a TOTP enrollment takes the rows the banner would use on an 80×24 terminal.
         if !(model.screen.showsQRCode && canvas.size.height < 28) { drawBanner(model, on: canvas) }
@@ -40,6 +40,22 @@ public enum ConsoleView {
             break
         }
         StatusBar.draw(on: canvas, hints: model.barHints)
+    }
+
+    /// Where a cut text says the rest is: help, which F1 opens on every screen, has it whole.
+    static let moreHint = " F1: all of it"
+
+    /// The row under the title: the presenter's message, and that they watch. Being watched is said
+    /// shorter where the message needs the room; a message longer than the row still ends saying where
+    /// it is whole (`cut`: `moreHint` follows it).
+    static func noticeRow(message: String?, watched: Bool, width: Int) -> (message: String?, notice: String, cut: Bool) {
+        let notices = watched ? [" The presenter is watching your screen ", " The presenter is watching ", " Watched "] : [""]
+        func room(_ notice: String) -> Int { width - TextWidth.cells(notice) - (notice.isEmpty ? 0 : 1) }
+        guard let message else { return (nil, notices[0], false) }
+        if let notice = notices.first(where: { TextWidth.cells(message) <= room($0) }) { return (message, notice, false) }
+        let notice = notices[notices.count - 1]
+        let cells = max(0, room(notice) - TextWidth.cells(moreHint))
+        return (TextWidth.truncate(message, toCells: cells), notice, true)
     }
 
     /// The banner (or what is running) sits just above the key bar: text, then its detail dimmed.
@@ -65,7 +81,7 @@ public enum ConsoleView {
                 continue
             }
             // Longer than its rows: the last one says where the rest is.
-            let more = " F1: all of it"
+            let more = moreHint
             canvas.put(TextWidth.truncate(line + " " + canvas.symbols.ellipsis, toCells: width - more.count), row: top + index, column: 1, style: lineStyle)
             canvas.put(more, row: top + index, column: 1 + width - more.count, style: .keyHint)
         }

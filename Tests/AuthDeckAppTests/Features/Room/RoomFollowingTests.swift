@@ -99,6 +99,22 @@ struct RoomFollowingTests {
         store.send(.key(.function(1))) { $0.overlay = .help }
     }
 
+    /// On the visitor's side: a message and that they are watched share the row under the title.
+    @Test func aWatchedVisitorReadsThePresentersMessageWholeOrWhereItIs() {
+        var model = ConsoleModel(backendName: "demo", operatorAccess: nil, inRoom: true)
+        model.screen = .signInMethods(SignInMethodsFeature(selection: 0))
+        model.watched = true
+        model.presenterMessage = "From the presenter: Now add a second factor with f"
+        #expect(render(model).components(separatedBy: "\n")[1] == " From the presenter: Now add a second factor with f  The presenter is watching")
+        let wide = render(model, size: Size(width: 100, height: 24)).components(separatedBy: "\n")[1]
+        #expect(wide.hasPrefix(" From the presenter: Now add a second factor with f ") && wide.hasSuffix("The presenter is watching your screen"))
+        model.presenterMessage = "From the presenter: Break in five minutes: finish the step you are on, then try linking a provider"
+        let row = render(model).components(separatedBy: "\n")[1]
+        #expect(row == " From the presenter: Break in five minutes: finish the… F1: all of it  Watched")
+        model.watched = false
+        #expect(render(model).components(separatedBy: "\n")[1] == " From the presenter: Break in five minutes: finish the step you … F1: all of it")
+    }
+
     @Test func theFooterIsBrokenOverTwoRowsAt80Columns() {
         var session = F.snapshot.sessions[1]
         session.status?.uid = "Yk3oQm0vTq1fJb9XcN2sLw8ZpR4d"
