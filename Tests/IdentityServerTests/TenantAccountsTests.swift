@@ -232,23 +232,54 @@ struct TenantAccountsTests {
         }
     }
 
-    /// Sign-ups racing their tenant's deletion: each is answered, in the tenant or as not found, never with a 5xx.
+    /// Sign-ups racing their tenant's deletion: each is answered, in the tenant or as not found, never
+    /// with a 5xx; every deletion completes. A sign-up after it makes the tenant again, as naming an
+    /// unknown tenant does on loopback: what is left on disk is exactly the tenants listed.
     @Test func signUpsRacingTheirTenantsDeletionAreNeverAServerError() async throws {
         try await withTestBackend(.http) { served in
             var ids: [String] = []
             for _ in 0..<20 { ids.append(try await Self.makeTenant(served)) }
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            let statuses = try await withThrowingTaskGroup(of: (deletion: Bool, status: Int).self) { group in
                 for id in ids {
-                    group.addTask { try await served.raw(.DELETE, Self.tenantsPath(served) + "/" + id, headers: Self.owner).status }
+                    group.addTask { (true, try await served.raw(.DELETE, Self.tenantsPath(served) + "/" + id, headers: Self.owner).status) }
                     for _ in 0..<2 {
                         group.addTask {
-                            try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: #"{"tenantId":"\#(id)"}"#).status
+                            (false, try await served.raw(.POST, SignUpRequest.endpoint.withKey, json: #"{"tenantId":"\#(id)"}"#).status)
                         }
                     }
                 }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+                return try await group.reduce(into: [(deletion: Bool, status: Int)]()) { $0.append($1) }
             }
-            #expect(statuses.allSatisfy { $0 == 200 || $0 == 400 }, "\(statuses)")
+            #expect(statuses.filter(\.deletion).map(\.status) == [Int](repeating: 200, count: ids.count), "\(statuses)")
+            #expect(statuses.filter { !$0.deletion }.allSatisfy { $0.status == 200 || $0.status == 400 }, "\(statuses)")
+            let listed = try await served.raw(.GET, Self.tenantsPath(served) + "?pageSize=100", headers: Self.owner)
+            let tenants = (listed.json?["tenants"] as? [[String: Any]] ?? []).compactMap { $0["tenantId"] as? String }
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: served.directory.appendingPathComponent("tenants").path)) ?? []
+            #expect(Set(left) == Set(tenants) && Set(tenants).isSubset(of: ids), "\(left) \(tenants)")
+        }
+    }
+
+    /// On a shared serve, a deletion by someone without the admin token is refused and fails none of
+    /// the tenant's requests under way: its database stays open for them.
+    @Test func aStrangersDeletionOfATenantFailsNoneOfItsRequests() async throws {
+        let token = "tenant-test-token"
+        let administrator = ["Content-Type": "application/json", "Authorization": "Bearer \(token)"]
+        try await withTestBackend(.http, configuration: EmbeddedBackendConfiguration(adminToken: token)) { served in
+            let created = try await served.raw(.POST, Self.tenantsPath(served), json: #"{"allowPasswordSignup":true}"#, headers: administrator)
+            let id = try #require(created.json?["tenantId"] as? String, "\(created.errorMessage ?? "")")
+            let statuses = try await withThrowingTaskGroup(of: (deletion: Bool, status: Int).self) { group in
+                for index in 0..<40 {
+                    group.addTask { (true, try await served.raw(.DELETE, Self.tenantsPath(served) + "/" + id, headers: Self.owner).status) }
+                    group.addTask {
+                        (false, try await Self.signUp(served, "u\(index)@example.com", "secret-1", tenant: id).status)
+                    }
+                }
+                return try await group.reduce(into: [(deletion: Bool, status: Int)]()) { $0.append($1) }
+            }
+            #expect(statuses.filter(\.deletion).allSatisfy { (400..<500).contains($0.status) }, "\(statuses)")
+            #expect(statuses.filter { !$0.deletion }.map(\.status) == [Int](repeating: 200, count: 40), "\(statuses)")
+            let stillThere = try await served.raw(.GET, Self.tenantsPath(served) + "/" + id, headers: administrator)
+            #expect(stillThere.status == 200)
         }
     }
 }
