@@ -147,7 +147,7 @@ extension ConsoleModel {
     }
 
     /// Who is signed in, as the title bar names them.
-    var whoText: String { user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.uid) } ?? "signed out" }
+    var whoText: String { user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.phoneNumber ?? $0.uid) } ?? "signed out" }
 
     /// The bar's hints; where `q` types a letter, ctrl-c is the way out and says so.
     var barHints: [(key: String, label: String)] { builtKeys.barHints ?? barHints(of: bindings) }

@@ -70,4 +70,14 @@ struct ScreenTitleTests {
         let words = render(model).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("embedded · anonymous Confirm it's you to send a link that changes the email to ada.lovelace@analytical-engine.example ┌"))
     }
+
+    /// Who is signed in, as the user knows themselves: a phone account by its number, not its uid.
+    @Test func theTitleBarNamesAPhoneAccountByItsNumber() {
+        var model = ConsoleModel(backendName: "embedded")
+        model.user = User(uid: "phoneUID000000000000000000001", isAnonymous: false, phoneNumber: "+15555550100",
+                          providerData: [UserInfo(providerID: "phone", uid: "+15555550100", phoneNumber: "+15555550100")])
+        model.screen = .account(AccountFeature())
+        let titleRow = render(model).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(titleRow.hasSuffix(" · +15555550100"), "\(titleRow)")
+    }
 }
