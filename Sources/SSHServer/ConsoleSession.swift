@@ -52,11 +52,13 @@ final class ConsoleSession: ChannelInboundHandler {
         get { identity.roomId }
         set { identity.roomId = newValue }
     }
+    private let reserved: ReservedNames
     var roomChannel: Channel?
 
     init(identity: ConnectionIdentity, launcher: ConsoleLauncher, forkServer: ConsoleForkServer?, limits: SSHLimits, registry: ConnectionRegistry,
-         room: RoomRegistry, logger: Logger) {
+         room: RoomRegistry, reserved: ReservedNames, logger: Logger) {
         self.identity = identity
+        self.reserved = reserved
         self.launcher = launcher
         self.forkServer = forkServer
         self.limits = limits
@@ -157,7 +159,8 @@ final class ConsoleSession: ChannelInboundHandler {
             case let .success((process, plan)):
                 session.value.ended = plan.ended
                 session.value.project = plan.project
-                if let name = plan.name, name != session.value.identity.user {
+                // The name first chosen, unless an operator has used it since: a visitor never passes for one.
+                if let name = plan.name, name != session.value.identity.user, !session.value.reserved.contains(name) {
                     session.value.keptName = name
                     session.value.identity.user = name
                 }

@@ -122,7 +122,7 @@ public final class SSHServer: Sendable {
                 switch admission {
                 case .admitted:
                     handler = ConsoleSession(identity: identity, launcher: settings.launcher, forkServer: forkServer, limits: limits,
-                                             registry: registry, room: room, logger: logger)
+                                             registry: registry, room: room, reserved: reserved, logger: logger)
                 case .full, .tooManyFromAddress:
                     logger.notice("ssh connection refused", metadata: ["address": "\(address)", "reason": "\(admission == .full ? "full" : "per-address limit")"])
                     room.refused(user: identity.user ?? "?", address: address, reason: admission == .full

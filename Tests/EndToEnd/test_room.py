@@ -334,3 +334,32 @@ def test_refused_visitors_are_in_the_room_log_wrapped(ssh_server, console, keys)
         assert "…" not in screen, screen
         alice.keys("q")
         assert alice.wait_exit(timeout=15) == "0"
+
+
+def test_a_kept_name_an_operator_has_taken_since_is_not_shown_for_the_visitor(ssh_server, console, keys):
+    # A keyed visitor chooses "ada" while no operator is called so.
+    first = ssh_server()
+    ada = console(command=first.client("ada", key=keys["other"]), width=80, height=24)
+    ada.wait_for("Choose a sign-in method", timeout=30)
+    ada.keys("q")
+    assert ada.wait_exit(timeout=15) == "0"
+    first.stop()
+
+    # The same data, now with an operator whose key says ada@laptop: the name is hers from now on.
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    with open(keys["operator"] + ".pub", encoding="utf-8") as f, open(operators, "w", encoding="utf-8") as out:
+        kind, blob = f.read().split()[:2]
+        out.write(f"{kind} {blob} ada@laptop\n")
+    server = ssh_server(["--operators", operators], data=first.data_dir)
+    back = console(command=server.client("grace", key=keys["other"]), width=80, height=24)
+    back.wait_for("Choose a sign-in method", timeout=30)
+    presenter = console(command=server.client("ada", key=keys["operator"]), width=100, height=30)
+    presenter.wait_for(r"shared demo server \(operator\)", timeout=30)
+    presenter.keys("W")
+    presenter.wait_for(r"2 sessions \(1 visitor\)", timeout=10)
+    screen = presenter.wait_for(r"(?m)^ [> ][! ] grace ").string
+    # ada is the operator alone: the visitor is not a second ada (nor ada-2).
+    assert re.search(r"(?m)^ [> ][! ] ada .*you \(operator\)", screen) and "ada-2" not in screen, screen
+    assert re.search(r"(?m)^ [> ][! ] grace .*visitor-", screen), screen
+    presenter.keys("q")
+    assert presenter.wait_exit(timeout=15) == "0"
