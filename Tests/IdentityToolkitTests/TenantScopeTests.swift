@@ -21,6 +21,7 @@ struct TenantScopeTests {
         let page = TenantAdministratorRequest(BatchGetAccountsRequest(projectId: "demo-1", maxResults: 10, nextPageToken: "n"), tenantId: "team-a")
         #expect(page.resolvedEndpoint.path.hasPrefix("/v1/projects/demo-1/tenants/team-a/accounts:batchGet?"))
         #expect(page.resolvedEndpoint.path.contains("nextPageToken=n"))
-        #expect(GetTenantRequest(projectId: "demo-1", tenantId: "team-a").resolvedEndpoint.path == "/v2/projects/demo-1/tenants/team-a")
+        #expect(ListTenantsRequest(projectId: "demo-1", pageToken: "a/b").resolvedEndpoint.path
+                == "/v2/projects/demo-1/tenants?pageSize=1000&pageToken=a%2Fb")
     }
 }

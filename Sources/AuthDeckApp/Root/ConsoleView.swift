@@ -124,8 +124,8 @@ public enum ConsoleView {
 }
 
 extension ConsoleModel {
-    /// The right side of the title bar: the backend, and who is signed in. Who is signed in stays whole
-    /// when `cells` is short; the backend's name gives way first.
+    /// The right side of the title bar: the backend, its tenant, and who is signed in. The tenant and who
+    /// is signed in stay whole when `cells` is short; the backend's name gives way first.
     func statusText(fitting cells: Int) -> String {
         let who = whoText
         let whole = "\(backendName) · \(who)"
@@ -136,8 +136,11 @@ extension ConsoleModel {
         return TextWidth.truncate(backendName, toCells: backendRoom) + " · " + who
     }
 
-    /// Who is signed in, as the title bar names them.
-    var whoText: String { user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.uid) } ?? "signed out" }
+    /// Who is signed in, as the title bar names them: in a tenant, the tenant first, which never gives way.
+    var whoText: String {
+        let who = user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.uid) } ?? "signed out"
+        return tenant.map { "tenant \($0) · \(who)" } ?? who
+    }
 
     /// The title beside the TOTP QR code, in the third of the row the code leaves: the backend and who is
     /// signed in, with the app's and the screen's names where there is room (the screen names itself on the

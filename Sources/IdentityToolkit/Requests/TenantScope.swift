@@ -60,22 +60,39 @@ public struct TenantAdministratorRequest<Base: AdministratorRequest>: Administra
     public func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
 }
 
-/// `GET /v2/projects/{projectId}/tenants/{tenantId}`: whether a tenant exists, and its name.
-public struct GetTenantRequest: AdministratorRequest, Equatable {
-    public static let endpoint = Endpoint.v2("projects/{projectId}/tenants/{tenantId}")
-    public static let projectMethod = ""
+/// `GET /v2/projects/{projectId}/tenants?pageSize=&pageToken=`: the project's tenants, a page at a time.
+/// A read that makes nothing, where a `GET tenants/{tenantId}` of the emulator (and of `authdeck serve`)
+/// makes the tenant it names.
+public struct ListTenantsRequest: AdministratorRequest, Equatable {
+    public static let endpoint = Endpoint.v2("projects/{projectId}/tenants")
+    public static let projectMethod = "/tenants"
     public static let httpMethod = "GET"
-    public typealias Response = Tenant
+    public typealias Response = ListTenantsResponse
+    /// Identity Platform's largest page.
+    public static let pageSize = 1000
 
     public var projectId: String
-    public var tenantId: String
+    public var pageToken: String?
 
-    public init(projectId: String, tenantId: String) {
+    public init(projectId: String, pageToken: String? = nil) {
         self.projectId = projectId
-        self.tenantId = tenantId
+        self.pageToken = pageToken
     }
 
-    public var resolvedEndpoint: Endpoint { .v2("projects/\(projectId)/tenants/\(tenantId)") }
+    public var resolvedEndpoint: Endpoint {
+        let token = pageToken.map { "&pageToken=" + ($0.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? $0) } ?? ""
+        return .v2("projects/\(projectId)/tenants?pageSize=\(Self.pageSize)" + token)
+    }
+}
+
+public struct ListTenantsResponse: Codable, Sendable, Equatable {
+    public var tenants: [Tenant]?
+    public var nextPageToken: String?
+
+    public init(tenants: [Tenant]?, nextPageToken: String? = nil) {
+        self.tenants = tenants
+        self.nextPageToken = nextPageToken
+    }
 }
 
 /// A tenant as the v2 API answers it (the fields the console shows).
@@ -88,4 +105,7 @@ public struct Tenant: Codable, Sendable, Equatable {
         self.name = name
         self.displayName = displayName
     }
+
+    /// The last part of `name`.
+    public var tenantId: String { name.split(separator: "/").last.map(String.init) ?? name }
 }
