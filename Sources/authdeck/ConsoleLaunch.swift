@@ -175,7 +175,7 @@ struct ConsoleLaunch {
             return (backend: backend, projects: projects, cart: try Self.openCart(in: directory, logger: logger))
         }
         let accounts = try ConsoleAccountsAccess.make(choice: .embedded, embedded: { try await opening.value.projects }, role: sshRole,
-                                                      readOnly: readOnly, directory: directory, environment: environment)
+                                                      readOnly: readOnly, tenant: tenant, directory: directory, environment: environment)
         let sessionStore = session.store
         let reach: AuthEmulatorOutbox.Reach = sshRole == .visitor ? .project : .everyProject
         let tenant = tenant
@@ -227,8 +227,8 @@ struct ConsoleLaunch {
                            directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
         let accounts: ConsoleAccountsAccess
         do {
-            accounts = try ConsoleAccountsAccess.make(choice: choice, embedded: nil, role: sshRole, readOnly: readOnly, directory: directory,
-                                                      environment: environment)
+            accounts = try ConsoleAccountsAccess.make(choice: choice, embedded: nil, role: sshRole, readOnly: readOnly, tenant: tenant,
+                                                      directory: directory, environment: environment)
         } catch {
             try? await transport.shutdown()
             throw error

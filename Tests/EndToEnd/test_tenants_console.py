@@ -39,6 +39,12 @@ def test_a_console_in_a_tenant_signs_up_there_and_the_operator_sees_it_there_onl
     create_account(c, "same@example.com", "hunter22")
     title = c.screen().splitlines()[0]
     assert title.rstrip().endswith(f"tenant {tenant} · same@example.com"), title
+    # The operator's accounts view of a console in a tenant is the tenant's.
+    c.keys("A")
+    c.wait_for(r"1 account in all · no filter")
+    assert "same@example.com" in c.screen()
+    c.keys("Escape")
+    c.wait_for("same@example.com")
     c.keys("q")
     assert c.wait_exit() == "0"
     c.kill()
@@ -49,6 +55,10 @@ def test_a_console_in_a_tenant_signs_up_there_and_the_operator_sees_it_there_onl
     # The project's console does not resume the tenant's saved session, and the same address there is
     # another account.
     project = console(extra_args=["--emulator", server.address], width=80, height=24)
+    project.wait_for("Choose a sign-in method")
+    project.keys("A")
+    project.wait_for(r"0 accounts in all · no filter")
+    project.keys("Escape")
     create_account(project, "same@example.com", "other-secret")
     assert "tenant" not in project.screen().splitlines()[0]
     project.keys("q")
