@@ -128,7 +128,9 @@ struct ConsoleLaunch {
         let choice = try backendChoice()
         let backendName = sshRole.map { $0.statusName(project: ownProject) } ?? choice.statusName(dataDirectory: directory.path, home: environment["HOME"])
         // A visitor's data directory is their project's own, on a backend whose port changes at each start.
-        let sessionFile = directory.filePath(sshRole == nil ? choice.sessionFileName : "session.json")
+        // A tenant's session has a file of its own beside the project's, so signing in to one keeps the other.
+        let backendSession = tenant.map { choice.sessionFileName.replacingOccurrences(of: ".json", with: "-tenant-\($0).json") } ?? choice.sessionFileName
+        let sessionFile = directory.filePath(sshRole == nil ? backendSession : "session.json")
         let keeps = sshRole == nil || keepSession
         let sessionStore: any SessionStore = keeps ? FileSessionStore(url: URL(fileURLWithPath: sessionFile)) : InMemorySessionStore()
         // access(2), not FileManager: making `FileManager.default` is work the first frame can do without.

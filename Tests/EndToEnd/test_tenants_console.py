@@ -1,6 +1,7 @@
 """The console and `authdeck accounts` within an Identity Platform tenant of `authdeck serve`, made
 through the administrator API as the Admin SDK's tenant_mgt makes it."""
 import json
+import os
 import subprocess
 import urllib.request
 
@@ -51,6 +52,7 @@ def test_a_console_in_a_tenant_signs_up_there_and_the_operator_sees_it_there_onl
 
     assert emails(server, "--tenant", tenant) == ["same@example.com"]
     assert emails(server) == []
+    assert os.path.exists(os.path.join(data_dir, f"session-emulator-127.0.0.1-{server.port}-tenant-{tenant}.json"))
 
     # The project's console does not resume the tenant's saved session, and the same address there is
     # another account.
@@ -67,6 +69,13 @@ def test_a_console_in_a_tenant_signs_up_there_and_the_operator_sees_it_there_onl
     project_users = json.loads(accounts(server, "list", "--json").stdout)
     assert [u["email"] for u in project_users] == ["same@example.com"]
     assert tenant_users[0]["uid"] != project_users[0]["uid"]
+
+    # Each kept its saved session: the tenant's console resumes its own account.
+    again = console(extra_args=["--emulator", server.address, "--tenant", tenant], width=80, height=24)
+    again.wait_for(f"tenant {tenant} · same@example.com")
+    assert again.wait_for(r"uid\s+(\S+)").group(1) == tenant_users[0]["uid"]
+    again.keys("q")
+    assert again.wait_exit() == "0"
 
 
 def test_accounts_export_and_import_stay_within_their_tenant(served, tmp_path):
