@@ -16,15 +16,18 @@ public struct AccountAdmin: Sendable {
     }
 
     public let projectId: String
+    /// The Identity Platform tenant whose accounts these are (`projects/{p}/tenants/{t}/accounts…`); nil for the project's own.
+    public let tenantId: String?
     public let capability: Capability
     let backend: any IdentityBackend
     let clock: @Sendable () -> Date
 
     /// `backend` must send administrator requests with an administrator credential.
-    public init(backend: any IdentityBackend, projectId: String, capability: Capability,
+    public init(backend: any IdentityBackend, projectId: String, tenantId: String? = nil, capability: Capability,
                 clock: @escaping @Sendable () -> Date = Date.init) {
         self.backend = backend
         self.projectId = projectId
+        self.tenantId = tenantId
         self.capability = capability
         self.clock = clock
     }
@@ -271,7 +274,17 @@ public struct AccountAdmin: Sendable {
 
     // MARK: Wire
 
+    /// An account request goes to the tenant's path when there is a tenant.
+    private func call<R: AdministratorRequest>(_ request: R) async throws -> R.Response {
+        guard let tenantId else { return try await send(request) }
+        return try await send(TenantAdministratorRequest(request, tenantId: tenantId))
+    }
+
     private func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {
+        try await send(request)
+    }
+
+    private func send<R: IdentityRequest>(_ request: R) async throws -> R.Response {
         do {
             return try await backend.call(request)
         } catch {

@@ -43,6 +43,13 @@ struct AccountsCommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("Alone: a real Firebase / Identity Platform project, administered with the service account in GOOGLE_APPLICATION_CREDENTIALS. With --data or --emulator: that backend's project (a visitor's, say).", valueName: "ID"))
         var project: String?
 
+        @Option(name: .long, help: ArgumentHelp("An Identity Platform tenant of the project: its accounts only (`projects/{p}/tenants/{t}/accounts…`).", valueName: "ID"))
+        var tenant: String?
+
+        func validate() throws {
+            if let tenant { try ConsoleTenant.validate(tenant) }
+        }
+
         /// Connects, runs `body` with the administrator, and closes what was opened. A data directory
         /// without a backend is an error, unless `creatingData` (an import): then one is made there.
         func withAdmin<T>(creatingData: Bool = false, _ body: (AccountAdmin) async throws -> T) async throws -> T {
@@ -55,7 +62,10 @@ struct AccountsCommand: AsyncParsableCommand {
                 }
                 let credential = ServiceAccountCredential(key: try ServiceAccountKey(contentsOf: path))
                 let transport = HTTPTransport(target: .production, apiKey: "", administrator: credential)
-                return try await finally({ try await body(AccountAdmin(backend: transport, projectId: project, capability: .google)) }) {
+                return try await finally({
+                    try await requireTenant(projectId: project, administrator: transport, backendName: "project \(project)")
+                    return try await body(AccountAdmin(backend: transport, projectId: project, tenantId: tenant, capability: .google))
+                }) {
                     try? await transport.shutdown()
                     try? await credential.shutdown()
                 }
@@ -71,7 +81,8 @@ struct AccountsCommand: AsyncParsableCommand {
                 return try await finally({
                     do {
                         let capability = try await AccountAdmin.detectCapability(of: transport, projectId: projectId)
-                        return try await body(AccountAdmin(backend: transport, projectId: projectId, capability: capability))
+                        try await requireTenant(projectId: projectId, administrator: transport, backendName: text)
+                        return try await body(AccountAdmin(backend: transport, projectId: projectId, tenantId: tenant, capability: capability))
                     } catch let AuthAdminError.backend(status, _) where status == 401 {
                         // Only an `authdeck serve --admin-token` refuses an administrator: its token is the way in.
                         throw StartupError(adminToken == nil
@@ -90,8 +101,21 @@ struct AccountsCommand: AsyncParsableCommand {
                     throw StartupError("No project \(id) in \(directory.path); it holds \(([backend.projectId] + projects.projectIds()).joined(separator: ", ")).")
                 }
                 let target = try projects.project(id)
-                return try await body(AccountAdmin(backend: target.administratorTransport(), projectId: target.projectId, capability: .authdeck))
+                guard let tenant else {
+                    return try await body(AccountAdmin(backend: target.administratorTransport(), projectId: target.projectId, capability: .authdeck))
+                }
+                // A tenant's path is routed by the projects, as `authdeck serve` routes it.
+                let administrator = projects.administratorTransport()
+                try await requireTenant(projectId: id, administrator: administrator, backendName: directory.path)
+                return try await body(AccountAdmin(backend: administrator, projectId: target.projectId, tenantId: tenant, capability: .authdeck))
             }) { try? projects.close() }
+        }
+
+        /// An unknown `--tenant` is an error before anything is read or written: an administrator's request
+        /// would make it on a backend that makes the tenants it is told of, as the emulator does.
+        private func requireTenant(projectId: String, administrator: any IdentityBackend, backendName: String) async throws {
+            guard let tenant else { return }
+            try await ConsoleTenant.requireExisting(tenant, projectId: projectId, administrator: administrator, backendName: backendName)
         }
 
         /// Runs `work`, then `cleanup` whether it threw or not.

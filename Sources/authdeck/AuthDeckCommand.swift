@@ -28,6 +28,9 @@ struct AuthDeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use this real Firebase / Identity Platform project (needs --api-key); with --emulator, the emulator's project whose outbox the console reads.", valueName: "ID"))
     var project: String?
 
+    @Option(name: .long, help: ArgumentHelp("Sign in to this Identity Platform tenant of the project (the SDKs' auth.tenantId): its accounts, tokens and outbox only.", valueName: "ID"))
+    var tenant: String?
+
     @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project); AUTHDECK_API_KEY keeps it out of the process list.", valueName: "KEY"))
     var apiKey: String?
 
@@ -46,7 +49,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
     /// The options as plain values: what runs the console, with or without ArgumentParser.
     var launch: ConsoleLaunch {
         ConsoleLaunch(data: data, noColor: noColor, recentLoginWindow: recentLoginWindow, emulator: emulator,
-                      project: project, apiKey: apiKey, readOnly: readOnly, sshRole: sshRole, keepSession: keepSession, sdk: sdk)
+                      project: project, apiKey: apiKey, readOnly: readOnly, sshRole: sshRole, keepSession: keepSession, sdk: sdk, tenant: tenant)
     }
 
     func validate() throws { try launch.validate() }

@@ -16,8 +16,9 @@ struct ConsoleAccountsAccess {
     static let operatorNameVariable = "AUTHDECK_OPERATOR_NAME"
 
     /// `embedded`: the embedded backend once it is open (the console's first frame does not wait for it).
+    /// `tenant`: a console in a tenant administers that tenant's accounts.
     static func make(choice: BackendChoice, embedded: (@Sendable () async throws -> BackendProjects)?, role: SSHConsoleRole?, readOnly: Bool,
-                     directory: DataDirectory, environment: Environment) throws -> ConsoleAccountsAccess {
+                     tenant: String? = nil, directory: DataDirectory, environment: Environment) throws -> ConsoleAccountsAccess {
         let none = ConsoleAccountsAccess(connection: nil, shutdown: {})
         if role == .visitor { return none }
         let audit = AuditLog(path: directory.filePath(auditLogFile))
@@ -31,7 +32,8 @@ struct ConsoleAccountsAccess {
             // The console closes the projects when it quits.
             let connection = AccountsConnection(operatorName: operatorName, audit: audit, access: access) {
                 let served = try await embedded()
-                return AccountAdmin(backend: served.administratorTransport(), projectId: served.defaultProject.projectId, capability: .authdeck)
+                return AccountAdmin(backend: served.administratorTransport(), projectId: served.defaultProject.projectId, tenantId: tenant,
+                                    capability: .authdeck)
             }
             return ConsoleAccountsAccess(connection: connection, shutdown: {})
         case let .emulator(address, project):
@@ -41,7 +43,7 @@ struct ConsoleAccountsAccess {
             let projectId = project ?? environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
             let connection = AccountsConnection(operatorName: operatorName, audit: audit, access: access) {
                 let capability = try await AccountAdmin.detectCapability(of: transport, projectId: projectId)
-                return AccountAdmin(backend: transport, projectId: projectId, capability: capability)
+                return AccountAdmin(backend: transport, projectId: projectId, tenantId: tenant, capability: capability)
             }
             return ConsoleAccountsAccess(connection: connection, shutdown: { try? await transport.shutdown() })
         case let .project(id, _):
@@ -51,7 +53,7 @@ struct ConsoleAccountsAccess {
             do { key = try ServiceAccountKey(contentsOf: path) } catch { throw StartupError(String(describing: error)) }
             let credential = ServiceAccountCredential(key: key)
             let transport = HTTPTransport(target: .production, apiKey: "", administrator: credential)
-            let admin = AccountAdmin(backend: transport, projectId: id, capability: .google)
+            let admin = AccountAdmin(backend: transport, projectId: id, tenantId: tenant, capability: .google)
             return ConsoleAccountsAccess(connection: AccountsConnection(admin: admin, operatorName: operatorName, audit: audit, access: access),
                                          shutdown: {
                                              try? await transport.shutdown()

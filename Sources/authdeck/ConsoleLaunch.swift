@@ -24,6 +24,8 @@ struct ConsoleLaunch {
     var keepSession = false
     /// The teaching pane's language at full width; nil shows all four.
     var sdk: SDKPlatform?
+    /// The Identity Platform tenant the console signs in to; nil for the project's own users.
+    var tenant: String?
     let environment = Environment.process
 
     /// `[console] [--data DIR] [--no-color] [--emulator HOST:PORT] [--project ID] [--ssh-role ROLE] [--keep-session] [--sdk LANGUAGE]
@@ -54,6 +56,7 @@ struct ConsoleLaunch {
             case "--data": launch.data = value
             case "--emulator": launch.emulator = value
             case "--project": launch.project = value
+            case "--tenant": launch.tenant = value
             case "--ssh-role":
                 guard let role = SSHConsoleRole(rawValue: value) else { return nil }
                 launch.sshRole = role
@@ -71,6 +74,7 @@ struct ConsoleLaunch {
 
     func validate() throws {
         let choice = try backendChoice()
+        if let tenant { try ConsoleTenant.validate(tenant) }
         if let recentLoginWindow {
             guard recentLoginWindow >= 1 else { throw ValidationError("--recent-login-window must be at least 1 second.") }
             // Under `authdeck ssh`, the served embedded backend's window, which the console only names.
@@ -124,7 +128,9 @@ struct ConsoleLaunch {
         let choice = try backendChoice()
         let backendName = sshRole.map { $0.statusName(project: ownProject) } ?? choice.statusName(dataDirectory: directory.path, home: environment["HOME"])
         // A visitor's data directory is their project's own, on a backend whose port changes at each start.
-        let sessionFile = directory.filePath(sshRole == nil ? choice.sessionFileName : "session.json")
+        // A tenant's session has a file of its own beside the project's, so signing in to one keeps the other.
+        let backendSession = tenant.map { choice.sessionFileName.replacingOccurrences(of: ".json", with: "-tenant-\($0).json") } ?? choice.sessionFileName
+        let sessionFile = directory.filePath(sshRole == nil ? backendSession : "session.json")
         let keeps = sshRole == nil || keepSession
         let sessionStore: any SessionStore = keeps ? FileSessionStore(url: URL(fileURLWithPath: sessionFile)) : InMemorySessionStore()
         // access(2), not FileManager: making `FileManager.default` is work the first frame can do without.
@@ -171,18 +177,25 @@ struct ConsoleLaunch {
             return (backend: backend, projects: projects, cart: try Self.openCart(in: directory, logger: logger))
         }
         let accounts = try ConsoleAccountsAccess.make(choice: .embedded, embedded: { try await opening.value.projects }, role: sshRole,
-                                                      readOnly: readOnly, directory: directory, environment: environment)
+                                                      readOnly: readOnly, tenant: tenant, directory: directory, environment: environment)
         let sessionStore = session.store
         let reach: AuthEmulatorOutbox.Reach = sshRole == .visitor ? .project : .everyProject
+        let tenant = tenant
         let result: Result<Void, any Error>
         do {
             try await runConsole(terminal: terminal, sessionSaved: session.saved, open: {
                 let (backend, projects, cart) = try await opening.value
-                let transport = backend.transport()
+                // A tenant's requests are routed as `authdeck serve` routes them, through the projects.
+                let transport = tenant == nil ? backend.transport() : InProcessTransport(handler: projects)
+                if let tenant {
+                    try await ConsoleTenant.requireExisting(tenant, projectId: backend.projectId, administrator: projects.administratorTransport(),
+                                                            backendName: backendName)
+                }
                 // The outbox's reads are the session's exchanges too: the inspector lists them beside the rest.
-                let outboxTransport = reach == .everyProject ? projects.administratorTransport(exchanges: transport.exchanges) : transport
-                return ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
-                                       outbox: AuthEmulatorOutbox(backend: outboxTransport, projectId: backend.projectId, reach: reach))
+                let outboxTransport = reach == .everyProject || tenant != nil ? projects.administratorTransport(exchanges: transport.exchanges) : transport
+                return ConsoleServices(auth: Auth(backend: transport, tenantID: tenant, sessionStore: sessionStore), cart: cart,
+                                       outbox: AuthEmulatorOutbox(backend: outboxTransport, projectId: backend.projectId, tenantId: tenant,
+                                                                  reach: tenant == nil ? reach : .project))
             }, accounts: accounts.connection, backendName: backendName, directory: directory, logger: logger)
             result = .success(())
         } catch {
@@ -216,19 +229,25 @@ struct ConsoleLaunch {
                            directory: DataDirectory, session: SessionPlan, backendName: String, logger: Logger) async throws {
         let accounts: ConsoleAccountsAccess
         do {
-            accounts = try ConsoleAccountsAccess.make(choice: choice, embedded: nil, role: sshRole, readOnly: readOnly, directory: directory,
-                                                      environment: environment)
+            accounts = try ConsoleAccountsAccess.make(choice: choice, embedded: nil, role: sshRole, readOnly: readOnly, tenant: tenant,
+                                                      directory: directory, environment: environment)
         } catch {
             try? await transport.shutdown()
             throw error
         }
         let cart = CartStore(openingAtFirstUse: directory.filePath("appdata.sqlite"))
         let sessionStore = session.store
+        let tenant = tenant
+        let tenantCheck = tenant.flatMap { ConsoleTenantCheck(tenant: $0, choice: choice, environment: environment, backendName: backendName) }
         let result: Result<Void, any Error>
         do {
             try await runConsole(terminal: terminal, sessionSaved: session.saved, open: {
-                ConsoleServices(auth: Auth(backend: transport, sessionStore: sessionStore), cart: cart,
-                                outbox: outboxProject.map { AuthEmulatorOutbox(backend: transport, projectId: $0, reach: sshRole == .operator ? .everyProject : .project) })
+                try await tenantCheck?.run()
+                return ConsoleServices(auth: Auth(backend: transport, tenantID: tenant, sessionStore: sessionStore), cart: cart,
+                                       outbox: outboxProject.map {
+                                           AuthEmulatorOutbox(backend: transport, projectId: $0, tenantId: tenant,
+                                                              reach: sshRole == .operator && tenant == nil ? .everyProject : .project)
+                                       })
             }, simulatedIdentityOwner: simulatedIdentityOwner, accounts: accounts.connection,
             backendName: backendName, directory: directory, logger: logger)
             result = .success(())
@@ -256,12 +275,13 @@ struct ConsoleLaunch {
         // Under `authdeck ssh`, the room channel the server gave this console.
         let room = sshRole == nil ? nil : RoomClient(variable: environment[RoomClient.variable])
         let sdk = sdk
+        let tenant = tenant
         // The embedded backend's option (`authdeck ssh` passes its own on); an emulator's or a project's window is Firebase's.
         let recentLoginWindow = recentLoginWindow.map(RecentLoginWindow.init(seconds:)) ?? .firebase
         try await terminal.run { terminal in
             defer { terminal.stop() }
             try ConsoleApp.run(terminal: terminal, sessionSaved: sessionSaved, open: logStartThenOpen, simulatedIdentityOwner: simulatedIdentityOwner,
-                               audience: audience, accounts: accounts, room: room, backendName: backendName, remoteTerminal: sshRole != nil,
+                               audience: audience, accounts: accounts, room: room, backendName: backendName, tenant: tenant, remoteTerminal: sshRole != nil,
                                recentLoginWindow: recentLoginWindow, sdk: sdk, logger: logger)
         }
     }

@@ -8,6 +8,9 @@ public actor Auth {
     static let refreshMargin: TimeInterval = 5 * 60
 
     nonisolated let backend: any IdentityBackend
+    /// The Identity Platform tenant this client signs in to (the SDKs' `Auth.auth().tenantID`): every
+    /// request names it, and its users are the tenant's. Nil: the project's own users.
+    public nonisolated let tenantID: String?
     let store: (any SessionStore)?
     /// The time the client goes by: when tokens expire, and the console's judgement of what else has.
     public nonisolated let clock: @Sendable () -> Date
@@ -17,9 +20,10 @@ public actor Auth {
     public internal(set) var sessionEndReason: AuthErrorCode?
     var listeners: [UUID: AsyncStream<User?>.Continuation] = [:]
 
-    public init(backend: any IdentityBackend, sessionStore: (any SessionStore)? = nil,
+    public init(backend: any IdentityBackend, tenantID: String? = nil, sessionStore: (any SessionStore)? = nil,
                 clock: @escaping @Sendable () -> Date = Date.init) {
         self.backend = backend
+        self.tenantID = tenantID
         self.store = sessionStore
         self.clock = clock
     }
@@ -27,10 +31,12 @@ public actor Auth {
     public var currentUser: User? { session?.user }
 
     /// Picks up the session persisted by an earlier run. A session file that cannot be read is
-    /// reported and left where it is, so nothing is lost; the user starts signed out.
+    /// reported and left where it is, so nothing is lost; the user starts signed out. So does a
+    /// session of another tenant (or of the project, in a tenant): its tokens mean nothing here.
     @discardableResult
     public func restoreSession() throws -> User? {
-        session = try store?.load()
+        let saved = try store?.load()
+        session = saved?.user.tenantID == tenantID ? saved : nil
         notify()
         return session?.user
     }
@@ -217,11 +223,12 @@ public actor Auth {
     /// stays usable after signing in to another account (the link-conflict merge deletes it then).
     public func detachedCurrentUser() -> Auth? {
         guard let session else { return nil }
-        return Auth(backend: backend, clock: clock, session: session)
+        return Auth(backend: backend, tenantID: tenantID, clock: clock, session: session)
     }
 
-    private init(backend: any IdentityBackend, clock: @escaping @Sendable () -> Date, session: PersistedSession) {
+    private init(backend: any IdentityBackend, tenantID: String?, clock: @escaping @Sendable () -> Date, session: PersistedSession) {
         self.backend = backend
+        self.tenantID = tenantID
         self.store = nil
         self.clock = clock
         self.session = session

@@ -55,8 +55,13 @@ extension Auth {
         return user
     }
 
+    /// Within a tenant, every Identity Toolkit call with a body names it, as the SDKs send
+    /// `tenantId`; the token endpoint finds it in the refresh token.
     func perform<R: IdentityRequest>(_ request: R) async throws -> R.Response {
         do {
+            if let tenantID, R.endpoint.host == .identityToolkit, R.httpMethod == "POST" {
+                return try await backend.call(TenantScopedRequest(request, tenantId: tenantID))
+            }
             return try await backend.call(request)
         } catch {
             throw AuthError.from(error)

@@ -11,6 +11,8 @@ public struct AuthEmulatorOutbox: Sendable {
     /// believed, so a console started without `--project` finds the served project's messages.
     private let state: State
     public let reach: Reach
+    /// The Identity Platform tenant whose outbox is the console's own; nil for the project's.
+    public let tenantId: String?
 
     /// Whose messages a read returns.
     public enum Reach: Sendable, Equatable {
@@ -21,9 +23,10 @@ public struct AuthEmulatorOutbox: Sendable {
         case everyProject
     }
 
-    public init(backend: any IdentityBackend, projectId: String, reach: Reach = .project) {
+    public init(backend: any IdentityBackend, projectId: String, tenantId: String? = nil, reach: Reach = .project) {
         self.backend = backend
         self.state = State(projectId)
+        self.tenantId = tenantId
         self.reach = reach
     }
 
@@ -150,12 +153,12 @@ public struct AuthEmulatorOutbox: Sendable {
 
     /// Email actions not yet used in the console's own project, oldest first. Throws `ReadFailure`.
     public func emails() async throws -> [Email] {
-        try await read { try await emails(in: $0) }
+        try await read { try await emails(in: $0, tenant: tenantId) }
     }
 
     /// SMS codes not yet used in the console's own project, oldest first. Throws `ReadFailure`.
     public func texts() async throws -> [TextMessage] {
-        try await read { try await texts(in: $0) }
+        try await read { try await texts(in: $0, tenant: tenantId) }
     }
 
     /// Every message within `reach`, oldest first (by sending time where the server gives it). The own
@@ -204,12 +207,12 @@ public struct AuthEmulatorOutbox: Sendable {
     /// not to crowd out the visitors' own calls on the server.
     static let concurrentReads = 8
 
-    private func emails(in project: String) async throws -> [Email] {
-        try await backend.call(ListOobCodesRequest(projectId: project)).oobCodes.map { Email($0, project: project) }
+    private func emails(in project: String, tenant: String? = nil) async throws -> [Email] {
+        try await backend.call(ListOobCodesRequest(projectId: project, tenantId: tenant)).oobCodes.map { Email($0, project: project) }
     }
 
-    private func texts(in project: String) async throws -> [TextMessage] {
-        try await backend.call(ListVerificationCodesRequest(projectId: project)).verificationCodes.map {
+    private func texts(in project: String, tenant: String? = nil) async throws -> [TextMessage] {
+        try await backend.call(ListVerificationCodesRequest(projectId: project, tenantId: tenant)).verificationCodes.map {
             TextMessage(to: $0.phoneNumber, code: $0.code, verificationID: $0.sessionInfo, project: project, sentAt: $0.sentAt.flatMap(Self.date),
                         expiresAt: $0.expiresAt.flatMap(Self.date))
         }

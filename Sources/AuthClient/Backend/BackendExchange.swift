@@ -60,7 +60,7 @@ extension Auth {
     /// Another client on the same backend that persists nothing and shares no session: it can
     /// look at an account (a link conflict's other one) while this one's session stays as it is.
     public nonisolated func sessionless() -> Auth {
-        Auth(backend: backend)
+        Auth(backend: backend, tenantID: tenantID)
     }
 
     /// The simulated providers of this client's backend. On a shared backend the people added with

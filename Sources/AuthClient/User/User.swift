@@ -48,10 +48,13 @@ public struct User: Sendable, Equatable, Codable {
     public var isDisabled: Bool
     /// The second factors (`user.multiFactor.enrolledFactors` in Firebase).
     public var enrolledFactors: [MultiFactorInfo]
+    /// The Identity Platform tenant the user belongs to (Firebase's `user.tenantID`); nil for a project's own.
+    public var tenantID: String?
 
     public init(uid: String, isAnonymous: Bool, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
                 phoneNumber: String? = nil, photoURL: String? = nil, providerData: [UserInfo] = [],
-                metadata: UserMetadata = UserMetadata(), isDisabled: Bool = false, enrolledFactors: [MultiFactorInfo] = []) {
+                metadata: UserMetadata = UserMetadata(), isDisabled: Bool = false, enrolledFactors: [MultiFactorInfo] = [],
+                tenantID: String? = nil) {
         self.uid = uid
         self.isAnonymous = isAnonymous
         self.email = email
@@ -63,6 +66,7 @@ public struct User: Sendable, Equatable, Codable {
         self.metadata = metadata
         self.isDisabled = isDisabled
         self.enrolledFactors = enrolledFactors
+        self.tenantID = tenantID
     }
 
     /// Sessions saved before second factors existed have no `enrolledFactors`; they restore with none.
@@ -79,6 +83,7 @@ public struct User: Sendable, Equatable, Codable {
         metadata = try container.decode(UserMetadata.self, forKey: .metadata)
         isDisabled = try container.decode(Bool.self, forKey: .isDisabled)
         enrolledFactors = try container.decodeIfPresent([MultiFactorInfo].self, forKey: .enrolledFactors) ?? []
+        tenantID = try container.decodeIfPresent(String.self, forKey: .tenantID)
     }
 
     /// Builds the user from `accounts:lookup`. An account with any provider is not anonymous,
@@ -100,7 +105,8 @@ public struct User: Sendable, Equatable, Codable {
             metadata: UserMetadata(creationDate: Self.date(milliseconds: account.createdAt),
                                    lastSignInDate: Self.date(milliseconds: account.lastLoginAt)),
             isDisabled: account.disabled ?? false,
-            enrolledFactors: (account.mfaInfo ?? []).compactMap(MultiFactorInfo.init))
+            enrolledFactors: (account.mfaInfo ?? []).compactMap(MultiFactorInfo.init),
+            tenantID: account.tenantId)
     }
 
     static func date(milliseconds: String?) -> Date? {

@@ -44,6 +44,8 @@ public struct ConsoleModel: Equatable, Sendable {
     /// The pane's transcript, sideways scroll and clipboard request.
     var teachingSession = TeachingSession() { didSet { builtKeys = BuiltKeys() } }
     public let backendName: String
+    /// The Identity Platform tenant the console signs in to (`--tenant`); nil for the project's own users.
+    public var tenant: String?
     /// The terminal is someone else's, over SSH: links to the server's own addresses would point at their machine.
     public var remoteTerminal = false
     /// The backend's recent-login window, which the sensitive changes' screens name.

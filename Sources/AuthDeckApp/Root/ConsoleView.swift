@@ -134,8 +134,8 @@ public enum ConsoleView {
 }
 
 extension ConsoleModel {
-    /// The right side of the title bar: the backend, and who is signed in. Who is signed in stays whole
-    /// when `cells` is short; the backend's name gives way first.
+    /// The right side of the title bar: the backend, its tenant, and who is signed in. The tenant and who
+    /// is signed in stay whole when `cells` is short; the backend's name gives way first.
     func statusText(fitting cells: Int) -> String {
         let who = whoText
         let whole = "\(backendName) · \(who)"
@@ -146,8 +146,11 @@ extension ConsoleModel {
         return TextWidth.truncate(backendName, toCells: backendRoom) + " · " + who
     }
 
-    /// Who is signed in, as the title bar names them.
-    var whoText: String { user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.phoneNumber ?? $0.uid) } ?? "signed out" }
+    /// Who is signed in, as the title bar names them: in a tenant, the tenant first, which never gives way.
+    var whoText: String {
+        let who = user.map { $0.isAnonymous ? "anonymous" : ($0.email ?? $0.phoneNumber ?? $0.uid) } ?? "signed out"
+        return tenant.map { "tenant \($0) · \(who)" } ?? who
+    }
 
     /// The bar's hints; where `q` types a letter, ctrl-c is the way out and says so.
     var barHints: [(key: String, label: String)] { builtKeys.barHints ?? barHints(of: bindings) }

@@ -30,7 +30,7 @@ public enum ConsoleApp {
     /// the first screen and need nothing opened.
     public static func run(terminal: Terminal, sessionSaved: Bool, open: @escaping @Sendable () async throws -> ConsoleServices,
                            simulatedIdentityOwner: String? = nil, audience: ConsoleAudience = .everyone,
-                           accounts: AccountsConnection? = nil, room: RoomClient? = nil, backendName: String, remoteTerminal: Bool = false,
+                           accounts: AccountsConnection? = nil, room: RoomClient? = nil, backendName: String, tenant: String? = nil, remoteTerminal: Bool = false,
                            recentLoginWindow: RecentLoginWindow = .firebase, sdk: SDKPlatform? = nil, logger: Logger) throws {
         let mailbox = Mailbox(waker: terminal.waker)
         let runner = PendingRunner()
@@ -39,6 +39,7 @@ public enum ConsoleApp {
         var (model, effects) = ConsoleModel.start(backendName: backendName, operatorAccess: accounts?.access, inRoom: room != nil,
                                                   sessionSaved: sessionSaved, sdk: sdk)
         model.remoteTerminal = remoteTerminal
+        model.tenant = tenant
         model.recentLoginWindow = recentLoginWindow
         effects += model.handle(.resized(terminal.size))
         effects.forEach(runner.run)

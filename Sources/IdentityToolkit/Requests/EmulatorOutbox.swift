@@ -14,10 +14,17 @@ public struct ListOobCodesRequest: EmulatorAdministratorRequest, Equatable {
     public typealias Response = ListOobCodesResponse
 
     public var projectId: String
+    /// A tenant's outbox (`projects/{projectId}/tenants/{tenantId}/oobCodes`); nil for the project's own.
+    public var tenantId: String?
 
-    public init(projectId: String) { self.projectId = projectId }
+    public init(projectId: String, tenantId: String? = nil) {
+        self.projectId = projectId
+        self.tenantId = tenantId
+    }
 
-    public var resolvedEndpoint: Endpoint { Endpoint(host: .emulator, path: "/v1/projects/\(projectId)/oobCodes") }
+    public var resolvedEndpoint: Endpoint {
+        Endpoint(host: .emulator, path: "/v1/projects/\(projectId)" + (tenantId.map { "/tenants/\($0)" } ?? "") + "/oobCodes")
+    }
 }
 
 public struct ListOobCodesResponse: Codable, Sendable, Equatable {
@@ -59,10 +66,17 @@ public struct ListVerificationCodesRequest: EmulatorAdministratorRequest, Equata
     public typealias Response = ListVerificationCodesResponse
 
     public var projectId: String
+    /// A tenant's outbox (`projects/{projectId}/tenants/{tenantId}/verificationCodes`); nil for the project's own.
+    public var tenantId: String?
 
-    public init(projectId: String) { self.projectId = projectId }
+    public init(projectId: String, tenantId: String? = nil) {
+        self.projectId = projectId
+        self.tenantId = tenantId
+    }
 
-    public var resolvedEndpoint: Endpoint { Endpoint(host: .emulator, path: "/v1/projects/\(projectId)/verificationCodes") }
+    public var resolvedEndpoint: Endpoint {
+        Endpoint(host: .emulator, path: "/v1/projects/\(projectId)" + (tenantId.map { "/tenants/\($0)" } ?? "") + "/verificationCodes")
+    }
 }
 
 public struct ListVerificationCodesResponse: Codable, Sendable, Equatable {

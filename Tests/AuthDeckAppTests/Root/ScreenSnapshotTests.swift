@@ -151,6 +151,20 @@ struct ScreenSnapshotTests {
         #expect(long.contains("shared"))
     }
 
+    /// In a tenant the title bar names it at 80 columns, whole, beside who is signed in; the backend's name gives way.
+    @Test func theTitleBarNamesTheTenantWholeAt80Columns() {
+        var model = ConsoleModel(backendName: "emulator authdeck-serve.internal.example:9099")
+        model.tenant = "team-a-8x2k4"
+        model.user = Fixtures.passwordUser(email: "ada.lovelace@example.com")
+        model.screen = .account(AccountFeature())
+        let bar = render(model).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(TextWidth.cells(bar) <= 80)
+        #expect(bar.hasSuffix("tenant team-a-8x2k4 · ada.lovelace@example.com"), "\(bar)")
+        #expect(bar.contains("emulator"))
+        model.tenant = nil
+        #expect(!(render(model).split(separator: "\n").first.map(String.init) ?? "").contains("tenant"))
+    }
+
     /// A banner longer than its rows is not cut silently: its last row says where the rest is, and F1
     /// shows it whole over the keys.
     @Test func aLongBannerSaysWhereTheRestIsAndHelpShowsItWhole() {

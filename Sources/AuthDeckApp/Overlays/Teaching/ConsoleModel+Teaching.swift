@@ -104,11 +104,19 @@ extension ConsoleModel {
     /// the user. An open pane follows, back at its top.
     mutating func followTeaching(after event: ConsoleEvent, asked effects: [ConsoleEffect]) {
         guard let next = effects.reversed().compactMap({ teaching(for: $0) }).first ?? teaching(after: event) else { return }
-        teaching = next
-        teachingSession.record(next)
+        let shown = inTenant(next)
+        teaching = shown
+        // The transcript selects the tenant once, at its start, as an app does.
+        teachingSession.record(teachingSession.transcript.isEmpty ? shown : next)
         teachingSession.column = 0
         teachingSession.copied = nil
         if case .teaching = overlay { overlay = .teaching(scroll: 0) }
+    }
+
+    /// In a tenant, what was done starts where the app selects the tenant: the calls after it are the tenant's.
+    private func inTenant(_ context: TeachingContext) -> TeachingContext {
+        guard let tenant, context.steps.first?.kind != .selectTenant else { return context }
+        return TeachingContext(steps: [.selectTenant(tenantID: tenant)] + context.steps, selected: context.selected + 1)
     }
 
     /// What a feature reads when it says which step its work or a result is.

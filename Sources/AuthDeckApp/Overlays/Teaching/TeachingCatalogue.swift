@@ -13,6 +13,7 @@ enum TeachingCatalogue {
         ("Linking", LinkingSnippets.snippets),
         ("Second factors", SecondFactorSnippets.snippets),
         ("Account", AccountSnippets.snippets),
+        ("Tenants", TenantSnippets.snippets),
     ]
 
     static let snippets: [TeachingStep.Kind: SnippetSet] = flows.reduce(into: [:]) { all, flow in

@@ -50,6 +50,8 @@ extension TeachingStep.Kind {
         // The credential and the provider are made on the device; the merge's sign-in was the inspection's.
         case .appleNonce, .appleNonceHash, .appleCredential, .appleFullName, .googleCredential, .facebookCredential,
              .microsoftProvider, .microsoftGraph, .linkConflictMerge, .totpQRCode, .signOut: nil
+        // A setting of the client: the calls after it carry the tenant.
+        case .selectTenant: nil
         }
     }
 }

@@ -73,6 +73,9 @@ enum TeachingStep: Hashable, Sendable {
     case signOut(uid: String)
     case reload(uid: String)
 
+    /// Identity Platform: the tenant the client signs in to, set before anything else.
+    case selectTenant(tenantID: String)
+
     /// The step without its values: what the catalogue keys snippets by.
     enum Kind: CaseIterable, Sendable, Hashable {
         case anonymousSignIn, upgradeWithPassword, upgradeWithProvider, upgradeWithPhone
@@ -88,6 +91,7 @@ enum TeachingStep: Hashable, Sendable {
         case secondFactorResolver, secondFactorSendCode, secondFactorResolvePhone, secondFactorResolveTOTP
         case reauthenticateWithPassword, reauthenticateWithCredential, reauthenticateWithProvider, verifyBeforeUpdateEmail, updateEmail
         case updatePassword, deleteAccount, signOut, reload
+        case selectTenant
     }
 
     var kind: Kind {
@@ -139,6 +143,7 @@ enum TeachingStep: Hashable, Sendable {
         case .deleteAccount: .deleteAccount
         case .signOut: .signOut
         case .reload: .reload
+        case .selectTenant: .selectTenant
         }
     }
 
@@ -195,6 +200,8 @@ enum TeachingStep: Hashable, Sendable {
             ["newEmail": .text(newEmail)]
         case .deleteAccount(let uid), .signOut(let uid), .reload(let uid):
             ["uid": .text(uid)]
+        case .selectTenant(let tenantID):
+            ["tenantID": .text(tenantID)]
         }
     }
 }

@@ -7,6 +7,7 @@ enum TeachingExamples {
     static let idToken = "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl"
 
     static let steps: [TeachingStep] = [
+        .selectTenant(tenantID: "team-a-8x2k4"),
         .anonymousSignIn,
         .upgradeWithPassword(email: "ada@example.com"),
         .upgradeWithProvider(providerID: "google.com"),

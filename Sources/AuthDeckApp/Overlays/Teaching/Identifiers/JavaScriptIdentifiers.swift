@@ -12,7 +12,7 @@ extension SDKIdentifiers {
             "linkWithPopup", "multiFactor", "reauthenticateWithCredential", "reauthenticateWithPopup", "reload",
             "resolveSignIn", "sendEmailVerification", "sendPasswordResetEmail", "sendSignInLinkToEmail", "session",
             "setCustomParameters", "signInAnonymously", "signInWithCredential", "signInWithEmailAndPassword",
-            "signInWithEmailLink", "signInWithPhoneNumber", "signInWithPopup", "signOut", "uid", "unlink",
+            "signInWithEmailLink", "signInWithPhoneNumber", "signInWithPopup", "signOut", "tenantId", "uid", "unlink",
             "updateEmail", "updatePassword", "updateProfile", "verifyBeforeUpdateEmail", "verifyPasswordResetCode",
             "verifyPhoneNumber",
         ],

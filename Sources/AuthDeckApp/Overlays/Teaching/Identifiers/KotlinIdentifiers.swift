@@ -18,7 +18,7 @@ extension SDKIdentifiers {
             "setIdTokenWithRawNonce", "setMultiFactorHint", "setScopes", "setMultiFactorSession", "setPhoneNumber", "setTimeout",
             "signInAnonymously", "signInWithCredential", "signInWithEmailAndPassword", "signInWithEmailLink",
             "signOut", "startActivityForLinkWithProvider", "startActivityForReauthenticateWithProvider",
-            "startActivityForSignInWithProvider", "uid", "unlink", "updateEmail", "updatePassword", "updateProfile",
+            "startActivityForSignInWithProvider", "tenantId", "uid", "unlink", "updateEmail", "updatePassword", "updateProfile",
             "updatedCredential", "user", "verifyBeforeUpdateEmail", "verifyPhoneNumber",
         ],
         platformSource: "Kotlin standard library; Java SE (java.net, java.security, java.util.concurrent); Play services Tasks; "

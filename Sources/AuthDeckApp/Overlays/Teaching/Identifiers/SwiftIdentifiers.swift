@@ -11,7 +11,7 @@ extension SDKIdentifiers {
             "generateSecret", "handleCodeInApp", "hints", "isSignIn", "link", "multiFactor", "openInOTPApp",
             "provider", "rawValue", "reauthenticate", "reload", "resolveSignIn", "scopes", "secondFactorRequired",
             "sendEmailVerification", "sendPasswordReset", "sendSignInLink", "session", "signIn", "signInAnonymously",
-            "signOut", "uid", "unlink", "updateEmail", "updatePassword", "url", "user",
+            "signOut", "tenantID", "uid", "unlink", "updateEmail", "updatePassword", "url", "user",
             "userInfoMultiFactorResolverKey", "userInfoUpdatedCredentialKey", "verifyPasswordResetCode",
             "verifyPhoneNumber",
         ],
