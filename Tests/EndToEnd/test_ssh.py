@@ -300,8 +300,9 @@ def test_only_operators_get_the_accounts_view(ssh_server, console, keys):
     # The visitors' projects are a key away: each with its account, and who it is for.
     alice.keys("P")
     alice.wait_for(r"Projects: this backend's own and its visitors'")
-    alice.wait_for(r"guest-[0-9a-f]{12}\s+1 account\s+no key 127\.0\.0\.1")
-    alice.wait_for(r"visitor-[0-9a-f]{16}\s+1 account\s+SHA256:")
+    # Each named by the visitor's name, then whether they are there, their address and key.
+    alice.wait_for(r"guest-[0-9a-f]{12}\s+1 account\s+demo connected 127\.0\.0\.1 no key")
+    alice.wait_for(r"visitor-[0-9a-f]{16}\s+1 account\s+demo connected 127\.0\.0\.1 SHA256:")
     alice.keys("Down")
     alice.keys("Down")
     alice.keys("Enter")
