@@ -57,6 +57,15 @@ class Walk:
 
     def look(self):
         screen = self.c.screen()
+        # A frame caught half drawn (over SSH it arrives in pieces) is judged once it has settled: the
+        # same screen twice, 0.1 s apart. A real fault stays on a settled screen.
+        deadline = time.monotonic() + 3
+        while layout_problems(screen) and time.monotonic() < deadline:
+            time.sleep(0.1)
+            again = self.c.screen()
+            if again == screen:
+                break
+            screen = again
         self.problems += [f"{problem}\n{screen}" for problem in layout_problems(screen)
                           if not any(problem in seen for seen in self.problems)]
 
