@@ -21,10 +21,11 @@ SSH_OPTIONS = ["-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserK
 class SSHServer:
     """`authdeck ssh --port 0` on loopback; `port` and `fingerprint` come from its one line."""
 
-    def __init__(self, data_dir, extra_args=()):
+    def __init__(self, data_dir, extra_args=(), env=None):
         self.data_dir = data_dir
         self.process = subprocess.Popen([authdeck_binary(), "ssh", "--host", "127.0.0.1", "--port", "0", "--data", data_dir,
-                                         *extra_args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                         *extra_args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        env={**os.environ, **(env or {})})
         self.line = self.process.stdout.readline()
         match = re.search(r"listening on 127\.0\.0\.1:(\d+), host key 256 (SHA256:[A-Za-z0-9+/]{43}) \(ED25519\)$", self.line.strip())
         if not match:
@@ -61,8 +62,8 @@ class SSHServer:
 def ssh_server():
     started = []
 
-    def launch(extra_args=(), data=None):
-        server = SSHServer(data or tempfile.mkdtemp(prefix="authdeck-ssh-"), extra_args)
+    def launch(extra_args=(), data=None, env=None):
+        server = SSHServer(data or tempfile.mkdtemp(prefix="authdeck-ssh-"), extra_args, env)
         started.append(server)
         return server
 
