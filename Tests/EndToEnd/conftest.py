@@ -131,10 +131,10 @@ def console(data_dir):
 class Server:
     """`authdeck serve --port 0` as a child process; `address` is HOST:PORT from its first line."""
 
-    def __init__(self, data_dir, extra_args=()):
+    def __init__(self, data_dir, extra_args=(), env=None):
         self.data_dir = data_dir
         self.process = subprocess.Popen([authdeck_binary(), "serve", "--port", "0", "--data", data_dir, *extra_args],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
         self.line = self.process.stdout.readline()
         match = re.search(r"listening on http://(127\.0\.0\.1:(\d+)) ", self.line)
         if not match:
@@ -157,8 +157,8 @@ def served():
     """Starts `authdeck serve` on a free port in a fresh data directory; stops it afterwards."""
     started = []
 
-    def launch(extra_args=(), data=None):
-        server = Server(data or tempfile.mkdtemp(prefix="authdeck-serve-"), extra_args)
+    def launch(extra_args=(), data=None, env=None):
+        server = Server(data or tempfile.mkdtemp(prefix="authdeck-serve-"), extra_args, env)
         started.append(server)
         return server
 
