@@ -85,15 +85,16 @@ public final class HTTPTransport: IdentityBackend {
             throw IdentityToolkitError.server(status: 404, message: "NOT_FOUND : \(endpoint.emulatorPath) exists only on emulators")
         }
         let isGet = R.httpMethod == "GET"
-        let body = isGet ? Data() : try WireCoding.encoder().encode(request)
+        let isDelete = R.httpMethod == "DELETE"
+        let body = isGet || isDelete ? Data() : try WireCoding.encoder().encode(request)
         // An administrator request carries the administrator's token instead of the app's key; so does an
         // emulator administrator's request where no emulator token was given (an administrator's transport).
         let forAdministrator = R.self is any AdministratorRequest.Type || (emulatorAdminToken == nil && R.self is any EmulatorAdministratorRequest.Type)
         let administrator = forAdministrator ? self.administrator : nil
         var http = HTTPClientRequest(url: administrator == nil ? url(for: endpoint) : target.baseURL(for: endpoint))
-        http.method = isGet ? .GET : .POST
+        http.method = isGet ? .GET : isDelete ? .DELETE : .POST
         http.headers.add(name: "Accept", value: "application/json")
-        if !isGet {
+        if !body.isEmpty {
             http.headers.add(name: "Content-Type", value: "application/json")
             http.body = .bytes(ByteBuffer(bytes: body))
         }

@@ -36,7 +36,7 @@ public protocol IdentityRequest: Encodable, Sendable {
     static var endpoint: Endpoint { get }
     /// Where this request goes; differs from `endpoint` only for paths that name a project.
     var resolvedEndpoint: Endpoint { get }
-    /// `POST` with a JSON body, or `GET` with none.
+    /// `POST` with a JSON body, or `GET` or `DELETE` with none.
     static var httpMethod: String { get }
 }
 
