@@ -7,7 +7,7 @@ public enum Redaction {
         "password", "newPassword", "oldPassword", "idToken", "id_token", "refreshToken", "refresh_token",
         "access_token", "accessToken", "oauthIdToken", "oauthAccessToken", "oauthTokenSecret", "pendingToken",
         "postBody", "oobCode", "oobLink", "mfaPendingCredential", "sessionInfo", "code", "verificationCode",
-        "sharedSecretKey", "passwordHash", "salt", "temporaryProof", "token", "signerKey", "secret",
+        "sharedSecretKey", "passwordHash", "salt", "temporaryProof", "token", "signerKey", "secret", "apiKey",
     ]
 
     /// Keys whose values say nothing useful even shortened: shown only as a length.
