@@ -15,8 +15,9 @@ import Synchronization
 ///
 /// Who may reach what: without an admin token (loopback, the emulator's trust) any caller reaches
 /// any project. With one (a shared backend), the administrator reaches every project; a project's
-/// own API key reaches that project only (its outbox and settings included); any other caller
-/// reaches the default project only, as before there were others.
+/// own API key reaches that project only (its outbox and settings included), a tenant's key that
+/// tenant only (`TenantAPIKeys`); any other caller reaches the default project only, as before there
+/// were others.
 public final class BackendProjects: WireHandler, Sendable {
     public let defaultProject: EmbeddedBackend
     /// Projects besides the default, at most.
@@ -55,11 +56,15 @@ public final class BackendProjects: WireHandler, Sendable {
     public func handle(_ request: WireRequest) async -> WireResponse {
         await withTaskExecutorPreference(RequestThreads.shared) {
             let backend: EmbeddedBackend
+            let keyScope: ProjectAPIKeys.Scope?
             do {
-                if request.path.hasPrefix(Self.listingPath), request.path.utf8.count == Self.listingPath.utf8.count || request.path.dropFirst(Self.listingPath.count).first == "?" {
-                    return WireResponse(status: 200, body: try self.listing(request))
+                if request.path.hasPrefix(Self.listingPath) {
+                    if request.path.utf8.count == Self.listingPath.utf8.count || request.path.dropFirst(Self.listingPath.count).first == "?" {
+                        return WireResponse(status: 200, body: try self.listing(request))
+                    }
+                    if let key = try self.tenantAPIKey(request) { return WireResponse(status: 200, body: key) }
                 }
-                backend = try self.backend(for: request)
+                (backend, keyScope) = try self.backend(for: request)
             } catch {
                 return self.failure(opening: error).response
             }
@@ -67,7 +72,8 @@ public final class BackendProjects: WireHandler, Sendable {
             defer { if backend !== self.defaultProject { self.open.release(backend) } }
             let tenant: String?
             do {
-                tenant = try Self.tenantNamed(in: request, by: backend)
+                let named = try Self.tenantNamed(in: request, by: backend)
+                tenant = if let keyScope, keyScope.tenantId != nil { try Self.tenant(named, of: request, allowedBy: keyScope, in: backend) } else { named }
             } catch {
                 return self.failure(opening: error).response
             }
@@ -89,16 +95,18 @@ public final class BackendProjects: WireHandler, Sendable {
     // MARK: Choosing the project
 
     /// `GET /emulator/v1/projects`, answered here: it is about every project, not one.
-    private static let listingPath = ListProjectsRequest.endpoint.emulatorPath
+    static let listingPath = ListProjectsRequest.endpoint.emulatorPath
 
-    func backend(for request: WireRequest) throws -> EmbeddedBackend {
+    /// The project a request goes to, and what its key reaches when it is a project's or a tenant's.
+    func backend(for request: WireRequest) throws -> (EmbeddedBackend, ProjectAPIKeys.Scope?) {
         let mark = request.path.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { Substring(request.path.utf8[..<$0]) } ?? Substring(request.path)
         let query = mark.map { FormEncoding.items(String(request.path.utf8[request.path.utf8.index(after: $0)...])!) } ?? []
         // Most keys name no project (any key is the default project's): only those that may are checked.
-        let keyProject = try Self.apiKey(of: request, query: query).flatMap { key in
-            key.hasPrefix(ProjectAPIKeys.prefix) ? try keys().project(of: key) : nil
+        let keyScope = try Self.apiKey(of: request, query: query).flatMap { key in
+            key.hasPrefix(ProjectAPIKeys.prefix) ? try keys().scope(of: key) : nil
         }
+        let keyProject = keyScope?.projectId
         let adminToken = defaultProject.configuration.adminToken
         var requested = Self.projectNamed(in: path) ?? keyProject
         if requested == nil, EmbeddedBackend.mayNameTarget(request.body) {
@@ -114,7 +122,7 @@ public final class BackendProjects: WireHandler, Sendable {
             if adminToken != nil, let keyProject, keyProject != defaultProject.projectId {
                 throw BackendFailure.projectPermissionDenied(defaultProject.projectId)
             }
-            return defaultProject
+            return (defaultProject, keyScope)
         }
         guard ProjectId.isValid(requested) else { throw BackendFailure.invalidProjectId(requested) }
         if adminToken != nil {
@@ -127,10 +135,10 @@ public final class BackendProjects: WireHandler, Sendable {
         if request.method.uppercased() == "GET", !exists(requested) {
             throw BackendFailure.projectNotFound(requested, served: defaultProject.projectId)
         }
-        return try openProject(requested, keep: false)
+        return (try openProject(requested, keep: false), keyScope)
     }
 
-    private func keys() throws -> ProjectAPIKeys {
+    func keys() throws -> ProjectAPIKeys {
         ProjectAPIKeys(key: try defaultProject.signer.projectAPIKeyKey)
     }
 
@@ -328,12 +336,13 @@ public final class BackendProjects: WireHandler, Sendable {
     }
 
     /// Empties a project other than the default: its database is closed and deleted, and made anew,
-    /// empty, at its next request (its API key stays valid). The rest of its directory (who it is
+    /// empty, at its next request (its API key stays valid); its tenants go with their accounts. The rest of its directory (who it is
     /// for, a console's own files) stays, since a console may be using it.
     public func emptyProject(_ id: String) throws {
         guard id != defaultProject.projectId, ProjectId.isValid(id) else { throw BackendFailure.invalidProjectId(id) }
         try changes.withLock { _ in
-            close(open.remove(id).map { [$0] } ?? [])
+            close((open.remove(id).map { [$0] } ?? []) + open.removeTenants(of: id))
+            try tenantDirectory(of: id).removeAll()
             let database = databasePath(id)
             // The marker first: stopped half-way, the project keeps its data rather than refusing to open.
             try FirstStartMarker.remove(forDatabaseAt: database)

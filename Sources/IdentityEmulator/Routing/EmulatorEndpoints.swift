@@ -3,11 +3,19 @@ import GRDB
 import IdentityToolkit
 
 extension EmbeddedBackend {
-    /// `DELETE /emulator/v1/projects/{projectId}/accounts`: every user goes; their sessions end.
+    /// `DELETE /emulator/v1/projects/{projectId}/accounts`: every user goes; their sessions end. A
+    /// tenant (`…/tenants/{tenantId}/accounts`), a visitor's sandbox, is emptied whole: its outbox and
+    /// lock-outs go too, so that no code sent before can sign in to an account made again after.
     func deleteAllAccounts() async throws {
+        let wholeTenant = tenantId != nil
         try await store.write { db in
             _ = try StoredAccount.deleteAll(db)
             _ = try RefreshTokenRecord.updateAll(db, RefreshTokenRecord.Columns.revoked.set(to: true))
+            guard wholeTenant else { return }
+            _ = try OobCodeRecord.deleteAll(db)
+            _ = try SmsVerificationRecord.deleteAll(db)
+            _ = try PhoneProofRecord.deleteAll(db)
+            _ = try FailedSignInRecord.deleteAll(db)
         }
         logger.notice("all accounts deleted through the emulator endpoint")
     }

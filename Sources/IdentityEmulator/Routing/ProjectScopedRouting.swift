@@ -59,9 +59,9 @@ extension EmbeddedBackend {
         case .emulator:
             // Open on loopback, as the emulator's are; with an admin token (a server others can
             // reach) wiping accounts or changing settings needs that token like any admin call.
-            // A project's own API key opens its outbox and settings too (`BackendProjects`): the
-            // visitor who holds it has the project to themselves.
-            if configuration.adminToken != nil, !(try holdsProjectKey(request, query: query)) {
+            // A project's own API key opens its outbox and settings too, and a tenant's key its
+            // tenant's (`BackendProjects`): the visitor who holds it has that sandbox to themselves.
+            if configuration.adminToken != nil, !(try holdsOwnKey(request, query: query)) {
                 guard try RequestContext(request: request, query: query, adminToken: configuration.adminToken).isAdmin else {
                     throw BackendFailure.unauthenticated
                 }
@@ -138,14 +138,17 @@ extension EmbeddedBackend {
         }
     }
 
-    /// One data directory serves one project; any other project id is not here.
-    /// Whether the request carries this project's own API key (never the default project's: that
-    /// one is the emulator's, open to any key).
-    func holdsProjectKey(_ request: WireRequest, query: [URLQueryItem]) throws -> Bool {
-        guard !isDefaultProject, let key = BackendProjects.apiKey(of: request, query: query) else { return false }
-        return try ProjectAPIKeys(key: signer.projectAPIKeyKey).project(of: key) == projectId
+    /// Whether the request carries this database's own API key: this tenant's, or this project's
+    /// (which reaches its tenants too). Never the default project's: that one is the emulator's, open
+    /// to any key.
+    func holdsOwnKey(_ request: WireRequest, query: [URLQueryItem]) throws -> Bool {
+        guard let key = BackendProjects.apiKey(of: request, query: query),
+              let scope = try ProjectAPIKeys(key: signer.projectAPIKeyKey).scope(of: key), scope.projectId == projectId else { return false }
+        guard let keyTenant = scope.tenantId else { return !isDefaultProject }
+        return keyTenant == tenantId
     }
 
+    /// One data directory serves one project; any other project id is not here.
     func requireServedProject(_ requested: String) throws {
         guard requested == projectId else { throw BackendFailure.otherProject(requested, served: projectId) }
     }

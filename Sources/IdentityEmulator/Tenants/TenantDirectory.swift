@@ -78,6 +78,17 @@ struct TenantDirectory {
         }
     }
 
+    /// Every tenant, removed as `remove` removes one: renamed out of the way first. Their databases
+    /// must be closed first.
+    func removeAll() throws {
+        try Self.changes.withLock { _ in
+            guard FileManager.default.fileExists(atPath: root.path) else { return }
+            let removed = root.deletingLastPathComponent().appendingPathComponent(".removed-tenants-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.moveItem(at: root, to: removed)
+            try FileManager.default.removeItem(at: removed)
+        }
+    }
+
     /// `body`'s result while the tenant exists, no removal running meanwhile; nil when it does not exist.
     func whileExisting<T>(_ id: String, _ body: () throws -> T) throws -> T? {
         try Self.changes.withLock { _ in try read(id) == nil ? nil : body() }

@@ -8,6 +8,10 @@ extension BackendFailure {
     static let passwordLoginDisabled = badRequest("PASSWORD_LOGIN_DISABLED")
     static let adminOnlyOperation = badRequest("ADMIN_ONLY_OPERATION")
     static let smsMultiFactorDisabled = badRequest("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
+    /// A tenant's API key (`ProjectAPIKeys`) on a request for anything but that tenant.
+    static func keyOfAnotherTenant(_ scope: ProjectAPIKeys.Scope) -> BackendFailure {
+        badRequest("TENANT_ID_MISMATCH : This API key belongs to tenant \(scope.tenantId ?? "") of project \(scope.projectId), and reaches nothing else.")
+    }
 }
 
 /// Thrown by a backend handed a token of one of its project's tenants (an ID or refresh token whose

@@ -118,9 +118,11 @@ extension EmbeddedBackend {
     static let emailActionPath = "/emulator/action"
 
     /// The emulator's placeholder for the served default project; another project's link carries
-    /// that project's key, which is what routes the link back to it (as a production link's key does).
+    /// that project's key, which is what routes the link back to it (as a production link's key does),
+    /// and a tenant's its tenant's: whoever reads a tenant's outbox gets no key to more than the tenant.
     private var linkAPIKey: String {
-        isDefaultProject ? "fake-api-key" : ((try? apiKey()) ?? "fake-api-key")
+        guard !isDefaultProject, let keys = try? ProjectAPIKeys(key: signer.projectAPIKeyKey) else { return "fake-api-key" }
+        return tenantId.map { keys.apiKey(for: projectId, tenant: $0) } ?? keys.apiKey(for: projectId)
     }
 
     /// `GET /emulator/action?mode=&oobCode=[&newPassword=]`: what opening an email's link does, as

@@ -34,11 +34,26 @@ import Testing
         let keys = ProjectAPIKeys(key: SymmetricKey(size: .bits256))
         let key = keys.apiKey(for: "room-alpha")
         #expect(key.hasPrefix("adk-room-alpha-"))
-        #expect(try keys.project(of: key) == "room-alpha")
-        #expect(try keys.project(of: "AIzaSyAnyOtherKey") == nil)
+        #expect(try keys.scope(of: key) == ProjectAPIKeys.Scope(projectId: "room-alpha"))
+        #expect(try keys.scope(of: "AIzaSyAnyOtherKey") == nil)
         let other = ProjectAPIKeys(key: SymmetricKey(size: .bits256))
         for forged in [other.apiKey(for: "room-alpha"), "adk-room-bravo-" + key.suffix(22), "adk-", String(key.dropLast()), key + "A"] {
-            #expect(throws: BackendFailure.invalidAPIKey, "\(forged)") { try keys.project(of: forged) }
+            #expect(throws: BackendFailure.invalidAPIKey, "\(forged)") { try keys.scope(of: forged) }
+        }
+    }
+
+    @Test func aTenantKeyNamesItsProjectAndTenantAndNothingElse() throws {
+        let keys = ProjectAPIKeys(key: SymmetricKey(size: .bits256))
+        let key = keys.apiKey(for: "room-alpha", tenant: "Visitor-7")
+        #expect(key.hasPrefix("adk-room-alpha.Visitor-7-"))
+        #expect(try keys.scope(of: key) == ProjectAPIKeys.Scope(projectId: "room-alpha", tenantId: "Visitor-7"))
+        let mac = String(key.suffix(22))
+        let projectMac = String(keys.apiKey(for: "room-alpha").suffix(22))
+        let otherSecret = ProjectAPIKeys(key: SymmetricKey(size: .bits256)).apiKey(for: "room-alpha", tenant: "Visitor-7")
+        let altered: [String] = ["adk-room-alpha.Visitor-8-", "adk-room-bravo.Visitor-7-", "adk-room-alpha-", "adk-room-alpha.-",
+                                 "adk-.Visitor-7-", "adk-room-alpha.Visitor.7-", "adk-room-alpha.Visitor_7-"].map { $0 + mac }
+        for forged in altered + ["adk-room-alpha.Visitor-7-" + projectMac, otherSecret] {
+            #expect(throws: BackendFailure.invalidAPIKey, "\(forged)") { try keys.scope(of: forged) }
         }
     }
 }
