@@ -40,7 +40,7 @@ final class ConsoleSession: ChannelInboundHandler {
     var clientGone = false
     var notice: String?
     /// The plan's end, run once the console has exited.
-    private var ended: (@Sendable () -> Void)?
+    private var ended: (@Sendable () async -> Void)?
     var lastInput: NIODeadline
     private let started = Date()
     /// The visitor's project, once the plan has named it.
@@ -144,17 +144,22 @@ final class ConsoleSession: ChannelInboundHandler {
         let forkServer = forkServer
         let loop = context.eventLoop
         let session = NIOLoopBound(self, eventLoop: loop)
-        NIOThreadPool.singleton.runIfActive(eventLoop: loop) { () throws -> (ConsoleProcess, ConsolePlan) in
-            let plan = try launcher.plan(visit)
+        let starting = loop.makePromise(of: (ConsoleProcess, ConsolePlan).self)
+        starting.completeWithTask {
+            let plan = try await launcher.plan(visit)
             let variables = plan.environment.merging(clientVariables) { _, client in client }
             do {
-                return (try ConsoleProcess.start(executable: launcher.executable, arguments: plan.arguments, environment: variables, size: size,
-                                                 forkServer: forkServer), plan)
+                // fork(2) and the fork server's socket block: on the thread pool.
+                return (try await BlockingWork.run {
+                    try ConsoleProcess.start(executable: launcher.executable, arguments: plan.arguments, environment: variables, size: size,
+                                             forkServer: forkServer)
+                }, plan)
             } catch {
-                plan.ended()
+                await plan.ended()
                 throw error
             }
-        }.assumeIsolated().whenComplete { result in
+        }
+        starting.futureResult.assumeIsolated().whenComplete { result in
             switch result {
             case let .success((process, plan)):
                 session.value.ended = plan.ended
@@ -277,8 +282,7 @@ final class ConsoleSession: ChannelInboundHandler {
         leaveRoom()
         if let ended {
             self.ended = nil
-            NIOThreadPool.singleton.runIfActive(eventLoop: context?.eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()) { ended() }
-                .whenFailure { [logger] error in logger.warning("after a console ended", metadata: ["error": "\(error)"]) }
+            Task { await ended() }
         }
         // Its last output (the terminal given back) may still be in the pty: the master reads it
         // up to EIO. A console that left the pty open in a child of its own would hold the session

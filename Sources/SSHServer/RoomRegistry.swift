@@ -4,16 +4,17 @@ import NIOCore
 import RoomChannel
 import Synchronization
 
-/// What `authdeck ssh` does to the visitors' projects when the presenter resets the demo; it runs
-/// on a thread of its own (it opens databases).
+/// What `authdeck ssh` does to its visitors' sandboxes (projects or tenants) when the presenter
+/// resets the demo; it runs in a task of its own (it opens databases or calls the backend), and only
+/// ever touches this host's own visitors'.
 public struct DemoReset: Sendable {
-    /// The visitors' projects and the accounts in them, as a reset would empty them now.
-    public var count: @Sendable () throws -> (projects: Int, accounts: Int)
-    /// Empties every visitor's project; answers the projects emptied and the accounts they held.
-    public var reset: @Sendable () throws -> (projects: [String], accounts: Int)
+    /// The visitors' sandboxes and the accounts in them, as a reset would empty them now.
+    public var count: @Sendable () async throws -> (projects: Int, accounts: Int)
+    /// Empties every visitor's sandbox; answers the sandboxes emptied, as the room names them, and the accounts they held.
+    public var reset: @Sendable () async throws -> (projects: [String], accounts: Int)
 
-    public init(count: @escaping @Sendable () throws -> (projects: Int, accounts: Int),
-                reset: @escaping @Sendable () throws -> (projects: [String], accounts: Int)) {
+    public init(count: @escaping @Sendable () async throws -> (projects: Int, accounts: Int),
+                reset: @escaping @Sendable () async throws -> (projects: [String], accounts: Int)) {
         self.count = count
         self.reset = reset
     }
@@ -69,14 +70,14 @@ final class RoomRegistry: Sendable {
     private let logger: Logger
     private let clock: @Sendable () -> NIODeadline
     private let wallClock: @Sendable () -> Date
-    /// Runs work that opens databases: on a thread of its own.
-    private let runOffLoop: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Runs the reset's work, which waits on databases or the backend: in a task of its own.
+    private let runOffLoop: @Sendable (@escaping @Sendable () async -> Void) -> Void
     /// Calls its argument each second from now on; answers how to stop.
     private let everySecond: @Sendable (@escaping @Sendable () -> Void) -> @Sendable () -> Void
 
     init(reset: DemoReset?, logger: Logger, everySecond: @escaping @Sendable (@escaping @Sendable () -> Void) -> @Sendable () -> Void,
          clock: @escaping @Sendable () -> NIODeadline = { .now() }, wallClock: @escaping @Sendable () -> Date = Date.init,
-         offThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = RoomRegistry.onThread) {
+         offThread: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Void = RoomRegistry.inTask) {
         self.reset = reset
         self.everySecond = everySecond
         self.logger = logger
@@ -85,11 +86,7 @@ final class RoomRegistry: Sendable {
         self.runOffLoop = offThread
     }
 
-    static func onThread(_ work: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: work)
-        thread.name = "room reset"
-        thread.start()
-    }
+    static func inTask(_ work: @escaping @Sendable () async -> Void) { Task { await work() } }
 
     // MARK: Members
 
@@ -299,16 +296,16 @@ final class RoomRegistry: Sendable {
             record("\(memberName(operatorId)) ended \(Self.name(member.session))" + (member.session.project.map { ", project \($0)" } ?? ""))
             reply(operatorId, .answered("Ended \(Self.name(member.session))."))
         case .previewReset:
-            guard let reset else { return reply(operatorId, .refused("This server's backend is not the embedded one: there is nothing to reset here.")) }
+            guard let reset else { return reply(operatorId, .refused(Self.nothingToReset)) }
             let sessions = links { !$0.session.isOperator && $0.session.project != nil }.count
             offThread(operatorId) { [self] in
-                let (projects, accounts) = try reset.count()
+                let (projects, accounts) = try await reset.count()
                 reply(operatorId, .resetPreview(ResetCounts(sessions: sessions, projects: projects, accounts: accounts)))
             }
         case .reset:
-            guard let reset else { return reply(operatorId, .refused("This server's backend is not the embedded one: there is nothing to reset here.")) }
+            guard let reset else { return reply(operatorId, .refused(Self.nothingToReset)) }
             offThread(operatorId) { [self] in
-                let (projects, accounts) = try reset.reset()
+                let (projects, accounts) = try await reset.reset()
                 let emptied = Set(projects)
                 let visitors = links { member in !member.session.isOperator && member.session.project.map(emptied.contains) == true }
                 for link in visitors { link.send(.notice(.accountReset), false) }
@@ -370,11 +367,13 @@ final class RoomRegistry: Sendable {
         state.withLock { state in state.members[id].map { "\($0.session.user) (\($0.session.key ?? "no key"))" } ?? "?" }
     }
 
-    /// Work that opens databases, off the event loops; a failure is told to the operator.
-    private func offThread(_ operatorId: Int, _ work: @escaping @Sendable () throws -> Void) {
+    static let nothingToReset = "This server's visitors share the backend's one project (--shared-project): there is nothing to reset here."
+
+    /// Work that waits on databases or the backend, off the event loops; a failure is told to the operator.
+    private func offThread(_ operatorId: Int, _ work: @escaping @Sendable () async throws -> Void) {
         runOffLoop { [self] in
             do {
-                try work()
+                try await work()
             } catch {
                 logger.error("room command failed", metadata: ["error": "\(error)"])
                 reply(operatorId, .refused("The reset failed: \(error)"))

@@ -87,11 +87,11 @@ public struct ConsolePlan: Sendable {
     /// The name their project keeps, when it keeps one: the room and the log know them by it rather
     /// than by the user name of this visit.
     public var name: String?
-    /// Runs on a thread of its own after the console exits (it may touch the data directory).
-    public var ended: @Sendable () -> Void
+    /// Runs after the console exits (it may touch the data directory or the backend).
+    public var ended: @Sendable () async -> Void
 
     public init(arguments: [String], environment: [String: String], project: String? = nil, name: String? = nil,
-                ended: @escaping @Sendable () -> Void = {}) {
+                ended: @escaping @Sendable () async -> Void = {}) {
         self.arguments = arguments
         self.environment = environment
         self.project = project
@@ -109,13 +109,13 @@ public struct ConsoleRefusal: Error, Sendable {
 /// How a session's console is started: this same binary, in console mode, with what `plan`
 /// gives for the visit. The environment carries what only the console may know (the backend's
 /// admin token, a project's API key), never the arguments, which every local user can read in
-/// the process list. `plan` runs on a thread of its own (it may open a database) and may throw a
-/// `ConsoleRefusal`.
+/// the process list. `plan` may make a sandbox (a database, a tenant over HTTP): work that blocks
+/// goes to a thread pool of its own, never the caller's. It may throw a `ConsoleRefusal`.
 public struct ConsoleLauncher: Sendable {
     public var executable: String
-    public var plan: @Sendable (ConsoleVisit) throws -> ConsolePlan
+    public var plan: @Sendable (ConsoleVisit) async throws -> ConsolePlan
 
-    public init(executable: String, plan: @escaping @Sendable (ConsoleVisit) throws -> ConsolePlan) {
+    public init(executable: String, plan: @escaping @Sendable (ConsoleVisit) async throws -> ConsolePlan) {
         self.executable = executable
         self.plan = plan
     }
@@ -130,7 +130,7 @@ public struct SSHServerSettings: Sendable {
     public var operatorKeys: OperatorKeys
     public var limits: SSHLimits
     public var launcher: ConsoleLauncher
-    /// What the presenter's reset empties; nil where the backend is not this server's own.
+    /// What the presenter's reset empties; nil where visitors share the backend's one project.
     public var demoReset: DemoReset?
     /// Consoles are forked from a fork server of the launcher's executable, which must be this
     /// binary (`ConsoleForkServer`); false spawns each one.

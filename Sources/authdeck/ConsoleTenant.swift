@@ -19,17 +19,24 @@ enum ConsoleTenant {
     /// credential at hand (a served backend keeps that for its administrators) answers the tenant's
     /// requests itself.
     static func requireExisting(_ tenant: String, projectId: String, administrator: any IdentityBackend, backendName: String) async throws {
-        var pageToken: String?
         do {
-            repeat {
-                let page = try await administrator.call(ListTenantsRequest(projectId: projectId, pageToken: pageToken))
-                if page.tenants?.contains(where: { $0.tenantId == tenant }) == true { return }
-                pageToken = page.nextPageToken.flatMap { $0.isEmpty ? nil : $0 }
-            } while pageToken != nil
+            if try await tenantIds(projectId: projectId, administrator: administrator).contains(tenant) { return }
         } catch IdentityToolkitError.server {
             return
         }
         throw StartupError(notFound(tenant, projectId: projectId, backendName: backendName))
+    }
+
+    /// Every tenant of the project, page after page.
+    static func tenantIds(projectId: String, administrator: any IdentityBackend) async throws -> Set<String> {
+        var ids: Set<String> = []
+        var pageToken: String?
+        repeat {
+            let page = try await administrator.call(ListTenantsRequest(projectId: projectId, pageToken: pageToken))
+            ids.formUnion(page.tenants?.map(\.tenantId) ?? [])
+            pageToken = page.nextPageToken.flatMap { $0.isEmpty ? nil : $0 }
+        } while pageToken != nil
+        return ids
     }
 
     static func notFound(_ tenant: String, projectId: String, backendName: String) -> String {

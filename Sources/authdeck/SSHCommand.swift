@@ -19,8 +19,10 @@ struct SSHCommand: AsyncParsableCommand {
             Visitors log in under any name, which is how the room names them, with no password and no key; \
             operators with a key from --operators, under their own name (the names operators use log in only \
             with an operator's key). The embedded backend is served to the consoles on \
-            loopback with an admin token only they receive; --emulator or --project puts them on that backend \
-            instead. Stops on SIGINT, SIGTERM or SIGHUP, telling every console first.
+            loopback with an admin token only they receive, and each visitor works in a project of their own; \
+            --emulator or --project puts the consoles on that backend instead, each visitor in an Identity \
+            Platform tenant of their own that this host makes and removes (--shared-project: all in the \
+            project itself). Stops on SIGINT, SIGTERM or SIGHUP, telling every console first.
             """)
 
     @Option(name: .long, help: ArgumentHelp("Address to listen on.", valueName: "HOST"))
@@ -83,20 +85,23 @@ struct SSHCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Also print the command visitors type as a QR code, for the projector.")
     var qr = false
 
-    @Option(name: .long, help: ArgumentHelp("Visitors' projects kept at once, at most (embedded backend); at the limit an empty one makes room, never one holding work.", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("Visitors' projects (embedded backend) or tenants (--emulator, --project) this host keeps at once, at most; at the limit an empty one makes room, never one holding work.", valueName: "N"))
     var maxVisitorProjects = BackendProjects.defaultMaximumProjects
 
-    @Option(name: .long, help: ArgumentHelp("Hours after a visitor without a key leaves that their project is removed.", valueName: "HOURS"))
+    @Option(name: .long, help: ArgumentHelp("Hours after a visitor without a key leaves that their project or tenant is removed (at once when it holds nothing).", valueName: "HOURS"))
     var guestProjectHours = 24
 
-    @Option(name: .long, help: ArgumentHelp("Days unused after which a visitor key's project is removed.", valueName: "DAYS"))
+    @Option(name: .long, help: ArgumentHelp("Days unused after which a visitor key's project or tenant is removed.", valueName: "DAYS"))
     var visitorProjectDays = 30
 
-    @Option(name: .long, help: ArgumentHelp("Consoles use this Firebase Auth Emulator (or `authdeck serve`) instead of the embedded backend.", valueName: "HOST:PORT"))
+    @Option(name: .long, help: ArgumentHelp("Consoles use this Firebase Auth Emulator (or `authdeck serve`, with its admin token in AUTHDECK_ADMIN_TOKEN) instead of the embedded backend; each visitor gets a tenant of their own there (with --project: of that project).", valueName: "HOST:PORT"))
     var emulator: String?
 
-    @Option(name: .long, help: ArgumentHelp("Consoles use this real Firebase project (needs --api-key or AUTHDECK_API_KEY).", valueName: "ID"))
+    @Option(name: .long, help: ArgumentHelp("Consoles use this real Identity Platform project (needs --api-key or AUTHDECK_API_KEY); each visitor gets a tenant of their own there, managed with the service account of GOOGLE_APPLICATION_CREDENTIALS.", valueName: "ID"))
     var project: String?
+
+    @Flag(name: .long, help: "With --emulator or --project: every console in the backend's project itself, no tenant per visitor (and no reset).")
+    var sharedProject = false
 
     @Option(name: .long, help: ArgumentHelp("The project's Web API key (with --project).", valueName: "KEY"))
     var apiKey: String?
@@ -122,6 +127,9 @@ struct SSHCommand: AsyncParsableCommand {
         }
         for name in visitorUser where name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
             throw ValidationError("--visitor-user must be a user name: letters, digits, '-', '_' and '.' (got '\(name)').")
+        }
+        if sharedProject, try backendChoice() == .embedded {
+            throw ValidationError("--shared-project applies to --emulator or --project: the embedded backend gives each visitor a project of its own.")
         }
         _ = try backendChoice()
     }
@@ -160,54 +168,56 @@ struct SSHCommand: AsyncParsableCommand {
         // The recent-login window is the shared backend's; a console is told it only to name it.
         let consoleOptions = (noColor ? ["--no-color"] : []) + (sdk.map { ["--sdk", $0.rawValue] } ?? [])
             + (recentLoginWindow.map { ["--recent-login-window", String($0)] } ?? [])
-        let backendServer: SharedBackend?
         let dataPath = directory.path
+        var visitorSettings = VisitorSandboxes<VisitorProjects>.Settings(maximum: maxVisitorProjects)
+        visitorSettings.guestLifetime = TimeInterval(guestProjectHours) * 3600
+        visitorSettings.keyedLifetime = TimeInterval(visitorProjectDays) * 24 * 3600
+        let backendServer: SharedBackend?
+        let tenants: SharedBackendTenants?
         let launcher: ConsoleLauncher
         switch choice {
         case .embedded:
-            var visitorSettings = VisitorProjects.Settings()
-            visitorSettings.maximum = maxVisitorProjects
-            visitorSettings.guestLifetime = TimeInterval(guestProjectHours) * 3600
-            visitorSettings.keyedLifetime = TimeInterval(visitorProjectDays) * 24 * 3600
             let shared = try await SharedBackend.start(directory: directory, visitorSettings: visitorSettings,
                                                        recentLoginWindow: recentLoginWindow.map(TimeInterval.init), maxSessions: maxSessions, logger: logger)
             backendServer = shared
+            tenants = nil
             launcher = ConsoleLauncher(executable: Self.executablePath()) { [consoleOptions] visit in
-                var plan = try shared.plan(for: visit, dataPath: dataPath)
+                var plan = try await shared.plan(for: visit, dataPath: dataPath)
                 plan.arguments += consoleOptions
                 plan.environment.merge(Self.operatorEnvironment(visit)) { _, named in named }
                 return plan
             }
-        case let .emulator(address, project):
-            // Another backend: the consoles share its one project, as they would any emulator's.
+        case .emulator, .project:
             backendServer = nil
-            var environment: [String: String] = [:]
-            if let token = Environment.process[ServeCommand.adminTokenVariable], !token.isEmpty {
-                environment[ServeCommand.adminTokenVariable] = token
-            }
-            let arguments = ["--emulator", address.authority] + (project.map { ["--project", $0] } ?? [])
-            launcher = ConsoleLauncher(executable: Self.executablePath()) { [environment, consoleOptions] visit in
-                ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue] + arguments + consoleOptions,
-                            environment: environment.merging(Self.operatorEnvironment(visit)) { _, named in named })
-            }
-        case let .project(id, key):
-            backendServer = nil
-            launcher = ConsoleLauncher(executable: Self.executablePath()) { [consoleOptions] visit in
-                ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue, "--project", id] + consoleOptions,
-                            environment: [BackendChoice.apiKeyVariable: key].merging(Self.operatorEnvironment(visit)) { _, named in named })
+            let projectPlan = Self.projectPlan(choice, dataPath: dataPath, consoleOptions: consoleOptions)
+            if sharedProject {
+                tenants = nil
+                launcher = ConsoleLauncher(executable: Self.executablePath()) { visit in projectPlan(visit) }
+            } else {
+                var tenantSettings = VisitorSandboxes<VisitorTenants>.Settings(maximum: maxVisitorProjects)
+                tenantSettings.guestLifetime = visitorSettings.guestLifetime
+                tenantSettings.keyedLifetime = visitorSettings.keyedLifetime
+                let shared = try await SharedBackendTenants.start(choice: choice, directory: directory, settings: tenantSettings, environment: .process)
+                tenants = shared
+                // Operators work in the project itself, with the administrator's credential.
+                launcher = ConsoleLauncher(executable: Self.executablePath()) { [consoleOptions] visit in
+                    guard visit.role == .visitor else { return projectPlan(visit) }
+                    var plan = try await shared.visitorPlan(for: visit)
+                    plan.arguments += consoleOptions
+                    return plan
+                }
             }
         }
+        let demoReset = backendServer?.visitors.demoReset ?? tenants?.visitors.demoReset
         let settings = SSHServerSettings(host: host, port: port, hostKey: hostKey,
                                          visitorNames: Set(visitorUser.isEmpty ? ["demo"] : visitorUser),
-                                         operatorKeys: operatorKeys, limits: limits, launcher: launcher,
-                                         demoReset: backendServer.map { shared in
-                                             DemoReset(count: { try shared.visitors.demoCount() }, reset: { try shared.visitors.resetDemo() })
-                                         })
+                                         operatorKeys: operatorKeys, limits: limits, launcher: launcher, demoReset: demoReset)
         let server: SSHServer
         do {
             server = try await SSHServer.start(settings: settings, logger: logger)
         } catch {
             await backendServer?.stop()
+            await tenants?.stop()
             throw StartupError("Cannot listen for SSH on \(host):\(port): \(error)")
         }
         let authority = host.contains(":") ? "[\(host)]:\(server.port)" : "\(host):\(server.port)"
@@ -229,7 +239,31 @@ struct SSHCommand: AsyncParsableCommand {
         logger.info("ssh stopping", metadata: ["sessions": "\(server.openConnections)"])
         await server.shutdown()
         await backendServer?.stop()
+        await tenants?.stop()
         logger.info("ssh stopped")
+    }
+
+    /// A console in the backend's project itself: every console with --shared-project, an operator's
+    /// otherwise. The admin token of a served backend goes with it, as the accounts view needs it.
+    static func projectPlan(_ choice: BackendChoice, dataPath: String, consoleOptions: [String]) -> @Sendable (ConsoleVisit) -> ConsolePlan {
+        var arguments: [String] = []
+        var environment: [String: String] = [:]
+        switch choice {
+        case .embedded:
+            break
+        case let .emulator(address, project):
+            if let token = Environment.process[ServeCommand.adminTokenVariable], !token.isEmpty {
+                environment[ServeCommand.adminTokenVariable] = token
+            }
+            arguments = ["--emulator", address.authority] + (project.map { ["--project", $0] } ?? [])
+        case let .project(id, key):
+            arguments = ["--project", id]
+            environment[BackendChoice.apiKeyVariable] = key
+        }
+        return { [arguments, environment] visit in
+            ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue] + arguments + consoleOptions,
+                        environment: environment.merging(Self.operatorEnvironment(visit)) { _, named in named })
+        }
     }
 
     /// How the audit log names an operator: their key's comment in the operators file and its fingerprint.
@@ -262,110 +296,6 @@ struct SSHCommand: AsyncParsableCommand {
     /// This binary, by a path that still works after a `cd`: the consoles are started from it.
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-}
-
-/// The embedded backend served to the consoles on loopback. Operators' consoles get the admin
-/// token and a key made for this run, and work in the data directory's own project; each visitor's
-/// console gets the API key of a project of its own (`VisitorProjects`) and never the token. The
-/// backend answers nothing else (`ConsoleBackendGate`).
-private final class SharedBackend: Sendable {
-    let port: Int
-    let adminToken: String
-    let operatorsKey: String
-    let visitors: VisitorProjects
-    private let task: Task<Void, any Error>
-    private let group: ServiceGroup
-    private let projects: BackendProjects
-    private let sweeper: Task<Void, Never>
-    private let logger: Logger
-
-    private init(port: Int, adminToken: String, operatorsKey: String, visitors: VisitorProjects, task: Task<Void, any Error>, group: ServiceGroup,
-                 projects: BackendProjects, logger: Logger) {
-        self.port = port
-        self.adminToken = adminToken
-        self.operatorsKey = operatorsKey
-        self.visitors = visitors
-        self.task = task
-        self.group = group
-        self.projects = projects
-        self.logger = logger
-        // Hourly: a key-less visitor's project is kept for hours after they leave.
-        self.sweeper = Task.detached(priority: .background) {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(3600))
-                if !Task.isCancelled { visitors.sweep() }
-            }
-        }
-    }
-
-    static func start(directory: DataDirectory, visitorSettings: VisitorProjects.Settings, recentLoginWindow: TimeInterval?,
-                      maxSessions: Int, logger: Logger) async throws -> SharedBackend {
-        var generator = SystemRandomNumberGenerator()
-        let adminToken = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
-        let operatorsKey = (0..<4).map { _ in String(generator.next(), radix: 16) }.joined()
-        var configuration = EmbeddedBackendConfiguration()
-        configuration.adminToken = adminToken
-        if let recentLoginWindow { configuration.recentLoginWindow = recentLoginWindow }
-        let backend = try StartupSteps.openEmbeddedBackend(in: directory, configuration: configuration, logger: logger)
-        let projects = BackendProjects(defaultProject: backend, dataDirectory: directory.url, maximumProjects: visitorSettings.maximum)
-        let visitors = VisitorProjects(projects: projects, settings: visitorSettings)
-        visitors.sweep()
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        // Every console connects from loopback, so one address may take all the connections.
-        var limits = ConnectionLimits()
-        limits.maxConnections = max(limits.maxConnections, 8 * maxSessions)
-        limits.maxConnectionsPerAddress = limits.maxConnections
-        let gate = ConsoleBackendGate(backend: projects, adminToken: adminToken, operatorsKey: operatorsKey)
-        let application = IdentityServer(backend: gate, host: "127.0.0.1", port: 0, limits: limits, logger: logger).application { port in
-            backend.setActionLinkOrigin(host: "127.0.0.1", port: port)
-            continuation.yield(port)
-            continuation.finish()
-        }
-        // A service group, so that the stop is a graceful shutdown: cancelling the server's task logs an error.
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        let task = Task { try await group.run() }
-        guard let port = await ports.first(where: { _ in true }) else {
-            task.cancel()
-            throw StartupError("The shared backend did not start: \((try? await task.value).map { "\($0)" } ?? "see the log").")
-        }
-        return SharedBackend(port: port, adminToken: adminToken, operatorsKey: operatorsKey, visitors: visitors, task: task, group: group, projects: projects, logger: logger)
-    }
-
-    /// An operator's console: the data directory's own project, with the admin token. A visitor's:
-    /// their project's directory (session and app data stay there), its API key, and a session kept
-    /// across connections when the visitor has a key to come back with.
-    func plan(for visit: ConsoleVisit, dataPath: String) throws -> ConsolePlan {
-        let backend = ["--emulator", "127.0.0.1:\(port)"]
-        switch visit.role {
-        case .operator:
-            return ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", "operator"] + backend,
-                               environment: [ServeCommand.adminTokenVariable: adminToken, BackendChoice.apiKeyVariable: operatorsKey])
-        case .visitor:
-            let seat = try visitors.seat(for: visit)
-            return ConsolePlan(arguments: ["console", "--data", seat.directory.path, "--ssh-role", "visitor"] + backend
-                                   + ["--project", seat.projectId] + (seat.keyed ? ["--keep-session"] : []),
-                               environment: [BackendChoice.apiKeyVariable: seat.apiKey], project: seat.projectId, name: seat.name,
-                               ended: { [visitors] in visitors.leave(seat.projectId) })
-        }
-    }
-
-    func stop() async {
-        sweeper.cancel()
-        await group.triggerGracefulShutdown()
-        // A connection still open after a few seconds is cut.
-        let task = task
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(5))
-            task.cancel()
-        }
-        _ = try? await task.value
-        deadline.cancel()
-        do {
-            try projects.close()
-        } catch {
-            logger.error("closing the database failed", metadata: ["error": "\(error)"])
-        }
     }
 }
 

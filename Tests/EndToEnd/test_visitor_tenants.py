@@ -1,0 +1,157 @@
+"""`authdeck ssh --emulator` on a shared `authdeck serve`: each visitor works in an Identity Platform tenant
+of their own, which this host makes, gives back to their key, removes when a guest leaves it empty, and
+empties at the presenter's reset; its console holds the tenant's key, never the serve's admin token."""
+import json
+import os
+import re
+import secrets
+import tempfile
+import urllib.request
+
+from test_ssh import UID, keys, ssh_server, wait_until  # noqa: F401 (fixtures)
+
+PROJECT = "authdeck-local"
+TOKEN = "e2e-admin-" + secrets.token_hex(12)
+
+
+def call(serve, method, path, body=None):
+    """An administrator's request to the serve, with its admin token."""
+    request = urllib.request.Request(serve.url + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read() or b"{}")
+
+
+def tenants(serve):
+    listed = call(serve, "GET", f"/identitytoolkit.googleapis.com/v2/projects/{PROJECT}/tenants?pageSize=1000")
+    return {tenant["name"].split("/")[-1]: tenant for tenant in listed.get("tenants", [])}
+
+
+def accounts(serve, tenant=None):
+    scope = f"/tenants/{tenant}" if tenant else ""
+    answer = call(serve, "POST", f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}{scope}/accounts:query", {"returnUserInfo": False})
+    return int(answer.get("recordsCount", "0"))
+
+
+def sandboxes(host):
+    """This host's visitors' sandboxes, each with its record (who it is for, its tenant)."""
+    root = os.path.join(host.data_dir, "visitor-tenants")
+    found = {}
+    for name in sorted(os.listdir(root)) if os.path.isdir(root) else []:
+        path = os.path.join(root, name, "owner.json")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                found[name] = json.load(f)
+    return found
+
+
+def held_in_memory(pid, needles):
+    """Which of `needles` are anywhere in the process's writable memory: its environment, heap and stacks. A
+    forked console's /proc/PID/environ still shows the fork server's, not the one it was given."""
+    found = set()
+    with open(f"/proc/{pid}/maps", encoding="utf-8") as maps, open(f"/proc/{pid}/mem", "rb", 0) as memory:
+        for line in maps:
+            addresses, permissions = line.split()[:2]
+            if not permissions.startswith("rw"):
+                continue
+            start, end = (int(part, 16) for part in addresses.split("-"))
+            try:
+                memory.seek(start)
+                region = memory.read(end - start)
+            except OSError:
+                continue
+            found.update(needle for needle in needles if needle in region)
+    return found
+
+
+def test_each_visitor_works_in_a_tenant_of_their_own_that_this_host_alone_manages(served, ssh_server, console, keys):
+    serve = served(env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    with open(keys["operator"] + ".pub", encoding="utf-8") as f, open(operators, "w", encoding="utf-8") as out:
+        out.write(f.read())
+    host = ssh_server(["--emulator", serve.address, "--operators", operators, "--max-sessions-per-address", "8"],
+                      env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
+    # Another host's visitor on the same serve: this host never touches their tenant.
+    stranger = call(serve, "POST", f"/identitytoolkit.googleapis.com/v2/projects/{PROJECT}/tenants", {"displayName": "visitor-other"})
+    stranger_id = stranger["name"].split("/")[-1]
+    call(serve, "POST", f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}/tenants/{stranger_id}/accounts", {"email": "x@example.com"})
+
+    # A visitor with a key: a tenant of their own, with every method of the room on, named after them.
+    ada = console(command=host.client("ada", key=keys["other"]), width=100, height=30)
+    ada.wait_for("Choose a sign-in method", timeout=30)
+    [(sandbox, record)] = sandboxes(host).items()
+    tenant = record["tenantId"]
+    assert sandbox.startswith("visitor-") and record["owner"]["name"] == "ada", record
+    made = tenants(serve)[tenant]
+    assert made["displayName"] == "visitor-ada" and made.get("allowPasswordSignup") and made.get("enableEmailLinkSignin"), made
+    assert made.get("enableAnonymousUser") and made.get("mfaConfig", {}).get("state") == "ENABLED", made
+    ada.wait_for(rf"tenant {tenant}")
+
+    # Their console holds the tenant's key, never the admin token.
+    [pid] = host.consoles()
+    key = call(serve, "GET", f"/emulator/v1/projects/{PROJECT}/tenants/{tenant}/apiKey")["apiKey"]
+    assert held_in_memory(pid, [f"AUTHDECK_API_KEY={key}".encode(), TOKEN.encode()]) == {f"AUTHDECK_API_KEY={key}".encode()}
+
+    # Sign-up, and the verification email read from the tenant's outbox.
+    ada.keys("3")
+    ada.wait_for("Create an account")
+    ada.type("ada@example.com")
+    ada.keys("Tab")
+    ada.type("secret123")
+    ada.keys("Enter")
+    ada.wait_for("Account created", timeout=20)
+    ada.keys("v")
+    ada.wait_for("is in the outbox")
+    ada.keys("m")
+    ada.wait_for(r"ada@example\.com +Verify your email", timeout=10)
+    ada.keys("Enter")
+    ada.wait_for("Email verified", timeout=10)
+    assert accounts(serve, tenant) == 1 and accounts(serve) == 0
+    ada.keys("q")
+    assert ada.wait_exit(timeout=15) == "0"
+
+    # Back with the same key under another name: the same tenant, signed in as before.
+    again = console(command=host.client("someone", key=keys["other"]), width=100, height=30)
+    again.wait_for(rf"tenant {tenant} · ada@example\.com", timeout=30)
+    again.wait_for(r"ada@example\.com \(verified\)")
+    assert list(sandboxes(host)) == [sandbox]
+
+    # A guest who leaves with nothing in their tenant takes it along.
+    ben = console(command=host.client("ben"), width=100, height=30)
+    ben.wait_for("Choose a sign-in method", timeout=30)
+    guests = {name: entry["tenantId"] for name, entry in sandboxes(host).items() if name.startswith("guest-")}
+    [(guest, guest_tenant)] = guests.items()
+    assert guest_tenant in tenants(serve)
+    ben.keys("q")
+    assert ben.wait_exit(timeout=15) == "0"
+    wait_until(lambda: guest not in sandboxes(host) and guest_tenant not in tenants(serve), 15, "the guest's empty tenant stayed")
+
+    # The presenter's reset: this host's visitors' tenants emptied, the other host's untouched.
+    visitors_consoles = host.consoles()
+    alice = console(command=host.client("alice", key=keys["operator"]), width=100, height=30)
+    alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+    # The operator's console, in the project itself, is the one that holds the token.
+    [operator_pid] = host.consoles() - visitors_consoles
+    assert held_in_memory(operator_pid, [TOKEN.encode()]) == {TOKEN.encode()}
+    alice.keys("A")
+    alice.wait_for("Accounts")
+    alice.keys("W")
+    alice.wait_for(r"2 sessions \(1 visitor\) · order", timeout=10)
+    alice.keys("R")
+    alice.wait_for("Reset the demo?")
+    alice.wait_for("untouched")
+    dialog = re.sub(r"[\s│|]+", " ", alice.screen())
+    assert "1 visitor project (1 account" in dialog and "the 1 visitor connected now" in dialog, dialog
+    alice.keys("y")
+    alice.wait_for("The demo was reset", timeout=15)
+    again.wait_for("The presenter reset the demo", timeout=10)
+    assert accounts(serve, tenant) == 0 and tenant in tenants(serve)
+    assert accounts(serve, stranger_id) == 1 and stranger_id in tenants(serve)
+    alice.keys("l")
+    alice.wait_for(rf"alice@127\.0\.0\.1 reset the demo: 1 project, 1 account, 1 visitor told\n")
+    alice.wait_for(rf"ada@127\.0\.0\.1 joined, project {tenant}")
+    # The visitor starts again in the same tenant.
+    again.wait_for("Choose a sign-in method")
+    again.keys("Enter")
+    again.wait_for(UID, timeout=10)
+    wait_until(lambda: accounts(serve, tenant) == 1, 10, "the anonymous account is not in the visitor's tenant")
