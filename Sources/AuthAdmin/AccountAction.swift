@@ -73,7 +73,7 @@ extension AccountAdmin {
             }
         }
         let outcome = AccountActionOutcome(action: action, succeeded: uids.filter { failed[$0] == nil }, failed: failed)
-        try await audit?.record(AuditEntry(date: Date(), operator: who, action: action.name, project: projectId, uids: uids, failed: failed.count))
+        try await audit?.record(AuditEntry(date: Date(), operator: who, action: action.name, project: projectId, tenant: tenantId, uids: uids, failed: failed.count))
         return outcome
     }
 

@@ -212,7 +212,7 @@ public struct AccountAdmin: Sendable {
             cleared = try await call(ClearAllLockoutsRequest(projectId: projectId)).lockouts.map(\.email)
         }
         try await audit?.record(AuditEntry(date: Date(), operator: who, action: AccountAction.clearLockout.name, project: projectId,
-                                           uids: [], emails: cleared, failed: 0))
+                                           tenant: tenantId, uids: [], emails: cleared, failed: 0))
         return cleared
     }
 
@@ -278,6 +278,12 @@ public struct AccountAdmin: Sendable {
     private func call<R: AdministratorRequest>(_ request: R) async throws -> R.Response {
         guard let tenantId else { return try await send(request) }
         return try await send(TenantAdministratorRequest(request, tenantId: tenantId))
+    }
+
+    /// A lock-out request goes to the tenant's path too.
+    private func call<R: EmulatorAdministratorRequest>(_ request: R) async throws -> R.Response {
+        guard let tenantId else { return try await send(request) }
+        return try await send(TenantEmulatorRequest(base: request, projectId: projectId, tenantId: tenantId))
     }
 
     private func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {

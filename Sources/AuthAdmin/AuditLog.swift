@@ -8,18 +8,22 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     public var action: String
     /// The project the accounts are in (entries written before projects were recorded have none).
     public var project: String?
+    /// The project's Identity Platform tenant the accounts are in; nil for the project's own.
+    public var tenant: String?
     public var uids: [String]
     /// The addresses, for an action on addresses rather than accounts (lifting the lock-out of any address).
     public var emails: [String]?
     /// How many of `uids` it failed for.
     public var failed: Int
 
-    public init(date: Date, operator: String, action: String, project: String? = nil, uids: [String], emails: [String]? = nil, failed: Int) {
+    public init(date: Date, operator: String, action: String, project: String? = nil, tenant: String? = nil, uids: [String],
+                emails: [String]? = nil, failed: Int) {
         self.emails = emails
         self.date = date
         self.operator = `operator`
         self.action = action
         self.project = project
+        self.tenant = tenant
         self.uids = uids
         self.failed = failed
     }
