@@ -5,9 +5,11 @@ import json
 import os
 import re
 import secrets
+import subprocess
 import tempfile
 import urllib.request
 
+from authdeck_binary import authdeck_binary
 from test_ssh import UID, keys, ssh_server, wait_until  # noqa: F401 (fixtures)
 
 PROJECT = "authdeck-local"
@@ -155,3 +157,36 @@ def test_each_visitor_works_in_a_tenant_of_their_own_that_this_host_alone_manage
     again.keys("Enter")
     again.wait_for(UID, timeout=10)
     wait_until(lambda: accounts(serve, tenant) == 1, 10, "the anonymous account is not in the visitor's tenant")
+    again.keys("q")
+    assert again.wait_exit(timeout=15) == "0"
+
+    # A tenant deleted behind the host's back: the visitor's key gets a new one, recorded in its place.
+    call(serve, "DELETE", f"/identitytoolkit.googleapis.com/v2/projects/{PROJECT}/tenants/{tenant}")
+    back = console(command=host.client("ada", key=keys["other"]), width=100, height=30)
+    back.wait_for("Choose a sign-in method", timeout=30)
+    renewed = sandboxes(host)[sandbox]["tenantId"]
+    assert renewed != tenant and tenants(serve)[renewed]["displayName"] == "visitor-ada"
+    back.wait_for(rf"tenant {renewed}")
+
+
+def test_a_host_that_cannot_manage_tenants_says_what_is_missing_and_shared_project_needs_none(served, ssh_server, console):
+    serve = served(env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
+    data = tempfile.mkdtemp(prefix="authdeck-ssh-")
+    environment = {name: value for name, value in os.environ.items() if name not in ("AUTHDECK_ADMIN_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS")}
+    for backend, missing in ((["--emulator", serve.address], "AUTHDECK_ADMIN_TOKEN"),
+                             (["--project", "some-project", "--api-key", "some-key"], "GOOGLE_APPLICATION_CREDENTIALS")):
+        stopped = subprocess.run([authdeck_binary(), "ssh", "--host", "127.0.0.1", "--port", "0", "--data", data, *backend],
+                                 env=environment, capture_output=True, text=True, timeout=30)
+        told = re.sub(r"\s+", " ", stopped.stderr)
+        assert stopped.returncode != 0 and missing in told and "--shared-project" in told, (stopped.returncode, told)
+        assert "listening" not in stopped.stdout
+    assert tenants(serve) == {}
+
+    # --shared-project: every console in the project itself, as before tenants.
+    host = ssh_server(["--emulator", serve.address, "--shared-project"])
+    visitor = console(command=host.client("ada"), width=100, height=30)
+    visitor.wait_for("Choose a sign-in method", timeout=30)
+    visitor.keys("Enter")
+    visitor.wait_for(UID, timeout=10)
+    assert "tenant" not in visitor.screen().splitlines()[0] and sandboxes(host) == {} and tenants(serve) == {}
+    assert accounts(serve) == 1
