@@ -17,6 +17,8 @@ struct ConsoleContext: Sendable {
     var recentLoginWindow = RecentLoginWindow.firebase
     /// The room's latest snapshot, on an operator's console in a room.
     var roomSnapshot: RoomSnapshot? = nil
+    /// The Identity Platform tenant the console signs in to (`--tenant`); nil for the project's own users.
+    var tenant: String? = nil
 
     /// The account when signed in, the sign-in methods otherwise: where a finished or cancelled step lands.
     var home: Screen { user == nil ? .signInMethods(SignInMethodsFeature(selection: 0)) : .account(AccountFeature()) }

@@ -91,7 +91,7 @@ public struct ConsoleModel: Equatable, Sendable {
 
     /// What the features read of the root.
     var context: ConsoleContext { ConsoleContext(user: user, token: token, cart: cart, outbox: outbox, operatorAccess: operatorAccess, inRoom: inRoom,
-                                                 recentLoginWindow: recentLoginWindow, roomSnapshot: lastRoomSnapshot) }
+                                                 recentLoginWindow: recentLoginWindow, roomSnapshot: lastRoomSnapshot, tenant: tenant) }
 
     public mutating func handle(_ event: ConsoleEvent) -> [ConsoleEffect] {
         var effects = handleEvent(event)

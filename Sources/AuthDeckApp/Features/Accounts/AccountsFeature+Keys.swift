@@ -26,7 +26,7 @@ extension AccountsFeature {
         }
         let clears = !filter.isEmpty || !marked.isEmpty
         keys += [.char("L", "audit log", .command(.auditLog), inBar: false), .char("H", "hash parameters", .command(.hashConfig), inBar: false),
-                 .char("P", "projects (visitors')", .command(.projects), inBar: false),
+                 .char("P", "projects and tenants", .command(.projects), inBar: false),
                  .char("K", "lock-outs (any address)", .command(.lockouts), inBar: false)]
         keys += RoomFeature.openBinding(.command(.room), in: context)
         keys += [.char("r", "refresh", .command(.refresh), inBar: false),
@@ -141,8 +141,7 @@ extension AccountsFeature {
             panel = .hashConfig
             return [.banner(nil), .run(.accounts(.loadHashConfig), busy: nil)]
         case .projects:
-            panel = .projects(nil, selection: 0)
-            return [.banner(nil), .run(.accounts(.loadProjects), busy: nil)]
+            return openProjectsList()
         }
     }
 

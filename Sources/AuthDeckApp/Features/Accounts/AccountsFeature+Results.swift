@@ -8,7 +8,8 @@ extension AccountsFeature {
         switch event {
         case let .pageLoaded(answered, result):
             // A page of a filter or sort since left: the newer one is on its way.
-            guard answered.filter == filter, answered.sort == sort, answered.project == project, answered.allProjects == allProjects else { return [] }
+            guard answered.filter == filter, answered.sort == sort, answered.project == project, answered.tenant == tenant?.id,
+                  answered.allProjects == allProjects else { return [] }
             if pending == answered { pending = nil }
             switch result {
             case let .success(newPage):
@@ -65,7 +66,9 @@ extension AccountsFeature {
             switch result {
             case let .success(outcome):
                 marked.subtract(outcome.succeeded)
-                var steps: [FlowStep] = [.banner(Self.report(outcome))]
+                // The messages pane reads the console's own tenant's outbox (or the project's): a tenant chosen here has another.
+                let outbox = tenant != nil && tenant?.id != context.tenant ? "the tenant's outbox (m in a console started with --tenant)" : "the outbox (m)"
+                var steps: [FlowStep] = [.banner(Self.report(outcome, outbox: outbox))]
                 if case let .detail(detail) = panel {
                     if outcome.action == .delete, outcome.succeeded.contains(detail.uid) {
                         panel = nil
@@ -104,19 +107,28 @@ extension AccountsFeature {
                 return [.banner(Banner(.error, "The password-hash parameters could not be read.", detail: failure.message))]
             }
         case let .projectsLoaded(result):
-            guard case let .projects(_, selection) = panel else { return [] }
+            guard case var .projects(list) = panel else { return [] }
             switch result {
             case let .success(projects):
-                panel = .projects(projects, selection: min(selection, projects.count))
+                list.update { $0.projects = projects }
+                panel = .projects(list)
                 return []
             case let .failure(failure):
-                panel = .projects([], selection: 0)
+                list.update { $0.projects = [] }
+                panel = .projects(list)
                 return [.banner(Banner(.error, "The projects could not be read.", detail: failure.message))]
             }
-        case let .projectSelected(id):
+        case let .tenantsLoaded(listing):
+            guard case var .projects(list) = panel else { return [] }
+            list.update { $0.tenants = listing }
+            panel = .projects(list)
+            return []
+        case let .projectSelected(id, chosenTenant):
             project = id
+            tenant = chosenTenant
             allProjects = false
-            return [.banner(Banner(.info, "Project \(id).", detail: nil))] + startOver()
+            let named = chosenTenant.map { "Tenant \(ProjectsList.name(of: $0)) of project \(id)." } ?? "Project \(id)."
+            return [.banner(Banner(.info, named, detail: nil))] + startOver()
         case let .auditLogLoaded(result):
             guard case let .auditLog(_, selection) = panel else { return [] }
             switch result {
@@ -133,6 +145,7 @@ extension AccountsFeature {
     /// Every project's accounts in one table, read from the backend's own project.
     mutating func showAllProjects() -> [FlowStep] {
         project = nil
+        tenant = nil
         allProjects = true
         return [.banner(Banner(.info, "All projects.", detail: nil))] + startOver()
     }
@@ -148,7 +161,7 @@ extension AccountsFeature {
     }
 
     /// The banner after an action: what was done to how many, and what failed.
-    static func report(_ outcome: AccountActionOutcome) -> Banner {
+    static func report(_ outcome: AccountActionOutcome, outbox: String = "the outbox (m)") -> Banner {
         let done = count(outcome.succeeded.count)
         var text: String = switch outcome.action {
         case .disable: "Disabled \(done)."
@@ -156,8 +169,8 @@ extension AccountsFeature {
         case .delete: "Deleted \(done)."
         case .revokeRefreshTokens: "Signed out \(done) everywhere."
         case .markEmailVerified: "Marked the email of \(done) verified."
-        case .sendPasswordReset: "Sent a password-reset email to \(done); it is in the outbox (m)."
-        case .sendEmailVerification: "Sent a verification email to \(done); it is in the outbox (m)."
+        case .sendPasswordReset: "Sent a password-reset email to \(done); it is in \(outbox)."
+        case .sendEmailVerification: "Sent a verification email to \(done); it is in \(outbox)."
         case .setCustomClaims: "Set the custom claims of \(done)."
         case .removeSecondFactor: "Removed the second factor of \(done)."
         case .clearLockout: "Cleared the password lock-out of \(done)."

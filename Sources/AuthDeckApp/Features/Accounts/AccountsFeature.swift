@@ -42,8 +42,10 @@ public struct AccountsFeature: ConsoleFeature {
         case loadAuditLog
         /// The backend's projects (its own and its visitors', on an `authdeck serve`).
         case loadProjects
-        /// The view's calls go to this project from now on.
-        case selectProject(String)
+        /// The tenants of the console's project, each page of them.
+        case loadTenants
+        /// The view's calls go to this project (or this tenant of it) from now on.
+        case selectProject(String, tenant: TenantSummary? = nil)
         /// The next automatic refresh; a new one replaces the one waiting.
         case scheduleRefresh
         /// Lifts these lock-outs, each in its project (nil: the chosen one); `all`: every lock-out of
@@ -61,7 +63,9 @@ public struct AccountsFeature: ConsoleFeature {
         case hashConfigLoaded(Result<PasswordHashParameters, AccountsFailure>)
         case auditLogLoaded(Result<[AuditEntry], AccountsFailure>)
         case projectsLoaded(Result<[ProjectSummary], AccountsFailure>)
-        case projectSelected(String)
+        /// A refusal to list them is part of the listing: the projects stay listed.
+        case tenantsLoaded(TenantListing)
+        case projectSelected(String, tenant: TenantSummary? = nil)
         case refreshDue
         /// How many lock-outs were lifted.
         case lockoutsCleared(Result<Int, AccountsFailure>)
@@ -70,7 +74,7 @@ public struct AccountsFeature: ConsoleFeature {
         var endsBusyWork: Bool {
             switch self {
             case .detailLoaded, .actionFinished, .matchingFound, .lockoutsCleared: true
-            case .pageLoaded, .matchesCounted, .hashConfigLoaded, .auditLogLoaded, .projectsLoaded, .projectSelected, .refreshDue: false
+            case .pageLoaded, .matchesCounted, .hashConfigLoaded, .auditLogLoaded, .projectsLoaded, .tenantsLoaded, .projectSelected, .refreshDue: false
             }
         }
     }
@@ -104,6 +108,8 @@ public struct AccountsFeature: ConsoleFeature {
     public var loadError: String?
     /// The project shown, once the operator chose one (`P`); nil: the backend's own.
     public var project: String?
+    /// The project's tenant shown, once the operator chose one (`P`); nil: the project's own accounts.
+    public var tenant: TenantSummary?
     /// Every project's accounts in one table, chosen with `P`.
     public var allProjects = false
     /// The project of each account read while every project is shown: its detail and actions go there.
@@ -115,7 +121,8 @@ public struct AccountsFeature: ConsoleFeature {
 
     public init() {}
 
-    var title: String { "Accounts" }
+    /// The tenant by the name its people know it by; its id is the header's.
+    var title: String { tenant.map { "Accounts of tenant \($0.displayName ?? $0.id)" } ?? "Accounts" }
     var needsUser: Bool { false }
     var screen: Screen { .accounts(self) }
     var editsText: Bool { typingFilter || panel?.editsText == true }
@@ -127,12 +134,27 @@ public struct AccountsFeature: ConsoleFeature {
         context.operatorAccess == nil ? [] : [.char("A", "accounts", action)]
     }
 
+    /// `P` on the screens that open the view at its list of projects and tenants, for consoles that have it.
+    static func openProjectsBinding<Action>(_ action: Action, in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
+        context.operatorAccess == nil ? [] : [.char("P", "projects and tenants", action, inBar: false)]
+    }
+
     /// The view, its first page and its refresh timer.
     static func open(in context: ConsoleContext) -> [FlowStep] {
         guard context.operatorAccess != nil else { return [] }
         var feature = AccountsFeature()
         let load = feature.reload()
         return [.banner(nil), .show(.accounts(feature))] + load + [.run(.accounts(.scheduleRefresh), busy: nil)]
+    }
+
+    /// The view with its list of projects and tenants open over the first page: where an operator
+    /// picks a tenant before signing in; esc leaves the list for the console's own accounts.
+    static func openProjects(in context: ConsoleContext) -> [FlowStep] {
+        guard context.operatorAccess != nil else { return [] }
+        var feature = AccountsFeature()
+        let load = feature.reload()
+        let list = feature.openProjectsList()
+        return [.banner(nil), .show(.accounts(feature))] + load + [.run(.accounts(.scheduleRefresh), busy: nil)] + list
     }
 
     // MARK: The table
@@ -151,7 +173,8 @@ public struct AccountsFeature: ConsoleFeature {
     }
 
     func query(offset: Int) -> AccountsQuery {
-        AccountsQuery(filter: filter, sort: sort, offset: offset, limit: Self.pageSize, project: project, allProjects: allProjects)
+        AccountsQuery(filter: filter, sort: sort, offset: offset, limit: Self.pageSize, project: project, tenant: tenant?.id,
+                      allProjects: allProjects)
     }
 
     /// Asks for the page at `offset` of the current filter and sort.
@@ -217,7 +240,7 @@ public struct AccountsFeature: ConsoleFeature {
     }
 
     func draw(in context: ConsoleContext, on canvas: any Canvas, frame: Rect) {
-        AccountsScreen.draw(self, access: context.operatorAccess, on: canvas, in: frame)
+        AccountsScreen.draw(self, access: context.operatorAccess, consoleTenant: context.tenant, on: canvas, in: frame)
     }
 }
 

@@ -15,8 +15,8 @@ public indirect enum AccountsPanel: Equatable, Sendable {
     /// Newest first; nil while it is read.
     case auditLog(entries: [AuditEntry]?, selection: Int)
     case hashConfig
-    /// The backend's projects to choose from; nil while they are read.
-    case projects([ProjectSummary]?, selection: Int)
+    /// The backend's projects and the console's project's tenants to choose from.
+    case projects(ProjectsList)
     case lockouts(LockoutList)
 
     var editsText: Bool {
@@ -56,8 +56,8 @@ public indirect enum AccountsPanel: Equatable, Sendable {
                     .char("y", "yes", .confirm), KeyBinding([.escape, .character("n")], "esc/n", "cancel", .cancel)]
         case .auditLog, .hashConfig:
             return [.moveUp(), .moveDown(), close, .help]
-        case .projects:
-            return [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "show this project", .choose), close, .help]
+        case let .projects(list):
+            return list.bindings()
         case let .lockouts(list):
             return list.bindings(access: access)
         }
@@ -263,24 +263,8 @@ extension AccountsFeature {
         case .hashConfig:
             if action == .back { panel = nil }
             return []
-        case let .projects(projects, selection):
-            switch action {
-            case .up: panel = .projects(projects, selection: max(selection - 1, 0))
-            // "All projects" comes first, then the projects.
-            case .down: panel = .projects(projects, selection: min(selection + 1, projects?.count ?? 0))
-            case .back: panel = nil
-            case .choose:
-                guard let projects else { return [] }
-                if selection == 0 {
-                    panel = nil
-                    return showAllProjects()
-                }
-                guard projects.indices.contains(selection - 1) else { return [] }
-                panel = nil
-                return [.run(.accounts(.selectProject(projects[selection - 1].id)), busy: nil)]
-            case .submit, .confirm, .cancel, .toggle, .command: break
-            }
-            return []
+        case let .projects(list):
+            return performInProjects(action, list: list)
         case let .lockouts(list):
             return performInLockouts(action, list: list, access: access)
         }

@@ -5,8 +5,9 @@ import TerminalUI
 /// The accounts view: a header (count, filter, sort, marks), the table with flags as letters,
 /// a legend, and the panel over it.
 enum AccountsScreen {
-    static func draw(_ feature: AccountsFeature, access: OperatorAccess?, on canvas: any Canvas, in frame: Rect) {
-        drawTable(feature, access: access, on: canvas, in: frame)
+    /// `consoleTenant`: the tenant of a console given one, whose accounts the view shows until another is chosen.
+    static func draw(_ feature: AccountsFeature, access: OperatorAccess?, consoleTenant: String? = nil, on canvas: any Canvas, in frame: Rect) {
+        drawTable(feature, access: access, consoleTenant: consoleTenant, on: canvas, in: frame)
         if let panel = feature.panel { drawPanel(panel, of: feature, access: access, on: canvas, in: frame) }
     }
 
@@ -27,9 +28,9 @@ enum AccountsScreen {
         case let .auditLog(entries, selection):
             blank(frame, on: canvas)
             drawAuditLog(entries, selection: selection, on: canvas, in: frame)
-        case let .projects(projects, selection):
+        case let .projects(list):
             blank(frame, on: canvas)
-            drawProjects(projects, selection: selection, on: canvas, in: frame)
+            drawProjects(list, on: canvas, in: frame)
         case let .lockouts(list):
             blank(frame, on: canvas)
             drawLockouts(list, of: feature, on: canvas, in: frame)
@@ -38,7 +39,8 @@ enum AccountsScreen {
 
     // MARK: The table
 
-    static func header(_ feature: AccountsFeature, access: OperatorAccess?) -> String {
+    /// The sort gives way where the whole does not fit `width`: a tenant's id is as long as an address.
+    static func header(_ feature: AccountsFeature, access: OperatorAccess?, consoleTenant: String? = nil, width: Int = .max) -> String {
         var parts = [feature.knownCount.map { "\(AccountsFeature.count($0))\(feature.filter.isEmpty ? " in all" : $0 == 1 ? " matches" : " match")" }
             ?? "counting…"]
         if feature.page == nil { parts[0] = feature.loadError == nil ? "reading…" : "unreadable" }
@@ -46,14 +48,20 @@ enum AccountsScreen {
         parts.append(filter.isEmpty ? "no filter" : "filter: \(filter)")
         if feature.allProjects {
             parts.append("all projects")
+        } else if let tenant = feature.tenant {
+            parts.append("tenant \(tenant.id)")
         } else if let project = feature.project {
             parts.append("project \(project)")
+        } else if let consoleTenant {
+            parts.append("tenant \(consoleTenant)")
         }
-        parts.append("sort: \(feature.sort.field.rawValue) \(feature.sort.descending ? "↓" : "↑")")
-        if !feature.marked.isEmpty { parts.append("\(feature.marked.count) marked") }
-        if !feature.lockouts.isEmpty { parts.append("\(feature.lockouts.count) locked out (K)") }
-        if access == .readOnly { parts.append("READ-ONLY") }
-        return parts.joined(separator: " · ")
+        let sort = "sort: \(feature.sort.field.rawValue) \(feature.sort.descending ? "↓" : "↑")"
+        var after: [String] = []
+        if !feature.marked.isEmpty { after.append("\(feature.marked.count) marked") }
+        if !feature.lockouts.isEmpty { after.append("\(feature.lockouts.count) locked out (K)") }
+        if access == .readOnly { after.append("READ-ONLY") }
+        let whole = (parts + [sort] + after).joined(separator: " · ")
+        return TextWidth.cells(whole) <= width ? whole : (parts + after).joined(separator: " · ")
     }
 
     static func filterText(_ filter: AccountFilter) -> String {
@@ -129,10 +137,10 @@ enum AccountsScreen {
         return String(cells >= 16 ? text : text.dropFirst(5))
     }
 
-    static func drawTable(_ feature: AccountsFeature, access: OperatorAccess?, on canvas: any Canvas, in frame: Rect) {
+    static func drawTable(_ feature: AccountsFeature, access: OperatorAccess?, consoleTenant: String? = nil, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column
         let width = frame.width
-        canvas.put(TextWidth.truncate(header(feature, access: access), toCells: width), row: frame.row, column: column, style: .title)
+        canvas.put(TextWidth.truncate(header(feature, access: access, consoleTenant: consoleTenant, width: width), toCells: width), row: frame.row, column: column, style: .title)
         let filterRow = frame.row + 1
         if feature.typingFilter {
             canvas.put("/", row: filterRow, column: column, style: .keyHint)
@@ -314,12 +322,12 @@ enum AccountsScreen {
             // What was done first, who did it last: an operator's name and key fingerprint would push the action off 80 columns.
             let who = entry.operator.components(separatedBy: " (SHA256:").first ?? entry.operator
             return ListView.Item(TextWidth.truncate("\(String(ConsoleView.dateText(entry.date).prefix(16)))  \(entry.action)  \(what)\(failed)  "
-                                                    + "\(entry.project.map { "in \($0)  " } ?? "")by \(who)", toCells: frame.width - 2))
+                                                    + "\(entry.tenant.map { "in tenant \($0)  " } ?? entry.project.map { "in \($0)  " } ?? "")by \(who)", toCells: frame.width - 2))
         }
         ListView(items: Array(items), selection: selection - top).draw(on: canvas, in: Rect(row: frame.row + 2, column: column, width: frame.width - 2, height: rows), focused: true)
         if entries.indices.contains(selection) {
             let entry = entries[selection]
-            let names = "by \(entry.operator) · " + (entry.emails.map { "addresses: " + $0.joined(separator: " ") } ?? "uids: " + entry.uids.joined(separator: " "))
+            let names = "by \(entry.operator) · " + (entry.tenant.map { "tenant \($0) · " } ?? "") + (entry.emails.map { "addresses: " + $0.joined(separator: " ") } ?? "uids: " + entry.uids.joined(separator: " "))
             for (index, line) in TextWidth.wrap(names, width: frame.width - 2).prefix(3).enumerated() {
                 canvas.put(line, row: frame.row + frame.height - 3 + index, column: column, style: .dim)
             }
@@ -328,39 +336,6 @@ enum AccountsScreen {
 }
 
 extension AccountsScreen {
-    /// The backend's projects: its own first, then each visitor's with their name, when they were last
-    /// there, their address and key (or none). At 80 columns the project id stays whole and what gives
-    /// way is the key, then the address.
-    static func drawProjects(_ projects: [ProjectSummary]?, selection: Int, on canvas: any Canvas, in frame: Rect) {
-        let column = frame.column + 1
-        canvas.put("Projects: this backend's own and its visitors'", row: frame.row, column: column, style: .title)
-        guard let projects else {
-            canvas.put("reading…", row: frame.row + 2, column: column, style: .dim)
-            return
-        }
-        let all = ListView.Item(TextWidth.truncate("All projects (every project's accounts in one table)", toCells: frame.width - 2))
-        let rows = frame.height - 4
-        let top = (selection / max(rows, 1)) * max(rows, 1)
-        // The names make a column as wide as the longest, up to a room name's usual length.
-        let nameWidth = min(projects.compactMap { $0.owner.map { TextWidth.cells($0.name ?? "—") } }.max() ?? 0, 12)
-        // After the id and the count, less the selection mark and the list's scroll marks.
-        let whoRoom = frame.width - 5 - 40
-        let items = ([all] + projects.map { project in
-            var who = "the backend's own"
-            if let owner = project.owner {
-                who = TextWidth.pad(TextWidth.truncate(owner.name ?? "—", toCells: nameWidth), toCells: nameWidth) + " "
-                    + (owner.leftAt.map { "left " + ConsoleView.dateText($0).dropFirst(5).prefix(11) } ?? "connected")
-                // The address and the key where they fit whole: half an address would read as another.
-                let parts = [owner.address ?? "", owner.key.map { String($0.prefix(11)) + "…" } ?? "no key"]
-                for part in parts where TextWidth.cells(who) + 1 + TextWidth.cells(part) <= whoRoom { who += " " + part }
-            }
-            let count = project.unavailable == nil ? AccountsFeature.count(project.accounts) : "unavailable"
-            return ListView.Item(TextWidth.truncate("\(TextWidth.pad(project.id, toCells: 24)) \(TextWidth.pad(count, toCells: 14)) \(who)",
-                                                    toCells: frame.width - 2))
-        }).dropFirst(top).prefix(rows)
-        ListView(items: Array(items), selection: selection - top).draw(on: canvas, in: Rect(row: frame.row + 2, column: column, width: frame.width - 2, height: rows), focused: true)
-    }
-
     /// Spaces over `rect`, so a panel hides what is drawn under it.
     static func blank(_ rect: Rect, on canvas: any Canvas) {
         let spaces = String(repeating: " ", count: max(rect.width, 0))

@@ -20,6 +20,8 @@ public actor AccountsConnection {
     private var admin: AccountAdmin?
     /// The project chosen in the view (`P`); nil: the backend's own.
     private var project: String?
+    /// The chosen project's tenant (`P`); nil: the project's own accounts.
+    private var tenant: String?
 
     public init(operatorName: String, audit: AuditLog?, access: OperatorAccess, connect: @escaping @Sendable () async throws -> AccountAdmin) {
         self.operatorName = operatorName
@@ -32,13 +34,14 @@ public actor AccountsConnection {
         self.init(operatorName: operatorName, audit: audit, access: access, connect: { admin })
     }
 
-    /// The administration of the chosen project.
+    /// The administration of the chosen project or tenant.
     func accountAdmin() async throws -> AccountAdmin {
-        try await accountAdmin(in: project)
+        try await accountAdmin(in: project, tenant: tenant)
     }
 
-    /// The administration of `project` (nil: the backend's own).
-    func accountAdmin(in project: String?) async throws -> AccountAdmin {
+    /// The administration of `project` (nil: the backend's own, as the console was started: in its
+    /// tenant, for a console given one) or of its `tenant`.
+    func accountAdmin(in project: String?, tenant: String? = nil) async throws -> AccountAdmin {
         let base: AccountAdmin
         if let admin {
             base = admin
@@ -46,15 +49,20 @@ public actor AccountsConnection {
             base = try await connect()
             admin = base
         }
-        return project.map(base.inProject) ?? base
+        guard let project else { return base }
+        return base.inProject(project).inTenant(tenant)
     }
 
     /// The administration of an account's `project` where the view shows every project, else of the chosen one.
     func accountAdmin(orChosen project: String?) async throws -> AccountAdmin {
-        try await accountAdmin(in: project ?? self.project)
+        guard let project else { return try await accountAdmin() }
+        return try await accountAdmin(in: project)
     }
 
-    func select(project: String) { self.project = project }
+    func select(project: String, tenant: String?) {
+        self.project = project
+        self.tenant = tenant
+    }
 }
 
 /// One page request of the table: the selection (filter), the order, and which rows.
@@ -65,15 +73,19 @@ public struct AccountsQuery: Equatable, Sendable {
     public var limit: Int
     /// The project asked (nil: the backend's own), so that a page of the project left is not taken.
     public var project: String?
+    /// The project's tenant asked (nil: the project's own accounts).
+    public var tenant: String?
     /// Every project's accounts in one table; `project` is then nil.
     public var allProjects: Bool
 
-    public init(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int, project: String? = nil, allProjects: Bool = false) {
+    public init(filter: AccountFilter, sort: AccountSort, offset: Int, limit: Int, project: String? = nil, tenant: String? = nil,
+                allProjects: Bool = false) {
         self.filter = filter
         self.sort = sort
         self.offset = offset
         self.limit = limit
         self.project = project
+        self.tenant = tenant
         self.allProjects = allProjects
     }
 }

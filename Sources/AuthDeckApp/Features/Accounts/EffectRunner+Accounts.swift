@@ -13,7 +13,7 @@ extension EffectRunner {
                 if query.allProjects {
                     return try await accounts.accountAdmin(in: nil).rowsInEveryProject(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
                 }
-                return try await accounts.accountAdmin(in: query.project).rowsAndLockouts(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
+                return try await accounts.accountAdmin(in: query.project, tenant: query.tenant).rowsAndLockouts(filter: query.filter, sort: query.sort, offset: query.offset, limit: query.limit)
             })
         case let .countMatches(filter):
             return .matchesCounted(filter, await adminResult { try await accounts.accountAdmin().count(matching: filter) })
@@ -51,10 +51,17 @@ extension EffectRunner {
                 return try await audit.entries()
             })
         case .loadProjects:
-            return .projectsLoaded(await adminResult { try await accounts.accountAdmin(in: nil).projects() })
-        case let .selectProject(id):
-            await accounts.select(project: id)
-            return .projectSelected(id)
+            // The project's own count, in a console given a tenant too.
+            return .projectsLoaded(await adminResult { try await accounts.accountAdmin(in: nil).inTenant(nil).projects() })
+        case .loadTenants:
+            do {
+                return .tenantsLoaded(try await accounts.accountAdmin(in: nil).tenants())
+            } catch {
+                return .tenantsLoaded(TenantListing(projectId: "", tenants: [], unavailable: String(describing: error)))
+            }
+        case let .selectProject(id, tenant):
+            await accounts.select(project: id, tenant: tenant?.id)
+            return .projectSelected(id, tenant: tenant)
         case .scheduleRefresh:
             let send = send
             let interval = accountsRefreshInterval
@@ -94,6 +101,7 @@ extension EffectRunner {
         case .loadHashConfig: return .hashConfigLoaded(.failure(failure))
         case .loadAuditLog: return .auditLogLoaded(.failure(failure))
         case .loadProjects: return .projectsLoaded(.failure(failure))
+        case .loadTenants: return .tenantsLoaded(TenantListing(projectId: "", tenants: [], unavailable: failure.message))
         case .selectProject: return nil
         case .scheduleRefresh: return nil
         case .clearLockouts: return .lockoutsCleared(.failure(failure))

@@ -6,7 +6,7 @@ import TerminalUI
 public struct SignInMethodsFeature: ConsoleFeature {
     /// What the screen's keys mean.
     public enum Action: Equatable, Sendable, ListAction {
-        case up, down, choose, openAccounts, openRoom
+        case up, down, choose, openAccounts, openProjects, openRoom
         /// A list's row by its number, 1 first.
         case number(Int)
     }
@@ -29,8 +29,8 @@ public struct SignInMethodsFeature: ConsoleFeature {
 
     func bindings(in context: ConsoleContext) -> [KeyBinding<KeyIntent<Action>>] {
         [.moveUp(), .moveDown(), KeyBinding([.enter], "enter", "choose", .choose)] + Self.numberKeys
-            + AccountsFeature.openBinding(.openAccounts, in: context) + RoomFeature.openBinding(.openRoom, in: context)
-            + [.messages, .inspector, .help, .quit]
+            + AccountsFeature.openBinding(.openAccounts, in: context) + AccountsFeature.openProjectsBinding(.openProjects, in: context)
+            + RoomFeature.openBinding(.openRoom, in: context) + [.messages, .inspector, .help, .quit]
     }
 
     /// A presenter's shortcut: each method's number chooses it at once, 1 to 9 then 0 as on a keyboard.
@@ -77,6 +77,7 @@ public struct SignInMethodsFeature: ConsoleFeature {
                 return [.banner(nil), .show(.providerForm(ProviderFormFeature(provider: provider, purpose: .signIn)))]
             }
         case .openAccounts: return AccountsFeature.open(in: context)
+        case .openProjects: return AccountsFeature.openProjects(in: context)
         case .openRoom: return RoomFeature.open(in: context)
         }
         return []
