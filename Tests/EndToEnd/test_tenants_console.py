@@ -3,6 +3,7 @@ through the administrator API as the Admin SDK's tenant_mgt makes it."""
 import json
 import os
 import subprocess
+import time
 import urllib.request
 
 from authdeck_binary import authdeck_binary
@@ -109,3 +110,99 @@ def test_an_unknown_tenant_is_told_before_anything_is_done(console, served):
     bad = console(extra_args=["--emulator", server.address, "--tenant", "team_a"], width=80, height=24)
     assert bad.wait_exit(timeout=20) != "0"
     bad.wait_for("--tenant needs a tenant id")
+
+
+def admin_create(server, tenant, email):
+    """An account made by the administrator, in `tenant` or (None) the project's own."""
+    scope = f"/tenants/{tenant}" if tenant else ""
+    request = urllib.request.Request(
+        f"{server.url}/identitytoolkit.googleapis.com/v1/projects/{PROJECT}{scope}/accounts",
+        data=json.dumps({"email": email, "password": "hunter22"}).encode(),
+        headers={"Authorization": "Bearer owner", "Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)["localId"]
+
+
+def settled(c):
+    """The screen once two captures in a row agree: a frame caught half drawn is never read."""
+    previous = c.screen()
+    for _ in range(100):
+        time.sleep(0.1)
+        current = c.screen()
+        if current == previous:
+            return current
+        previous = current
+    raise AssertionError(f"the screen never settled:\n{previous}")
+
+
+def listed_rows(c, *rows):
+    """The projects-and-tenants list once each of `rows` is drawn: the list's lines from "All projects"."""
+    for row in rows:
+        c.wait_for(row)
+    lines = settled(c).splitlines()
+    start = next(i for i, line in enumerate(lines) if "All projects (every project's accounts in one table)" in line)
+    return lines[start:]
+
+
+def test_an_operator_picks_a_tenant_sees_and_acts_on_its_accounts_only_and_goes_back(console, served, data_dir):
+    server = served()
+    team_a, team_b = make_tenant(server, "Team A"), make_tenant(server, "Team B")
+    admin_create(server, team_a, "ada@team-a.example")
+    admin_create(server, team_a, "bob@team-a.example")
+    admin_create(server, team_b, "cy@team-b.example")
+    admin_create(server, None, "own@example.com")
+
+    c = console(extra_args=["--emulator", server.address], width=80, height=24)
+    c.wait_for("Choose a sign-in method")
+    # From sign-in, P is the list of projects and tenants: the project's tenants under it, counted.
+    c.keys("P")
+    rows = listed_rows(c, r"2 accounts\s+tenant Team A", r"1 account\s+tenant Team B")
+    assert any(line.strip().startswith("authdeck-local ") and "1 account" in line and "the backend's own" in line for line in rows), rows
+    tenant_a_row = next(i for i, line in enumerate(rows) if team_a in line)
+    assert "2 accounts" in rows[tenant_a_row] and "tenant Team A" in rows[tenant_a_row]
+    for _ in range(tenant_a_row):
+        c.keys("Down")
+    c.wait_for(rf"▸\s+{team_a}")
+    c.keys("Enter")
+    c.wait_for(rf"2 accounts in all · no filter · tenant {team_a}")
+    c.wait_for("bob@team-a.example")
+    c.wait_for("ada@team-a.example")
+    screen = settled(c)
+    assert screen.splitlines()[0].startswith(" AuthDeck · Accounts of tenant Team A "), screen
+    assert "cy@team-b.example" not in screen and "own@example.com" not in screen
+
+    # An action on one of the tenant's accounts is done in the tenant, and audited as the tenant's.
+    c.keys("/")
+    c.keys("ada")
+    c.wait_for(rf"1 account matches · filter: \"ada\" · tenant {team_a}")
+    c.keys("Enter")
+    c.keys("d")
+    c.wait_for("Disable the account")
+    c.keys("y")
+    c.wait_for("Disabled 1 account. Written to the audit log.")
+    tenant_users = {u["email"]: u for u in json.loads(accounts(server, "list", "--json", "--tenant", team_a).stdout)}
+    assert tenant_users["ada@team-a.example"].get("disabled") is True
+    assert not tenant_users["bob@team-a.example"].get("disabled")
+    assert not any(u.get("disabled") for u in json.loads(accounts(server, "list", "--json", "--tenant", team_b).stdout))
+    assert not any(u.get("disabled") for u in json.loads(accounts(server, "list", "--json").stdout))
+    with open(os.path.join(data_dir, "audit-log.jsonl"), encoding="utf-8") as log:
+        entries = [json.loads(line) for line in log if line.strip()]
+    assert [(e["action"], e.get("tenant")) for e in entries] == [("disable", team_a)]
+
+    # Back to the project's own accounts: its row in the same list.
+    c.keys("Escape")
+    c.wait_for(rf"2 accounts in all · no filter · tenant {team_a}")
+    c.keys("P")
+    rows = listed_rows(c, r"2 accounts\s+tenant Team A", r"1 account\s+tenant Team B")
+    assert rows[1].strip().startswith("authdeck-local ")
+    c.keys("Down")
+    c.wait_for(r"▸\s+authdeck-local ")
+    c.keys("Enter")
+    c.wait_for(r"1 account in all · no filter · project authdeck-local · sort: created ↓")
+    c.wait_for("own@example.com")
+    screen = settled(c)
+    assert screen.splitlines()[0].startswith(" AuthDeck · Accounts "), screen
+    assert "tenant" not in screen.splitlines()[0]
+    assert "team-a.example" not in screen and "cy@team-b.example" not in screen
+    c.keys("q")
+    assert c.wait_exit() == "0"
