@@ -151,7 +151,13 @@ public struct AccountAdmin: Sendable {
     }
 
     public func passwordHashParameters() async throws -> PasswordHashParameters {
-        let config = try await call(ProjectConfigRequest(projectId: projectId))
+        let config: ProjectConfig
+        do {
+            config = try await call(ProjectConfigRequest(projectId: projectId))
+        } catch AuthAdminError.backend(404, _) where tenantId != nil {
+            // A tenant hashes with parameters of its own, which a backend without its config cannot show.
+            throw AuthAdminError.backend(status: 404, message: "this backend does not show a tenant's password-hash parameters")
+        }
         guard let hash = config.signIn?.hashConfig, let key = hash.signerKey, let rounds = hash.rounds, let memoryCost = hash.memoryCost else {
             throw AuthAdminError.backend(status: 404, message: "the backend does not show its password-hash parameters")
         }

@@ -52,6 +52,9 @@ struct TenantSummaryTests {
                     == ["ada@example.com", "bob@example.com"])
             #expect(try await admin.count(matching: .none) == 1)
             #expect(try await admin.inTenant(nil).count(matching: .none) == 1)
+            await #expect(throws: AuthAdminError.backend(status: 404, message: "this backend does not show a tenant's password-hash parameters")) {
+                try await inA.passwordHashParameters()
+            }
 
             // Wrong passwords lock the tenant's address, not the project's; the tenant's lift is its own and audited as its.
             let client = served.makeTransport()

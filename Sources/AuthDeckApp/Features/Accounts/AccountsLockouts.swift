@@ -106,6 +106,7 @@ extension AccountsFeature {
     /// Where the listed lock-outs are, in the confirmation's words.
     var lockoutsScope: String {
         if allProjects { return "every project" }
+        if let tenant { return "tenant \(tenant.displayName ?? tenant.id)" }
         return project.map { "project \($0)" } ?? "this project"
     }
 }

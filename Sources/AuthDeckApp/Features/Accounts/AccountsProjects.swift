@@ -180,7 +180,10 @@ extension AccountsScreen {
             case let .tenant(tenant, _):
                 let count = tenant.accounts.map(AccountsFeature.count) ?? "—"
                 let id = "  " + TextWidth.truncate(tenant.id, toCells: idWidth - 2)
-                text = "\(TextWidth.pad(id, toCells: idWidth)) \(TextWidth.pad(count, toCells: 14)) tenant \(tenant.displayName ?? "(no name)")"
+                // "tenant" where it leaves the name whole; the indent under the project says it too.
+                let name = tenant.displayName ?? "(no name)"
+                let label = TextWidth.cells("tenant " + name) <= whoRoom ? "tenant " + name : name
+                text = "\(TextWidth.pad(id, toCells: idWidth)) \(TextWidth.pad(count, toCells: 14)) \(label)"
             case let .note(note):
                 return ListView.Item(TextWidth.truncate("  " + note, toCells: frame.width - 4), isDim: true)
             }

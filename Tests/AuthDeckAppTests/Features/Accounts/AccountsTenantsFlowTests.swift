@@ -77,6 +77,11 @@ struct AccountsTenantsFlowTests {
         #expect(screen[2].trimmingCharacters(in: .whitespaces) == "2 accounts in all · no filter · tenant Zx81Qm0aTeamAlphaTenant00001")
         #expect(render(store.model, size: Size(width: 100, height: 24)).contains("tenant Zx81Qm0aTeamAlphaTenant00001 · sort: created ↓"))
 
+        // The lock-outs are the tenant's.
+        var lockouts = store.model
+        lockouts.accounts { $0.panel = .lockouts(LockoutList(rows: [])) }
+        #expect(render(lockouts).contains("Lock-outs in tenant Team A: addresses locked by wrong passwords"))
+
         // An action goes where the view's calls go: the connection holds the tenant, so no project is named per account.
         store.send(.key(.character("e")), effects: [.accounts(.perform(.enable, uids: ["u0000"]))]) {
             $0.banner = nil
