@@ -223,8 +223,10 @@ struct SSHCommand: AsyncParsableCommand {
         let authority = host.contains(":") ? "[\(host)]:\(server.port)" : "\(host):\(server.port)"
         FileHandle.standardOutput.write(Data("authdeck ssh: listening on \(authority), host key 256 \(hostKey.fingerprint) (ED25519)\n".utf8))
         let visitorCommand = "ssh -p \(server.port) \(visitorUser.first ?? "demo")@\(Self.addressForVisitors(host))"
+        let sandbox: String? = tenants != nil ? "tenant" : backendServer != nil ? "project" : nil
         var invitation = "authdeck ssh: visitors type `ssh -p \(server.port) NAME@\(Self.addressForVisitors(host))` and check the host key above;\n"
-            + "authdeck ssh: NAME is how the room shows them (ada, not a presenter's name; a taken one becomes ada-2), and whoever offers a key gets their project back with it\n"
+            + "authdeck ssh: NAME is how the room shows them (ada, not a presenter's name; a taken one becomes ada-2)"
+            + (sandbox.map { ", and whoever offers a key gets their \($0) back with it" } ?? "") + "\n"
         if qr, let code = QRCode(encoding: visitorCommand, errorCorrection: .medium) {
             // Dark modules on a light ground whatever the terminal's colours, as scanners expect.
             invitation += code.text().split(separator: "\n").map { "\u{1B}[30;47m\($0)\u{1B}[0m\n" }.joined()
