@@ -59,7 +59,8 @@ public final class VisitorSandboxes<Store: SandboxStore>: Sendable {
             var owner = await store.owner(of: id) ?? SandboxOwner(key: visit.keyFingerprint, address: visit.address, createdAt: now, lastSeen: now)
             // A sandbox made before names were kept takes the one of this visit.
             if owner.name == nil { owner.name = visit.user }
-            reserved = try await removals.run { [self] in
+            // A returning visitor's sandbox is there: only a new one waits for the gate, and looks again inside it.
+            reserved = try await store.exists(id) ? false : removals.run { [self] in
                 guard try await !store.exists(id) else { return false }
                 try await makeRoom()
                 try await store.reserve(id)
