@@ -89,13 +89,13 @@ extension AccountsFeature {
         case .command(.room):
             return RoomFeature.open(in: context)
         case let .command(command):
-            return perform(command, access: context.operatorAccess)
+            return perform(command, access: context.operatorAccess, consoleTenant: context.tenant)
         case .submit, .confirm, .cancel, .toggle:
             return []
         }
     }
 
-    private mutating func perform(_ command: Command, access: OperatorAccess?) -> [FlowStep] {
+    private mutating func perform(_ command: Command, access: OperatorAccess?, consoleTenant: String?) -> [FlowStep] {
         switch command {
         case .nextFactor, .removeSecondFactor, .room, .clearAllLockouts: return []
         case .lockouts: return openLockouts()
@@ -141,7 +141,7 @@ extension AccountsFeature {
             panel = .hashConfig
             return [.banner(nil), .run(.accounts(.loadHashConfig), busy: nil)]
         case .projects:
-            return openProjectsList()
+            return openProjectsList(consoleTenant: consoleTenant)
         }
     }
 

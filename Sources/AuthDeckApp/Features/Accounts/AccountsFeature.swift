@@ -153,7 +153,7 @@ public struct AccountsFeature: ConsoleFeature {
         guard context.operatorAccess != nil else { return [] }
         var feature = AccountsFeature()
         let load = feature.reload()
-        let list = feature.openProjectsList()
+        let list = feature.openProjectsList(consoleTenant: context.tenant)
         return [.banner(nil), .show(.accounts(feature))] + load + [.run(.accounts(.scheduleRefresh), busy: nil)] + list
     }
 

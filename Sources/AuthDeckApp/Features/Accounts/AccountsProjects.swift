@@ -21,16 +21,30 @@ public struct ProjectsList: Equatable, Sendable {
         }
     }
 
+    /// What the table shows, where the selection starts once its row is read.
+    public enum Shown: Equatable, Sendable {
+        case allProjects
+        /// nil: the backend's own, listed first.
+        case project(String?)
+        case tenant(String)
+    }
+
     /// Nil while they are read.
     public var projects: [ProjectSummary]?
     /// Nil while they are read.
     public var tenants: TenantListing?
     public var selection = 0
+    public var shown: Shown
+    /// Once the operator moves, rows read later keep their choice instead of going to what is shown.
+    public var moved = false
 
-    public init(projects: [ProjectSummary]? = nil, tenants: TenantListing? = nil, selection: Int = 0) {
+    public init(projects: [ProjectSummary]? = nil, tenants: TenantListing? = nil, selection: Int = 0, shown: Shown = .project(nil),
+                moved: Bool = false) {
         self.projects = projects
         self.tenants = tenants
         self.selection = selection
+        self.shown = shown
+        self.moved = moved
     }
 
     /// "All projects", then each project, the tenants under theirs (or the line that stands for them).
@@ -68,18 +82,34 @@ public struct ProjectsList: Equatable, Sendable {
         while rows.indices.contains(index) {
             if rows[index].isChoosable {
                 selection = index
+                moved = true
                 return
             }
             index += step
         }
     }
 
-    /// A change to what is listed keeps the row selected, wherever it moves to.
+    /// A change to what is listed keeps the row selected, wherever it moves to; until the operator
+    /// moves, the selection goes to the row of what the table shows as soon as it is read.
     mutating func update(_ change: (inout ProjectsList) -> Void) {
         let kept = selected
         change(&self)
         let rows = rows
+        if !moved, let index = rows.firstIndex(where: isShown) {
+            selection = index
+            return
+        }
         selection = kept.flatMap { kept in rows.firstIndex { Self.sameRow($0, kept) } } ?? min(selection, rows.count - 1)
+    }
+
+    private func isShown(_ row: Row) -> Bool {
+        switch (shown, row) {
+        case (.allProjects, .allProjects): true
+        case (.project(nil), .project): true
+        case let (.project(id?), .project(project)): project.id == id
+        case let (.tenant(id), .tenant(tenant, _)): tenant.id == id
+        case (.allProjects, _), (.project, _), (.tenant, _): false
+        }
     }
 
     /// The same project or tenant, whatever its count now.
@@ -112,8 +142,18 @@ public struct ProjectsList: Equatable, Sendable {
 
 extension AccountsFeature {
     /// `P`: the list, read afresh: the projects, then the tenants (a refusal of those leaves the projects).
-    mutating func openProjectsList() -> [FlowStep] {
-        panel = .projects(ProjectsList())
+    /// `consoleTenant`: the tenant of a console given one, shown until another is chosen.
+    mutating func openProjectsList(consoleTenant: String?) -> [FlowStep] {
+        let shown: ProjectsList.Shown = if allProjects {
+            .allProjects
+        } else if let tenant {
+            .tenant(tenant.id)
+        } else if let project {
+            .project(project)
+        } else {
+            consoleTenant.map { .tenant($0) } ?? .project(nil)
+        }
+        panel = .projects(ProjectsList(shown: shown))
         return [.banner(nil), .run(.accounts(.loadProjects), busy: nil), .run(.accounts(.loadTenants), busy: nil)]
     }
 

@@ -25,15 +25,18 @@ struct AccountsTenantsFlowTests {
         }
         #expect(render(store.model).contains("reading…"))
         let projects = [own, visitor]
+        // The selection starts on what the table shows: the backend's own project.
         store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) {
-            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1)) }
         }
-        // The projects are choosable before the tenants are read.
+        // The projects are choosable before the tenants are read; the line that stands for them, last, is passed over.
         #expect(render(store.model).contains("tenants: reading…"))
-        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1)) } }
+        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 2, moved: true)) } }
+        store.send(.key(.down))
+        store.send(.key(.up)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1, moved: true)) } }
         // The tenants arrive under the project: the row selected stays selected.
         store.send(.feature(AccountsFeature.Event.tenantsLoaded(tenants))) {
-            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: tenants, selection: 1)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: tenants, selection: 1, moved: true)) }
         }
         return store
     }
@@ -47,9 +50,14 @@ struct AccountsTenantsFlowTests {
         #expect(lines.contains { $0.contains("  Zx81Qm0aTeamAlphaTenant00001 2 accounts     tenant Team A") })
         #expect(lines.contains { $0.contains("  team-b-4k2j9                 —              tenant (no name)") })
         #expect(lines.contains { $0.contains("visitor-0123456789abcdef       2 accounts     the backend's own") })
+        // A long display name keeps its row whole: the indent says it is a tenant.
+        var long = store.model
+        let europe = TenantSummary(id: "Zx81Qm0aTeamAlphaTenant00001", displayName: "Customers in Europe (test)", accounts: 0)
+        long.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: TenantListing(projectId: "authdeck-local", tenants: [europe]))) }
+        #expect(render(long).contains("  Zx81Qm0aTeamAlphaTenant00001 0 accounts     Customers in Europe (test)"))
         #expect(store.model.bindings.contains { $0.keys == [.enter] && $0.help == "show this project" })
 
-        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: Self.listing, selection: 2)) } }
+        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: Self.listing, selection: 2, moved: true)) } }
         #expect(store.model.bindings.contains { $0.keys == [.enter] && $0.help == "show this tenant" })
         store.send(.key(.enter), effects: [.accounts(.selectProject("authdeck-local", tenant: Self.teamA))]) { $0.accounts { $0.panel = nil } }
         let query = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100, project: "authdeck-local", tenant: Self.teamA.id)
@@ -101,15 +109,21 @@ struct AccountsTenantsFlowTests {
                                + "Written to the audit log.")
         }
 
-        // Back to the project's own accounts: its row in the same list.
+        // Back to the project's own accounts: its row in the same list, above the tenant's, where the selection starts.
+        let shown = ProjectsList.Shown.tenant(Self.teamA.id)
         store.send(.key(.character("P")), effects: [.accounts(.loadProjects), .accounts(.loadTenants)]) {
             $0.banner = nil
-            $0.accounts { $0.panel = .projects(ProjectsList()) }
+            $0.accounts { $0.panel = .projects(ProjectsList(shown: shown)) }
         }
         store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) {
-            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, shown: shown)) }
         }
-        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1)) } }
+        store.send(.feature(AccountsFeature.Event.tenantsLoaded(Self.listing))) {
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: Self.listing, selection: 2, shown: shown)) }
+        }
+        store.send(.key(.up)) {
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: Self.listing, selection: 1, shown: shown, moved: true)) }
+        }
         store.send(.key(.enter), effects: [.accounts(.selectProject("authdeck-local"))]) { $0.accounts { $0.panel = nil } }
         store.send(.feature(AccountsFeature.Event.projectSelected("authdeck-local")), effects: [.accounts(.loadPage(projectsOwn))]) {
             $0.banner = Banner(.info, "Project authdeck-local.", detail: nil)
@@ -130,9 +144,9 @@ struct AccountsTenantsFlowTests {
         let projects = [Self.own, Self.visitor]
         #expect(render(store.model).contains("    tenants not listed: INSUFFICIENT_PERMISSION"))
         // Down skips the line; it is not a row to choose.
-        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: refused, selection: 3)) } }
+        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: refused, selection: 3, moved: true)) } }
         store.send(.key(.down))
-        store.send(.key(.up)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: refused, selection: 1)) } }
+        store.send(.key(.up)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: refused, selection: 1, moved: true)) } }
         // The last page of the list is the line's whenever the selection sits there: nothing is chosen.
         var onNote = ProjectsList(projects: projects, tenants: refused, selection: 2)
         var feature = AccountsFeature()
@@ -143,7 +157,7 @@ struct AccountsTenantsFlowTests {
         // A project without tenants says so.
         let none = TenantListing(projectId: "authdeck-local", tenants: [])
         store.send(.feature(AccountsFeature.Event.tenantsLoaded(none))) {
-            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: none, selection: 1)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: none, selection: 1, moved: true)) }
         }
         #expect(render(store.model).contains("    no tenants"))
     }
@@ -171,6 +185,19 @@ struct AccountsTenantsFlowTests {
         var model = F.opened(total: 2)
         model.tenant = "team-a-4k2j9"
         #expect(render(model).contains("2 accounts in all · no filter · tenant team-a-4k2j9 · sort"))
+        // P starts on the console's tenant, once the tenants are read.
+        var store = FlowStore(model)
+        let shown = ProjectsList.Shown.tenant("team-a-4k2j9")
+        store.send(.key(.character("P")), effects: [.accounts(.loadProjects), .accounts(.loadTenants)]) {
+            $0.accounts { $0.panel = .projects(ProjectsList(shown: shown)) }
+        }
+        let tenants = TenantListing(projectId: "authdeck-local", tenants: [TenantSummary(id: "team-a-4k2j9", accounts: 2)])
+        store.send(.feature(AccountsFeature.Event.tenantsLoaded(tenants))) {
+            $0.accounts { $0.panel = .projects(ProjectsList(tenants: tenants, shown: shown)) }
+        }
+        store.send(.feature(AccountsFeature.Event.projectsLoaded(.success([Self.own])))) {
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: [Self.own], tenants: tenants, selection: 2, shown: shown)) }
+        }
         model.accounts { $0.project = "authdeck-local" }
         #expect(render(model).contains("2 accounts in all · no filter · project authdeck-local · sort"))
     }
