@@ -157,12 +157,11 @@ def test_an_operator_picks_a_tenant_sees_and_acts_on_its_accounts_only_and_goes_
     # From sign-in, P is the list of projects and tenants: the project's tenants under it, counted.
     c.keys("P")
     rows = listed_rows(c, r"2 accounts\s+tenant Team A", r"1 account\s+tenant Team B")
-    assert any(line.strip().lstrip("▸ ").startswith("authdeck-local ") and "1 account" in line and "the backend's own" in line for line in rows), rows
+    assert any(line.strip().startswith("authdeck-local ") and "1 account" in line and "the backend's own" in line for line in rows), rows
     tenant_a_row = next(i for i, line in enumerate(rows) if team_a in line)
     assert "2 accounts" in rows[tenant_a_row] and "tenant Team A" in rows[tenant_a_row]
-    # The selection starts on what the table shows, the project's own accounts: its row, under "All projects".
-    assert rows[1].lstrip().startswith("▸ authdeck-local "), rows
-    for _ in range(tenant_a_row - 1):
+    assert rows[0].lstrip().startswith("▸ All projects"), rows
+    for _ in range(tenant_a_row):
         c.keys("Down")
     c.wait_for(rf"▸\s+{team_a}")
     c.keys("Enter")
@@ -196,7 +195,7 @@ def test_an_operator_picks_a_tenant_sees_and_acts_on_its_accounts_only_and_goes_
     c.wait_for(rf"2 accounts in all · no filter · tenant {team_a}")
     c.keys("P")
     rows = listed_rows(c, r"2 accounts\s+tenant Team A", r"1 account\s+tenant Team B")
-    # This time it starts on the tenant shown.
+    # This time it starts on the tenant shown, a step below the project's own row.
     assert rows[1].strip().startswith("authdeck-local ")
     assert rows[tenant_a_row].split() == ["▸", team_a, "2", "accounts", "tenant", "Team", "A"], rows
     for _ in range(tenant_a_row - 1):

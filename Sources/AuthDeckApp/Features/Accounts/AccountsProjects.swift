@@ -21,29 +21,23 @@ public struct ProjectsList: Equatable, Sendable {
         }
     }
 
-    /// What the table shows, where the selection starts once its row is read.
-    public enum Shown: Equatable, Sendable {
-        case allProjects
-        /// nil: the backend's own, listed first.
-        case project(String?)
-        case tenant(String)
-    }
-
     /// Nil while they are read.
     public var projects: [ProjectSummary]?
     /// Nil while they are read.
     public var tenants: TenantListing?
     public var selection = 0
-    public var shown: Shown
-    /// Once the operator moves, rows read later keep their choice instead of going to what is shown.
+    /// The tenant the table shows, where the selection goes once its row is read, so that an operator in
+    /// a tenant sees where they are; nil: it starts on "All projects", as it always has.
+    public var shownTenant: String?
+    /// Once the operator moves, rows read later keep their choice instead of going to the tenant shown.
     public var moved = false
 
-    public init(projects: [ProjectSummary]? = nil, tenants: TenantListing? = nil, selection: Int = 0, shown: Shown = .project(nil),
+    public init(projects: [ProjectSummary]? = nil, tenants: TenantListing? = nil, selection: Int = 0, shownTenant: String? = nil,
                 moved: Bool = false) {
         self.projects = projects
         self.tenants = tenants
         self.selection = selection
-        self.shown = shown
+        self.shownTenant = shownTenant
         self.moved = moved
     }
 
@@ -90,7 +84,7 @@ public struct ProjectsList: Equatable, Sendable {
     }
 
     /// A change to what is listed keeps the row selected, wherever it moves to; until the operator
-    /// moves, the selection goes to the row of what the table shows as soon as it is read.
+    /// moves, the selection goes to the tenant shown as soon as its row is read.
     mutating func update(_ change: (inout ProjectsList) -> Void) {
         let kept = selected
         change(&self)
@@ -103,13 +97,8 @@ public struct ProjectsList: Equatable, Sendable {
     }
 
     private func isShown(_ row: Row) -> Bool {
-        switch (shown, row) {
-        case (.allProjects, .allProjects): true
-        case (.project(nil), .project): true
-        case let (.project(id?), .project(project)): project.id == id
-        case let (.tenant(id), .tenant(tenant, _)): tenant.id == id
-        case (.allProjects, _), (.project, _), (.tenant, _): false
-        }
+        guard case let .tenant(tenant, _) = row else { return false }
+        return tenant.id == shownTenant
     }
 
     /// The same project or tenant, whatever its count now.
@@ -144,16 +133,8 @@ extension AccountsFeature {
     /// `P`: the list, read afresh: the projects, then the tenants (a refusal of those leaves the projects).
     /// `consoleTenant`: the tenant of a console given one, shown until another is chosen.
     mutating func openProjectsList(consoleTenant: String?) -> [FlowStep] {
-        let shown: ProjectsList.Shown = if allProjects {
-            .allProjects
-        } else if let tenant {
-            .tenant(tenant.id)
-        } else if let project {
-            .project(project)
-        } else {
-            consoleTenant.map { .tenant($0) } ?? .project(nil)
-        }
-        panel = .projects(ProjectsList(shown: shown))
+        let shown = allProjects ? nil : tenant?.id ?? (project == nil ? consoleTenant : nil)
+        panel = .projects(ProjectsList(shownTenant: shown))
         return [.banner(nil), .run(.accounts(.loadProjects), busy: nil), .run(.accounts(.loadTenants), busy: nil)]
     }
 
@@ -193,7 +174,7 @@ extension AccountsScreen {
     /// their display names. At 80 columns ids stay whole and what gives way is the key, then the address.
     static func drawProjects(_ list: ProjectsList, on canvas: any Canvas, in frame: Rect) {
         let column = frame.column + 1
-        canvas.put(TextWidth.truncate("Projects (this backend's own and its visitors') and their tenants", toCells: frame.width - 2),
+        canvas.put(TextWidth.truncate("Projects: this backend's own and its visitors', and their tenants", toCells: frame.width - 2),
                    row: frame.row, column: column, style: .title)
         guard let projects = list.projects else {
             canvas.put("reading…", row: frame.row + 2, column: column, style: .dim)

@@ -753,7 +753,7 @@ struct AccountsFlowTests {
                                        owner: .init(key: "SHA256:abcdefghijklmnopqrstuvwxyz", name: "ada", address: "10.0.0.7", lastSeen: seen, leftAt: nil)),
                         ProjectSummary(id: "visitor-fedcba9876543210", accounts: 1,
                                        owner: .init(key: nil, name: "grace-hopper", address: "192.168.100.200", lastSeen: seen, leftAt: seen))]
-        store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1)) } }
+        store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 0)) } }
         let listed = render(store.model).components(separatedBy: "\n")
         // At 80 columns: the id whole, the name, then whether they are there; the key and the address give way, whole.
         #expect(listed.contains { $0.trimmingCharacters(in: .whitespaces).hasSuffix("visitor-0123456789abcdef 2 accounts     ada          connected 10.0.0.7") })
@@ -761,7 +761,8 @@ struct AccountsFlowTests {
         // Wider, the key's start too.
         #expect(render(store.model, size: Size(width: 100, height: 24)).contains("ada          connected 10.0.0.7 SHA256:abcd…"))
         #expect(listed.contains { $0.contains("authdeck-local           3,000 accounts the backend's own") })
-        // "All projects" comes first, then the backend's own, where the selection starts: it is what the table shows.
+        // "All projects" comes first, then the backend's own.
+        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1, moved: true)) } }
         store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 2, moved: true)) } }
         store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 3, moved: true)) } }
         store.send(.key(.down))
@@ -792,8 +793,7 @@ struct AccountsFlowTests {
         store.send(.key(.character("P")), effects: [.accounts(.loadProjects), .accounts(.loadTenants)]) { $0.accounts { $0.panel = .projects(ProjectsList()) } }
         let visitor = "visitor-0123456789abcdef"
         let projects = [ProjectSummary(id: "authdeck-local", accounts: 1, owner: nil), ProjectSummary(id: visitor, accounts: 2, owner: nil)]
-        store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1)) } }
-        store.send(.key(.up)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 0, moved: true)) } }
+        store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 0)) } }
         #expect(render(store.model).contains("▸ All projects (every project's accounts in one table)"))
         let query = AccountsQuery(filter: AccountFilter(), sort: AccountSort(), offset: 0, limit: 100, allProjects: true)
         store.send(.key(.enter), effects: [.accounts(.loadPage(query))]) {

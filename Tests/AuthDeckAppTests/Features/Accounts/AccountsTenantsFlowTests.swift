@@ -25,12 +25,12 @@ struct AccountsTenantsFlowTests {
         }
         #expect(render(store.model).contains("reading…"))
         let projects = [own, visitor]
-        // The selection starts on what the table shows: the backend's own project.
         store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) {
-            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects)) }
         }
         // The projects are choosable before the tenants are read; the line that stands for them, last, is passed over.
         #expect(render(store.model).contains("tenants: reading…"))
+        store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1, moved: true)) } }
         store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 2, moved: true)) } }
         store.send(.key(.down))
         store.send(.key(.up)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, selection: 1, moved: true)) } }
@@ -110,19 +110,19 @@ struct AccountsTenantsFlowTests {
         }
 
         // Back to the project's own accounts: its row in the same list, above the tenant's, where the selection starts.
-        let shown = ProjectsList.Shown.tenant(Self.teamA.id)
+        let shown = Self.teamA.id
         store.send(.key(.character("P")), effects: [.accounts(.loadProjects), .accounts(.loadTenants)]) {
             $0.banner = nil
-            $0.accounts { $0.panel = .projects(ProjectsList(shown: shown)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(shownTenant: shown)) }
         }
         store.send(.feature(AccountsFeature.Event.projectsLoaded(.success(projects)))) {
-            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, shown: shown)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, shownTenant: shown)) }
         }
         store.send(.feature(AccountsFeature.Event.tenantsLoaded(Self.listing))) {
-            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: Self.listing, selection: 2, shown: shown)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: Self.listing, selection: 2, shownTenant: shown)) }
         }
         store.send(.key(.up)) {
-            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: Self.listing, selection: 1, shown: shown, moved: true)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: Self.listing, selection: 1, shownTenant: shown, moved: true)) }
         }
         store.send(.key(.enter), effects: [.accounts(.selectProject("authdeck-local"))]) { $0.accounts { $0.panel = nil } }
         store.send(.feature(AccountsFeature.Event.projectSelected("authdeck-local")), effects: [.accounts(.loadPage(projectsOwn))]) {
@@ -187,16 +187,16 @@ struct AccountsTenantsFlowTests {
         #expect(render(model).contains("2 accounts in all · no filter · tenant team-a-4k2j9 · sort"))
         // P starts on the console's tenant, once the tenants are read.
         var store = FlowStore(model)
-        let shown = ProjectsList.Shown.tenant("team-a-4k2j9")
+        let shown = "team-a-4k2j9"
         store.send(.key(.character("P")), effects: [.accounts(.loadProjects), .accounts(.loadTenants)]) {
-            $0.accounts { $0.panel = .projects(ProjectsList(shown: shown)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(shownTenant: shown)) }
         }
         let tenants = TenantListing(projectId: "authdeck-local", tenants: [TenantSummary(id: "team-a-4k2j9", accounts: 2)])
         store.send(.feature(AccountsFeature.Event.tenantsLoaded(tenants))) {
-            $0.accounts { $0.panel = .projects(ProjectsList(tenants: tenants, shown: shown)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(tenants: tenants, shownTenant: shown)) }
         }
         store.send(.feature(AccountsFeature.Event.projectsLoaded(.success([Self.own])))) {
-            $0.accounts { $0.panel = .projects(ProjectsList(projects: [Self.own], tenants: tenants, selection: 2, shown: shown)) }
+            $0.accounts { $0.panel = .projects(ProjectsList(projects: [Self.own], tenants: tenants, selection: 2, shownTenant: shown)) }
         }
         model.accounts { $0.project = "authdeck-local" }
         #expect(render(model).contains("2 accounts in all · no filter · project authdeck-local · sort"))
