@@ -147,7 +147,7 @@ struct AccountsTenantsFlowTests {
         store.send(.key(.down)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: refused, selection: 3, moved: true)) } }
         store.send(.key(.down))
         store.send(.key(.up)) { $0.accounts { $0.panel = .projects(ProjectsList(projects: projects, tenants: refused, selection: 1, moved: true)) } }
-        // The last page of the list is the line's whenever the selection sits there: nothing is chosen.
+        // Were the selection on the line, enter would choose nothing, and a move leaves it for a row.
         var onNote = ProjectsList(projects: projects, tenants: refused, selection: 2)
         var feature = AccountsFeature()
         #expect(feature.performInProjects(.choose, list: onNote) == [])
