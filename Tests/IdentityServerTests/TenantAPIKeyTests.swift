@@ -21,18 +21,18 @@ struct TenantAPIKeyTests {
     }
 
     /// A tenant of `project` made by the administrator, every method on; its id.
-    private static func makeTenant(_ served: TestBackend, project: String? = nil, headers: [String: String] = admin) async throws -> String {
+    static func makeTenant(_ served: TestBackend, project: String? = nil, headers: [String: String] = admin) async throws -> String {
         let path = "/identitytoolkit.googleapis.com/v2/projects/\(project ?? served.backend.projectId)/tenants"
         let created = try await served.raw(.POST, path, json: #"{"allowPasswordSignup":true,"enableAnonymousUser":true,"enableEmailLinkSignin":true}"#,
                                            headers: headers)
         return try #require(created.json?["tenantId"] as? String, "\(created.errorMessage ?? "")")
     }
 
-    private static func keyPath(_ served: TestBackend, _ tenant: String, project: String? = nil) -> String {
+    static func keyPath(_ served: TestBackend, _ tenant: String, project: String? = nil) -> String {
         "/emulator/v1/projects/\(project ?? served.backend.projectId)/tenants/\(tenant)/apiKey"
     }
 
-    private static func key(_ served: TestBackend, _ tenant: String, project: String? = nil, headers: [String: String] = admin) async throws -> String {
+    static func key(_ served: TestBackend, _ tenant: String, project: String? = nil, headers: [String: String] = admin) async throws -> String {
         let answer = try await served.raw(.GET, keyPath(served, tenant, project: project), headers: headers)
         return try #require(answer.json?["apiKey"] as? String, "\(answer.errorMessage ?? "")")
     }
@@ -50,7 +50,7 @@ struct TenantAPIKeyTests {
         #expect(text.status == 200, "\(text.errorMessage ?? "")")
     }
 
-    private static func codes(_ answer: RawAnswer) -> [[String: Any]]? {
+    static func codes(_ answer: RawAnswer) -> [[String: Any]]? {
         (answer.json?["oobCodes"] ?? answer.json?["verificationCodes"]) as? [[String: Any]]
     }
 
@@ -60,7 +60,7 @@ struct TenantAPIKeyTests {
             let key = try await Self.key(served, mine)
             #expect(key.hasPrefix("adk-\(served.backend.projectId).\(mine)-"))
             try await Self.fillOutbox(served, tenant: mine, key: key, email: "me@example.com")
-            try await Self.fillOutbox(served, tenant: theirs, key: "any-key", email: "them@example.com")
+            try await Self.fillOutbox(served, tenant: theirs, key: try await Self.key(served, theirs), email: "them@example.com")
             _ = try await served.raw(.POST, SendOobCodeRequest.endpoint.emulatorPath + "?key=any-key",
                                      json: #"{"requestType":"EMAIL_SIGNIN","email":"project@example.com"}"#)
             let outbox = "/emulator/v1/projects/\(served.backend.projectId)"
@@ -255,7 +255,7 @@ struct TenantAPIKeyTests {
             let (mine, theirs) = (try await Self.makeTenant(served), try await Self.makeTenant(served))
             let key = try await Self.key(served, mine)
             try await Self.fillOutbox(served, tenant: mine, key: key, email: "me@example.com")
-            try await Self.fillOutbox(served, tenant: theirs, key: "any-key", email: "them@example.com")
+            try await Self.fillOutbox(served, tenant: theirs, key: try await Self.key(served, theirs), email: "them@example.com")
             let base = "/emulator/v1/projects/\(served.backend.projectId)/tenants/"
             let admin = "/identitytoolkit.googleapis.com/v1/projects/\(served.backend.projectId)/tenants/"
 

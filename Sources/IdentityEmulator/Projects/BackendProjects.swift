@@ -16,8 +16,8 @@ import Synchronization
 /// Who may reach what: without an admin token (loopback, the emulator's trust) any caller reaches
 /// any project. With one (a shared backend), the administrator reaches every project; a project's
 /// own API key reaches that project only (its outbox and settings included), a tenant's key that
-/// tenant only (`TenantAPIKeys`); any other caller reaches the default project only, as before there
-/// were others.
+/// tenant only (`TenantAPIKeys`); any other caller reaches the default project's own accounts only,
+/// as before there were others: its tenants too need their own keys.
 public final class BackendProjects: WireHandler, Sendable {
     public let defaultProject: EmbeddedBackend
     /// Projects besides the default, at most.
@@ -74,6 +74,7 @@ public final class BackendProjects: WireHandler, Sendable {
             do {
                 let named = try Self.tenantNamed(in: request, by: backend)
                 tenant = if let keyScope, keyScope.tenantId != nil { try Self.tenant(named, of: request, allowedBy: keyScope, in: backend) } else { named }
+                if tenant != nil, keyScope?.tenantId == nil, backend === self.defaultProject { try Self.requireTenantKey(request, in: backend) }
             } catch {
                 return self.failure(opening: error).response
             }

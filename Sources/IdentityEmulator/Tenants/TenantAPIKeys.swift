@@ -22,6 +22,19 @@ extension BackendProjects {
         return keyTenant
     }
 
+    /// On a shared backend, a request naming a tenant of the default project without a key that reaches
+    /// it (that tenant's; the default project has none there, any key being the emulator's) is the
+    /// administrator's or refused: tenant ids are not secret, and anyone's key would otherwise sign up,
+    /// lock out and mail that tenant's users. Asked whether the tenant exists or not, so that the refusal
+    /// tells nothing of which do. Paths that name the project keep their own rule (`routeProjectScoped`),
+    /// and a request naming no tenant whose token is a tenant's is served there: the token is the credential.
+    static func requireTenantKey(_ request: WireRequest, in backend: EmbeddedBackend) throws {
+        guard let adminToken = backend.configuration.adminToken, !isAdministrator(request, adminToken: adminToken) else { return }
+        let end = request.path.firstIndex(of: "?") ?? request.path.endIndex
+        guard projectNamed(in: request.path[..<end]) == nil else { return }
+        throw BackendFailure.tenantNeedsItsKey
+    }
+
     /// `GET /emulator/v1/projects/{p}/tenants/{t}/apiKey` (`TenantAPIKeyRequest`), answered here since the
     /// key needs no database; nil for any other path. The administrator's on a shared backend, open on
     /// loopback as the emulator's endpoints are. A tenant not made first is not made here: the key of a

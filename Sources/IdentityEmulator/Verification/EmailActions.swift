@@ -117,11 +117,13 @@ extension EmbeddedBackend {
 
     static let emailActionPath = "/emulator/action"
 
-    /// The emulator's placeholder for the served default project; another project's link carries
-    /// that project's key, which is what routes the link back to it (as a production link's key does),
-    /// and a tenant's its tenant's: whoever reads a tenant's outbox gets no key to more than the tenant.
+    /// The emulator's placeholder for the served default project (and its tenants where any key is
+    /// served: loopback without a token); another project's link carries that project's key, which is
+    /// what routes the link back to it (as a production link's key does), and a tenant's its tenant's,
+    /// the key that opens it on a shared backend: whoever reads a tenant's outbox gets no key to more.
     private var linkAPIKey: String {
-        guard !isDefaultProject, let keys = try? ProjectAPIKeys(key: signer.projectAPIKeyKey) else { return "fake-api-key" }
+        let placeholder = isDefaultProject && (tenantId == nil || configuration.adminToken == nil)
+        guard !placeholder, let keys = try? ProjectAPIKeys(key: signer.projectAPIKeyKey) else { return "fake-api-key" }
         return tenantId.map { keys.apiKey(for: projectId, tenant: $0) } ?? keys.apiKey(for: projectId)
     }
 
