@@ -148,8 +148,12 @@ struct ConsoleLaunch {
             // A served backend may be shared (an admin token, `authdeck ssh`): the people this console adds
             // at the simulated providers are its own, under a secret that lives as long as the console.
             // The emulator takes any key; a served backend's project keys (`AUTHDECK_API_KEY`) choose the project.
-            let apiKey = environment[BackendChoice.apiKeyVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "authdeck"
-            try await runRemote(terminal: terminal, choice: choice, transport: HTTPTransport(target: .emulator(address), apiKey: apiKey, emulatorAdminToken: adminToken),
+            var apiKey = environment[BackendChoice.apiKeyVariable].flatMap { $0.isEmpty ? nil : $0 }
+            // A shared serve serves a tenant with its own key only: its administrator asks for it.
+            if apiKey == nil, let tenant, let adminToken {
+                apiKey = await ConsoleTenant.apiKey(of: tenant, projectId: projectId, address: address, adminToken: adminToken)
+            }
+            try await runRemote(terminal: terminal, choice: choice, transport: HTTPTransport(target: .emulator(address), apiKey: apiKey ?? "authdeck", emulatorAdminToken: adminToken),
                                 outboxProject: projectId, simulatedIdentityOwner: Self.newOwnerSecret(),
                                 directory: directory, session: session, backendName: backendName, logger: logger)
         case let .project(_, apiKey):

@@ -39,6 +39,17 @@ enum ConsoleTenant {
         return ids
     }
 
+    /// The tenant's own API key on a shared `authdeck serve`, asked with the admin token: there a request
+    /// naming a tenant is served with that tenant's key only. Nil where none is given (the Firebase Auth
+    /// Emulator has no such endpoint and takes any key; a tenant not made is told by the tenant check).
+    static func apiKey(of tenant: String, projectId: String, address: EmulatorAddress, adminToken: String) async -> String? {
+        let transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", emulatorAdminToken: adminToken,
+                                      connectTimeout: .seconds(5), requestTimeout: .seconds(10))
+        let key = try? await transport.call(TenantAPIKeyRequest(projectId: projectId, tenantId: tenant)).apiKey
+        try? await transport.shutdown()
+        return key
+    }
+
     static func notFound(_ tenant: String, projectId: String, backendName: String) -> String {
         "There is no tenant \(tenant) in project \(projectId) on \(backendName) (TENANT_NOT_FOUND): create it first "
             + "(the Admin SDK's tenant_mgt.create_tenant, or POST /v2/projects/\(projectId)/tenants), or check the id."
