@@ -190,3 +190,27 @@ def test_a_host_that_cannot_manage_tenants_says_what_is_missing_and_shared_proje
     visitor.wait_for(UID, timeout=10)
     assert "tenant" not in visitor.screen().splitlines()[0] and sandboxes(host) == {} and tenants(serve) == {}
     assert accounts(serve) == 1
+
+
+def test_at_the_limit_an_empty_tenant_makes_room_and_one_holding_work_never_does(served, ssh_server, console, keys):
+    serve = served(env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
+    host = ssh_server(["--emulator", serve.address, "--max-visitor-projects", "1"], env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
+    keyed = console(command=host.client("ada", key=keys["other"]), width=100, height=30)
+    keyed.wait_for("Choose a sign-in method", timeout=30)
+    keyed.keys("q")
+    assert keyed.wait_exit(timeout=15) == "0"
+    [(_, record)] = sandboxes(host).items()
+    assert record["tenantId"] in tenants(serve)
+
+    # The keyed visitor's tenant holds nothing: it makes room for a guest, on the serve too.
+    guest = console(command=host.client("ben"), width=100, height=30)
+    guest.wait_for("Choose a sign-in method", timeout=30)
+    guest.keys("Enter")
+    guest.wait_for(UID, timeout=10)
+    [(name, entry)] = sandboxes(host).items()
+    assert name.startswith("guest-") and set(tenants(serve)) == {entry["tenantId"]}
+
+    # The guest's tenant holds an account and is in use: the next visitor is told, and nothing goes.
+    refused = subprocess.run(host.client("cy", extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 1 and "This demo is full" in refused.stderr + refused.stdout, refused
+    assert list(sandboxes(host)) == [name] and accounts(serve, entry["tenantId"]) == 1
