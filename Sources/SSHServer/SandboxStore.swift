@@ -1,5 +1,6 @@
 import Foundation
 import NIOPosix
+import Synchronization
 
 /// Who a visitor's sandbox is for, kept with it so that it goes with it.
 public struct SandboxOwner: Codable, Sendable, Equatable {
@@ -78,5 +79,42 @@ actor SerialGate {
             if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
         }
         return try await body()
+    }
+}
+
+/// A `SerialGate` per sandbox: the work on one sandbox (making it, writing its owner, counting, emptying and
+/// removing it) one body at a time, while other sandboxes go on. A gate is kept while someone holds or awaits it.
+final class SandboxGates: Sendable {
+    private let gates = Mutex<[String: (gate: SerialGate, users: Int)]>([:])
+
+    func run<T: Sendable>(_ id: String, _ body: @Sendable () async throws -> T) async throws -> T {
+        let gate = gates.withLock { gates in
+            let entry = gates[id] ?? (SerialGate(), 0)
+            gates[id] = (entry.gate, entry.users + 1)
+            return entry.gate
+        }
+        defer { release(id) }
+        return try await gate.run(body)
+    }
+
+    /// `body` when nobody holds or awaits the sandbox's gate, else nil at once: for work on a sandbox done
+    /// while another gate is held, where waiting could wait for ever on whoever holds this one.
+    func runIfFree<T: Sendable>(_ id: String, _ body: @Sendable () async throws -> T) async throws -> T? {
+        let gate: SerialGate? = gates.withLock { gates in
+            guard gates[id] == nil else { return nil }
+            let gate = SerialGate()
+            gates[id] = (gate, 1)
+            return gate
+        }
+        guard let gate else { return nil }
+        defer { release(id) }
+        return try await gate.run(body)
+    }
+
+    private func release(_ id: String) {
+        gates.withLock { gates in
+            guard let entry = gates[id] else { return }
+            gates[id] = entry.users > 1 ? (entry.gate, entry.users - 1) : nil
+        }
     }
 }

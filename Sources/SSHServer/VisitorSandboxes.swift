@@ -41,6 +41,11 @@ public final class VisitorSandboxes<Store: SandboxStore>: Sendable {
     /// Held while sandboxes are chosen for removal and removed, and while a new one is reserved: visitors
     /// arriving together at the limit would otherwise pick the same sandbox to remove, and all but one fail.
     private let removals = SerialGate()
+    /// Held while one sandbox is made, its owner written, counted, emptied or removed: two connections with
+    /// one key at once would otherwise each make a tenant, one of them in no record, and a count or an
+    /// emptying racing a removal would have the backend make the removed tenant anew. Taken before
+    /// `removals`; under `removals`, another sandbox's is only taken when free (`runIfFree`).
+    private let sandboxGates = SandboxGates()
     private let logger = Logger(label: "authdeck.ssh")
 
     public init(store: Store, settings: Settings, clock: @escaping @Sendable () -> Date = Date.init) {
@@ -53,6 +58,18 @@ public final class VisitorSandboxes<Store: SandboxStore>: Sendable {
     public func seat(for visit: ConsoleVisit) async throws -> Seat {
         let id = visit.keyFingerprint.map(Self.sandboxId(forKey:)) ?? Self.newGuestSandboxId()
         live.withLock { $0[id, default: 0] += 1 }
+        do {
+            return try await sandboxGates.run(id) { [self] in try await prepareSeat(id, for: visit) }
+        } catch {
+            await leave(id)
+            if let refusal = error as? ConsoleRefusal { throw refusal }
+            logger.error("cannot prepare a visitor sandbox", metadata: ["sandbox": "\(id)", "error": "\(error)"])
+            throw ConsoleRefusal("AuthDeck could not prepare your sandbox; try again later.")
+        }
+    }
+
+    /// Under the sandbox's gate.
+    private func prepareSeat(_ id: String, for visit: ConsoleVisit) async throws -> Seat {
         var reserved = false
         do {
             let now = clock()
@@ -78,10 +95,7 @@ public final class VisitorSandboxes<Store: SandboxStore>: Sendable {
         } catch {
             // A guest's sandbox that never got its owner would count against the limit for ever.
             if reserved, visit.keyFingerprint == nil, await store.owner(of: id) == nil { try? await store.remove(id) }
-            await leave(id)
-            if let refusal = error as? ConsoleRefusal { throw refusal }
-            logger.error("cannot prepare a visitor sandbox", metadata: ["sandbox": "\(id)", "error": "\(error)"])
-            throw ConsoleRefusal("AuthDeck could not prepare your sandbox; try again later.")
+            throw error
         }
     }
 
@@ -93,17 +107,20 @@ public final class VisitorSandboxes<Store: SandboxStore>: Sendable {
             live[id] = count > 0 ? count : nil
             return count
         }
-        guard remaining <= 0, var owner = await store.owner(of: id) else { return }
+        guard remaining <= 0 else { return }
         do {
-            let removed = try await removals.run { [self, key = owner.key] in
-                guard key == nil, !isLive(id), try await store.exists(id), try await !store.holdsWork(id) else { return false }
-                try await remove(id)
-                return true
+            try await sandboxGates.run(id) { [self] in
+                guard var owner = await store.owner(of: id) else { return }
+                let removed = try await removals.run { [self, key = owner.key] in
+                    guard key == nil, !isLive(id), try await store.exists(id), try await !store.holdsWork(id) else { return false }
+                    try await remove(id)
+                    return true
+                }
+                if removed { return }
+                owner.leftAt = clock()
+                owner.lastSeen = clock()
+                try await store.setOwner(owner, of: id)
             }
-            if removed { return }
-            owner.leftAt = clock()
-            owner.lastSeen = clock()
-            try await store.setOwner(owner, of: id)
         } catch {
             logger.warning("after a visitor left", metadata: ["sandbox": "\(id)", "error": "\(error)"])
         }
@@ -132,20 +149,30 @@ public final class VisitorSandboxes<Store: SandboxStore>: Sendable {
     private func sweepExpired() async throws {
         let now = clock()
         for id in try await store.sandboxIds() where !isLive(id) {
-            guard let owner = await store.owner(of: id) else { continue }
-            let expired = owner.key == nil
-                ? now.timeIntervalSince(owner.leftAt ?? owner.lastSeen) >= settings.guestLifetime
-                : now.timeIntervalSince(owner.lastSeen) >= settings.keyedLifetime
-            if expired { try? await remove(id) }
+            // One at work (a visitor arriving or leaving, the reset) is not expiring now.
+            _ = try await sandboxGates.runIfFree(id) { [self] in
+                guard !isLive(id), let owner = await store.owner(of: id) else { return }
+                let expired = owner.key == nil
+                    ? now.timeIntervalSince(owner.leftAt ?? owner.lastSeen) >= settings.guestLifetime
+                    : now.timeIntervalSince(owner.lastSeen) >= settings.keyedLifetime
+                if expired { try? await remove(id) }
+            }
         }
     }
 
     /// The visitors' sandboxes and the accounts in them: what the presenter's reset would empty.
     public func demoCount() async throws -> (projects: Int, accounts: Int) {
-        let ids = try await visitorSandboxIds()
+        var projects = 0
         var accounts = 0
-        for id in ids { accounts += try await store.accountCount(of: id) }
-        return (ids.count, accounts)
+        for id in try await visitorSandboxIds() {
+            // Under its gate, and only while it is on the backend, which would otherwise make it anew.
+            guard let count = try await sandboxGates.run(id, { [self] () async throws -> Int? in
+                try await store.exists(id) ? try await store.accountCount(of: id) : nil
+            }) else { continue }
+            projects += 1
+            accounts += count
+        }
+        return (projects, accounts)
     }
 
     /// The presenter's reset: every visitor's sandbox emptied (accounts, identities, outbox,
@@ -155,12 +182,18 @@ public final class VisitorSandboxes<Store: SandboxStore>: Sendable {
         var labels: [String] = []
         var accounts = 0
         for id in try await visitorSandboxIds() {
-            accounts += try await store.accountCount(of: id)
-            try await store.empty(id)
-            if !isLive(id) {
-                let session = store.directory(of: id).appendingPathComponent("session.json")
-                _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: session) }
-            }
+            // As the count: a sandbox removed meanwhile, or gone from the backend, is not made anew by emptying it.
+            guard let emptied = try await sandboxGates.run(id, { [self] () async throws -> Int? in
+                guard try await store.exists(id) else { return nil }
+                let count = try await store.accountCount(of: id)
+                try await store.empty(id)
+                if !isLive(id) {
+                    let session = store.directory(of: id).appendingPathComponent("session.json")
+                    _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: session) }
+                }
+                return count
+            }) else { continue }
+            accounts += emptied
             let label = await store.label(of: id)
             labels.append(label)
             logger.info("visitor sandbox emptied", metadata: ["sandbox": "\(label)"])
@@ -187,17 +220,22 @@ public final class VisitorSandboxes<Store: SandboxStore>: Sendable {
         try await sweepExpired()
         let ids = try await store.sandboxIds()
         guard ids.count >= settings.maximum else { return }
-        var oldest: (id: String, owner: SandboxOwner)?
+        var candidates: [(id: String, owner: SandboxOwner)] = []
         for id in ids where !isLive(id) {
-            guard let owner = await store.owner(of: id), try await !store.holdsWork(id) else { continue }
-            if let current = oldest, (current.owner.lastSeen, current.owner.createdAt) <= (owner.lastSeen, owner.createdAt) { continue }
-            oldest = (id, owner)
+            if let owner = await store.owner(of: id) { candidates.append((id, owner)) }
         }
-        guard let oldest else {
-            throw ConsoleRefusal("This demo is full: all \(settings.maximum) visitor sandboxes are in use or hold work. Try again in a while, "
-                + "or ask the presenter to raise `authdeck ssh --max-visitor-projects`.")
+        candidates.sort { ($0.owner.lastSeen, $0.owner.createdAt) < ($1.owner.lastSeen, $1.owner.createdAt) }
+        for candidate in candidates {
+            // One at work (its visitor leaving, the reset) is passed over.
+            let removed = try await sandboxGates.runIfFree(candidate.id) { [self] in
+                guard !isLive(candidate.id), try await !store.holdsWork(candidate.id) else { return false }
+                try await remove(candidate.id)
+                return true
+            }
+            if removed == true { return }
         }
-        try await remove(oldest.id)
+        throw ConsoleRefusal("This demo is full: all \(settings.maximum) visitor sandboxes are in use or hold work. Try again in a while, "
+            + "or ask the presenter to raise `authdeck ssh --max-visitor-projects`.")
     }
 
     private func isLive(_ id: String) -> Bool { live.withLock { ($0[id] ?? 0) > 0 } }

@@ -19,6 +19,8 @@ import Testing
 
         let sandboxes = Mutex<[String: Sandbox]>([:])
         let peak = Mutex(0)
+        /// Made on the backend again after their sandbox was removed: there for ever, in no record.
+        let orphans = Mutex<Set<String>>([])
         let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sandboxes-\(UUID().uuidString)")
 
         func sandboxIds() async throws -> [String] {
@@ -40,10 +42,12 @@ import Testing
             }
         }
 
+        /// Looks, then makes what is missing, with a wait between as long as a remote store's calls take.
         func prepare(_ id: String, name: String) async throws -> Int {
-            await Task.yield()
+            let missing = sandboxes.withLock { $0[id]?.onBackend != true }
+            try await Task.sleep(for: .milliseconds(2))
             return sandboxes.withLock { sandboxes in
-                if sandboxes[id]?.onBackend != true {
+                if missing {
                     sandboxes[id, default: Sandbox()].onBackend = true
                     sandboxes[id]?.generation += 1
                 }
@@ -58,14 +62,29 @@ import Testing
             sandboxes.withLock { $0[id]?.owner = owner }
         }
 
-        func accountCount(of id: String) async throws -> Int { sandboxes.withLock { $0[id]?.accounts ?? 0 } }
+        func accountCount(of id: String) async throws -> Int {
+            try await named(id)
+            return sandboxes.withLock { $0[id]?.accounts ?? 0 }
+        }
 
         func holdsWork(_ id: String) async throws -> Bool {
-            await Task.yield()
+            try await named(id)
             return sandboxes.withLock { ($0[id]?.accounts ?? 0) > 0 || $0[id]?.appData == true }
         }
 
-        func empty(_ id: String) async throws { sandboxes.withLock { $0[id]?.accounts = 0 } }
+        func empty(_ id: String) async throws {
+            try await named(id)
+            sandboxes.withLock { $0[id]?.accounts = 0 }
+        }
+
+        /// A call naming the sandbox, as a remote store's does once it has read which tenant is the
+        /// sandbox's: a backend that makes a tenant an administrator's call names (`authdeck serve`, the
+        /// emulator) makes one removed in the meantime anew, in no record.
+        private func named(_ id: String) async throws {
+            let recorded = sandboxes.withLock { $0[id] != nil }
+            await Task.yield()
+            sandboxes.withLock { if recorded, $0[id] == nil { _ = orphans.withLock { $0.insert(id) } } }
+        }
 
         func remove(_ id: String) async throws {
             await Task.yield()
@@ -202,5 +221,44 @@ import Testing
         #expect(Set(done.projects) == ["tenant-of-\(ada.id)", "tenant-of-\(ben.id)"] && done.accounts == 3)
         #expect(store.sandboxes.withLock { $0[ada.id]?.accounts == 0 && $0["not-a-visitors"]?.accounts == 7 })
         #expect(store.ids.contains(ada.id) && store.ids.contains(ben.id))
+    }
+
+    @Test func twoConnectionsWithOneKeyAtOnceShareOneSandbox() async throws {
+        let (sandboxes, store, _) = Self.make(maximum: 20)
+        for index in 0..<10 {
+            let visit = Self.visit("k\(index)", key: "SHA256:k\(index)")
+            async let first = sandboxes.seat(for: visit)
+            async let second = sandboxes.seat(for: visit)
+            let (one, other) = try await (first, second)
+            #expect(one.id == other.id && one.access == 1 && other.access == 1)
+        }
+        #expect(store.sandboxes.withLock { $0.count == 10 && $0.values.allSatisfy { $0.generation == 1 } })
+    }
+
+    @Test func aResetWhileGuestsLeaveLeavesNothingOnTheBackendThatNoRecordNames() async throws {
+        let (sandboxes, store, _) = Self.make(maximum: 100)
+        for _ in 0..<10 {
+            var seats: [VisitorSandboxes<MemoryStore>.Seat] = []
+            for index in 0..<8 { seats.append(try await sandboxes.seat(for: Self.visit("g\(index)"))) }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try? await sandboxes.resetDemo() }
+                group.addTask { _ = try? await sandboxes.demoCount() }
+                for seat in seats { group.addTask { await sandboxes.leave(seat.id) } }
+            }
+        }
+        #expect(store.orphans.withLock { $0.isEmpty })
+        #expect(store.ids.isEmpty)
+    }
+
+    @Test func theResetSkipsASandboxGoneFromTheBackend() async throws {
+        let (sandboxes, store, _) = Self.make()
+        let ada = try await sandboxes.seat(for: Self.visit("ada", key: "SHA256:ada"))
+        let ben = try await sandboxes.seat(for: Self.visit("ben", key: "SHA256:ben"))
+        store.set(ada.id) { $0.accounts = 2 }
+        store.set(ben.id) { $0.onBackend = false }
+        let count = try await sandboxes.demoCount()
+        #expect(count.projects == 1 && count.accounts == 2)
+        let done = try await sandboxes.resetDemo()
+        #expect(done.projects == ["tenant-of-\(ada.id)"] && done.accounts == 2)
     }
 }
