@@ -246,25 +246,28 @@ struct SSHCommand: AsyncParsableCommand {
     }
 
     /// A console in the backend's project itself: every console with --shared-project, an operator's
-    /// otherwise. The admin token of a served backend goes with it, as the accounts view needs it.
+    /// otherwise. The admin token of a served backend goes with an operator's, as the accounts view needs
+    /// it, and never with a visitor's, which works as any client of the backend does.
     static func projectPlan(_ choice: BackendChoice, dataPath: String, consoleOptions: [String]) -> @Sendable (ConsoleVisit) -> ConsolePlan {
         var arguments: [String] = []
         var environment: [String: String] = [:]
+        var operatorsToken: [String: String] = [:]
         switch choice {
         case .embedded:
             break
         case let .emulator(address, project):
             if let token = Environment.process[ServeCommand.adminTokenVariable], !token.isEmpty {
-                environment[ServeCommand.adminTokenVariable] = token
+                operatorsToken[ServeCommand.adminTokenVariable] = token
             }
             arguments = ["--emulator", address.authority] + (project.map { ["--project", $0] } ?? [])
         case let .project(id, key):
             arguments = ["--project", id]
             environment[BackendChoice.apiKeyVariable] = key
         }
-        return { [arguments, environment] visit in
-            ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue] + arguments + consoleOptions,
-                        environment: environment.merging(Self.operatorEnvironment(visit)) { _, named in named })
+        return { [arguments, environment, operatorsToken] visit in
+            let given = visit.role == .operator ? environment.merging(operatorsToken) { _, token in token } : environment
+            return ConsolePlan(arguments: ["console", "--data", dataPath, "--ssh-role", visit.role.rawValue] + arguments + consoleOptions,
+                               environment: given.merging(Self.operatorEnvironment(visit)) { _, named in named })
         }
     }
 

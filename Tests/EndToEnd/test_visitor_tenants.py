@@ -169,7 +169,7 @@ def test_each_visitor_works_in_a_tenant_of_their_own_that_this_host_alone_manage
     back.wait_for(rf"tenant {renewed}")
 
 
-def test_a_host_that_cannot_manage_tenants_says_what_is_missing_and_shared_project_needs_none(served, ssh_server, console):
+def test_a_host_that_cannot_manage_tenants_says_what_is_missing_and_shared_project_needs_none(served, ssh_server, console, keys):
     serve = served(env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
     data = tempfile.mkdtemp(prefix="authdeck-ssh-")
     environment = {name: value for name, value in os.environ.items() if name not in ("AUTHDECK_ADMIN_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS")}
@@ -182,14 +182,24 @@ def test_a_host_that_cannot_manage_tenants_says_what_is_missing_and_shared_proje
         assert "listening" not in stopped.stdout
     assert tenants(serve) == {}
 
-    # --shared-project: every console in the project itself, as before tenants.
-    host = ssh_server(["--emulator", serve.address, "--shared-project"])
+    # --shared-project: every console in the project itself, as before tenants; the admin token the host
+    # holds goes to an operator's console only.
+    operators = os.path.join(tempfile.mkdtemp(prefix="authdeck-ops-"), "authorized_keys")
+    with open(keys["operator"] + ".pub", encoding="utf-8") as f, open(operators, "w", encoding="utf-8") as out:
+        out.write(f.read())
+    host = ssh_server(["--emulator", serve.address, "--shared-project", "--operators", operators], env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
     visitor = console(command=host.client("ada"), width=100, height=30)
     visitor.wait_for("Choose a sign-in method", timeout=30)
     visitor.keys("Enter")
     visitor.wait_for(UID, timeout=10)
     assert "tenant" not in visitor.screen().splitlines()[0] and sandboxes(host) == {} and tenants(serve) == {}
     assert accounts(serve) == 1
+    [visitor_pid] = host.consoles()
+    assert held_in_memory(visitor_pid, [TOKEN.encode()]) == set()
+    alice = console(command=host.client("alice", key=keys["operator"]), width=100, height=30)
+    alice.wait_for(r"shared demo server \(operator\)", timeout=30)
+    [operator_pid] = host.consoles() - {visitor_pid}
+    assert held_in_memory(operator_pid, [TOKEN.encode()]) == {TOKEN.encode()}
 
 
 def test_at_the_limit_an_empty_tenant_makes_room_and_one_holding_work_never_does(served, ssh_server, console, keys):
