@@ -144,6 +144,7 @@ final class ConsoleSession: ChannelInboundHandler {
         let forkServer = forkServer
         let loop = context.eventLoop
         let session = NIOLoopBound(self, eventLoop: loop)
+        identity.consoleStartOverdue = { session.value.consoleStartOverdue() }
         let starting = loop.makePromise(of: (ConsoleProcess, ConsolePlan).self)
         starting.completeWithTask {
             let plan = try await launcher.plan(visit)
@@ -160,6 +161,12 @@ final class ConsoleSession: ChannelInboundHandler {
             }
         }
         starting.futureResult.assumeIsolated().whenComplete { result in
+            session.value.identity.consoleStartOverdue = nil
+            // Given up on at the login timeout, and the client told: a console that came too late goes at once.
+            guard case .starting = session.value.phase else {
+                if case let .success((process, plan)) = result { Self.discard(process, ended: plan.ended) }
+                return
+            }
             switch result {
             case let .success((process, plan)):
                 session.value.ended = plan.ended
@@ -182,6 +189,24 @@ final class ConsoleSession: ChannelInboundHandler {
         loop.assumeIsolated().scheduleTask(deadline: (identity.loggedIn ?? .now()) + limits.maxDuration) { [self] in
             end(notice: "AuthDeck: this session reached its limit of \(SessionLog.describe(limits.maxDuration)).")
         }
+    }
+
+    /// The login time ran out while the console was starting (its sandbox, on a slow backend): one line
+    /// on the client's stderr, not a silent close; the connection goes once the client has read it.
+    private func consoleStartOverdue() {
+        guard case .starting = phase else { return }
+        logger.warning("console not started within the login timeout", metadata: ["address": "\(identity.address)"])
+        refuse("AuthDeck: your console did not start within \(SessionLog.describe(limits.loginTimeout)); try again later.")
+        if let connection = context?.channel.parent {
+            connection.eventLoop.scheduleTask(in: .seconds(5)) { connection.close(promise: nil) }
+        }
+    }
+
+    private static func discard(_ process: ConsoleProcess, ended: @escaping @Sendable () async -> Void) {
+        kill(process.pid, SIGKILL)
+        close(process.master)
+        close(process.room)
+        ConsoleProcess.reap(process.pid) { _ in Task { await ended() } }
     }
 
     private func attach(_ process: ConsoleProcess) {

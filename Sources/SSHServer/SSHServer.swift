@@ -145,7 +145,8 @@ public final class SSHServer: Sendable {
             if identity.admission == nil { channel.close(promise: nil) }
         }
         loop.scheduleTask(in: limits.loginTimeout) {
-            if !identity.consoleRunning { channel.close(promise: nil) }
+            guard !identity.consoleRunning else { return }
+            if let overdue = identity.consoleStartOverdue { overdue() } else { channel.close(promise: nil) }
         }
     }
 }

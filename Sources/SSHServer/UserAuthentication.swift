@@ -21,6 +21,8 @@ final class ConnectionIdentity {
     var loggedIn: NIODeadline?
     /// Its console has started: the login timeout no longer applies.
     var consoleRunning = false
+    /// Its session, while its console is starting, at the login timeout: tells the client, then closes.
+    var consoleStartOverdue: (() -> Void)?
     /// Its row in the room, from login ("Logging in") until the console exits or the connection closes.
     var roomId: Int?
 

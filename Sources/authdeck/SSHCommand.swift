@@ -197,7 +197,10 @@ struct SSHCommand: AsyncParsableCommand {
                 var tenantSettings = VisitorSandboxes<VisitorTenants>.Settings(maximum: maxVisitorProjects)
                 tenantSettings.guestLifetime = visitorSettings.guestLifetime
                 tenantSettings.keyedLifetime = visitorSettings.keyedLifetime
-                let shared = try await SharedBackendTenants.start(choice: choice, directory: directory, settings: tenantSettings, environment: .process)
+                // The host's calls to the backend end well within the login time: a visitor whose sandbox waits on a
+                // backend that does not answer is told so, not dropped without a word.
+                let shared = try await SharedBackendTenants.start(choice: choice, directory: directory, settings: tenantSettings,
+                                                                  requestTimeout: .seconds(max(1, min(8, loginTimeout / 2))), environment: .process)
                 tenants = shared
                 // Operators work in the project itself, with the administrator's credential.
                 launcher = ConsoleLauncher(executable: Self.executablePath()) { [consoleOptions] visit in

@@ -26,9 +26,10 @@ final class SharedBackendTenants: Sendable {
     }
 
     /// Checks that this host may manage the project's tenants (it lists them), and sweeps the tenants
-    /// whose time is up. Stops the start with what is missing when it may not.
+    /// whose time is up. Stops the start with what is missing when it may not. Each call to the backend,
+    /// connection included, takes `requestTimeout` at most.
     static func start(choice: BackendChoice, directory: DataDirectory, settings: VisitorSandboxes<VisitorTenants>.Settings,
-                      environment: Environment) async throws -> SharedBackendTenants {
+                      requestTimeout: Duration, environment: Environment) async throws -> SharedBackendTenants {
         let projectId: String
         let transport: HTTPTransport
         let serviceAccount: ServiceAccountCredential?
@@ -41,7 +42,8 @@ final class SharedBackendTenants: Sendable {
         case let .emulator(address, project):
             projectId = project ?? environment["GCLOUD_PROJECT"] ?? EmbeddedBackendConfiguration.defaultProjectId
             let token = environment[ServeCommand.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "owner"
-            transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", administrator: StaticAdministratorCredential(token: token))
+            transport = HTTPTransport(target: .emulator(address), apiKey: "authdeck", administrator: StaticAdministratorCredential(token: token),
+                                      connectTimeout: requestTimeout, requestTimeout: requestTimeout)
             serviceAccount = nil
             backendArguments = ["--emulator", address.authority, "--project", projectId]
             projectKey = nil
@@ -61,7 +63,8 @@ final class SharedBackendTenants: Sendable {
             projectId = id
             let credential = ServiceAccountCredential(key: account)
             serviceAccount = credential
-            transport = HTTPTransport(target: .production, apiKey: key, administrator: credential)
+            transport = HTTPTransport(target: .production, apiKey: key, administrator: credential, connectTimeout: requestTimeout,
+                                      requestTimeout: requestTimeout)
             backendArguments = ["--project", id]
             projectKey = key
             missing = "the project must allow tenants (Identity Platform › Settings › Security › Allow tenants), and the service account "

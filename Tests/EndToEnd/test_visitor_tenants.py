@@ -5,8 +5,11 @@ import json
 import os
 import re
 import secrets
+import socket
 import subprocess
 import tempfile
+import threading
+import time
 import urllib.request
 
 from authdeck_binary import authdeck_binary
@@ -224,3 +227,82 @@ def test_at_the_limit_an_empty_tenant_makes_room_and_one_holding_work_never_does
     refused = subprocess.run(host.client("cy", extra=["-tt"]), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
     assert refused.returncode == 1 and "This demo is full" in refused.stderr + refused.stdout, refused
     assert list(sandboxes(host)) == [name] and accounts(serve, entry["tenantId"]) == 1
+
+
+class Relay:
+    """A TCP relay to a serve, as the host's backend, that can be made slow (each answer held `delay`
+    seconds) or a black hole (connections accepted, nothing answered): a backend that hangs."""
+
+    def __init__(self, port):
+        self.port, self.mode, self.delay = port, "pass", 0.0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
+        self.held = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            self.held.append(client)
+            if self.mode == "black hole":
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.port))
+            asked = threading.Event()
+            threading.Thread(target=self._pipe, args=(client, upstream, asked, False), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client, asked, True), daemon=True).start()
+
+    def _pipe(self, source, sink, asked, answers):
+        try:
+            while data := source.recv(65536):
+                if self.mode == "black hole":
+                    continue
+                if not answers:
+                    asked.set()
+                elif asked.is_set() and self.mode == "slow":
+                    asked.clear()
+                    time.sleep(self.delay)
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            sink.close()
+
+    def close(self):
+        self.listener.close()
+        for held in self.held:
+            held.close()
+
+
+def test_a_backend_that_stops_answering_is_told_to_the_visitor_never_a_silent_close(served, ssh_server, console, keys):
+    serve = served(env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
+    relay = Relay(serve.port)
+    try:
+        host = ssh_server(["--emulator", relay.address, "--login-timeout", "10"], env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
+        ada = console(command=host.client("ada", key=keys["other"]), width=100, height=30)
+        ada.wait_for("Choose a sign-in method", timeout=30)
+        ada.keys("q")
+        assert ada.wait_exit(timeout=15) == "0"
+
+        # The backend accepts and never answers: the visitor is told, well within the login time.
+        relay.mode = "black hole"
+        started = time.monotonic()
+        refused = subprocess.run(host.client("ada", key=keys["other"], extra=["-tt"]), stdin=subprocess.DEVNULL,
+                                 capture_output=True, text=True, timeout=30)
+        told = refused.stderr + refused.stdout
+        assert refused.returncode == 1 and "could not prepare your sandbox; try again later" in told, refused
+        assert time.monotonic() - started < 10
+
+        # Each answer comes, slowly: the sandbox is not ready at the login time, which the visitor is told in a line.
+        relay.mode, relay.delay = "slow", 4
+        late = subprocess.run(host.client("ada", key=keys["other"], extra=["-tt"]), stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=30)
+        told = late.stderr + late.stdout
+        assert late.returncode == 1 and "AuthDeck: your console did not start within 10 seconds; try again later." in told, late
+        # The console that came too late never runs on.
+        time.sleep(6)
+        assert host.consoles() == set()
+    finally:
+        relay.close()
