@@ -246,7 +246,12 @@ struct ConsoleLaunch {
         let result: Result<Void, any Error>
         do {
             try await runConsole(terminal: terminal, sessionSaved: session.saved, open: {
-                try await tenantCheck?.run()
+                do {
+                    try await tenantCheck?.run()
+                } catch let IdentityToolkitError.network(reason) {
+                    // Told as the console's last words on the terminal: a sentence, not the error's case.
+                    throw StartupError("AuthDeck could not start: \(reason). Try again in a moment.")
+                }
                 return ConsoleServices(auth: Auth(backend: transport, tenantID: tenant, sessionStore: sessionStore), cart: cart,
                                        outbox: outboxProject.map {
                                            AuthEmulatorOutbox(backend: transport, projectId: $0, tenantId: tenant,

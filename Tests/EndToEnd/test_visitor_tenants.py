@@ -306,3 +306,26 @@ def test_a_backend_that_stops_answering_is_told_to_the_visitor_never_a_silent_cl
         assert host.consoles() == set()
     finally:
         relay.close()
+
+
+def test_a_visitors_console_that_cannot_reach_the_backend_says_so_in_a_sentence(console):
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def hang_up():
+        while True:
+            try:
+                listener.accept()[0].close()
+            except OSError:
+                return
+
+    threading.Thread(target=hang_up, daemon=True).start()
+    try:
+        address = f"127.0.0.1:{listener.getsockname()[1]}"
+        c = console(extra_args=["--ssh-role", "visitor", "--emulator", address, "--project", PROJECT, "--tenant", "t-1"], width=200, height=30)
+        assert c.wait_exit(timeout=20) != "0"
+        c.wait_for(r"Try again in a moment\.")
+        screen = c.screen()
+        assert re.search(rf"AuthDeck could not start: [^\n]*the emulator at {re.escape(address)}[^\n]*\. Try again in a moment\.", screen), screen
+        assert 'network("' not in screen, screen
+    finally:
+        listener.close()
