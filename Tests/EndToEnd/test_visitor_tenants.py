@@ -229,6 +229,18 @@ def test_at_the_limit_an_empty_tenant_makes_room_and_one_holding_work_never_does
     assert list(sandboxes(host)) == [name] and accounts(serve, entry["tenantId"]) == 1
 
 
+def test_two_connections_with_one_key_at_once_share_one_tenant(served, ssh_server, console, keys):
+    serve = served(env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
+    host = ssh_server(["--emulator", serve.address], env={"AUTHDECK_ADMIN_TOKEN": TOKEN})
+    both = [console(command=host.client("ada", key=keys["other"]), width=100, height=30) for _ in range(2)]
+    for visitor in both:
+        visitor.wait_for(r"tenant [A-Za-z0-9-]+", timeout=30)
+    [(_, record)] = sandboxes(host).items()
+    assert list(tenants(serve)) == [record["tenantId"]]
+    for visitor in both:
+        visitor.wait_for(rf"tenant {record['tenantId']}")
+
+
 class Relay:
     """A TCP relay to a serve, as the host's backend, that can be made slow (each answer held `delay`
     seconds) or a black hole (connections accepted, nothing answered): a backend that hangs."""
