@@ -289,7 +289,7 @@ public struct AccountAdmin: Sendable {
     /// A lock-out request goes to the tenant's path too.
     private func call<R: EmulatorAdministratorRequest>(_ request: R) async throws -> R.Response {
         guard let tenantId else { return try await send(request) }
-        return try await send(TenantEmulatorRequest(base: request, projectId: projectId, tenantId: tenantId))
+        return try await send(TenantEmulatorRequest(request, projectId: projectId, tenantId: tenantId))
     }
 
     private func call<R: IdentityRequest>(_ request: R) async throws -> R.Response {

@@ -92,26 +92,3 @@ extension AccountAdmin {
         AccountAdmin(backend: backend, projectId: projectId, tenantId: id, capability: capability, clock: clock)
     }
 }
-
-/// One of AuthDeck's own administrator requests (`/emulator/v1/projects/{p}/lockouts:…`) made on a
-/// tenant: `tenants/{tenantId}` after the project, as serve routes every project path.
-struct TenantEmulatorRequest<Base: EmulatorAdministratorRequest>: EmulatorAdministratorRequest {
-    typealias Response = Base.Response
-    static var endpoint: Endpoint { Base.endpoint }
-    static var httpMethod: String { Base.httpMethod }
-
-    let base: Base
-    let projectId: String
-    let tenantId: String
-
-    var resolvedEndpoint: Endpoint {
-        let endpoint = base.resolvedEndpoint
-        let project = "/projects/\(projectId)"
-        guard let range = endpoint.path.range(of: project) else { return endpoint }
-        var path = endpoint.path
-        path.replaceSubrange(range, with: project + "/tenants/\(tenantId)")
-        return Endpoint(host: endpoint.host, path: path)
-    }
-
-    func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
-}

@@ -24,4 +24,11 @@ struct TenantScopeTests {
         #expect(ListTenantsRequest(projectId: "demo-1", pageToken: "a/b").resolvedEndpoint.path
                 == "/v2/projects/demo-1/tenants?pageSize=1000&pageToken=a%2Fb")
     }
+
+    @Test func anEmulatorAdministratorRequestGoesToTheTenantsPathOnTheEmulatorHost() throws {
+        let query = TenantEmulatorRequest(QueryLockoutRequest(projectId: "demo-1", email: "ada@example.com"), projectId: "demo-1", tenantId: "team-a")
+        #expect(query.resolvedEndpoint == Endpoint(host: .emulator, path: "/v1/projects/demo-1/tenants/team-a/lockouts:query"))
+        let body = try #require(try JSONSerialization.jsonObject(with: WireCoding.encoder().encode(query)) as? [String: Any])
+        #expect(body["email"] as? String == "ada@example.com" && body["tenantId"] == nil)
+    }
 }

@@ -48,16 +48,42 @@ public struct TenantAdministratorRequest<Base: AdministratorRequest>: Administra
 
     public var projectId: String { base.projectId }
 
-    public var resolvedEndpoint: Endpoint {
-        let endpoint = base.resolvedEndpoint
-        let project = "/projects/\(projectId)"
-        guard let range = endpoint.path.range(of: project) else { return endpoint }
-        var path = endpoint.path
-        path.replaceSubrange(range, with: project + "/tenants/\(tenantId)")
-        return Endpoint(host: endpoint.host, path: path)
-    }
+    public var resolvedEndpoint: Endpoint { base.resolvedEndpoint.inTenant(tenantId, of: projectId) }
 
     public func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
+}
+
+/// One of AuthDeck's own administrator requests (`/emulator/v1/projects/{p}/lockouts:…`) made on a
+/// tenant: `tenants/{tenantId}` after the project, as serve routes every project path.
+public struct TenantEmulatorRequest<Base: EmulatorAdministratorRequest>: EmulatorAdministratorRequest {
+    public typealias Response = Base.Response
+    public static var endpoint: Endpoint { Base.endpoint }
+    public static var httpMethod: String { Base.httpMethod }
+
+    public let base: Base
+    public let projectId: String
+    public let tenantId: String
+
+    public init(_ base: Base, projectId: String, tenantId: String) {
+        self.base = base
+        self.projectId = projectId
+        self.tenantId = tenantId
+    }
+
+    public var resolvedEndpoint: Endpoint { base.resolvedEndpoint.inTenant(tenantId, of: projectId) }
+
+    public func encode(to encoder: any Encoder) throws { try base.encode(to: encoder) }
+}
+
+extension Endpoint {
+    /// The same endpoint on one tenant of the project: `tenants/{tenantId}` after `projects/{projectId}`.
+    func inTenant(_ tenantId: String, of projectId: String) -> Endpoint {
+        let project = "/projects/\(projectId)"
+        guard let range = path.range(of: project) else { return self }
+        var path = self.path
+        path.replaceSubrange(range, with: project + "/tenants/\(tenantId)")
+        return Endpoint(host: host, path: path)
+    }
 }
 
 /// `GET /v2/projects/{projectId}/tenants?pageSize=&pageToken=`: the project's tenants, a page at a time.
