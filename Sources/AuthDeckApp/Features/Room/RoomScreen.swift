@@ -52,7 +52,7 @@ enum RoomScreen {
         return parts.joined(separator: " · ")
     }
 
-    /// Widths for 78 cells: marker, name, screen, sign-in methods, project, idle. The address and
+    /// Widths for 78 cells: marker, name, screen, sign-in methods, sandbox (a project or a tenant), idle. The address and
     /// key are in the detail line: names are unique in the room.
     static let columns = (mark: 3, who: 12, screen: 25, methods: 16, project: 14, idle: 4)
 
@@ -63,7 +63,7 @@ enum RoomScreen {
     static func headings(width: Int = 78) -> String {
         let c = columns
         return String(repeating: " ", count: c.mark) + cell("name", c.who) + cell("screen", screenWidth(width)) + cell("sign-in methods", methodsWidth(width))
-            + cell("project", c.project) + "idle"
+            + cell("sandbox", c.project) + "idle"
     }
 
     static func row(_ session: RoomSession, selected: Bool, viewer: Int?, width: Int = 78) -> String {

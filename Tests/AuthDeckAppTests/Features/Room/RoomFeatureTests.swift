@@ -70,7 +70,7 @@ struct RoomFeatureTests {
         #expect(screen.contains("4 sessions (3 visitors) · order: connected ↓"))
         func row(_ name: String) -> String { screen.components(separatedBy: "\n").first { $0.contains(" \(name) ") } ?? "" }
         #expect(row("alice").hasPrefix(" >  alice "))
-        #expect(screen.contains("    name         screen                    sign-in methods  project        idle"))
+        #expect(screen.contains("    name         screen                    sign-in methods  sandbox        idle"))
         // The account's linked methods, .com left off; the project readable.
         for (name, cells) in [("alice", ["Room", "you (operator)", "0s"]), ("v1", ["Phone sign-in: code sent", "signed out", "guest-1000000…", "2s"]),
                               ("v2", ["Account", "password, google", "guest-2000000…", "40s"]),
