@@ -230,6 +230,8 @@ struct SSHCommand: AsyncParsableCommand {
         var invitation = "authdeck ssh: visitors type `ssh -p \(server.port) NAME@\(Self.addressForVisitors(host))` and check the host key above;\n"
             + "authdeck ssh: NAME is how the room shows them (ada, not a presenter's name; a taken one becomes ada-2)"
             + (sandbox.map { ", and whoever offers a key gets their \($0) back with it" } ?? "") + "\n"
+            // A room behind one NAT address is one address to the host: the presenter must know before the fifth visitor is refused.
+            + "authdeck ssh: at most \(maxSessionsPerAddress) sessions come from one address (--max-sessions-per-address): raise it for a room behind one NAT address\n"
         if qr, let code = QRCode(encoding: visitorCommand, errorCorrection: .medium) {
             // Dark modules on a light ground whatever the terminal's colours, as scanners expect.
             invitation += code.text().split(separator: "\n").map { "\u{1B}[30;47m\($0)\u{1B}[0m\n" }.joined()

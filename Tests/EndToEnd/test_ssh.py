@@ -700,9 +700,10 @@ def test_console_options_reach_every_visitor_and_the_invitation_is_printed(ssh_s
     from test_multi_factor import create_account
 
     server = ssh_server(["--recent-login-window", "2", "--no-color", "--sdk", "kotlin"])
-    invitation = server.process.stdout.readline() + server.process.stdout.readline()
+    invitation = "".join(server.process.stdout.readline() for _ in range(3))
     assert f"visitors type `ssh -p {server.port} NAME@127.0.0.1`" in invitation
     assert "NAME is how the room shows them" in invitation and "a taken one becomes ada-2" in invitation
+    assert "at most 4 sessions come from one address (--max-sessions-per-address)" in invitation, invitation
     c = console(command=server.client(), width=80, height=24)
     create_account(c, "quick@example.com", "hunter22")
     # The SDK pane opens on Kotlin alone; l would show JavaScript next.
