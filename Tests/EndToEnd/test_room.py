@@ -210,7 +210,7 @@ def test_visitors_are_named_by_what_they_type_and_operators_names_are_theirs(ssh
     alice.keys("W")
     alice.wait_for(r"3 sessions \(2 visitors\)", timeout=10)
     screen = alice.screen()
-    assert re.search(r"name +screen +sign-in methods +project +idle", screen), screen
+    assert re.search(r"name +screen +sign-in methods +sandbox +idle", screen), screen
     # Name, screen, the account's sign-in methods and the project, in 80 columns.
     grace_row = next(line for line in screen.splitlines() if " grace.hopper " in line)
     assert re.search(r"grace\.hopper +Account.* anonymous +guest-[0-9a-f]+", grace_row), grace_row
